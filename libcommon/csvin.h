@@ -1,0 +1,48 @@
+/*
+ * CSV front end over libcsv for profiler tables: strips a UTF-8 BOM,
+ * accepts LF and CRLF, trims the TAB torch_npu writes after time values,
+ * keeps quoted fields with commas, quotes and newlines intact, and reports
+ * the physical line where each row starts.  The first row is the header;
+ * columns are found by name.
+ */
+#ifndef PROF_CSVIN_H
+#define PROF_CSVIN_H
+
+#include <stddef.h>
+#include "input.h"
+
+struct csvin;
+
+/*
+ * Read the current member of IN as CSV; WHERE names it in diagnostics.
+ * Reads the header row at once; returns NULL after a diagnostic if there
+ * is none or it is malformed.  MAXFIELD caps one field's size in bytes
+ * (0: 16 MiB).
+ */
+struct csvin	*csvin_open(struct input *, const char *, size_t);
+/* Number of header columns, and the name of column I. */
+size_t		 csvin_ncols(const struct csvin *);
+const char	*csvin_colname(const struct csvin *, size_t);
+/* Index of the header column named NAME (exact match), or -1. */
+int		 csvin_col(const struct csvin *, const char *);
+/*
+ * Read the next data row: 1 with a row, 0 at the end, -1 after
+ * "prog: WHERE:LINE: msg" (bad quoting, field too large, read error).
+ * A row with a field count different from the header's is returned; the
+ * caller decides (see csvin_nfields).  Blank lines are skipped.
+ */
+int		 csvin_next(struct csvin *);
+size_t		 csvin_nfields(const struct csvin *);
+/*
+ * Field I of the current row, NUL-terminated, with its length in *LEN
+ * (LEN may be NULL).  A column beyond the row's end reads as "".
+ * Surrounding blanks of unquoted fields are already trimmed.
+ */
+const char	*csvin_field(const struct csvin *, int, size_t *);
+/* Whether field I is empty or a profiler's "N/A" / "NA" placeholder. */
+int		 csvin_absent(const struct csvin *, int);
+/* Physical line (from 1) where the current row starts. */
+unsigned long	 csvin_line(const struct csvin *);
+void		 csvin_close(struct csvin *);
+
+#endif

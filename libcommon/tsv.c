@@ -1,0 +1,529 @@
+/*
+ * The prof-tsv stream: a buffered writer that escapes every field and a
+ * reader that validates what it reads (field counts, escapes, CR, NUL) so
+ * that a stage never computes on a malformed record.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+#define WBUF_SIZE	(1 << 20)
+
+struct tsvw {
+	int		 fd;
+	const char	*path;
+	char		*buf;
+	size_t		 n;
+	int		 infield;	/* a field was written on this line */
+	uint64_t	 bytes;
+};
+
+struct tsvw *
+tsvw_open(int fd, const char *path)
+{
+	struct tsvw *w = xcalloc(1, sizeof(*w));
+
+	w->fd = fd;
+	w->path = path;
+	w->buf = xmalloc(WBUF_SIZE);
+	return w;
+}
+
+void
+tsvw_flush(struct tsvw *w)
+{
+	size_t off = 0;
+
+	while (off < w->n) {
+		ssize_t r = write(w->fd, w->buf + off, w->n - off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			diag_errno(EXIT_BAD, "write error");
+		}
+		off += (size_t)r;
+	}
+	w->bytes += w->n;
+	w->n = 0;
+}
+
+/* Make room for LEN more bytes, flushing when the buffer is full. */
+static char *
+wreserve(struct tsvw *w, size_t len)
+{
+	if (w->n + len > WBUF_SIZE) {
+		tsvw_flush(w);
+		if (len > WBUF_SIZE) {
+			/* Only a single huge field gets here. */
+			w->buf = xrealloc(w->buf, len);
+		}
+	}
+	return w->buf + w->n;
+}
+
+static void
+wsep(struct tsvw *w)
+{
+	if (w->infield)
+		*wreserve(w, 1) = '\t', w->n++;
+	w->infield = 1;
+}
+
+size_t
+tsv_escape(const char *s, size_t len, char *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '\t':
+			out[n++] = '\\', out[n++] = 't';
+			break;
+		case '\n':
+			out[n++] = '\\', out[n++] = 'n';
+			break;
+		case '\r':
+			out[n++] = '\\', out[n++] = 'r';
+			break;
+		case '\\':
+			out[n++] = '\\', out[n++] = '\\';
+			break;
+		default:
+			out[n++] = s[i];
+		}
+	}
+	return n;
+}
+
+/* Whether S needs escaping at all: the common case is no. */
+static int
+needs_escape(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\t' || c == '\n' || c == '\r' || c == '\\')
+			return 1;
+	}
+	return 0;
+}
+
+void
+tsvw_field(struct tsvw *w, const char *s, size_t len)
+{
+	char *p;
+
+	wsep(w);
+	if (!needs_escape(s, len)) {
+		p = wreserve(w, len);
+		memcpy(p, s, len);
+		w->n += len;
+		return;
+	}
+	p = wreserve(w, 2 * len);
+	w->n += tsv_escape(s, len, p);
+}
+
+void
+tsvw_str(struct tsvw *w, const char *s)
+{
+	tsvw_field(w, s, strlen(s));
+}
+
+void
+tsvw_raw(struct tsvw *w, const char *s, size_t len)
+{
+	char *p;
+
+	wsep(w);
+	p = wreserve(w, len);
+	memcpy(p, s, len);
+	w->n += len;
+}
+
+void
+tsvw_i64(struct tsvw *w, int64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+
+	tsvw_raw(w, tmp, (size_t)n);
+}
+
+void
+tsvw_empty(struct tsvw *w)
+{
+	wsep(w);
+}
+
+void
+tsvw_end(struct tsvw *w)
+{
+	*wreserve(w, 1) = '\n';
+	w->n++;
+	w->infield = 0;
+}
+
+void
+tsvw_preamble(struct tsvw *w, const char *line)
+{
+	size_t len = strlen(line);
+	char *p = wreserve(w, len + 2);
+
+	p[0] = '#';
+	memcpy(p + 1, line, len);
+	p[len + 1] = '\n';
+	w->n += len + 2;
+}
+
+void
+tsvw_header(struct tsvw *w, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tsvw_str(w, names[i]);
+	tsvw_end(w);
+}
+
+uint64_t
+tsvw_bytes(const struct tsvw *w)
+{
+	return w->bytes + w->n;
+}
+
+void
+tsvw_close(struct tsvw *w)
+{
+	if (w == NULL)
+		return;
+	tsvw_flush(w);
+	free(w->buf);
+	free(w);
+}
+
+/* ---- reader ---- */
+
+struct tsvr {
+	FILE		*fp;
+	const char	*path;
+	unsigned long	 lineno;
+	char		*line;		/* raw line, newline removed */
+	size_t		 linecap;
+	size_t		 linelen;
+	char		*work;		/* decoded copy, fields NUL-separated */
+	size_t		 workcap;
+	char		**pre;		/* preamble lines */
+	size_t		 npre;
+	char		**names;
+	size_t		 ncols;
+	char		**fld;		/* field starts in work */
+	size_t		*flen;
+	char		*pending;	/* first line read past the preamble */
+};
+
+/* Read one physical line; returns its length or -1 at EOF. */
+static ssize_t
+rgetline(struct tsvr *r)
+{
+	ssize_t n = getline(&r->line, &r->linecap, r->fp);
+
+	if (n < 0) {
+		if (ferror(r->fp))
+			diag_errno(EXIT_BAD, "%s: read error",
+			    diag_path(r->path));
+		return -1;
+	}
+	r->lineno++;
+	if (memchr(r->line, '\0', (size_t)n) != NULL)
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "NUL byte");
+	if (n > 0 && r->line[n - 1] == '\n')
+		r->line[--n] = '\0';
+	if (n > 0 && r->line[n - 1] == '\r')
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "CR before LF");
+	r->linelen = (size_t)n;
+	return n;
+}
+
+/* Check a header name against [a-z_][a-z0-9_]*. */
+static int
+valid_name(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || *s == '_'))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		    *s == '_'))
+			return 0;
+	return 1;
+}
+
+static void
+parse_header(struct tsvr *r)
+{
+	char *p = r->line, *tab;
+	size_t i, j;
+
+	for (;;) {
+		tab = strchr(p, '\t');
+		if (tab != NULL)
+			*tab = '\0';
+		if (!valid_name(p))
+			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+			    "invalid column name '%s'", p);
+		r->names = xreallocarray(r->names, r->ncols + 1,
+		    sizeof(*r->names));
+		r->names[r->ncols++] = xstrdup(p);
+		if (tab == NULL)
+			break;
+		p = tab + 1;
+	}
+	for (i = 0; i < r->ncols; i++)
+		for (j = i + 1; j < r->ncols; j++)
+			if (strcmp(r->names[i], r->names[j]) == 0)
+				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+				    "duplicate column '%s'", r->names[i]);
+	r->fld = xcalloc(r->ncols, sizeof(*r->fld));
+	r->flen = xcalloc(r->ncols, sizeof(*r->flen));
+}
+
+struct tsvr *
+tsvr_open(const char *path)
+{
+	struct tsvr *r = xcalloc(1, sizeof(*r));
+
+	r->path = path == NULL ? "-" : path;
+	if (strcmp(r->path, "-") == 0)
+		r->fp = stdin;
+	else if ((r->fp = fopen(r->path, "r")) == NULL) {
+		diag_warnerr("%s", r->path);
+		free(r);
+		return NULL;
+	}
+	while (rgetline(r) >= 0) {
+		if (r->line[0] != '#') {
+			parse_header(r);
+			return r;
+		}
+		r->pre = xreallocarray(r->pre, r->npre + 1, sizeof(*r->pre));
+		r->pre[r->npre++] = xstrdup(r->line + 1);
+	}
+	/* Empty input: no header, no records; the caller decides. */
+	return r;
+}
+
+size_t
+tsvr_npreamble(const struct tsvr *r)
+{
+	return r->npre;
+}
+
+const char *
+tsvr_preamble(const struct tsvr *r, size_t i)
+{
+	return i < r->npre ? r->pre[i] : NULL;
+}
+
+const char *
+tsvr_meta(const struct tsvr *r, const char *key)
+{
+	size_t i, klen = strlen(key);
+
+	for (i = 0; i < r->npre; i++)
+		if (strncmp(r->pre[i], key, klen) == 0 &&
+		    r->pre[i][klen] == ' ')
+			return r->pre[i] + klen + 1;
+	return NULL;
+}
+
+size_t
+tsvr_ncols(const struct tsvr *r)
+{
+	return r->ncols;
+}
+
+const char *
+tsvr_colname(const struct tsvr *r, size_t i)
+{
+	return i < r->ncols ? r->names[i] : NULL;
+}
+
+int
+tsvr_col(const struct tsvr *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncols; i++)
+		if (strcmp(r->names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Decode one field's escapes in place; returns the new length or -1. */
+static ssize_t
+unescape(char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != '\\') {
+			s[n++] = s[i];
+			continue;
+		}
+		if (++i == len)
+			return -1;
+		switch (s[i]) {
+		case 't': s[n++] = '\t'; break;
+		case 'n': s[n++] = '\n'; break;
+		case 'r': s[n++] = '\r'; break;
+		case '\\': s[n++] = '\\'; break;
+		default: return -1;
+		}
+	}
+	s[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* Number of TAB bytes in S: a record has one fewer than its fields. */
+static size_t
+count_tabs(const char *s, size_t len)
+{
+	const char *end = s + len;
+	size_t n = 0;
+
+	while ((s = memchr(s, '\t', (size_t)(end - s))) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
+/* Split the work copy into fields and decode them. */
+static void
+split_fields(struct tsvr *r)
+{
+	char *p = r->work, *end = r->work + r->linelen;
+	int escaped = memchr(r->line, '\\', r->linelen) != NULL;
+	size_t k, nf = count_tabs(r->line, r->linelen) + 1;
+
+	if (nf != r->ncols)
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+		    "expected %zu fields, got %zu", r->ncols, nf);
+	for (k = 0; k < r->ncols; k++) {
+		char *tab = memchr(p, '\t', (size_t)(end - p));
+		char *fe = tab != NULL ? tab : end;
+
+		*fe = '\0';
+		r->fld[k] = p;
+		r->flen[k] = (size_t)(fe - p);
+		if (escaped) {
+			ssize_t n = unescape(p, r->flen[k]);
+
+			if (n < 0)
+				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+				    "column '%s': invalid escape",
+				    r->names[k]);
+			r->flen[k] = (size_t)n;
+		}
+		p = fe + 1;
+	}
+}
+
+int
+tsvr_next(struct tsvr *r)
+{
+	if (r->ncols == 0 || rgetline(r) < 0)
+		return 0;
+	if (r->workcap < r->linelen + 1) {
+		r->workcap = r->linelen + 1 + r->linelen / 2;
+		r->work = xrealloc(r->work, r->workcap);
+	}
+	memcpy(r->work, r->line, r->linelen + 1);
+	split_fields(r);
+	return 1;
+}
+
+const char *
+tsvr_field(const struct tsvr *r, size_t i, size_t *len)
+{
+	if (len != NULL)
+		*len = r->flen[i];
+	return r->fld[i];
+}
+
+const char *
+tsvr_line(const struct tsvr *r, size_t *len)
+{
+	if (len != NULL)
+		*len = r->linelen;
+	return r->line;
+}
+
+int64_t
+tsvr_i64(const struct tsvr *r, size_t i, int *absent)
+{
+	const char *s = r->fld[i];
+	char *end;
+	long long v;
+
+	if (r->flen[i] == 0) {
+		if (absent != NULL)
+			*absent = 1;
+		return 0;
+	}
+	if (absent != NULL)
+		*absent = 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno == ERANGE ||
+	    !((*s >= '0' && *s <= '9') || *s == '-'))
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+		    "column '%s': invalid integer '%s'", r->names[i], s);
+	return v;
+}
+
+unsigned long
+tsvr_lineno(const struct tsvr *r)
+{
+	return r->lineno;
+}
+
+const char *
+tsvr_path(const struct tsvr *r)
+{
+	return r->path;
+}
+
+void
+tsvr_close(struct tsvr *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	if (r->fp != stdin)
+		fclose(r->fp);
+	for (i = 0; i < r->npre; i++)
+		free(r->pre[i]);
+	for (i = 0; i < r->ncols; i++)
+		free(r->names[i]);
+	free(r->pre);
+	free(r->names);
+	free(r->fld);
+	free(r->flen);
+	free(r->line);
+	free(r->work);
+	free(r);
+}

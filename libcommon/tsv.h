@@ -1,0 +1,81 @@
+/*
+ * The prof-tsv record stream (see prof-tsv(5)): a "#" preamble, one header
+ * line, then TAB-separated records with \t \n \r \\ escapes.  A buffered
+ * writer that escapes every field, and a reader that checks field counts,
+ * decodes escapes, and finds columns by name.
+ */
+#ifndef PROF_TSV_H
+#define PROF_TSV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TSV_VERSION	1
+
+/* ---- writer ---- */
+
+struct tsvw;
+
+/* Write to file descriptor FD; PATH names it in write errors. */
+struct tsvw	*tsvw_open(int, const char *);
+/* Write "#" LINE "\n"; LINE must not hold a newline. */
+void		 tsvw_preamble(struct tsvw *, const char *);
+/* Write the header line from N column names. */
+void		 tsvw_header(struct tsvw *, const char *const *, size_t);
+/* Append one field, escaping \t \n \r \\ as needed. */
+void		 tsvw_field(struct tsvw *, const char *, size_t);
+void		 tsvw_str(struct tsvw *, const char *);
+/* Append one already-escaped field (copied as is). */
+void		 tsvw_raw(struct tsvw *, const char *, size_t);
+void		 tsvw_i64(struct tsvw *, int64_t);
+void		 tsvw_empty(struct tsvw *);
+/* End the record with "\n". */
+void		 tsvw_end(struct tsvw *);
+/* Bytes written so far. */
+uint64_t	 tsvw_bytes(const struct tsvw *);
+/* Flush; on a write error print "prog: write error: ..." and exit 1. */
+void		 tsvw_flush(struct tsvw *);
+void		 tsvw_close(struct tsvw *);
+
+/* Escape S into OUT (at least 2*LEN bytes); returns the escaped length. */
+size_t		 tsv_escape(const char *, size_t, char *);
+
+/* ---- reader ---- */
+
+struct tsvr;
+
+/*
+ * Open PATH ("-" or NULL: stdin) and read its preamble and header.
+ * Returns NULL after a diagnostic.
+ */
+struct tsvr	*tsvr_open(const char *);
+/* The preamble lines, without "#" and newline. */
+size_t		 tsvr_npreamble(const struct tsvr *);
+const char	*tsvr_preamble(const struct tsvr *, size_t);
+/* The value of preamble line "#KEY VALUE", or NULL. */
+const char	*tsvr_meta(const struct tsvr *, const char *);
+size_t		 tsvr_ncols(const struct tsvr *);
+const char	*tsvr_colname(const struct tsvr *, size_t);
+/* Index of column NAME, or -1. */
+int		 tsvr_col(const struct tsvr *, const char *);
+/*
+ * Read the next record: 1, 0 at the end, or -1 after a diagnostic
+ * (field count, bad escape, CR before LF, NUL byte, read error).
+ */
+int		 tsvr_next(struct tsvr *);
+/* Decoded field I of the current record and its length. */
+const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
+/* The current record's raw (still escaped) line without the newline. */
+const char	*tsvr_line(const struct tsvr *, size_t *);
+/*
+ * Field I as a whole int64; empty fields give 0 with *ABSENT set (ABSENT
+ * may be NULL).  A malformed value is a fatal "column 'NAME': invalid
+ * integer 'TEXT'" error at the current line.
+ */
+int64_t		 tsvr_i64(const struct tsvr *, size_t, int *);
+unsigned long	 tsvr_lineno(const struct tsvr *);
+const char	*tsvr_path(const struct tsvr *);
+void		 tsvr_close(struct tsvr *);
+
+#endif

@@ -1,0 +1,39 @@
+# Tests: libcommon unit tests (small C programs), golden-file cases per
+# tool run by tests/cases.sh, the real-corpus walk, the CLI conventions
+# loop, and man-page lint.  Included by Makefile.am.
+
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	PATH='$(abs_top_builddir)/tools:'"$$PATH"; export PATH; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	LC_ALL=C; export LC_ALL;
+
+unit_tests = \
+	tests/unit/test-csvin \
+	tests/unit/test-dtime \
+	tests/unit/test-input \
+	tests/unit/test-ival \
+	tests/unit/test-json \
+	tests/unit/test-jsonev \
+	tests/unit/test-tsv
+check_PROGRAMS = $(unit_tests)
+tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
+tests_unit_test_dtime_SOURCES = tests/unit/test-dtime.c tests/unit/check.h
+tests_unit_test_input_SOURCES = tests/unit/test-input.c tests/unit/check.h
+tests_unit_test_ival_SOURCES = tests/unit/test-ival.c tests/unit/check.h
+tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/check.h
+tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h
+tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
+
+TESTS = $(unit_tests) \
+	tests/cli.sh \
+	tests/cases.sh \
+	tests/corpus.sh \
+	tests/examples.sh \
+	tests/man-lint.sh
+
+EXTRA_DIST += tests/lib.sh tests/cli.sh tests/cases.sh tests/corpus.sh \
+	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/data \
+	examples

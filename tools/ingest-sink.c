@@ -1,0 +1,861 @@
+/*
+ * The sink of prof-ingest: it collects the records every reader produces,
+ * orders them by time with bounded memory, and writes the prof-tsv stream.
+ *
+ * Records are packed into an arena as a small binary header plus their
+ * already escaped text columns.  Each source's records are sorted when it
+ * ends (or when the arena fills) and become a "run"; runs stay in memory
+ * while they fit and are spilled to an unlinked temporary file otherwise.
+ * The output is a k-way merge of the runs.  Some facts are only known at
+ * the end of a source (Kineto's baseTimeNanoseconds, the process names of
+ * Ascend trace_view, the rank), so times are stored on the source's own
+ * clock and kinds may be deferred; both are resolved during the merge.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "ingest.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+const char *const ingest_colnames[IC_NCOLS] = {
+	"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat", "type",
+	"core", "step", "wait_ns", "pid", "corr", "ext", "group", "in_shapes",
+	"in_dtypes", "out_shapes", "out_dtypes", "flops", "bytes", "value",
+	"pmu", "src"
+};
+
+const char *const ingest_kindnames[IK_NKINDS] = {
+	"kernel", "host", "step", "comm", "flow", "counter", "mark", "pipe",
+	"metric"
+};
+
+const char *const ingest_fmtnames[ISF_NFMTS] = {
+	"kernel_details", "op_summary", "step_trace_time", "communication",
+	"trace_view", "kineto", "simulator", "chrome"
+};
+
+/* A stored record: this header, then TEXTLEN bytes, padded to 8. */
+struct srec {
+	int64_t		 ts;
+	int64_t		 dur;
+	int64_t		 dev;
+	int64_t		 pid;
+	uint32_t	 src;
+	uint32_t	 textlen;
+	uint8_t		 kind;
+	uint8_t		 has_dur;
+	uint8_t		 pad[6];
+};
+
+#define SREC_SIZE(textlen) \
+	((sizeof(struct srec) + (textlen) + 7) & ~(size_t)7)
+
+/* What an Ascend trace_view process holds, from its name. */
+enum proc_class {
+	PC_HOST, PC_DEVICE, PC_HCCL, PC_DERIVED
+};
+
+struct process {
+	int64_t		 pid;
+	enum proc_class	 cls;
+};
+
+struct source {
+	enum isrc_fmt	 fmt;
+	char		*path;
+	char		*run;
+	int64_t		 rank;		/* -1 when unknown */
+	int64_t		 base;
+	int		 skip_device;
+	struct process	*procs;
+	size_t		 nprocs;
+	int64_t		 lone_dev;	/* -1 none yet, -2 several */
+	char		 notes[128];
+	/* Inventory, counted at output after resolution. */
+	uint64_t	 nkind[IK_NKINDS];
+	uint64_t	 ndropped;
+	int64_t		 first, last;	/* absolute ns */
+	char		**skipwhy;
+	uint64_t	*skipn;
+	size_t		 nskip;
+	int		 open;
+};
+
+/* A sorted run: in the arena (index array) or in the spill file. */
+struct run {
+	uint32_t	 src;
+	size_t		 count;
+	size_t		*index;		/* arena offsets, when in memory */
+	off_t		 foff;		/* file offset, when spilled */
+	off_t		 flen;
+	/* Merge cursor. */
+	size_t		 pos;
+	unsigned char	*buf;
+	size_t		 bufcap, buflen, bufpos;
+	off_t		 fread_off;
+	const struct srec *cur;
+};
+
+static int	 resolve_kind(const struct srec *);
+
+static struct sink_opts opts;
+static struct source *srcs;
+static size_t nsrcs;
+static unsigned char *arena;
+static size_t arena_len, arena_cap;
+static size_t cur_start;	/* arena offset where the open source began */
+static struct run *runs;
+static size_t nruns;
+static FILE *spill;
+static off_t spill_len;
+static char **ignored;
+static size_t nignored;
+static char *textbuf;
+static size_t textcap;
+
+void
+sink_init(const struct sink_opts *o)
+{
+	opts = *o;
+	if (opts.mem_limit < (1 << 20))
+		opts.mem_limit = 1 << 20;
+	arena_cap = opts.mem_limit;
+	arena = xmalloc(arena_cap);
+}
+
+int
+sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
+    int64_t rank)
+{
+	struct source *s;
+
+	srcs = xreallocarray(srcs, nsrcs + 1, sizeof(*srcs));
+	s = &srcs[nsrcs];
+	memset(s, 0, sizeof(*s));
+	s->fmt = fmt;
+	s->path = xstrdup(path);
+	s->run = xstrdup(run != NULL ? run : "");
+	s->rank = rank;
+	s->lone_dev = -1;
+	s->first = INT64_MAX;
+	s->last = INT64_MIN;
+	s->open = 1;
+	cur_start = arena_len;
+	return (int)nsrcs++;
+}
+
+void
+sink_set_base(int src, int64_t base)
+{
+	srcs[src].base = base;
+}
+
+void
+sink_set_rank(int src, int64_t rank)
+{
+	srcs[src].rank = rank;
+}
+
+void
+sink_set_fmt(int src, enum isrc_fmt fmt)
+{
+	srcs[src].fmt = fmt;
+}
+
+void
+sink_set_skip_device(int src)
+{
+	srcs[src].skip_device = 1;
+}
+
+/* Classify an Ascend trace_view process by its name. */
+static enum proc_class
+process_class(const char *name)
+{
+	if (strcmp(name, "Ascend Hardware") == 0)
+		return PC_DEVICE;
+	if (strcmp(name, "HCCL") == 0)
+		return PC_HCCL;
+	if (strcmp(name, "Overlap Analysis") == 0)
+		return PC_DERIVED;	/* the profiler's own derived view */
+	return PC_HOST;
+}
+
+void
+sink_set_process(int src, int64_t pid, const char *name)
+{
+	struct source *s = &srcs[src];
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			break;
+	if (i == s->nprocs) {
+		s->procs = xreallocarray(s->procs, s->nprocs + 1,
+		    sizeof(*s->procs));
+		s->nprocs++;
+	}
+	s->procs[i].pid = pid;
+	s->procs[i].cls = process_class(name);
+}
+
+void
+sink_ignored(const char *path, const char *why)
+{
+	size_t n = strlen(path) + strlen(why) + 2;
+
+	ignored = xreallocarray(ignored, nignored + 1, sizeof(*ignored));
+	ignored[nignored] = xmalloc(n);
+	snprintf(ignored[nignored++], n, "%s\t%s", path, why);
+}
+
+void
+sink_note(int src, const char *note)
+{
+	struct source *s = &srcs[src];
+	size_t len = strlen(s->notes);
+
+	if (strstr(s->notes, note) != NULL)
+		return;
+	snprintf(s->notes + len, sizeof(s->notes) - len, "%s%s",
+	    len ? "," : "", note);
+}
+
+void
+sink_skip(int src, const char *why)
+{
+	struct source *s = &srcs[src];
+	size_t i;
+
+	for (i = 0; i < s->nskip; i++)
+		if (strcmp(s->skipwhy[i], why) == 0)
+			break;
+	if (i == s->nskip) {
+		s->skipwhy = xreallocarray(s->skipwhy, s->nskip + 1,
+		    sizeof(*s->skipwhy));
+		s->skipn = xreallocarray(s->skipn, s->nskip + 1,
+		    sizeof(*s->skipn));
+		s->skipwhy[i] = xstrdup(why);
+		s->skipn[i] = 0;
+		s->nskip++;
+	}
+	s->skipn[i]++;
+}
+
+/* ---- runs ---- */
+
+static int
+cmp_ts(const struct srec *a, const struct srec *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return 0;
+}
+
+static int
+cmp_index(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int c = cmp_ts((const struct srec *)(arena + a),
+	    (const struct srec *)(arena + b));
+
+	/* Offsets grow with insertion order: ties keep input order. */
+	if (c != 0)
+		return c;
+	return a < b ? -1 : a > b;
+}
+
+/* Turn the open source's records in the arena into a sorted run. */
+static void
+close_run(uint32_t src)
+{
+	struct run *r;
+	size_t off, n = 0;
+
+	if (arena_len == cur_start)
+		return;
+	runs = xreallocarray(runs, nruns + 1, sizeof(*runs));
+	r = &runs[nruns++];
+	memset(r, 0, sizeof(*r));
+	r->src = src;
+	for (off = cur_start; off < arena_len;
+	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
+		n++;
+	r->index = xreallocarray(NULL, n, sizeof(*r->index));
+	for (off = cur_start; off < arena_len;
+	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
+		r->index[r->count++] = off;
+	qsort(r->index, r->count, sizeof(*r->index), cmp_index);
+	cur_start = arena_len;
+}
+
+static void
+spill_open(void)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/prof-ingest.XXXXXX",
+	    opts.tmpdir != NULL ? opts.tmpdir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		diag_errno(EXIT_BAD, "%s", path);
+	unlink(path);
+	if ((spill = fdopen(fd, "w+")) == NULL)
+		diag_errno(EXIT_BAD, "%s", path);
+}
+
+/* Write every in-memory run to the spill file and empty the arena. */
+static void
+spill_all(void)
+{
+	size_t i, k;
+
+	if (spill == NULL)
+		spill_open();
+	for (i = 0; i < nruns; i++) {
+		struct run *r = &runs[i];
+
+		if (r->index == NULL)
+			continue;
+		r->foff = spill_len;
+		for (k = 0; k < r->count; k++) {
+			const struct srec *sr = (const void *)(arena +
+			    r->index[k]);
+			size_t sz = SREC_SIZE(sr->textlen);
+
+			if (fwrite(sr, 1, sz, spill) != sz)
+				diag_errno(EXIT_BAD, "temporary file");
+			spill_len += (off_t)sz;
+		}
+		r->flen = spill_len - r->foff;
+		free(r->index);
+		r->index = NULL;
+	}
+	if (fflush(spill) != 0)
+		diag_errno(EXIT_BAD, "temporary file");
+	arena_len = cur_start = 0;
+}
+
+/* Make room for SZ bytes in the arena, spilling when it is full. */
+static unsigned char *
+arena_reserve(uint32_t src, size_t sz)
+{
+	if (arena_len + sz > arena_cap) {
+		close_run(src);
+		spill_all();
+		if (sz > arena_cap) {
+			/* One record larger than the whole budget. */
+			arena_cap = sz;
+			arena = xrealloc(arena, arena_cap);
+		}
+	}
+	return arena + arena_len;
+}
+
+/* Join the text columns of R, TSV-escaped and TAB-separated. */
+static size_t
+render_text(const struct irec *r)
+{
+	size_t i, need = 0, n = 0;
+
+	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
+		need += 2 * r->len[i] + 1;
+	if (need > textcap) {
+		textcap = need + need / 2;
+		textbuf = xrealloc(textbuf, textcap);
+	}
+	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
+		if (i > IC_FIRST_TEXT)
+			textbuf[n++] = '\t';
+		if (r->len[i] > 0)
+			n += tsv_escape(r->v[i], r->len[i], textbuf + n);
+	}
+	return n;
+}
+
+void
+sink_add(int src, const struct irec *r)
+{
+	size_t tl = render_text(r), sz = SREC_SIZE(tl);
+	struct srec *sr;
+
+	if (tl > UINT32_MAX)
+		diag_err(EXIT_BAD, "%s: record too large", srcs[src].path);
+	sr = (struct srec *)arena_reserve((uint32_t)src, sz);
+	memset(sr, 0, sizeof(*sr));
+	sr->ts = r->ts;
+	sr->dur = r->dur;
+	sr->dev = r->dev;
+	sr->pid = r->pid;
+	sr->src = (uint32_t)src;
+	sr->textlen = (uint32_t)tl;
+	sr->kind = (uint8_t)r->kind;
+	sr->has_dur = (uint8_t)(r->has_dur != 0);
+	memcpy(sr + 1, textbuf, tl);
+	arena_len += sz;
+	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
+		struct source *s = &srcs[src];
+
+		if (s->lone_dev == -1)
+			s->lone_dev = r->dev;
+		else if (s->lone_dev != r->dev)
+			s->lone_dev = -2;
+	}
+}
+
+void
+sink_end(int src)
+{
+	close_run((uint32_t)src);
+	srcs[src].open = 0;
+}
+
+/* ---- merge ---- */
+
+/* Absolute time of a record, timeless ones first. */
+static int64_t
+abs_ts(const struct srec *sr)
+{
+	if (sr->ts == IREC_NO_TS)
+		return INT64_MIN;
+	return sr->ts + srcs[sr->src].base;
+}
+
+/* Make sure a whole record is buffered at bufpos of a file run. */
+static int
+run_fill(struct run *r)
+{
+	size_t have = r->buflen - r->bufpos, need = sizeof(struct srec);
+	off_t end = r->foff + r->flen;
+
+	for (;;) {
+		if (have >= sizeof(struct srec)) {
+			const struct srec *sr = (const void *)(r->buf +
+			    r->bufpos);
+
+			need = SREC_SIZE(sr->textlen);
+			if (have >= need) {
+				r->cur = sr;
+				return 1;
+			}
+		}
+		if (r->fread_off >= end)
+			return (r->cur = NULL, 0);
+		memmove(r->buf, r->buf + r->bufpos, have);
+		r->bufpos = 0;
+		r->buflen = have;
+		if (need > r->bufcap) {
+			r->bufcap = need;
+			r->buf = xrealloc(r->buf, r->bufcap);
+		}
+		{
+			size_t want = r->bufcap - have;
+			ssize_t got;
+
+			if ((off_t)want > end - r->fread_off)
+				want = (size_t)(end - r->fread_off);
+			got = pread(fileno(spill), r->buf + have, want,
+			    r->fread_off);
+			if (got <= 0)
+				diag_errno(EXIT_BAD, "temporary file");
+			r->fread_off += got;
+			r->buflen += (size_t)got;
+			have += (size_t)got;
+		}
+	}
+}
+
+/* Move a run's cursor to its next record; returns 0 at its end. */
+static int
+run_next(struct run *r)
+{
+	if (r->index != NULL) {
+		if (r->pos >= r->count)
+			return (r->cur = NULL, 0);
+		r->cur = (const void *)(arena + r->index[r->pos++]);
+		return 1;
+	}
+	if (r->cur != NULL) {
+		r->bufpos += SREC_SIZE(r->cur->textlen);
+		r->cur = NULL;
+	}
+	return run_fill(r);
+}
+
+static void
+run_start(struct run *r)
+{
+	r->pos = 0;
+	r->cur = NULL;
+	if (r->index == NULL) {
+		r->bufcap = 256 << 10;
+		r->buf = xmalloc(r->bufcap);
+		r->buflen = r->bufpos = 0;
+		r->fread_off = r->foff;
+	}
+	run_next(r);
+}
+
+/* Heap of run indices ordered by their current record's time. */
+static size_t *heap;
+static size_t nheap;
+
+static int
+heap_less(size_t a, size_t b)
+{
+	int64_t ta = abs_ts(runs[a].cur), tb = abs_ts(runs[b].cur);
+
+	if (ta != tb)
+		return ta < tb;
+	return a < b;
+}
+
+static void
+heap_down(size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i, t;
+
+		if (l < nheap && heap_less(heap[l], heap[m]))
+			m = l;
+		if (l + 1 < nheap && heap_less(heap[l + 1], heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = heap[i], heap[i] = heap[m], heap[m] = t;
+		i = m;
+	}
+}
+
+static void
+heap_build(void)
+{
+	size_t i;
+
+	heap = xreallocarray(NULL, nruns + 1, sizeof(*heap));
+	nheap = 0;
+	for (i = 0; i < nruns; i++) {
+		run_start(&runs[i]);
+		if (runs[i].cur != NULL)
+			heap[nheap++] = i;
+	}
+	for (i = nheap / 2; i-- > 0;)
+		heap_down(i);
+}
+
+/* Pop the earliest record; NULL when all runs are done. */
+static const struct srec *
+heap_pop(size_t *which)
+{
+	if (nheap == 0)
+		return NULL;
+	*which = heap[0];
+	return runs[heap[0]].cur;
+}
+
+static void
+heap_advance(void)
+{
+	if (run_next(&runs[heap[0]]) == 0)
+		heap[0] = heap[--nheap];
+	heap_down(0);
+}
+
+/* ---- output ---- */
+
+/* The kind a record finally gets, or -1 when it is dropped. */
+static int
+resolve_kind(const struct srec *sr)
+{
+	const struct source *s = &srcs[sr->src];
+	size_t i;
+
+	if (sr->kind != IK_DEFER)
+		return sr->kind;
+	for (i = 0; i < s->nprocs; i++) {
+		if (s->procs[i].pid != sr->pid)
+			continue;
+		switch (s->procs[i].cls) {
+		case PC_DEVICE:
+			return s->skip_device ? -1 : IK_KERNEL;
+		case PC_HCCL:
+			return IK_COMM;
+		case PC_DERIVED:
+			return -1;
+		case PC_HOST:
+			break;
+		}
+		break;
+	}
+	return IK_HOST;		/* a process with no name: host side */
+}
+
+static int64_t
+resolve_dev(const struct srec *sr)
+{
+	const struct source *s = &srcs[sr->src];
+
+	if (s->rank >= 0)
+		return s->rank;
+	if (sr->dev != IREC_DEV_SRC)
+		return sr->dev;
+	return s->lone_dev >= 0 ? s->lone_dev : 0;
+}
+
+/* The origin: the earliest absolute time of any timed record. */
+static int64_t
+find_origin(void)
+{
+	int64_t origin = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < nruns; i++) {
+		struct run *r = &runs[i];
+		const struct srec *sr;
+
+		/* Runs are sorted: the first timed record is the minimum. */
+		run_start(r);
+		while ((sr = r->cur) != NULL && (sr->ts == IREC_NO_TS ||
+		    resolve_kind(sr) < 0))
+			run_next(r);
+		if (sr != NULL && abs_ts(sr) < origin)
+			origin = abs_ts(sr);
+		free(r->buf);
+		r->buf = NULL;
+	}
+	return origin == INT64_MAX ? 0 : origin;
+}
+
+/*
+ * Append S to the preamble line at DST (CAP bytes left) with TSV escapes,
+ * so that a path holding a TAB or newline cannot break the line.
+ */
+static size_t
+append_escaped(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(s), n;
+
+	if (cap < 2 * len + 1) {
+		dst[0] = '\0';
+		return 0;
+	}
+	n = tsv_escape(s, len, dst);
+	dst[n] = '\0';
+	return n;
+}
+
+static void
+write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
+{
+	char line[8192];
+	size_t i, n;
+	int k;
+
+	snprintf(line, sizeof(line), "prof-tsv %d", TSV_VERSION);
+	tsvw_preamble(w, line);
+	snprintf(line, sizeof(line), "origin_ns %" PRId64, origin);
+	tsvw_preamble(w, line);
+	for (i = 0; i < nsrcs; i++) {
+		char rank[24] = "-";
+
+		if (srcs[i].rank >= 0)
+			snprintf(rank, sizeof(rank), "%" PRId64, srcs[i].rank);
+		n = (size_t)snprintf(line, sizeof(line), "source %zu %s %s ",
+		    i, ingest_fmtnames[srcs[i].fmt], rank);
+		if (n < sizeof(line))
+			append_escaped(line + n, sizeof(line) - n,
+			    srcs[i].path);
+		tsvw_preamble(w, line);
+	}
+	n = (size_t)snprintf(line, sizeof(line), "stage prof-ingest %s",
+	    PACKAGE_VERSION);
+	for (k = 1; k < argc && n < sizeof(line); k++) {
+		line[n++] = ' ';
+		n += append_escaped(line + n, sizeof(line) - n, argv[k]);
+	}
+	line[n < sizeof(line) ? n : sizeof(line) - 1] = '\0';
+	tsvw_preamble(w, line);
+	tsvw_header(w, ingest_colnames, IC_NCOLS);
+}
+
+static void
+write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
+{
+	tsvw_str(w, ingest_kindnames[kind]);
+	if (sr->ts == IREC_NO_TS)
+		tsvw_empty(w);
+	else
+		tsvw_i64(w, abs_ts(sr) - origin);
+	if (sr->has_dur)
+		tsvw_i64(w, sr->dur);
+	else
+		tsvw_empty(w);
+	tsvw_i64(w, resolve_dev(sr));
+	tsvw_raw(w, (const char *)(sr + 1), sr->textlen);
+	tsvw_i64(w, sr->src);
+	tsvw_end(w);
+}
+
+/* Count a record into its source's inventory. */
+static void
+tally(const struct srec *sr, int kind)
+{
+	struct source *s = &srcs[sr->src];
+	int64_t t;
+
+	if (kind < 0) {
+		s->ndropped++;
+		return;
+	}
+	s->nkind[kind]++;
+	if (sr->ts == IREC_NO_TS)
+		return;
+	t = abs_ts(sr);
+	if (t < s->first)
+		s->first = t;
+	t += sr->has_dur ? sr->dur : 0;
+	if (t > s->last)
+		s->last = t;
+}
+
+static const char *const inventory_cols[] = {
+	"path", "format", "rank", "records", "kernel", "host", "step",
+	"comm", "flow", "counter", "mark", "pipe", "metric", "dropped",
+	"start_ns", "span_ns", "has", "skipped"
+};
+
+/* The "has" column: which kinds of evidence a source holds. */
+static void
+inventory_has(const struct source *s, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (s->nkind[IK_STEP] > 0 || strstr(s->notes, "step_ids") != NULL)
+		n += (size_t)snprintf(buf + n, cap - n, "steps,");
+	if (s->nkind[IK_COMM] > 0)
+		n += (size_t)snprintf(buf + n, cap - n, "comm,");
+	if (s->notes[0] != '\0')
+		n += (size_t)snprintf(buf + n, cap - n, "%s,", s->notes);
+	if (n > 0)
+		buf[n - 1] = '\0';
+}
+
+static void
+inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
+{
+	char has[256], skipped[1024];
+	uint64_t total = 0;
+	size_t i, n = 0;
+	int k;
+
+	for (k = 0; k < IK_NKINDS; k++)
+		total += s->nkind[k];
+	tsvw_str(w, s->path);
+	tsvw_str(w, ingest_fmtnames[s->fmt]);
+	if (s->rank >= 0)
+		tsvw_i64(w, s->rank);
+	else
+		tsvw_empty(w);
+	tsvw_i64(w, (int64_t)total);
+	for (k = 0; k < IK_NKINDS; k++)
+		tsvw_i64(w, (int64_t)s->nkind[k]);
+	tsvw_i64(w, (int64_t)s->ndropped);
+	if (s->first <= s->last) {
+		tsvw_i64(w, s->first - origin);
+		tsvw_i64(w, s->last - s->first);
+	} else {
+		tsvw_empty(w);
+		tsvw_empty(w);
+	}
+	inventory_has(s, has, sizeof(has));
+	tsvw_str(w, has);
+	skipped[0] = '\0';
+	for (i = 0; i < s->nskip && n < sizeof(skipped); i++)
+		n += (size_t)snprintf(skipped + n, sizeof(skipped) - n,
+		    "%s%" PRIu64 " %s", i ? "; " : "", s->skipn[i],
+		    s->skipwhy[i]);
+	tsvw_str(w, skipped);
+	tsvw_end(w);
+}
+
+/*
+ * The inventory: one row per source, then one per file that was found
+ * but not ingested, so a user sees at once what the profile holds.
+ */
+static void
+write_inventory(struct tsvw *w, int64_t origin)
+{
+	size_t i, k, ncols = sizeof(inventory_cols) / sizeof(*inventory_cols);
+
+	tsvw_header(w, inventory_cols, ncols);
+	for (i = 0; i < nsrcs; i++)
+		inventory_row(w, &srcs[i], origin);
+	for (i = 0; i < nignored; i++) {
+		char *tab = strchr(ignored[i], '\t');
+
+		tsvw_field(w, ignored[i], (size_t)(tab - ignored[i]));
+		tsvw_str(w, "-");
+		for (k = 2; k < ncols - 2; k++)
+			tsvw_empty(w);
+		tsvw_str(w, "");
+		tsvw_str(w, tab + 1);
+		tsvw_end(w);
+	}
+}
+
+/*
+ * A rank's kernel_details.csv holds the same device tasks as its
+ * trace_view.json, with shapes, wait time and PMU data: when both were
+ * read, the trace_view copies are dropped so each task appears once.
+ */
+static void
+mark_duplicate_device_tasks(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nsrcs; i++) {
+		if (srcs[i].fmt != ISF_TRACE_VIEW)
+			continue;
+		for (j = 0; j < nsrcs; j++)
+			if ((srcs[j].fmt == ISF_KERNEL_DETAILS ||
+			    srcs[j].fmt == ISF_OP_SUMMARY) &&
+			    strcmp(srcs[j].run, srcs[i].run) == 0)
+				srcs[i].skip_device = 1;
+	}
+}
+
+void
+sink_finish(int argc, char **argv)
+{
+	struct tsvw *w = tsvw_open(STDOUT_FILENO, "<stdout>");
+	int64_t origin;
+	const struct srec *sr;
+	size_t which;
+
+	mark_duplicate_device_tasks();
+	origin = find_origin();
+
+	if (!opts.inventory)
+		write_preamble(w, origin, argc, argv);
+	heap_build();
+	while ((sr = heap_pop(&which)) != NULL) {
+		int kind = resolve_kind(sr);
+
+		tally(sr, kind);
+		if (kind >= 0 && !opts.inventory)
+			write_record(w, sr, kind, origin);
+		heap_advance();
+	}
+	if (opts.inventory)
+		write_inventory(w, origin);
+	tsvw_close(w);
+}

@@ -1,0 +1,466 @@
+/*
+ * prof-ingest: read profiler output (Ascend torch_npu and msprof, PyTorch
+ * Kineto, the Ascend op simulator, any Chrome trace), plain, compressed or
+ * archived, and write one time-ordered prof-tsv record stream.
+ *
+ * This file walks the operands, decides what each file is from its name
+ * and first bytes, and hands it to the reader for its format; the readers
+ * (ingest-ascend.c, ingest-chrome.c) feed the sink (ingest-sink.c).
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "ingest.h"
+#include "input.h"
+#include "xalloc.h"
+
+/* What a member is, as far as prof-ingest is concerned. */
+enum detect {
+	D_KERNEL_DETAILS, D_OP_SUMMARY, D_STEP_TRACE, D_COMM_JSON, D_CHROME,
+	D_IGNORE, D_UNKNOWN
+};
+
+static int exit_status = EXIT_OK;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [PATH]...\n", diag_progname());
+	printf("Read profiler output and write one time-ordered prof-tsv "
+	    "record stream.\n\n");
+	printf("PATH is a file, a directory (read recursively), or a tar or "
+	    "zip archive;\nfiles may be compressed (gzip, zstd, xz, bzip2, "
+	    "lz4).  With no PATH,\nor when PATH is -, read standard "
+	    "input.\n\n");
+	printf("  -i, --inventory     list what was found per rank and source "
+	    "instead of\n"
+	    "                      writing records\n"
+	    "  -m, --memory=SIZE   keep at most SIZE bytes of records in "
+	    "memory before\n"
+	    "                      spilling sorted runs to disk (default "
+	    "16M; K, M, G)\n"
+	    "  -o, --output=FILE   write to FILE instead of standard output\n"
+	    "  -q, --quiet         no progress messages on standard error\n"
+	    "  -T, --tmpdir=DIR    put temporary files in DIR (default "
+	    "$TMPDIR or /tmp)\n"
+	    "  -h, --help          display this help and exit\n"
+	    "  -V, --version       output version information and exit\n\n");
+	printf("Formats: torch_npu ASCEND_PROFILER_OUTPUT (kernel_details.csv, "
+	    "trace_view.json,\ncommunication.json, step_trace_time.csv), msprof "
+	    "op_summary_*.csv, PyTorch\nKineto traces (*.json, *.json.gz), the "
+	    "Ascend op simulator trace.json, and\nany Chrome trace JSON.  See "
+	    "prof-ingest(1) and prof-tsv(5).\n\n");
+	printf("Exit status: 0 if all input was read, 1 if some input was bad "
+	    "or unreadable\n(records before the damage are still written), "
+	    "2 for usage errors.\n");
+	exit(EXIT_OK);
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int
+has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Whether the first bytes HEAD contain the text NEEDLE. */
+static int
+head_has(const char *head, size_t len, const char *needle)
+{
+	size_t m = strlen(needle), i;
+
+	for (i = 0; i + m <= len; i++)
+		if (memcmp(head + i, needle, m) == 0)
+			return 1;
+	return 0;
+}
+
+/* Files of a profile directory that are known but not ingested. */
+static const char *
+ignore_reason(const char *base)
+{
+	if (has_suffix(base, ".db"))
+		return "SQLite export: not supported yet";
+	if (has_suffix(base, ".xplane.pb"))
+		return "XPlane protobuf: not supported yet";
+	if (has_prefix(base, "profiler_info") ||
+	    has_prefix(base, "profiler_metadata"))
+		return "profiler metadata (rank read from it)";
+	if (has_prefix(base, "cluster_") || has_prefix(base,
+	    "communication_group") || has_prefix(base,
+	    "communication_matrix"))
+		return "aggregated analysis output: not ingested";
+	if (has_suffix(base, ".csv"))
+		return "table without per-task times: not ingested";
+	return NULL;
+}
+
+/* Decide what a member is from its name, then from its first bytes. */
+static enum detect
+detect_name(const char *name)
+{
+	const char *base = base_name(name);
+
+	if (has_prefix(base, "kernel_details") && has_suffix(base, ".csv"))
+		return D_KERNEL_DETAILS;
+	if (has_prefix(base, "op_summary") && has_suffix(base, ".csv"))
+		return D_OP_SUMMARY;
+	if (strcmp(base, "step_trace_time.csv") == 0)
+		return D_STEP_TRACE;
+	if (strcmp(base, "communication.json") == 0)
+		return D_COMM_JSON;
+	if (ignore_reason(base) != NULL)
+		return D_IGNORE;
+	if (has_suffix(base, ".json"))
+		return D_CHROME;
+	return D_UNKNOWN;
+}
+
+static enum detect
+detect_content(const char *head, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < len && isspace((unsigned char)head[i]))
+		i++;
+	if (i < len && (head[i] == '{' || head[i] == '[')) {
+		if (head_has(head, len, "\"Communication Time Info\""))
+			return D_COMM_JSON;
+		if (head_has(head, len, "\"ph\"") ||
+		    head_has(head, len, "\"traceEvents\""))
+			return D_CHROME;
+		return D_UNKNOWN;
+	}
+	if (head_has(head, len, "Task Start Time(us)"))
+		return D_OP_SUMMARY;
+	if (head_has(head, len, "Start Time(us)") &&
+	    head_has(head, len, "Duration(us)"))
+		return D_KERNEL_DETAILS;
+	if (head_has(head, len, "Computing") && head_has(head, len, "Free"))
+		return D_STEP_TRACE;
+	return D_UNKNOWN;
+}
+
+/*
+ * The rank encoded in a path: a component like "rank_3", "rank3",
+ * "rank-3", "test_rank_1" or "queue_rank0of16".  Returns -1 if none.
+ */
+static int64_t
+rank_from_path(const char *path)
+{
+	const char *p = path, *hit;
+	int64_t rank = -1;
+
+	while ((hit = strstr(p, "rank")) != NULL) {
+		const char *d = hit + 4;
+
+		if (*d == '_' || *d == '-')
+			d++;
+		if ((hit == path || !isalnum((unsigned char)hit[-1])) &&
+		    isdigit((unsigned char)*d))
+			rank = strtoll(d, NULL, 10);
+		p = hit + 4;
+	}
+	return rank;
+}
+
+/*
+ * The profile run a file belongs to: for torch_npu output the
+ * "*_ascend_pt" directory (parent of ASCEND_PROFILER_OUTPUT), otherwise
+ * the file's own directory.  Sources of one run share a rank and are
+ * deduplicated against each other.
+ */
+static char *
+run_of(const char *path)
+{
+	const char *cut = strstr(path, "/ASCEND_PROFILER_OUTPUT/");
+	const char *slash;
+
+	if (cut == NULL && has_prefix(path, "ASCEND_PROFILER_OUTPUT/"))
+		return xstrdup(".");
+	if (cut != NULL)
+		return xstrndup(path, (size_t)(cut - path));
+	slash = strrchr(path, '/');
+	return slash != NULL ? xstrndup(path, (size_t)(slash - path)) :
+	    xstrdup(".");
+}
+
+/* Rank of an Ascend run directory from its profiler_info_N.json name. */
+static int64_t
+rank_from_run_dir(const char *run)
+{
+	DIR *d = opendir(run);
+	struct dirent *e;
+	int64_t rank = -1;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+
+		if (has_prefix(n, "profiler_info_") &&
+		    isdigit((unsigned char)n[14]) && has_suffix(n, ".json"))
+			rank = strtoll(n + 14, NULL, 10);
+	}
+	closedir(d);
+	return rank;
+}
+
+/* Read one member that has been recognised. */
+static void
+ingest_member(struct input *in, const char *name, enum detect what)
+{
+	struct ingest_ctx ctx;
+	const char *where = input_where(in);
+	char *run = run_of(name);
+	int rc = 0;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.rank = rank_from_path(name);
+	if (ctx.rank < 0 && !input_is_archive(in))
+		ctx.rank = rank_from_run_dir(run);
+	ctx.run = run;
+	switch (what) {
+	case D_KERNEL_DETAILS:
+		rc = ingest_ascend_csv(in, where, &ctx, ISF_KERNEL_DETAILS);
+		break;
+	case D_OP_SUMMARY:
+		rc = ingest_ascend_csv(in, where, &ctx, ISF_OP_SUMMARY);
+		break;
+	case D_STEP_TRACE:
+		rc = ingest_ascend_csv(in, where, &ctx, ISF_STEP_TRACE);
+		break;
+	case D_COMM_JSON:
+		rc = ingest_comm_json(in, where, &ctx);
+		break;
+	case D_CHROME:
+		rc = ingest_chrome(in, where, &ctx);
+		break;
+	default:
+		break;
+	}
+	if (rc != 0)
+		exit_status = EXIT_BAD;
+	free(run);
+}
+
+/*
+ * Recognise and read every member of one input.  EXPLICIT is set for a
+ * file named on the command line: there an unknown format is an error,
+ * while inside a directory it is only listed in the inventory.
+ */
+static void
+ingest_path(const char *path, int explicit)
+{
+	struct input *in = input_open(path);
+	const char *name;
+	int r;
+
+	if (in == NULL) {
+		exit_status = EXIT_BAD;
+		return;
+	}
+	while ((r = input_next(in, &name)) == 1) {
+		enum detect what = detect_name(name);
+		const void *head;
+		ssize_t n;
+
+		if (what == D_IGNORE) {
+			sink_ignored(input_where(in),
+			    ignore_reason(base_name(name)));
+			continue;
+		}
+		if ((n = input_peek(in, &head, 64 << 10)) < 0) {
+			exit_status = EXIT_BAD;
+			break;
+		}
+		if (what == D_UNKNOWN || what == D_CHROME)
+			what = detect_content(head, (size_t)n);
+		if (what == D_UNKNOWN) {
+			if (explicit && !input_is_archive(in)) {
+				diag_at(input_where(in), 0,
+				    "unsupported format (not a profile this "
+				    "version reads)");
+				exit_status = EXIT_BAD;
+			} else
+				sink_ignored(input_where(in),
+				    "unsupported format");
+			continue;
+		}
+		ingest_member(in, name, what);
+	}
+	if (r < 0)
+		exit_status = EXIT_BAD;
+	input_close(in);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Walk a directory in name order so that output is reproducible. */
+static void
+ingest_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, i;
+
+	if (d == NULL) {
+		diag_warnerr("%s", dir);
+		exit_status = EXIT_BAD;
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(dir) + strlen(names[i]) + 2;
+		char *path = xmalloc(len);
+		struct stat st;
+
+		snprintf(path, len, "%s%s%s", dir,
+		    has_suffix(dir, "/") ? "" : "/", names[i]);
+		if (stat(path, &st) != 0) {
+			diag_warnerr("%s", path);
+			exit_status = EXIT_BAD;
+		} else if (S_ISDIR(st.st_mode))
+			ingest_dir(path);
+		else if (S_ISREG(st.st_mode))
+			ingest_path(path, 0);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void
+ingest_operand(const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		ingest_dir(path);
+	else
+		ingest_path(path, 1);
+}
+
+/* -o: the sink writes to descriptor 1, so the file must become it. */
+static void
+redirect_stdout(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+	if (fd < 0)
+		diag_errno(EXIT_BAD, "%s", path);
+	if (fd != STDOUT_FILENO) {
+		if (dup2(fd, STDOUT_FILENO) < 0)
+			diag_errno(EXIT_BAD, "%s", path);
+		close(fd);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "inventory",	no_argument,		NULL, 'i' },
+		{ "memory",	required_argument,	NULL, 'm' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "tmpdir",	required_argument,	NULL, 'T' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct sink_opts so;
+	const char *memory = NULL, *output = NULL;
+	int c, i;
+
+	cli_init("prof-ingest");
+	memset(&so, 0, sizeof(so));
+	while ((c = getopt_long(argc, argv, "him:o:qT:V", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage();
+			break;
+		case 'i':
+			so.inventory = 1;
+			break;
+		case 'm':
+			memory = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
+			so.progress = -1;
+			break;
+		case 'T':
+			so.tmpdir = optarg;
+			break;
+		case 'V':
+			cli_version();
+			break;
+		default:
+			cli_try_help();
+		}
+	}
+	so.mem_limit = memory != NULL ? cli_parse_size(memory, "--memory") :
+	    16 << 20;
+	if (so.mem_limit < (1 << 20))
+		cli_usage_error("option '--memory': size '%s' below 1M",
+		    memory);
+	if (so.tmpdir == NULL && (so.tmpdir = getenv("TMPDIR")) == NULL)
+		so.tmpdir = "/tmp";
+	so.progress = so.progress == 0 && isatty(STDERR_FILENO);
+	if (output != NULL)
+		redirect_stdout(output);
+
+	sink_init(&so);
+	if (optind == argc)
+		ingest_operand("-");
+	for (i = optind; i < argc; i++)
+		ingest_operand(argv[i]);
+	sink_finish(argc, argv);
+	return exit_status;
+}
