@@ -137,6 +137,12 @@ sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
 {
 	struct source *s;
 
+	/* A reader that stopped at bad data keeps what it had emitted. */
+	if (nsrcs > 0 && srcs[nsrcs - 1].open)
+		sink_end((int)nsrcs - 1);
+	if (opts.progress)
+		fprintf(stderr, "\r\033[K%s: reading %s", diag_progname(),
+		    path);
 	srcs = xreallocarray(srcs, nsrcs + 1, sizeof(*srcs));
 	s = &srcs[nsrcs];
 	memset(s, 0, sizeof(*s));
@@ -841,6 +847,12 @@ sink_finish(int argc, char **argv)
 	const struct srec *sr;
 	size_t which;
 
+	if (nsrcs > 0 && srcs[nsrcs - 1].open)
+		sink_end((int)nsrcs - 1);
+	if (opts.progress)
+		fprintf(stderr, "\r\033[K%s: merging %zu sorted runs%s\n",
+		    diag_progname(), nruns, spill != NULL ?
+		    " (spilled to disk)" : "");
 	mark_duplicate_device_tasks();
 	origin = find_origin();
 
