@@ -1,0 +1,518 @@
+/*
+ * CSV front end over libcsv 3.0.3 (see csvin.h).
+ *
+ * libcsv does not report where a row starts: it skips blank lines and a
+ * quoted field may hold newlines.  So the input is handed to csv_parse
+ * one physical line at a time; the line counter then always names the
+ * line being parsed, and a row starts on the first non-blank line fed
+ * after the previous row ended.  Rows finished while parsing a line go
+ * to a small queue that csvin_next drains; their fields are copied into
+ * one growing text buffer, indexed by (offset, length) pairs, so a field
+ * costs a memcpy and no allocation.
+ *
+ * Limits: libcsv's own field buffer grows through csvin_realloc, which
+ * refuses to go past the field cap; a row is capped at four times that
+ * (at least 1 MiB), counting 16 bytes of index per field, so neither a
+ * runaway quote nor a row of a million empty fields can exhaust memory.
+ * A lone CR ends a row for libcsv but not a line here, so files with
+ * CR-only line ends report every row on line 1.
+ */
+#include <config.h>
+
+#include <csv.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvin.h"
+#include "diag.h"
+#include "xalloc.h"
+
+#define CSVIN_BLOCK	(64 * 1024)		/* bytes read at a time */
+#define CSVIN_DEFCAP	(16 * 1024 * 1024)	/* default field cap */
+#define CSVIN_MINROW	(1024 * 1024)		/* smallest row cap */
+
+/* A field of the text buffer, and a finished row of fields. */
+struct csvin_fld {
+	size_t		 off;
+	size_t		 len;
+};
+
+struct csvin_row {
+	size_t		 first;		/* index in fld */
+	size_t		 nf;
+	unsigned long	 line;
+};
+
+enum csvin_state {
+	CS_OK,		/* more input may follow */
+	CS_EOF,		/* csv_fini done: only queued rows remain */
+	CS_ERR,		/* an error waits to be reported after the queue */
+	CS_DEAD		/* the error was reported */
+};
+
+struct csvin {
+	struct input	*in;
+	char		*where;
+	struct csv_parser p;
+	size_t		 maxfield;
+	size_t		 maxrow;
+	enum csvin_state state;
+	int		 bomdone;
+	char		*ib;		/* input block */
+	size_t		 ipos, ilen;
+	unsigned long	 line;		/* physical line being fed */
+	size_t		 col;		/* bytes of that line already fed */
+	int		 inrow;		/* a row has begun, not yet ended */
+	unsigned long	 rowline;	/* where it began */
+	size_t		 rowfirst;	/* its first field in fld */
+	size_t		 rowbytes;	/* its cost against maxrow */
+	int		 toolong;
+	char		*buf;		/* field text, each NUL-terminated */
+	size_t		 blen, bcap;
+	struct csvin_fld *fld;
+	size_t		 nfld, fcap;
+	struct csvin_row *row;		/* queue of finished rows */
+	size_t		 nrow, rcap, rnext;
+	struct csvin_row cur;		/* the row csvin_next returned */
+	char		 errmsg[128];
+	unsigned long	 errline, errcol;
+	char		*hbuf;		/* header names */
+	char		**hname;
+	size_t		 ncols;
+};
+
+/*
+ * libcsv's realloc hook has no user pointer, so the cap of the parser
+ * being fed is set here before each csv_parse (one thread only).
+ */
+static size_t	 csvin_fieldcap = CSVIN_DEFCAP;
+static int	 csvin_capped;
+
+/*
+ * Refuse to grow libcsv's field buffer beyond the cap; libcsv then retries
+ * smaller steps and ends with CSV_ENOMEM, reported as a field that is too
+ * large.  The 2 spare bytes are the NUL of CSV_APPEND_NULL and the byte
+ * after a full field, before which libcsv already asks for more room.
+ */
+static void *
+csvin_realloc(void *p, size_t n)
+{
+	if (n > csvin_fieldcap + 2) {
+		csvin_capped = 1;
+		return NULL;
+	}
+	return realloc(p, n);
+}
+
+/* Make room for N more bytes of field text. */
+static void
+csvin_bufroom(struct csvin *c, size_t n)
+{
+	size_t cap;
+
+	if (c->bcap - c->blen > n)
+		return;
+	cap = c->bcap ? c->bcap : 4096;
+	while (cap - c->blen <= n)
+		cap *= 2;
+	c->buf = xrealloc(c->buf, cap);
+	c->bcap = cap;
+}
+
+/* libcsv callback: a field ended; append it to the row being built. */
+static void
+csvin_cb_field(void *s, size_t len, void *data)
+{
+	struct csvin *c = data;
+	size_t cost = len + 1 + sizeof(struct csvin_fld), i;
+	char *d;
+
+	if (c->toolong)
+		return;
+	if (!c->inrow) {
+		c->inrow = 1;
+		c->rowline = c->line;
+	}
+	if (c->rowbytes + cost > c->maxrow) {
+		c->toolong = 1;
+		return;
+	}
+	c->rowbytes += cost;
+	csvin_bufroom(c, len);
+	d = c->buf + c->blen;
+	if (len <= 16) {
+		/* Most fields are short numbers: avoid memcpy's call. */
+		for (i = 0; i < len; i++)
+			d[i] = ((const char *)s)[i];
+	} else
+		memcpy(d, s, len);
+	d[len] = '\0';
+	if (c->nfld == c->fcap) {
+		c->fcap = c->fcap ? c->fcap * 2 : 64;
+		c->fld = xreallocarray(c->fld, c->fcap, sizeof(*c->fld));
+	}
+	c->fld[c->nfld].off = c->blen;
+	c->fld[c->nfld].len = len;
+	c->nfld++;
+	c->blen += len + 1;
+}
+
+/* libcsv callback: a row ended; queue it. */
+static void
+csvin_cb_row(int term, void *data)
+{
+	struct csvin *c = data;
+
+	(void)term;
+	if (c->toolong)
+		return;
+	if (c->nrow == c->rcap) {
+		c->rcap = c->rcap ? c->rcap * 2 : 8;
+		c->row = xreallocarray(c->row, c->rcap, sizeof(*c->row));
+	}
+	c->row[c->nrow].first = c->rowfirst;
+	c->row[c->nrow].nf = c->nfld - c->rowfirst;
+	c->row[c->nrow].line = c->inrow ? c->rowline : c->line;
+	c->nrow++;
+	c->rowfirst = c->nfld;
+	c->rowbytes = 0;
+	c->inrow = 0;
+}
+
+/* Record an error to report once the rows queued before it are read. */
+static void
+csvin_seterr(struct csvin *c, unsigned long line, unsigned long col,
+    const char *msg)
+{
+	snprintf(c->errmsg, sizeof(c->errmsg), "%s", msg);
+	c->errline = line;
+	c->errcol = col;
+	c->state = CS_ERR;
+}
+
+/*
+ * Turn libcsv's status after feeding S (DONE of its LEN bytes consumed)
+ * into a message with the line and, for bad quoting, the column.
+ */
+static void
+csvin_parse_error(struct csvin *c, const char *s, size_t done, size_t len)
+{
+	char msg[96];
+
+	if (c->toolong) {
+		snprintf(msg, sizeof(msg), "row larger than %zu bytes",
+		    c->maxrow);
+		csvin_seterr(c, c->rowline, 0, msg);
+		return;
+	}
+	switch (csv_error(&c->p)) {
+	case CSV_EPARSE:
+		csvin_seterr(c, c->line, c->col + done + 1,
+		    done < len && s[done] == '"' ?
+		    "quote inside an unquoted field" :
+		    "text after a closing quote");
+		break;
+	case CSV_ENOMEM:
+	case CSV_ETOOBIG:
+		if (!csvin_capped && csv_error(&c->p) == CSV_ENOMEM) {
+			csvin_seterr(c, c->line, 0, "out of memory");
+			break;
+		}
+		snprintf(msg, sizeof(msg), "field larger than %zu bytes",
+		    c->maxfield);
+		csvin_seterr(c, c->line, 0, msg);
+		break;
+	default:
+		csvin_seterr(c, c->line, 0, "csv parser error");
+		break;
+	}
+}
+
+/* Whether S holds only what libcsv skips between rows. */
+static int
+csvin_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
+		    s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+/*
+ * End of input: flush a last row without a final newline.  Check for an
+ * unterminated quote first, since csv_fini resets libcsv's status.
+ */
+static void
+csvin_finish(struct csvin *c)
+{
+	size_t nrow = c->nrow;
+
+	csvin_fieldcap = c->maxfield;
+	csvin_capped = 0;
+	if (csv_fini(&c->p, csvin_cb_field, csvin_cb_row, c) != 0) {
+		c->nrow = nrow;
+		csvin_seterr(c, c->inrow ? c->rowline : c->line, 0,
+		    "unterminated quoted field at end of file");
+		return;
+	}
+	if (c->toolong) {
+		c->nrow = nrow;
+		csvin_parse_error(c, NULL, 0, 0);
+		return;
+	}
+	c->state = CS_EOF;
+}
+
+/*
+ * Read the next block.  The first one is read until it holds 3 bytes so
+ * that a UTF-8 byte order mark split across reads is still removed.
+ */
+static void
+csvin_fill(struct csvin *c)
+{
+	ssize_t n;
+
+	c->ipos = c->ilen = 0;
+	do {
+		n = input_read(c->in, c->ib + c->ilen, CSVIN_BLOCK - c->ilen);
+		if (n < 0) {
+			c->state = CS_DEAD;	/* input_read reported it */
+			return;
+		}
+		c->ilen += (size_t)n;
+	} while (!c->bomdone && n > 0 && c->ilen < 3);
+	if (!c->bomdone) {
+		c->bomdone = 1;
+		if (c->ilen >= 3 && memcmp(c->ib, "\xEF\xBB\xBF", 3) == 0) {
+			c->ipos = 3;
+			c->col = 3;
+		}
+	}
+	if (c->ilen == 0)
+		csvin_finish(c);
+}
+
+/* Feed libcsv the rest of the current physical line in the block. */
+static void
+csvin_feed(struct csvin *c)
+{
+	const char *s, *nl;
+	size_t n, seg, done;
+
+	if (c->ipos == c->ilen) {
+		csvin_fill(c);
+		return;
+	}
+	s = c->ib + c->ipos;
+	n = c->ilen - c->ipos;
+	nl = memchr(s, '\n', n);
+	seg = nl != NULL ? (size_t)(nl - s) + 1 : n;
+	if (!c->inrow && !csvin_blank(s, seg)) {
+		c->inrow = 1;
+		c->rowline = c->line;
+	}
+	csvin_fieldcap = c->maxfield;
+	csvin_capped = 0;
+	done = csv_parse(&c->p, s, seg, csvin_cb_field, csvin_cb_row, c);
+	if (done < seg || csv_error(&c->p) != CSV_SUCCESS || c->toolong) {
+		csvin_parse_error(c, s, done, seg);
+		return;
+	}
+	c->ipos += seg;
+	if (nl != NULL) {
+		c->line++;
+		c->col = 0;
+	} else
+		c->col += seg;
+}
+
+/*
+ * Once the queue is drained, move the fields of the row still being
+ * built to the front of the buffers, so they stay as small as a row.
+ */
+static void
+csvin_compact(struct csvin *c)
+{
+	size_t i, nf, base;
+
+	nf = c->nfld - c->rowfirst;
+	base = nf > 0 ? c->fld[c->rowfirst].off : c->blen;
+	if (nf > 0 && c->rowfirst > 0) {
+		memmove(c->fld, c->fld + c->rowfirst, nf * sizeof(*c->fld));
+		for (i = 0; i < nf; i++)
+			c->fld[i].off -= base;
+	}
+	if (base > 0 && c->blen > base)
+		memmove(c->buf, c->buf + base, c->blen - base);
+	c->blen -= base;
+	c->nfld = nf;
+	c->rowfirst = 0;
+	c->nrow = c->rnext = 0;
+}
+
+/* Report a pending error once; every later call fails too. */
+static int
+csvin_fail(struct csvin *c)
+{
+	if (c->state == CS_ERR) {
+		if (c->errcol > 0)
+			diag_atcol(c->where, c->errline, c->errcol, "%s",
+			    c->errmsg);
+		else
+			diag_at(c->where, c->errline, "%s", c->errmsg);
+		c->state = CS_DEAD;
+	}
+	return -1;
+}
+
+int
+csvin_next(struct csvin *c)
+{
+	if (c->rnext == c->nrow) {
+		csvin_compact(c);
+		while (c->nrow == 0) {
+			if (c->state == CS_EOF)
+				return 0;
+			if (c->state != CS_OK)
+				return csvin_fail(c);
+			csvin_feed(c);
+		}
+	}
+	c->cur = c->row[c->rnext++];
+	return 1;
+}
+
+/* Keep the header row's names for csvin_col and csvin_colname. */
+static void
+csvin_keep_header(struct csvin *c)
+{
+	size_t i, total = 0;
+	char *p;
+
+	c->ncols = c->cur.nf;
+	for (i = 0; i < c->ncols; i++)
+		total += c->fld[c->cur.first + i].len + 1;
+	c->hbuf = p = xmalloc(total);
+	c->hname = xreallocarray(NULL, c->ncols, sizeof(*c->hname));
+	for (i = 0; i < c->ncols; i++) {
+		const struct csvin_fld *f = &c->fld[c->cur.first + i];
+
+		memcpy(p, c->buf + f->off, f->len + 1);
+		c->hname[i] = p;
+		p += f->len + 1;
+	}
+}
+
+struct csvin *
+csvin_open(struct input *in, const char *where, size_t maxfield)
+{
+	struct csvin *c;
+	int r;
+
+	c = xcalloc(1, sizeof(*c));
+	c->in = in;
+	c->where = xstrdup(where != NULL ? where : "-");
+	c->maxfield = maxfield ? maxfield : CSVIN_DEFCAP;
+	c->maxrow = c->maxfield > SIZE_MAX / 4 ? SIZE_MAX : c->maxfield * 4;
+	if (c->maxrow < CSVIN_MINROW)
+		c->maxrow = CSVIN_MINROW;
+	c->ib = xmalloc(CSVIN_BLOCK);
+	c->line = 1;
+	if (csv_init(&c->p, CSV_STRICT | CSV_STRICT_FINI |
+	    CSV_APPEND_NULL) != 0)
+		diag_err(EXIT_BAD, "cannot initialise the csv parser");
+	csv_set_blk_size(&c->p, CSVIN_BLOCK);
+	csv_set_realloc_func(&c->p, csvin_realloc);
+	if ((r = csvin_next(c)) <= 0) {
+		if (r == 0)
+			diag_at(c->where, 0, "no header row");
+		csvin_close(c);
+		return NULL;
+	}
+	csvin_keep_header(c);
+	c->cur.nf = 0;
+	return c;
+}
+
+size_t
+csvin_ncols(const struct csvin *c)
+{
+	return c->ncols;
+}
+
+const char *
+csvin_colname(const struct csvin *c, size_t i)
+{
+	return i < c->ncols ? c->hname[i] : "";
+}
+
+int
+csvin_col(const struct csvin *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncols; i++)
+		if (strcmp(c->hname[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+size_t
+csvin_nfields(const struct csvin *c)
+{
+	return c->cur.nf;
+}
+
+const char *
+csvin_field(const struct csvin *c, int i, size_t *len)
+{
+	const struct csvin_fld *f;
+
+	if (i < 0 || (size_t)i >= c->cur.nf) {
+		if (len != NULL)
+			*len = 0;
+		return "";
+	}
+	f = &c->fld[c->cur.first + (size_t)i];
+	if (len != NULL)
+		*len = f->len;
+	return c->buf + f->off;
+}
+
+int
+csvin_absent(const struct csvin *c, int i)
+{
+	const char *s;
+	size_t n;
+
+	s = csvin_field(c, i, &n);
+	return n == 0 || (n == 3 && memcmp(s, "N/A", 3) == 0) ||
+	    (n == 2 && memcmp(s, "NA", 2) == 0);
+}
+
+unsigned long
+csvin_line(const struct csvin *c)
+{
+	return c->cur.line;
+}
+
+void
+csvin_close(struct csvin *c)
+{
+	if (c == NULL)
+		return;
+	csv_free(&c->p);
+	free(c->where);
+	free(c->ib);
+	free(c->buf);
+	free(c->fld);
+	free(c->row);
+	free(c->hbuf);
+	free(c->hname);
+	free(c);
+}

@@ -1,0 +1,650 @@
+/*
+ * prof-ingest readers for Ascend tables: torch_npu kernel_details.csv,
+ * msprof op_summary_*.csv, step_trace_time.csv and communication.json.
+ *
+ * The CSV headers changed with every torch_npu release (at least five
+ * generations, from 8 to 47 columns), so every column is found by name
+ * and only the name, start and duration are required.  Times are epoch
+ * microseconds with up to three decimals (ns), or milliseconds in
+ * communication.json; they go through dtime_parse / json_dec, never a
+ * double.  "N/A" and "NA" read as absent, which prof-tsv writes as an
+ * empty field.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvin.h"
+#include "diag.h"
+#include "dtime.h"
+#include "ingest.h"
+#include "json.h"
+#include "xalloc.h"
+
+#define ASCEND_MAXJSON	(256 * 1024 * 1024)	/* communication.json cap */
+#define ASCEND_NSHAPES	4			/* IC_IN_SHAPES.. */
+
+/* Where the columns of a kernel table are; -1 when absent. */
+struct kcols {
+	int	 name, ts, dur, wait, step, dev, track, type, core;
+	int	 shape[ASCEND_NSHAPES];
+	int	 pmu;		/* first PMU column */
+};
+
+/* One Ascend CSV being read. */
+struct areader {
+	struct csvin	*cv;
+	const char	*where;
+	int		 src;
+	char		**keys;		/* sanitised column names */
+	size_t		*keylen;
+	char		*buf;		/* the PMU text of a row */
+	size_t		 cap;
+	int		 shapes, pmu, steps;	/* seen, for sink_note */
+};
+
+/* Column names, canonical first: kernel_details, then op_summary. */
+static const char *const col_name[] = { "Name", "Op Name", NULL };
+static const char *const col_name_op[] = { "Op Name", "Name", NULL };
+static const char *const col_ts[] = {
+	"Start Time(us)", "Task Start Time(us)", NULL
+};
+static const char *const col_ts_op[] = {
+	"Task Start Time(us)", "Start Time(us)", NULL
+};
+static const char *const col_dur[] = {
+	"Duration(us)", "Task Duration(us)", NULL
+};
+static const char *const col_dur_op[] = {
+	"Task Duration(us)", "Duration(us)", NULL
+};
+static const char *const col_wait[] = {
+	"Wait Time(us)", "Task Wait Time(us)", NULL
+};
+static const char *const col_type[] = { "Type", "OP Type", NULL };
+static const char *const col_core[] = {
+	"Accelerator Core", "Task Type", NULL
+};
+static const char *const col_shape[ASCEND_NSHAPES] = {
+	"Input Shapes", "Input Data Types", "Output Shapes",
+	"Output Data Types"
+};
+
+/* Index of the first of NAMES in the header, or -1. */
+static int
+col_any(const struct csvin *cv, const char *const *names)
+{
+	int i;
+
+	for (; *names != NULL; names++)
+		if ((i = csvin_col(cv, *names)) >= 0)
+			return i;
+	return -1;
+}
+
+/* Like col_any, but a missing column is an error on the header line. */
+static int
+col_need(const struct areader *a, const char *const *names, int *out)
+{
+	if ((*out = col_any(a->cv, names)) >= 0)
+		return 0;
+	diag_at(a->where, 1, "missing column '%s'", names[0]);
+	return -1;
+}
+
+/* Append the word W to a key being built at O, after a separator. */
+static char *
+key_word(const char *start, char *o, const char *w)
+{
+	if (o > start)
+		*o++ = '_';
+	while (*w != '\0')
+		*o++ = *w++;
+	return o;
+}
+
+/*
+ * A header name as a key of [a-z0-9_]: "aic_l0a_read_bw(GB/s)" gives
+ * aic_l0a_read_bw_gbps, "cube_utilization(%)" cube_utilization_pct,
+ * "Communication(Not Overlapped)" communication_not_overlapped.  Any run
+ * of other bytes becomes one '_'.  A name with no letter or digit gets
+ * colN, so that no key is empty.
+ */
+static char *
+ascend_key(const char *name, size_t idx)
+{
+	char *out = xmalloc(4 * strlen(name) + 24), *o = out;
+	int sep = 0;
+
+	while (*name != '\0') {
+		if (strncmp(name, "GB/s", 4) == 0) {
+			o = key_word(out, o, "gbps");
+			name += 4;
+			sep = 1;
+		} else if (*name == '%') {
+			o = key_word(out, o, "pct");
+			name++;
+			sep = 1;
+		} else if (isalnum((unsigned char)*name)) {
+			if (sep && o > out)
+				*o++ = '_';
+			sep = 0;
+			*o++ = (char)tolower((unsigned char)*name++);
+		} else {
+			sep = 1;
+			name++;
+		}
+	}
+	if (o == out)
+		o += sprintf(out, "col%zu", idx + 1);
+	*o = '\0';
+	return out;
+}
+
+/* Parse field COL as a time with SCALE (3: us, 6: ms) into ns. */
+static int
+field_time(const struct areader *a, int col, int scale, int64_t *out)
+{
+	size_t len;
+	const char *s = csvin_field(a->cv, col, &len);
+
+	if (dtime_parse(s, len, scale, out) == DTIME_OK)
+		return 0;
+	diag_at(a->where, csvin_line(a->cv), "column '%s': invalid time '%s'",
+	    csvin_colname(a->cv, (size_t)col), s);
+	return -1;
+}
+
+/* The Device_id of a row when it is a plain number; else the rank's. */
+static int64_t
+field_dev(const struct areader *a, int col)
+{
+	size_t len, i;
+	const char *s;
+
+	if (col < 0)
+		return IREC_DEV_SRC;
+	s = csvin_field(a->cv, col, &len);
+	if (len == 0 || len > 18)
+		return IREC_DEV_SRC;
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return IREC_DEV_SRC;
+	return strtoll(s, NULL, 10);
+}
+
+/* Set text column IC from field COL unless it is absent. */
+static int
+set_text(const struct areader *a, struct irec *r, int ic, int col)
+{
+	if (col < 0 || csvin_absent(a->cv, col))
+		return 0;
+	r->v[ic] = csvin_field(a->cv, col, &r->len[ic]);
+	return 1;
+}
+
+/*
+ * Shape and dtype fields: torch_npu writes """32,3,224,224""", which
+ * libcsv hands over with one literal pair of quotes; drop that pair.
+ */
+static int
+set_shape(const struct areader *a, struct irec *r, int ic, int col)
+{
+	if (!set_text(a, r, ic, col))
+		return 0;
+	if (r->len[ic] >= 2 && r->v[ic][0] == '"' &&
+	    r->v[ic][r->len[ic] - 1] == '"') {
+		r->v[ic]++;
+		r->len[ic] -= 2;
+	}
+	return r->len[ic] > 0;
+}
+
+/* Make room for LEN more bytes after N in the reader's text buffer. */
+static char *
+buf_room(struct areader *a, size_t n, size_t len)
+{
+	if (a->cap - n < len) {
+		a->cap = (a->cap + len) * 2;
+		a->buf = xrealloc(a->buf, a->cap);
+	}
+	return a->buf + n;
+}
+
+/*
+ * Join the present PMU fields from column FIRST on as key=value,...  This
+ * runs for some 25 fields of every row, so the keys come with their '='
+ * and length, and an absent value is looked up only for short fields
+ * ("", "NA", "N/A").
+ */
+static void
+set_pmu(struct areader *a, struct irec *r, int first)
+{
+	size_t n = 0, len, i, ncols = csvin_ncols(a->cv);
+	const char *s;
+	char *o;
+
+	for (i = (size_t)first; i < ncols; i++) {
+		s = csvin_field(a->cv, (int)i, &len);
+		if (len <= 3 && csvin_absent(a->cv, (int)i))
+			continue;
+		o = buf_room(a, n, a->keylen[i] + len + 1);
+		memcpy(o, a->keys[i], a->keylen[i]);
+		memcpy(o + a->keylen[i], s, len);
+		o[a->keylen[i] + len] = ',';
+		n += a->keylen[i] + len + 1;
+	}
+	if (n > 0) {
+		r->v[IC_PMU] = a->buf;
+		r->len[IC_PMU] = n - 1;
+		a->pmu = 1;
+	}
+}
+
+/* A row whose field count differs from the header's is an error. */
+static int
+row_ragged(const struct areader *a)
+{
+	size_t nf = csvin_nfields(a->cv), nc = csvin_ncols(a->cv);
+
+	if (nf == nc)
+		return 0;
+	diag_at(a->where, csvin_line(a->cv),
+	    "row has %zu fields, the header has %zu", nf, nc);
+	return 1;
+}
+
+/*
+ * Find the kernel table's columns.  PMU counters are whatever follows
+ * Context ID or Output Formats (whichever is later); the Level0 export
+ * has neither and no counters.
+ */
+static int
+kernel_cols(const struct areader *a, enum isrc_fmt fmt, struct kcols *k)
+{
+	int i, ctx, fmts;
+
+	if (col_need(a, fmt == ISF_OP_SUMMARY ? col_name_op : col_name,
+	    &k->name) != 0 ||
+	    col_need(a, fmt == ISF_OP_SUMMARY ? col_ts_op : col_ts,
+	    &k->ts) != 0 ||
+	    col_need(a, fmt == ISF_OP_SUMMARY ? col_dur_op : col_dur,
+	    &k->dur) != 0)
+		return -1;
+	k->wait = col_any(a->cv, col_wait);
+	k->step = csvin_col(a->cv, "Step Id");
+	k->dev = csvin_col(a->cv, "Device_id");
+	k->track = csvin_col(a->cv, "Stream ID");
+	k->type = col_any(a->cv, col_type);
+	k->core = col_any(a->cv, col_core);
+	for (i = 0; i < ASCEND_NSHAPES; i++)
+		k->shape[i] = csvin_col(a->cv, col_shape[i]);
+	ctx = csvin_col(a->cv, "Context ID");
+	fmts = csvin_col(a->cv, "Output Formats");
+	k->pmu = (ctx > fmts ? ctx : fmts) + 1;
+	if (k->pmu == 0 || (size_t)k->pmu >= csvin_ncols(a->cv))
+		k->pmu = -1;
+	return 0;
+}
+
+/* Turn one kernel_details / op_summary row into a kernel record. */
+static int
+kernel_row(struct areader *a, const struct kcols *k)
+{
+	struct irec r;
+	char wbuf[32];
+	int64_t wait;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_KERNEL;
+	r.has_dur = 1;
+	if (field_time(a, k->ts, 3, &r.ts) != 0 ||
+	    field_time(a, k->dur, 3, &r.dur) != 0)
+		return -1;
+	if (k->wait >= 0 && !csvin_absent(a->cv, k->wait)) {
+		if (field_time(a, k->wait, 3, &wait) != 0)
+			return -1;
+		r.v[IC_WAIT] = wbuf;
+		r.len[IC_WAIT] = dtime_format(wait, 0, wbuf);
+	}
+	r.dev = field_dev(a, k->dev);
+	set_text(a, &r, IC_TRACK, k->track);
+	set_text(a, &r, IC_NAME, k->name);
+	set_text(a, &r, IC_TYPE, k->type);
+	set_text(a, &r, IC_CORE, k->core);
+	a->steps |= set_text(a, &r, IC_STEP, k->step);
+	for (i = 0; i < ASCEND_NSHAPES; i++)
+		if (set_shape(a, &r, IC_IN_SHAPES + i, k->shape[i]) && i == 0)
+			a->shapes = 1;
+	if (k->pmu >= 0)
+		set_pmu(a, &r, k->pmu);
+	sink_add(a->src, &r);
+	return 0;
+}
+
+static int
+read_kernels(struct areader *a, enum isrc_fmt fmt)
+{
+	struct kcols k;
+	int r;
+
+	if (kernel_cols(a, fmt, &k) != 0)
+		return -1;
+	while ((r = csvin_next(a->cv)) == 1)
+		if (row_ragged(a) || kernel_row(a, &k) != 0)
+			return -1;
+	return r;
+}
+
+/* Whether column I of step_trace_time.csv is a key, not a value. */
+static int
+step_key_col(const struct csvin *cv, size_t i)
+{
+	const char *n = csvin_colname(cv, i);
+
+	return strcmp(n, "Step") == 0 || strcmp(n, "Device_id") == 0 ||
+	    strcmp(n, "Type") == 0 || strcmp(n, "Index") == 0;
+}
+
+/*
+ * One step_trace_time row: a metric per present value column, named
+ * profiler_<column>_ns, with the value in exact integer ns.
+ */
+static int
+step_row(struct areader *a, int step, int dev)
+{
+	size_t i, ncols = csvin_ncols(a->cv);
+	char vbuf[32];
+	struct irec r;
+	int64_t v;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_METRIC;
+	r.ts = IREC_NO_TS;
+	r.dev = field_dev(a, dev);
+	r.v[IC_CAT] = "step_trace_time";
+	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
+	set_text(a, &r, IC_STEP, step);
+	for (i = 0; i < ncols; i++) {
+		if (step_key_col(a->cv, i) || csvin_absent(a->cv, (int)i))
+			continue;
+		if (field_time(a, (int)i, 3, &v) != 0)
+			return -1;
+		r.v[IC_NAME] = a->keys[i];
+		r.len[IC_NAME] = a->keylen[i];
+		r.v[IC_VALUE] = vbuf;
+		r.len[IC_VALUE] = dtime_format(v, 0, vbuf);
+		sink_add(a->src, &r);
+	}
+	return 0;
+}
+
+static int
+read_step_trace(struct areader *a)
+{
+	static const char *const col_step[] = { "Step", NULL };
+	int step, dev, r;
+
+	if (col_need(a, col_step, &step) != 0)
+		return -1;
+	dev = csvin_col(a->cv, "Device_id");
+	while ((r = csvin_next(a->cv)) == 1)
+		if (row_ragged(a) || step_row(a, step, dev) != 0)
+			return -1;
+	return r;
+}
+
+/* Tell the inventory what the source carried. */
+static void
+ascend_notes(const struct areader *a)
+{
+	if (a->shapes)
+		sink_note(a->src, "shapes");
+	if (a->pmu)
+		sink_note(a->src, "pmu");
+	if (a->steps)
+		sink_note(a->src, "step_ids");
+}
+
+/*
+ * Sanitise every header name once: PMU keys get their '=' (kernel
+ * tables), metric names become profiler_<key>_ns (step_trace_time).
+ */
+static void
+make_keys(struct areader *a, enum isrc_fmt fmt)
+{
+	size_t i, n = csvin_ncols(a->cv);
+	char *k;
+
+	a->keys = xreallocarray(NULL, n + 1, sizeof(*a->keys));
+	a->keylen = xreallocarray(NULL, n + 1, sizeof(*a->keylen));
+	for (i = 0; i < n; i++) {
+		k = ascend_key(csvin_colname(a->cv, i), i);
+		a->keys[i] = xmalloc(strlen(k) + 16);
+		if (fmt == ISF_STEP_TRACE)
+			sprintf(a->keys[i], "profiler_%s_ns", k);
+		else
+			sprintf(a->keys[i], "%s=", k);
+		a->keylen[i] = strlen(a->keys[i]);
+		free(k);
+	}
+}
+
+int
+ingest_ascend_csv(struct input *in, const char *where,
+    const struct ingest_ctx *ctx, enum isrc_fmt fmt)
+{
+	struct areader a;
+	size_t i;
+	int rc = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.where = where;
+	a.src = sink_begin(fmt, where, ctx->run, ctx->rank);
+	if ((a.cv = csvin_open(in, where, 0)) != NULL) {
+		make_keys(&a, fmt);
+		if (fmt == ISF_STEP_TRACE)
+			rc = read_step_trace(&a);
+		else
+			rc = read_kernels(&a, fmt);
+		ascend_notes(&a);
+		for (i = 0; i < csvin_ncols(a.cv); i++)
+			free(a.keys[i]);
+		free(a.keys);
+		free(a.keylen);
+		csvin_close(a.cv);
+	}
+	free(a.buf);
+	sink_end(a.src);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- communication.json ---- */
+
+/* The document being read and the op being built. */
+struct creader {
+	const struct json_doc *doc;
+	const char	*where;
+	int		 src;
+	char		*key;		/* decoded op key */
+	size_t		 keycap;
+};
+
+/*
+ * Read the time at token T (SCALE 3: us, 6: ms).  The message names the
+ * op and field, since the whole file is usually one line.
+ */
+static int
+comm_time(const struct creader *c, int t, const char *field, int scale,
+    int64_t *out)
+{
+	const jsmntok_t *tok = &c->doc->tok[t];
+
+	if (json_dec(c->doc->text, c->doc->tok, t, scale, out) == DTIME_OK)
+		return 0;
+	diag_at(c->where, 0, "op '%s': field '%s': invalid time '%.*s'",
+	    c->key, field, (int)(tok->end - tok->start),
+	    c->doc->text + tok->start);
+	return -1;
+}
+
+/*
+ * The op's start and duration from its Communication Time Info.  Its
+ * "Wait Time(ms)" is spent inside the duration waiting for the peers, not
+ * queued before the start as a kernel's wait_ns is, so it is not kept
+ * (see prof-ingest(1)).
+ */
+static int
+comm_times(const struct creader *c, int info, struct irec *r)
+{
+	const struct json_doc *d = c->doc;
+	int t;
+
+	t = json_get(d->text, d->tok, d->ntok, info, "Start Timestamp(us)");
+	if (comm_time(c, t, "Start Timestamp(us)", 3, &r->ts) != 0)
+		return -1;
+	t = json_get(d->text, d->tok, d->ntok, info, "Elapse Time(ms)");
+	if (t >= 0) {
+		if (comm_time(c, t, "Elapse Time(ms)", 6, &r->dur) != 0)
+			return -1;
+		r->has_dur = 1;
+	}
+	return 0;
+}
+
+/*
+ * One op of a step: KEY is "<op>@<group hash>", VAL its object.  The
+ * per-section "Total Op Info" aggregate is not an op; an op with no start
+ * timestamp cannot be placed and is counted as skipped.
+ */
+static int
+comm_op(struct creader *c, int key, int val, const char *step,
+    const char *type)
+{
+	const struct json_doc *d = c->doc;
+	struct irec r;
+	char *at;
+	int info;
+	long n;
+
+	if (json_eq(d->text, d->tok, key, "Total Op Info"))
+		return 0;
+	if ((n = json_str(d->text, d->tok, key, &c->key, &c->keycap)) < 0) {
+		diag_at(c->where, 0, "bad escape in op name");
+		return -1;
+	}
+	info = json_get(d->text, d->tok, d->ntok, val,
+	    "Communication Time Info");
+	if (json_get(d->text, d->tok, d->ntok, info,
+	    "Start Timestamp(us)") < 0) {
+		sink_skip(c->src, "communication op without a start time");
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_COMM;
+	r.dev = IREC_DEV_SRC;
+	if (comm_times(c, info, &r) != 0)
+		return -1;
+	r.v[IC_NAME] = c->key;
+	r.len[IC_NAME] = (size_t)n;
+	if ((at = memchr(c->key, '@', (size_t)n)) != NULL) {
+		r.len[IC_NAME] = (size_t)(at - c->key);
+		r.v[IC_GROUP] = at + 1;
+		r.len[IC_GROUP] = (size_t)n - r.len[IC_NAME] - 1;
+	}
+	r.v[IC_STEP] = step;
+	r.len[IC_STEP] = strlen(step);
+	r.v[IC_TYPE] = type;
+	r.len[IC_TYPE] = strlen(type);
+	r.v[IC_CAT] = "communication";
+	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
+	sink_add(c->src, &r);
+	return 0;
+}
+
+/* The ops of one section ("collective" or "p2p") of a step. */
+static int
+comm_section(struct creader *c, int obj, const char *step,
+    const char *type)
+{
+	const struct json_doc *d = c->doc;
+	int i, k;
+
+	if (d->tok[obj].type != JSMN_OBJECT)
+		return 0;
+	i = obj + 1;
+	for (k = 0; k < d->tok[obj].size && i + 1 < d->ntok; k++) {
+		if (comm_op(c, i, i + 1, step, type) != 0)
+			return -1;
+		i = json_skip(d->tok, d->ntok, i + 1);
+	}
+	return 0;
+}
+
+/*
+ * One step: KEY is "stepN" (or "step" when the run had no step ids),
+ * VAL holds the collective and p2p sections.
+ */
+static int
+comm_step(struct creader *c, int key, int val)
+{
+	static const char *const types[] = { "collective", "p2p" };
+	const struct json_doc *d = c->doc;
+	const jsmntok_t *kt = &d->tok[key];
+	char step[32];
+	size_t len = (size_t)(kt->end - kt->start), i;
+	const char *s = d->text + kt->start;
+	int sec;
+
+	if (len >= 4 && memcmp(s, "step", 4) == 0) {
+		s += 4;
+		len -= 4;
+	}
+	if (len >= sizeof(step))
+		len = sizeof(step) - 1;
+	memcpy(step, s, len);
+	step[len] = '\0';
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		sec = json_get(d->text, d->tok, d->ntok, val, types[i]);
+		if (sec >= 0 && comm_section(c, sec, step, types[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+ingest_comm_json(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	struct json_doc doc;
+	struct creader c;
+	int i, k, rc = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.where = where;
+	c.doc = &doc;
+	c.src = sink_begin(ISF_COMM_JSON, where, ctx->run, ctx->rank);
+	if (json_load(in, where, ASCEND_MAXJSON, &doc) != 0) {
+		sink_end(c.src);
+		return -1;
+	}
+	if (doc.tok[0].type != JSMN_OBJECT) {
+		diag_at(where, 0, "not a communication.json object");
+		rc = -1;
+	}
+	i = 1;
+	for (k = 0; rc == 0 && k < doc.tok[0].size && i + 1 < doc.ntok;
+	    k++) {
+		if (doc.tok[i + 1].type == JSMN_OBJECT)
+			rc = comm_step(&c, i, i + 1);
+		i = json_skip(doc.tok, doc.ntok, i + 1);
+	}
+	free(c.key);
+	json_free(&doc);
+	sink_end(c.src);
+	return rc;
+}
