@@ -1,8 +1,11 @@
 # Benchmarks: never part of "make check".  "make bench" generates large
 # inputs under $(BENCH_DIR) and measures every program beside cat.
+# See bench/README.md; BENCH_SIZE, BENCH_RUNS and BENCH_GZIP can be set
+# in the environment.  The generator is built by run.sh with $(CC), so it
+# is not part of "make all".
 BENCH_DIR = $(abs_top_builddir)/bench/data
-EXTRA_DIST += bench/run.sh
+EXTRA_DIST += bench/run.sh bench/gen-trace.c bench/README.md
 .PHONY: bench
 bench: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
-	    $(SHELL) $(srcdir)/bench/run.sh
+	    CC='$(CC)' $(SHELL) $(srcdir)/bench/run.sh
