@@ -107,8 +107,11 @@ maxcol2() { awk '$2 != "-" && $2 > m { m = $2 } END { print m ? m : "-" }' "$1";
 
 # ---- the generator and the inputs --------------------------------------------
 
+# newer A B: A was modified after B (POSIX has no test -nt).
+newer() { [ -n "$(find "$1" -newer "$2" 2>/dev/null)" ]; }
+
 gen=$BENCH_DIR/gen-trace
-if [ ! -x "$gen" ] || [ "$srcdir/gen-trace.c" -nt "$gen" ]; then
+if [ ! -x "$gen" ] || newer "$srcdir/gen-trace.c" "$gen"; then
 	note "building $gen with $CC $CFLAGS"
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -o "$gen.tmp" "$srcdir/gen-trace.c" ||
@@ -144,7 +147,7 @@ make_input() {
 }
 
 make_input "$kineto" chrome-kineto
-if ! stamp_ok "$kgz" || [ "$kineto" -nt "$kgz" ]; then
+if ! stamp_ok "$kgz" || newer "$kineto" "$kgz"; then
 	note "compressing $kgz (gzip -$BENCH_GZIP)"
 	rm -f "$kgz.stamp"
 	gzip -"$BENCH_GZIP" -c "$kineto" >"$kgz.tmp" || die "gzip failed"
