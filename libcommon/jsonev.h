@@ -21,6 +21,7 @@ struct jsonev_event {
 	jsmntok_t	*tok;	/* tok[0] is the object */
 	int		 ntok;
 	unsigned long	 line;	/* line of the opening '{', from 1 */
+	unsigned long	 col;	/* its column (byte), from 1 */
 	uint64_t	 offset;/* byte offset of '{' in the member */
 };
 
