@@ -102,6 +102,8 @@ measure() {
 
 # median FILE: median of the first column.
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# range FILE: "min-max" of the first column.
+range() { sort -n "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f\n", lo, hi }'; }
 # maxcol2 FILE: the largest second column (peak RSS over the runs), or "-".
 maxcol2() { awk '$2 != "-" && $2 > m { m = $2 } END { print m ? m : "-" }' "$1"; }
 
@@ -208,14 +210,15 @@ bench_input() {
 	for tool in $tools; do
 		[ -s "$tmp/m.$tool" ] || continue
 		med=$(median "$tmp/m.$tool")
+		spread=$(range "$tmp/m.$tool")
 		rss=$(maxcol2 "$tmp/m.$tool")
 		[ "$tool" = prof-ingest ] || { base=$tool; basemed=$med; }
 		case $tool in
 		gzip) name="gzip -dc" ;;
 		*) name=$tool ;;
 		esac
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$raw" \
-		    "$name" "$med" "$rss" "$base" "$basemed" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$raw" \
+		    "$name" "$med" "$rss" "$base" "$basemed" "$spread" \
 		    "$([ "$tool" = prof-ingest ] && echo "$recs" || echo -)" \
 		    "$([ "$tool" = prof-ingest ] && echo "$target" || echo -)" >>"$results"
 	done
@@ -246,12 +249,12 @@ bench_input "Ascend kernel_details.csv" "$kdcsv" "$(fsize "$kdcsv")" 150 cat
 	    "$BENCH_SIZE" "$BENCH_DIR"
 	printf -- '- medians of %s runs after a warm-up; MB = 10^6 bytes of uncompressed input\n' "$BENCH_RUNS"
 	[ "$have_time" = 1 ] || printf -- '- peak RSS not measured: GNU time missing\n'
-	printf '\n| input | size MB | tool | median s | MB/s | time vs baseline | peak RSS MiB | records/s | goal |\n'
-	printf '|---|---:|---|---:|---:|---:|---:|---:|---|\n'
+	printf '\n| input | size MB | tool | median s | runs s | MB/s | time vs baseline | peak RSS MiB | records/s | goal |\n'
+	printf '|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n'
 	awk -F '\t' '
 	{
 		label = $1; raw = $2; tool = $3; med = $4; rss = $5
-		base = $6; basemed = $7; recs = $8; target = $9
+		base = $6; basemed = $7; spread = $8; recs = $9; target = $10
 		mbs = med > 0 ? raw / 1e6 / med : 0
 		ratio = "-"
 		if (tool == "prof-ingest" && basemed > 0)
@@ -271,10 +274,11 @@ bench_input "Ascend kernel_details.csv" "$kdcsv" "$(fsize "$kdcsv")" 150 cat
 		}
 		shown = tool == "cat" && label ~ /\.gz/ ? "cat (compressed file)" : tool
 		mbcol = tool == "cat" && label ~ /\.gz/ ? "-" : sprintf("%.0f", mbs)
-		printf "| %s | %.0f | %s | %.3f | %s | %s | %s | %s | %s |\n", \
-		    label, raw / 1e6, shown, med, mbcol, ratio, rssm, rps, goal
+		printf "| %s | %.0f | %s | %.3f | %s | %s | %s | %s | %s | %s |\n", \
+		    label, raw / 1e6, shown, med, spread, mbcol, ratio, rssm, rps, goal
 	}' "$results"
-	printf '\nrecords/s: prof-ingest output records (lines that are not the # preamble or the header) / median s.\n'
+	printf '\nruns s: fastest-slowest of the timed runs.  records/s: prof-ingest output records\n'
+	printf '(lines that are not the # preamble or the header) / median s.\n'
 } >"$tmp/report"
 cat "$tmp/report"
 cp "$tmp/report" "$BENCH_DIR/results.md"
