@@ -127,16 +127,17 @@ static void
 line_advance(struct jsonev *ev, size_t upto)
 {
 	const char *p = ev->buf + ev->lpos, *e = ev->buf + upto;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	unsigned m;
+#endif
 
 	if (upto <= ev->lpos)
 		return;
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-
 	for (; e - p >= 16; p += 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
 		    _mm_loadu_si128((const __m128i *)(const void *)p), nl));
-
 		if (m != 0) {
 			ev->line += (unsigned long)__builtin_popcount(m);
 			ev->linestart = ev->base + (uint64_t)(p - ev->buf) +
@@ -207,7 +208,12 @@ fill(struct jsonev *ev)
 		ev->mark = 0;
 	}
 	if (ev->end == ev->cap) {
-		ev->cap *= 2;
+		/* One value fills the buffer: grow, but not past the cap. */
+		size_t cap = ev->cap * 2;
+
+		if (cap > ev->maxev + 1 && ev->maxev + 1 > ev->cap)
+			cap = ev->maxev + 1;
+		ev->cap = cap;
 		ev->buf = xrealloc(ev->buf, ev->cap + JSONEV_PAD);
 	}
 	if ((n = input_read(ev->in, ev->buf + ev->end, ev->cap - ev->end)) < 0)
@@ -267,6 +273,12 @@ special16(const char *p)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_setzero_si128()));
 	return (unsigned)_mm_movemask_epi8(m);
 }
+#else
+/* The bytes the scan must look at, for the byte-wise loop. */
+static const unsigned char special[256] = {
+	['\0'] = 1, ['"'] = 1, ['\\'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1,
+	[']'] = 1
+};
 #endif
 
 /*
@@ -277,10 +289,8 @@ special16(const char *p)
 static int
 scan_run(const char *buf, size_t mark, size_t end, struct scan *s)
 {
-	size_t j;
-
 #ifdef __SSE2__
-	size_t i;
+	size_t i, j;
 
 	for (i = mark + s->at; i < end; i += 16) {
 		unsigned m = special16(buf + i);
@@ -302,12 +312,16 @@ scan_run(const char *buf, size_t mark, size_t end, struct scan *s)
 		}
 	}
 #else
+	size_t j;
+
 	for (j = mark + s->at; j < end; j++) {
+		if (!special[(unsigned char)buf[j]])
+			continue;
 		if (buf[j] == '\0') {
 			s->at = j - mark;
 			return -1;
 		}
-		if (j - mark < s->skip || strchr("\"\\{}[]", buf[j]) == NULL)
+		if (j - mark < s->skip)
 			continue;
 		if (scan_byte(buf, j, mark, s)) {
 			s->at = j + 1 - mark;

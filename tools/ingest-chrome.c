@@ -543,7 +543,8 @@ counter_name(struct chrome *c, const char *base, size_t n, int k)
 		c->ncap = n + (size_t)kl + 2;
 		c->nbuf = xrealloc(c->nbuf, c->ncap);
 	}
-	memmove(c->nbuf, base, n);
+	if (n > 0)
+		memmove(c->nbuf, base, n);
 	c->nbuf[n] = '.';
 	memcpy(c->nbuf + n + 1, c->kbuf, (size_t)kl);
 	r->v[IC_NAME] = c->nbuf;
