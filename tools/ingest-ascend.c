@@ -258,6 +258,19 @@ row_ragged(const struct areader *a)
 }
 
 /*
+ * After a bad row has been reported: with --lenient count it and go on
+ * (returns 0), otherwise the file ends here (returns -1).
+ */
+static int
+skip_row(const struct areader *a)
+{
+	if (!ingest_lenient)
+		return -1;
+	sink_skip(a->src, "malformed row (--lenient)");
+	return 0;
+}
+
+/*
  * Find the kernel table's columns.  PMU counters are whatever follows
  * Context ID or Output Formats (whichever is later); the Level0 export
  * has neither and no counters.
@@ -335,7 +348,8 @@ read_kernels(struct areader *a, enum isrc_fmt fmt)
 	if (kernel_cols(a, fmt, &k) != 0)
 		return -1;
 	while ((r = csvin_next(a->cv)) == 1)
-		if (row_ragged(a) || kernel_row(a, &k) != 0)
+		if ((row_ragged(a) || kernel_row(a, &k) != 0) &&
+		    skip_row(a) != 0)
 			return -1;
 	return r;
 }
@@ -393,7 +407,8 @@ read_step_trace(struct areader *a)
 		return -1;
 	dev = csvin_col(a->cv, "Device_id");
 	while ((r = csvin_next(a->cv)) == 1)
-		if (row_ragged(a) || step_row(a, step, dev) != 0)
+		if ((row_ragged(a) || step_row(a, step, dev) != 0) &&
+		    skip_row(a) != 0)
 			return -1;
 	return r;
 }

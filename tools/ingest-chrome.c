@@ -971,8 +971,11 @@ ingest_chrome(struct input *in, const char *where,
 	ev = jsonev_open(in, where, 0);
 	jsonev_ontop(ev, on_top, &c);
 	while (!c.failed && (r = jsonev_next(ev, &e)) == 1)
-		if (do_event(&c, &e) < 0)
-			break;
+		if (do_event(&c, &e) < 0) {
+			if (!ingest_lenient)
+				break;
+			sink_skip(c.src, "malformed event (--lenient)");
+		}
 	if (c.failed)
 		r = -1;
 	else if (r == 0)

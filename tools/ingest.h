@@ -100,6 +100,12 @@ void	 sink_finish(int, char **);
 
 /* ---- readers ---- */
 
+/*
+ * --lenient: a malformed row or event is reported, counted with
+ * sink_skip() and passed over instead of ending its file.
+ */
+extern int ingest_lenient;
+
 /* Per-run context shared by the readers of one profile directory. */
 struct ingest_ctx {
 	int64_t		 rank;		/* -1 when unknown */

@@ -33,6 +33,7 @@ enum detect {
 };
 
 static int exit_status = EXIT_OK;
+int ingest_lenient;
 
 static void
 usage(void)
@@ -47,6 +48,9 @@ usage(void)
 	printf("  -i, --inventory     list what was found per rank and source "
 	    "instead of\n"
 	    "                      writing records\n"
+	    "  -k, --lenient       report malformed rows and events, count "
+	    "them in the\n"
+	    "                      inventory, and go on (exit status 0)\n"
 	    "  -m, --memory=SIZE   keep at most SIZE bytes of records in "
 	    "memory before\n"
 	    "                      spilling sorted runs to disk (default "
@@ -112,7 +116,7 @@ ignore_reason(const char *base)
 		return "XPlane protobuf: not supported yet";
 	if (has_prefix(base, "profiler_info") ||
 	    has_prefix(base, "profiler_metadata"))
-		return "profiler metadata (rank read from it)";
+		return "profiler metadata: not ingested";
 	if (has_prefix(base, "cluster_") || has_prefix(base,
 	    "communication_group") || has_prefix(base,
 	    "communication_matrix"))
@@ -155,10 +159,12 @@ detect_content(const char *head, size_t len)
 	if (i < len && (head[i] == '{' || head[i] == '[')) {
 		if (head_has(head, len, "\"Communication Time Info\""))
 			return D_COMM_JSON;
-		if (head_has(head, len, "\"ph\"") ||
-		    head_has(head, len, "\"traceEvents\""))
-			return D_CHROME;
-		return D_UNKNOWN;
+		/*
+		 * Any other JSON document goes to the Chrome reader, which
+		 * names what is wrong (no traceEvents, truncation) far
+		 * better than a guess from the first bytes could.
+		 */
+		return D_CHROME;
 	}
 	if (head_has(head, len, "Task Start Time(us)"))
 		return D_OP_SUMMARY;
@@ -291,10 +297,12 @@ ingest_path(const char *path, int explicit)
 	}
 	while ((r = input_next(in, &name)) == 1) {
 		enum detect what = detect_name(name);
+		int named = explicit && !input_is_archive(in);
 		const void *head;
 		ssize_t n;
 
-		if (what == D_IGNORE) {
+		/* Inside a directory, known side files are only listed. */
+		if (what == D_IGNORE && !named) {
 			sink_ignored(input_where(in),
 			    ignore_reason(base_name(name)));
 			continue;
@@ -303,13 +311,23 @@ ingest_path(const char *path, int explicit)
 			exit_status = EXIT_BAD;
 			break;
 		}
-		if (what == D_UNKNOWN || what == D_CHROME)
+		if (what == D_UNKNOWN || what == D_IGNORE)
 			what = detect_content(head, (size_t)n);
+		/* A stray JSON file in a profile directory is no error. */
+		if (what == D_CHROME && !named &&
+		    !head_has(head, (size_t)n, "\"ph\"") &&
+		    !head_has(head, (size_t)n, "\"traceEvents\"")) {
+			sink_ignored(input_where(in),
+			    "JSON without trace events");
+			continue;
+		}
 		if (what == D_UNKNOWN) {
-			if (explicit && !input_is_archive(in)) {
+			const char *why = ignore_reason(base_name(name));
+
+			if (named) {
 				diag_at(input_where(in), 0,
-				    "unsupported format (not a profile this "
-				    "version reads)");
+				    "unsupported format (%s)", why != NULL ?
+				    why : "not a profile this version reads");
 				exit_status = EXIT_BAD;
 			} else
 				sink_ignored(input_where(in),
@@ -404,6 +422,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "inventory",	no_argument,		NULL, 'i' },
+		{ "lenient",	no_argument,		NULL, 'k' },
 		{ "memory",	required_argument,	NULL, 'm' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "quiet",	no_argument,		NULL, 'q' },
@@ -417,7 +436,7 @@ main(int argc, char **argv)
 
 	cli_init("prof-ingest");
 	memset(&so, 0, sizeof(so));
-	while ((c = getopt_long(argc, argv, "him:o:qT:V", longopts,
+	while ((c = getopt_long(argc, argv, "hikm:o:qT:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -425,6 +444,9 @@ main(int argc, char **argv)
 			break;
 		case 'i':
 			so.inventory = 1;
+			break;
+		case 'k':
+			ingest_lenient = 1;
 			break;
 		case 'm':
 			memory = optarg;

@@ -1,0 +1,2 @@
+# A file that does not exist.
+prof-ingest no-such-file.json >/dev/null

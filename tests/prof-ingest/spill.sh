@@ -1,0 +1,6 @@
+# With a tiny memory budget the sorted runs spill to disk; the stream must
+# be byte-identical to the in-memory one.
+ln -s "$top_srcdir/examples/data" data
+prof-ingest -m 16M data/alexnet_2rank | grep -v '^#stage' >mem.tsv
+prof-ingest -m 1M -T . data/alexnet_2rank | grep -v '^#stage' >disk.tsv
+cmp mem.tsv disk.tsv && wc -l <mem.tsv

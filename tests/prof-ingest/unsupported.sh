@@ -1,0 +1,2 @@
+# A file named on the command line that is no profile.
+cd "$DATA" && prof-ingest notes.txt
