@@ -79,28 +79,29 @@ wsep(struct tsvw *w)
 	w->infield = 1;
 }
 
+/* Bytes that prof-tsv escapes: TAB, LF, CR and the backslash. */
+static const unsigned char special[256] = {
+	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
+};
+
 size_t
 tsv_escape(const char *s, size_t len, char *out)
 {
-	size_t i, n = 0;
+	size_t i = 0, n = 0;
 
-	for (i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '\t':
-			out[n++] = '\\', out[n++] = 't';
+	/* Copy stretches of plain bytes whole; they are the usual case. */
+	while (i < len) {
+		size_t j = i;
+
+		while (j < len && !special[(unsigned char)s[j]])
+			j++;
+		memcpy(out + n, s + i, j - i);
+		n += j - i;
+		if (j == len)
 			break;
-		case '\n':
-			out[n++] = '\\', out[n++] = 'n';
-			break;
-		case '\r':
-			out[n++] = '\\', out[n++] = 'r';
-			break;
-		case '\\':
-			out[n++] = '\\', out[n++] = '\\';
-			break;
-		default:
-			out[n++] = s[i];
-		}
+		out[n++] = '\\';
+		out[n++] = (char)special[(unsigned char)s[j]];
+		i = j + 1;
 	}
 	return n;
 }
@@ -111,12 +112,9 @@ needs_escape(const char *s, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\t' || c == '\n' || c == '\r' || c == '\\')
+	for (i = 0; i < len; i++)
+		if (special[(unsigned char)s[i]])
 			return 1;
-	}
 	return 0;
 }
 
@@ -153,13 +151,28 @@ tsvw_raw(struct tsvw *w, const char *s, size_t len)
 	w->n += len;
 }
 
+/* Decimal text of V, written backwards from END; returns its start. */
+static char *
+format_i64(int64_t v, char *end)
+{
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	/* snprintf costs more than the rest of a record's output. */
+	do {
+		*--end = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*--end = '-';
+	return end;
+}
+
 void
 tsvw_i64(struct tsvw *w, int64_t v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+	char tmp[24], *p = format_i64(v, tmp + sizeof(tmp));
 
-	tsvw_raw(w, tmp, (size_t)n);
+	tsvw_raw(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void

@@ -258,25 +258,76 @@ sink_skip(int src, const char *why)
 
 /* ---- runs ---- */
 
-static int
-cmp_ts(const struct srec *a, const struct srec *b)
+/* A record's sort key: its time made unsigned relative to the run's. */
+struct skey {
+	uint64_t	 k;
+	size_t		 off;
+};
+
+#define RADIX_BITS	11
+#define RADIX_SIZE	(1 << RADIX_BITS)
+
+/*
+ * Stable LSD radix sort on the low BITS bits of the keys: linear in the
+ * number of records, and stable, so records with equal times keep their
+ * input order without a tie-break on the offset.
+ */
+static void
+radix_sort(struct skey *a, size_t n, int bits)
 {
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	return 0;
+	struct skey *tmp = xreallocarray(NULL, n, sizeof(*tmp)), *from = a,
+	    *to = tmp, *t;
+	static size_t count[RADIX_SIZE + 1];
+	size_t i;
+	int shift;
+
+	for (shift = 0; shift < bits; shift += RADIX_BITS) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[((from[i].k >> shift) & (RADIX_SIZE - 1)) + 1]++;
+		for (i = 1; i <= RADIX_SIZE; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			to[count[(from[i].k >> shift) & (RADIX_SIZE - 1)]++] =
+			    from[i];
+		t = from, from = to, to = t;
+	}
+	if (from != a)
+		memcpy(a, from, n * sizeof(*a));
+	free(tmp);
 }
 
-static int
-cmp_index(const void *x, const void *y)
+/* Sort the run's records by time unless they already came in order. */
+static void
+sort_run(struct run *r)
 {
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int c = cmp_ts((const struct srec *)(arena + a),
-	    (const struct srec *)(arena + b));
+	struct skey *key = xreallocarray(NULL, r->count, sizeof(*key));
+	uint64_t min = UINT64_MAX, max = 0, range;
+	int sorted = 1, bits = 0;
+	size_t i;
 
-	/* Offsets grow with insertion order: ties keep input order. */
-	if (c != 0)
-		return c;
-	return a < b ? -1 : a > b;
+	for (i = 0; i < r->count; i++) {
+		/* Flip the sign bit: int64 order becomes uint64 order. */
+		key[i].k = (uint64_t)((const struct srec *)(arena +
+		    r->index[i]))->ts ^ ((uint64_t)1 << 63);
+		key[i].off = r->index[i];
+		if (i > 0 && key[i].k < key[i - 1].k)
+			sorted = 0;
+		if (key[i].k < min)
+			min = key[i].k;
+		if (key[i].k > max)
+			max = key[i].k;
+	}
+	if (!sorted) {
+		for (range = max - min; range != 0; range >>= 1)
+			bits++;
+		for (i = 0; i < r->count; i++)
+			key[i].k -= min;
+		radix_sort(key, r->count, bits);
+		for (i = 0; i < r->count; i++)
+			r->index[i] = key[i].off;
+	}
+	free(key);
 }
 
 /* Turn the open source's records in the arena into a sorted run. */
@@ -299,7 +350,7 @@ close_run(uint32_t src)
 	for (off = cur_start; off < arena_len;
 	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
 		r->index[r->count++] = off;
-	qsort(r->index, r->count, sizeof(*r->index), cmp_index);
+	sort_run(r);
 	cur_start = arena_len;
 }
 
@@ -479,6 +530,24 @@ run_fill(struct run *r)
 	}
 }
 
+/*
+ * The merge reads every spilled run through its own buffer; their sizes
+ * share one budget, and reduce_runs() keeps the number of runs merged at
+ * once under MERGE_FAN, so memory stays bounded whatever the input size.
+ */
+#define MERGE_BUDGET	(4 << 20)
+#define MERGE_FAN	128
+
+static size_t
+merge_bufsize(void)
+{
+	size_t n = nruns > 0 ? nruns : 1, sz = MERGE_BUDGET / n;
+
+	if (sz < (32 << 10))
+		sz = 32 << 10;
+	return sz > (256 << 10) ? 256 << 10 : sz;
+}
+
 /* Move a run's cursor to its next record; returns 0 at its end. */
 static int
 run_next(struct run *r)
@@ -502,7 +571,7 @@ run_start(struct run *r)
 	r->pos = 0;
 	r->cur = NULL;
 	if (r->index == NULL) {
-		r->bufcap = 256 << 10;
+		r->bufcap = merge_bufsize();
 		r->buf = xmalloc(r->bufcap);
 		r->buflen = r->bufpos = 0;
 		r->fread_off = r->foff;
@@ -541,20 +610,28 @@ heap_down(size_t i)
 	}
 }
 
+/* Start merging the runs FIRST .. FIRST+N-1 (those with records). */
 static void
-heap_build(void)
+heap_build_range(size_t first, size_t n)
 {
 	size_t i;
 
-	heap = xreallocarray(NULL, nruns + 1, sizeof(*heap));
+	free(heap);
+	heap = xreallocarray(NULL, n + 1, sizeof(*heap));
 	nheap = 0;
-	for (i = 0; i < nruns; i++) {
+	for (i = first; i < first + n; i++) {
 		run_start(&runs[i]);
 		if (runs[i].cur != NULL)
 			heap[nheap++] = i;
 	}
 	for (i = nheap / 2; i-- > 0;)
 		heap_down(i);
+}
+
+static void
+heap_build(void)
+{
+	heap_build_range(0, nruns);
 }
 
 /* Pop the earliest record; NULL when all runs are done. */
@@ -573,6 +650,77 @@ heap_advance(void)
 	if (run_next(&runs[heap[0]]) == 0)
 		heap[0] = heap[--nheap];
 	heap_down(0);
+}
+
+static void
+run_release(struct run *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+	free(r->index);
+	r->index = NULL;
+}
+
+/*
+ * Merge the spilled runs FIRST .. FIRST+N-1 into one new run at the end
+ * of the spill file.  Their records are already on the output clock
+ * (every source has ended), so runs of different sources mix freely.
+ */
+static void
+merge_group(size_t first, size_t n)
+{
+	const struct srec *sr;
+	struct run merged;
+	size_t which, i;
+
+	memset(&merged, 0, sizeof(merged));
+	if (fseeko(spill, 0, SEEK_END) != 0)
+		diag_errno(EXIT_BAD, "temporary file");
+	merged.foff = spill_len;
+	heap_build_range(first, n);
+	while ((sr = heap_pop(&which)) != NULL) {
+		size_t sz = SREC_SIZE(sr->textlen);
+
+		if (fwrite(sr, 1, sz, spill) != sz)
+			diag_errno(EXIT_BAD, "temporary file");
+		spill_len += (off_t)sz;
+		merged.count++;
+		heap_advance();
+	}
+	if (fflush(spill) != 0)
+		diag_errno(EXIT_BAD, "temporary file");
+	merged.flen = spill_len - merged.foff;
+	merged.src = runs[first].src;
+	for (i = first; i < first + n; i++)
+		run_release(&runs[i]);
+	runs[first] = merged;
+	memmove(&runs[first + 1], &runs[first + n],
+	    (nruns - first - n) * sizeof(*runs));
+	nruns -= n - 1;
+}
+
+/*
+ * Merge spilled runs in groups until few enough remain for one pass.
+ * PROF_INGEST_MERGE_FAN lowers the fan-in so tests can exercise this.
+ */
+static void
+reduce_runs(void)
+{
+	const char *env = getenv("PROF_INGEST_MERGE_FAN");
+	size_t fan = MERGE_FAN;
+
+	if (env != NULL && atoi(env) >= 2 && atoi(env) < MERGE_FAN)
+		fan = (size_t)atoi(env);
+	while (nruns > fan) {
+		size_t first = 0;
+
+		/* In-memory runs cost no buffer: merge spilled ones only. */
+		while (first < nruns && runs[first].index != NULL)
+			first++;
+		if (nruns - first < 2)
+			break;
+		merge_group(first, nruns - first < fan ? nruns - first : fan);
+	}
 }
 
 /* ---- output ---- */
@@ -854,6 +1002,7 @@ sink_finish(int argc, char **argv)
 		    diag_progname(), nruns, spill != NULL ?
 		    " (spilled to disk)" : "");
 	mark_duplicate_device_tasks();
+	reduce_runs();
 	origin = find_origin();
 
 	if (!opts.inventory)

@@ -4,3 +4,6 @@ ln -s "$top_srcdir/examples/data" data
 prof-ingest -m 16M data/alexnet_2rank | grep -v '^#stage' >mem.tsv
 prof-ingest -m 1M -T . data/alexnet_2rank | grep -v '^#stage' >disk.tsv
 cmp mem.tsv disk.tsv && wc -l <mem.tsv
+# Merging in several passes (fan-in 2) must not change a byte either.
+PROF_INGEST_MERGE_FAN=2 prof-ingest -m 1M -T . data/alexnet_2rank | grep -v '^#stage' >multi.tsv
+cmp mem.tsv multi.tsv && echo multi-pass merge identical
