@@ -84,6 +84,40 @@ static const unsigned char special[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
 };
 
+/*
+ * Whether any of the 8 bytes of W is TAB, LF, CR or backslash: the
+ * classic "has zero byte" test applied to W XOR each special byte.
+ */
+static int
+word_has_special(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t t = w ^ (ones * '\t'), n = w ^ (ones * '\n');
+	uint64_t r = w ^ (ones * '\r'), b = w ^ (ones * '\\');
+
+	return (((t - ones) & ~t) | ((n - ones) & ~n) | ((r - ones) & ~r) |
+	    ((b - ones) & ~b)) & high ? 1 : 0;
+}
+
+/* Length of the leading run of S that needs no escape. */
+static size_t
+plain_span(const char *s, size_t len)
+{
+	size_t j = 0;
+	uint64_t w;
+
+	/* Eight bytes at a time: fields are mostly long plain runs. */
+	for (; j + 8 <= len; j += 8) {
+		memcpy(&w, s + j, 8);
+		if (word_has_special(w))
+			break;
+	}
+	while (j < len && !special[(unsigned char)s[j]])
+		j++;
+	return j;
+}
+
 size_t
 tsv_escape(const char *s, size_t len, char *out)
 {
@@ -91,10 +125,8 @@ tsv_escape(const char *s, size_t len, char *out)
 
 	/* Copy stretches of plain bytes whole; they are the usual case. */
 	while (i < len) {
-		size_t j = i;
+		size_t j = i + plain_span(s + i, len - i);
 
-		while (j < len && !special[(unsigned char)s[j]])
-			j++;
 		memcpy(out + n, s + i, j - i);
 		n += j - i;
 		if (j == len)
@@ -110,12 +142,7 @@ tsv_escape(const char *s, size_t len, char *out)
 static int
 needs_escape(const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (special[(unsigned char)s[i]])
-			return 1;
-	return 0;
+	return plain_span(s, len) != len;
 }
 
 void

@@ -536,15 +536,15 @@ run_fill(struct run *r)
  * once under MERGE_FAN, so memory stays bounded whatever the input size.
  */
 #define MERGE_BUDGET	(4 << 20)
-#define MERGE_FAN	128
+#define MERGE_FAN	256
 
 static size_t
 merge_bufsize(void)
 {
 	size_t n = nruns > 0 ? nruns : 1, sz = MERGE_BUDGET / n;
 
-	if (sz < (32 << 10))
-		sz = 32 << 10;
+	if (sz < (16 << 10))
+		sz = 16 << 10;
 	return sz > (256 << 10) ? 256 << 10 : sz;
 }
 
