@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -109,8 +110,11 @@ static int	 resolve_kind(const struct srec *);
 static struct sink_opts opts;
 static struct source *srcs;
 static size_t nsrcs;
-static unsigned char *arena;
+static unsigned char *arena;		/* the one being filled */
 static size_t arena_len, arena_cap;
+static unsigned char *arenas[2];
+static size_t arena_caps[2];
+static int cur_arena;
 static size_t cur_start;	/* arena offset where the open source began */
 static struct run *runs;
 static size_t nruns;
@@ -127,8 +131,10 @@ sink_init(const struct sink_opts *o)
 	opts = *o;
 	if (opts.mem_limit < (1 << 20))
 		opts.mem_limit = 1 << 20;
-	arena_cap = opts.mem_limit;
-	arena = xmalloc(arena_cap);
+	/* Two arenas: one filling, one being spilled. */
+	arena_cap = arena_caps[0] = arena_caps[1] = opts.mem_limit / 2;
+	arenas[0] = arena = xmalloc(arena_cap);
+	arenas[1] = xmalloc(arena_cap);
 }
 
 int
@@ -277,7 +283,7 @@ radix_sort(struct skey *a, size_t n, int bits)
 {
 	struct skey *tmp = xreallocarray(NULL, n, sizeof(*tmp)), *from = a,
 	    *to = tmp, *t;
-	static size_t count[RADIX_SIZE + 1];
+	size_t count[RADIX_SIZE + 1];
 	size_t i;
 	int shift;
 
@@ -299,18 +305,18 @@ radix_sort(struct skey *a, size_t n, int bits)
 
 /* Sort the run's records by time unless they already came in order. */
 static void
-sort_run(struct run *r)
+sort_run(const unsigned char *base, size_t *index, size_t count)
 {
-	struct skey *key = xreallocarray(NULL, r->count, sizeof(*key));
+	struct skey *key = xreallocarray(NULL, count, sizeof(*key));
 	uint64_t min = UINT64_MAX, max = 0, range;
 	int sorted = 1, bits = 0;
 	size_t i;
 
-	for (i = 0; i < r->count; i++) {
+	for (i = 0; i < count; i++) {
 		/* Flip the sign bit: int64 order becomes uint64 order. */
-		key[i].k = (uint64_t)((const struct srec *)(arena +
-		    r->index[i]))->ts ^ ((uint64_t)1 << 63);
-		key[i].off = r->index[i];
+		key[i].k = (uint64_t)((const struct srec *)(base +
+		    index[i]))->ts ^ ((uint64_t)1 << 63);
+		key[i].off = index[i];
 		if (i > 0 && key[i].k < key[i - 1].k)
 			sorted = 0;
 		if (key[i].k < min)
@@ -321,11 +327,11 @@ sort_run(struct run *r)
 	if (!sorted) {
 		for (range = max - min; range != 0; range >>= 1)
 			bits++;
-		for (i = 0; i < r->count; i++)
+		for (i = 0; i < count; i++)
 			key[i].k -= min;
-		radix_sort(key, r->count, bits);
-		for (i = 0; i < r->count; i++)
-			r->index[i] = key[i].off;
+		radix_sort(key, count, bits);
+		for (i = 0; i < count; i++)
+			index[i] = key[i].off;
 	}
 	free(key);
 }
@@ -350,7 +356,7 @@ close_run(uint32_t src)
 	for (off = cur_start; off < arena_len;
 	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
 		r->index[r->count++] = off;
-	sort_run(r);
+	/* Sorted later: by the spill thread, or before the merge. */
 	cur_start = arena_len;
 }
 
@@ -369,35 +375,111 @@ spill_open(void)
 		diag_errno(EXIT_BAD, "%s", path);
 }
 
-/* Write every in-memory run to the spill file and empty the arena. */
-static void
-spill_all(void)
+/*
+ * Spilling runs on the second core: while one arena's runs are sorted and
+ * written by the spill thread, the readers fill the other arena.  A job
+ * owns copies of what it needs; its results are copied back into the
+ * runs (whose array may move meanwhile) when it is joined.
+ */
+struct spill_job {
+	unsigned char	*base;
+	size_t		 n;
+	size_t		*run;		/* indices into runs[] */
+	size_t		**index;
+	size_t		*count;
+	off_t		*foff, *flen;
+};
+
+static pthread_t spill_thread;
+static struct spill_job *pending;
+
+static void *
+spill_work(void *arg)
 {
+	struct spill_job *j = arg;
 	size_t i, k;
 
-	if (spill == NULL)
-		spill_open();
-	for (i = 0; i < nruns; i++) {
-		struct run *r = &runs[i];
-
-		if (r->index == NULL)
-			continue;
-		r->foff = spill_len;
-		for (k = 0; k < r->count; k++) {
-			const struct srec *sr = (const void *)(arena +
-			    r->index[k]);
+	for (i = 0; i < j->n; i++) {
+		sort_run(j->base, j->index[i], j->count[i]);
+		j->foff[i] = spill_len;
+		for (k = 0; k < j->count[i]; k++) {
+			const struct srec *sr = (const void *)(j->base +
+			    j->index[i][k]);
 			size_t sz = SREC_SIZE(sr->textlen);
 
 			if (fwrite(sr, 1, sz, spill) != sz)
 				diag_errno(EXIT_BAD, "temporary file");
 			spill_len += (off_t)sz;
 		}
-		r->flen = spill_len - r->foff;
-		free(r->index);
-		r->index = NULL;
+		j->flen[i] = spill_len - j->foff[i];
 	}
 	if (fflush(spill) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
+	return NULL;
+}
+
+/* Wait for the spill in flight and record where its runs went. */
+static void
+spill_join(void)
+{
+	struct spill_job *j = pending;
+	size_t i;
+
+	if (j == NULL)
+		return;
+	if ((errno = pthread_join(spill_thread, NULL)) != 0)
+		diag_errno(EXIT_BAD, "spill thread");
+	for (i = 0; i < j->n; i++) {
+		struct run *r = &runs[j->run[i]];
+
+		r->foff = j->foff[i];
+		r->flen = j->flen[i];
+		free(r->index);
+		r->index = NULL;
+	}
+	free(j->run);
+	free(j->index);
+	free(j->count);
+	free(j->foff);
+	free(j->flen);
+	free(j);
+	pending = NULL;
+}
+
+/* Hand every in-memory run to the spill thread; switch arenas. */
+static void
+spill_all(void)
+{
+	struct spill_job *j;
+	size_t i;
+
+	spill_join();
+	if (spill == NULL)
+		spill_open();
+	j = xcalloc(1, sizeof(*j));
+	j->base = arena;
+	for (i = 0; i < nruns; i++)
+		if (runs[i].index != NULL)
+			j->n++;
+	j->run = xreallocarray(NULL, j->n, sizeof(*j->run));
+	j->index = xreallocarray(NULL, j->n, sizeof(*j->index));
+	j->count = xreallocarray(NULL, j->n, sizeof(*j->count));
+	j->foff = xreallocarray(NULL, j->n, sizeof(*j->foff));
+	j->flen = xreallocarray(NULL, j->n, sizeof(*j->flen));
+	j->n = 0;
+	for (i = 0; i < nruns; i++) {
+		if (runs[i].index == NULL)
+			continue;
+		j->run[j->n] = i;
+		j->index[j->n] = runs[i].index;
+		j->count[j->n++] = runs[i].count;
+	}
+	pending = j;
+	if ((errno = pthread_create(&spill_thread, NULL, spill_work, j)) != 0)
+		diag_errno(EXIT_BAD, "spill thread");
+	cur_arena ^= 1;
+	arena = arenas[cur_arena];
+	arena_cap = arena_caps[cur_arena];
 	arena_len = cur_start = 0;
 }
 
@@ -410,8 +492,8 @@ arena_reserve(uint32_t src, size_t sz)
 		spill_all();
 		if (sz > arena_cap) {
 			/* One record larger than the whole budget. */
-			arena_cap = sz;
-			arena = xrealloc(arena, arena_cap);
+			arena_cap = arena_caps[cur_arena] = sz;
+			arena = arenas[cur_arena] = xrealloc(arena, arena_cap);
 		}
 	}
 	return arena + arena_len;
@@ -723,6 +805,17 @@ reduce_runs(void)
 	}
 }
 
+/* The runs that never left memory are sorted only now. */
+static void
+sort_memory_runs(void)
+{
+	size_t i;
+
+	for (i = 0; i < nruns; i++)
+		if (runs[i].index != NULL)
+			sort_run(arena, runs[i].index, runs[i].count);
+}
+
 /* ---- output ---- */
 
 /* The kind a record finally gets, or -1 when it is dropped. */
@@ -1001,6 +1094,8 @@ sink_finish(int argc, char **argv)
 		fprintf(stderr, "\r\033[K%s: merging %zu sorted runs%s\n",
 		    diag_progname(), nruns, spill != NULL ?
 		    " (spilled to disk)" : "");
+	spill_join();
+	sort_memory_runs();
 	mark_duplicate_device_tasks();
 	reduce_runs();
 	origin = find_origin();
