@@ -54,7 +54,7 @@ usage(void)
 	    "  -m, --memory=SIZE   keep at most SIZE bytes of records in "
 	    "memory before\n"
 	    "                      spilling sorted runs to disk (default "
-	    "16M; K, M, G)\n"
+	    "12M; K, M, G)\n"
 	    "  -o, --output=FILE   write to FILE instead of standard output\n"
 	    "  -q, --quiet         no progress messages on standard error\n"
 	    "  -T, --tmpdir=DIR    put temporary files in DIR (default "
@@ -468,7 +468,7 @@ main(int argc, char **argv)
 		}
 	}
 	so.mem_limit = memory != NULL ? cli_parse_size(memory, "--memory") :
-	    16 << 20;
+	    12 << 20;
 	if (so.mem_limit < (1 << 20))
 		cli_usage_error("option '--memory': size '%s' below 1M",
 		    memory);
