@@ -990,8 +990,19 @@ inventory_has(const struct source *s, char *buf, size_t cap)
 		n += (size_t)snprintf(buf + n, cap - n, "steps,");
 	if (s->nkind[IK_COMM] > 0)
 		n += (size_t)snprintf(buf + n, cap - n, "comm,");
-	if (s->notes[0] != '\0')
-		n += (size_t)snprintf(buf + n, cap - n, "%s,", s->notes);
+	/* Notes as the readers gave them, but step ids count as "steps". */
+	for (const char *p = s->notes; *p != '\0';) {
+		size_t len = strcspn(p, ",");
+
+		if (!(len == 8 && strncmp(p, "step_ids", 8) == 0) &&
+		    n + len + 1 < cap) {
+			memcpy(buf + n, p, len);
+			n += len;
+			buf[n++] = ',';
+			buf[n] = '\0';
+		}
+		p += len + (p[len] == ',');
+	}
 	if (n > 0)
 		buf[n - 1] = '\0';
 }
