@@ -373,6 +373,8 @@ spill_open(void)
 	unlink(path);
 	if ((spill = fdopen(fd, "w+")) == NULL)
 		diag_errno(EXIT_BAD, "%s", path);
+	/* Gigabytes go through here: few large writes, not 4 KiB ones. */
+	setvbuf(spill, NULL, _IOFBF, 1 << 20);
 }
 
 /*
@@ -617,8 +619,8 @@ run_fill(struct run *r)
  * share one budget, and reduce_runs() keeps the number of runs merged at
  * once under MERGE_FAN, so memory stays bounded whatever the input size.
  */
-#define MERGE_BUDGET	(4 << 20)
-#define MERGE_FAN	256
+#define MERGE_BUDGET	(8 << 20)
+#define MERGE_FAN	512
 
 static size_t
 merge_bufsize(void)
