@@ -103,6 +103,7 @@ struct run {
 	size_t		 bufcap, buflen, bufpos;
 	off_t		 fread_off;
 	const struct srec *cur;
+	int64_t		 key;		/* abs_ts(cur), cached for the heap */
 };
 
 static int	 resolve_kind(const struct srec *);
@@ -634,7 +635,7 @@ merge_bufsize(void)
 
 /* Move a run's cursor to its next record; returns 0 at its end. */
 static int
-run_next(struct run *r)
+run_next_raw(struct run *r)
 {
 	if (r->index != NULL) {
 		if (r->pos >= r->count)
@@ -647,6 +648,17 @@ run_next(struct run *r)
 		r->cur = NULL;
 	}
 	return run_fill(r);
+}
+
+/* Advance a run and cache its current record's merge key. */
+static int
+run_next(struct run *r)
+{
+	int more = run_next_raw(r);
+
+	if (more)
+		r->key = abs_ts(r->cur);
+	return more;
 }
 
 static void
@@ -670,7 +682,7 @@ static size_t nheap;
 static int
 heap_less(size_t a, size_t b)
 {
-	int64_t ta = abs_ts(runs[a].cur), tb = abs_ts(runs[b].cur);
+	int64_t ta = runs[a].key, tb = runs[b].key;
 
 	if (ta != tb)
 		return ta < tb;
