@@ -1,0 +1,99 @@
+/*
+ * Exact decimal formatting of ratios and order statistics over int64.
+ * Intermediate products use unsigned 128-bit arithmetic so that a ratio
+ * of two nanosecond totals of a long capture never overflows.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+size_t
+num_ratio(char *buf, int64_t num, int64_t den, int places)
+{
+	unsigned __int128 n, d, q, r, scale = 1;
+	char digits[NUM_BUFSIZE];
+	size_t len = 0, k = 0;
+	int neg = (num < 0) != (den < 0) && num != 0, i;
+
+	n = num < 0 ? (unsigned __int128)0 - (unsigned __int128)num :
+	    (unsigned __int128)num;
+	d = den < 0 ? (unsigned __int128)0 - (unsigned __int128)den :
+	    (unsigned __int128)den;
+	if (places < 0)
+		places = 0;
+	if (places > 18)
+		places = 18;
+	for (i = 0; i < places; i++)
+		scale *= 10;
+	/* |num| < 2^63 and scale <= 10^18 < 2^60: the product fits. */
+	q = n * scale / d;
+	r = n * scale % d;
+	if (2 * r >= d)
+		q++;			/* half away from zero */
+	if (q == 0)
+		neg = 0;
+	do {
+		digits[k++] = (char)('0' + (int)(q % 10));
+		q /= 10;
+	} while (q != 0 || k <= (size_t)places);
+	if (neg)
+		buf[len++] = '-';
+	while (k > (size_t)places)
+		buf[len++] = digits[--k];
+	/* Fraction digits, without trailing zeros. */
+	if (places > 0) {
+		size_t keep = 0, j;
+
+		for (j = 0; j < (size_t)places; j++)
+			if (digits[j] != '0')
+				break;
+		keep = (size_t)places - j;
+		if (keep > 0) {
+			buf[len++] = '.';
+			while (k > (size_t)places - keep)
+				buf[len++] = digits[--k];
+		}
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+void
+num_percentile(const int64_t *v, size_t n, int p, int64_t *num)
+{
+	/* Position p/100 * (n-1) = i + f/100. */
+	uint64_t pos = (uint64_t)p * (uint64_t)(n - 1);
+	size_t i = (size_t)(pos / 100);
+	int64_t f = (int64_t)(pos % 100);
+
+	if (f == 0 || i + 1 >= n)
+		*num = v[i] * 100;
+	else
+		*num = v[i] * 100 + (v[i + 1] - v[i]) * f;
+}
+
+void
+num_median(const int64_t *v, size_t n, int64_t *num)
+{
+	if (n % 2 == 1)
+		*num = v[n / 2] * 2;
+	else
+		*num = v[n / 2 - 1] + v[n / 2];
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void
+num_sort(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_i64);
+}

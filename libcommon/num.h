@@ -1,0 +1,33 @@
+/*
+ * Exact decimal text for derived numbers.  Stages compute in integer
+ * nanoseconds; a ratio, an average or a time in milliseconds is written
+ * by exact long division, never through binary floating point, so that
+ * the same input always gives the same digits on every machine.
+ */
+#ifndef PROF_NUM_H
+#define PROF_NUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Big enough for any num_ratio() result. */
+#define NUM_BUFSIZE	48
+
+/*
+ * Write NUM / DEN with at most PLACES decimals (0-18) into BUF, rounded
+ * half away from zero, trailing fraction zeros removed ("0.625", "3",
+ * "-1.5").  DEN must not be 0.  Returns the length.
+ */
+size_t	 num_ratio(char *, int64_t, int64_t, int);
+/*
+ * The P-th percentile (0-100) of N sorted values by linear interpolation
+ * between closest ranks (position P/100 * (N-1), as numpy and pandas do
+ * by default), as the fraction *NUM / 100.  N must be at least 1.
+ */
+void	 num_percentile(const int64_t *, size_t, int, int64_t *);
+/* Median of N sorted values as *NUM / 2 (mean of the middle two). */
+void	 num_median(const int64_t *, size_t, int64_t *);
+/* Sort N int64 values ascending. */
+void	 num_sort(int64_t *, size_t);
+
+#endif

@@ -1,0 +1,742 @@
+/*
+ * The annotating stage loop: validated ordered input, pass-through with
+ * added columns, and an output queue that keeps ts_ns order while derived
+ * records are still open.
+ *
+ * The queue has two parts.  Input records that pass through arrive in
+ * (ts, seq) order, so they go to a FIFO of already escaped lines.
+ * Records put by the stage (new or kept) arrive in any order and go to a
+ * binary heap.  Records leave, smallest (ts, seq) first, while they sort
+ * before the oldest record still open; with nothing open and nothing
+ * queued, a passed record is written at once.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "stage.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+static const char *const fixed_cols[COL_NFIXED] = {
+	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
+};
+
+struct okey {
+	int64_t		 ts;
+	uint64_t	 seq;
+};
+
+struct srec {
+	struct okey	 key;
+	size_t		 open_slot;	/* index in st->open, or SIZE_MAX */
+	char		**val;		/* decoded values, NULL = empty */
+	size_t		*len;
+};
+
+/* A line waiting in the FIFO: its key and where its bytes are. */
+struct fent {
+	struct okey	 key;
+	size_t		 off;
+	size_t		 len;
+};
+
+/* A put record waiting in the heap, already escaped. */
+struct hent {
+	struct okey	 key;
+	char		*line;
+	size_t		 len;
+};
+
+struct stage {
+	struct tsvr	*in;
+	struct tsvw	*out;
+	size_t		 nin;		/* input columns */
+	size_t		 ncols;		/* output columns */
+	char		**names;
+	/* current record */
+	int64_t		 ts, dur;
+	int64_t		 last_ts;	/* ts of the last timed input record */
+	int		 timed_seen;
+	uint64_t	 seq;		/* last key sequence number given */
+	uint64_t	 cur_seq;	/* that of the current record */
+	int64_t		 end_ts;
+	char		**setv;		/* values set for the current record */
+	size_t		*setl;
+	size_t		*setcap;
+	unsigned char	*isset;
+	int		 nset;
+	int		 inset;		/* an input column was overridden */
+	/* output queue */
+	char		*fbuf;
+	size_t		 fhead, flen, fcap;
+	struct fent	*fq;
+	size_t		 fqhead, fqlen, fqcap;
+	struct hent	*heap;
+	size_t		 nheap, heapcap;
+	struct srec	**open;
+	size_t		 nopen, opencap;
+	int64_t		 last_out;
+	char		*line;		/* scratch for building lines */
+	size_t		 linecap;
+};
+
+static int
+key_lt(struct okey a, struct okey b)
+{
+	return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+}
+
+/* Check the input's magic line and columns. */
+static void
+check_input(struct stage *st)
+{
+	const char *magic = tsvr_npreamble(st->in) > 0 ?
+	    tsvr_preamble(st->in, 0) : NULL;
+	size_t i;
+
+	if (magic != NULL && strncmp(magic, "prof-tsv ", 9) == 0 &&
+	    strcmp(magic + 9, "1") != 0)
+		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), 1,
+		    "unsupported prof-tsv version '%s'", magic + 9);
+	if (st->nin == 0)
+		return;
+	for (i = 0; i < COL_NFIXED; i++)
+		if (i >= st->nin ||
+		    strcmp(tsvr_colname(st->in, i), fixed_cols[i]) != 0)
+			diag_at_fatal(EXIT_BAD, tsvr_path(st->in),
+			    tsvr_npreamble(st->in) + 1,
+			    "not a prof-tsv stream: column %zu is '%s', "
+			    "expected '%s'", i + 1,
+			    i < st->nin ? tsvr_colname(st->in, i) : "",
+			    fixed_cols[i]);
+}
+
+/* Append S to the line being built in DST (CAP bytes), escaped. */
+static size_t
+append_word(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(s);
+	char *tmp;
+	size_t n;
+
+	if (2 * len + 1 >= cap)
+		return 0;
+	tmp = xmalloc(2 * len + 1);
+	n = tsv_escape(s, len, tmp);
+	memcpy(dst, tmp, n);
+	free(tmp);
+	return n;
+}
+
+static void
+write_preamble(struct stage *st, int argc, char *argv[])
+{
+	char line[4096];
+	const char *prog = argc > 0 ? argv[0] : "prof-stage";
+	const char *slash = strrchr(prog, '/');
+	size_t i, n, np = tsvr_npreamble(st->in);
+	int k;
+
+	if (np == 0 || strncmp(tsvr_preamble(st->in, 0), "prof-tsv ", 9) != 0)
+		tsvw_preamble(st->out, "prof-tsv 1");
+	for (i = 0; i < np; i++)
+		tsvw_preamble(st->out, tsvr_preamble(st->in, i));
+	n = (size_t)snprintf(line, sizeof(line), "stage %s %s",
+	    slash != NULL ? slash + 1 : prog, PACKAGE_VERSION);
+	for (k = 1; k < argc && n + 1 < sizeof(line); k++) {
+		line[n++] = ' ';
+		n += append_word(line + n, sizeof(line) - n, argv[k]);
+	}
+	line[n < sizeof(line) ? n : sizeof(line) - 1] = '\0';
+	tsvw_preamble(st->out, line);
+	tsvw_header(st->out, (const char *const *)st->names, st->ncols);
+}
+
+struct stage *
+stage_open(const char *path, int argc, char *argv[],
+    const char *const *add, size_t nadd)
+{
+	struct stage *st = xcalloc(1, sizeof(*st));
+	size_t i, j;
+
+	if ((st->in = tsvr_open(path)) == NULL)
+		exit(EXIT_BAD);
+	st->nin = tsvr_ncols(st->in);
+	check_input(st);
+	st->names = xreallocarray(NULL, st->nin + nadd + COL_NFIXED,
+	    sizeof(*st->names));
+	if (st->nin == 0)		/* empty input: no header at all */
+		for (i = 0; i < COL_NFIXED; i++)
+			st->names[st->ncols++] = xstrdup(fixed_cols[i]);
+	for (i = 0; i < st->nin; i++)
+		st->names[st->ncols++] = xstrdup(tsvr_colname(st->in, i));
+	for (j = 0; j < nadd; j++) {
+		for (i = 0; i < st->ncols; i++)
+			if (strcmp(st->names[i], add[j]) == 0)
+				break;
+		if (i == st->ncols)
+			st->names[st->ncols++] = xstrdup(add[j]);
+	}
+	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
+	st->setl = xcalloc(st->ncols, sizeof(*st->setl));
+	st->setcap = xcalloc(st->ncols, sizeof(*st->setcap));
+	st->isset = xcalloc(st->ncols, 1);
+	st->out = tsvw_open(STDOUT_FILENO, "standard output");
+	st->end_ts = STAGE_NO_TS;
+	st->last_out = STAGE_NO_TS;
+	write_preamble(st, argc, argv);
+	return st;
+}
+
+int
+stage_col(const struct stage *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncols; i++)
+		if (strcmp(st->names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+size_t
+stage_ncols(const struct stage *st)
+{
+	return st->ncols;
+}
+
+const char *
+stage_colname(const struct stage *st, size_t i)
+{
+	return i < st->ncols ? st->names[i] : NULL;
+}
+
+const char *
+stage_meta(const struct stage *st, const char *key)
+{
+	return tsvr_meta(st->in, key);
+}
+
+/* ---- reading ---- */
+
+static int64_t
+fixed_i64(struct stage *st, int col, int64_t if_absent)
+{
+	int absent;
+	int64_t v = tsvr_i64(st->in, (size_t)col, &absent);
+
+	return absent ? if_absent : v;
+}
+
+int
+stage_next(struct stage *st)
+{
+	memset(st->isset, 0, st->ncols);
+	st->nset = st->inset = 0;
+	if (tsvr_next(st->in) <= 0)
+		return 0;
+	st->cur_seq = ++st->seq;
+	st->ts = fixed_i64(st, COL_TS, STAGE_NO_TS);
+	st->dur = fixed_i64(st, COL_DUR, -1);
+	if (st->ts == STAGE_NO_TS) {
+		if (st->timed_seen)
+			diag_at_fatal(EXIT_BAD, tsvr_path(st->in),
+			    tsvr_lineno(st->in), "records out of order: "
+			    "a timeless record after timed ones");
+		return 1;
+	}
+	if (st->timed_seen && st->ts < st->last_ts)
+		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
+		    "records out of order: ts_ns %" PRId64 " after %" PRId64,
+		    st->ts, st->last_ts);
+	st->timed_seen = 1;
+	st->last_ts = st->ts;
+	if (st->end_ts == STAGE_NO_TS || st->ts + (st->dur > 0 ? st->dur : 0) >
+	    st->end_ts)
+		st->end_ts = st->ts + (st->dur > 0 ? st->dur : 0);
+	return 1;
+}
+
+const char *
+stage_get(const struct stage *st, int col, size_t *len)
+{
+	if (col >= 0 && st->isset[col]) {
+		if (len != NULL)
+			*len = st->setl[col];
+		return st->setv[col];
+	}
+	if (col < 0 || (size_t)col >= st->nin) {
+		if (len != NULL)
+			*len = 0;
+		return "";
+	}
+	return tsvr_field(st->in, (size_t)col, len);
+}
+
+int
+stage_absent(const struct stage *st, int col)
+{
+	size_t len;
+
+	stage_get(st, col, &len);
+	return len == 0;
+}
+
+int64_t
+stage_i64(const struct stage *st, int col, int *absent)
+{
+	size_t len;
+	const char *s = stage_get(st, col, &len);
+	char *end;
+	long long v;
+
+	if (len == 0) {
+		if (absent != NULL)
+			*absent = 1;
+		return 0;
+	}
+	if (absent != NULL)
+		*absent = 0;
+	if ((size_t)col < st->nin && !st->isset[col])
+		return tsvr_i64(st->in, (size_t)col, NULL);
+	v = strtoll(s, &end, 10);
+	if (*end != '\0')
+		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
+		    "column '%s': invalid integer '%s'", st->names[col], s);
+	return v;
+}
+
+int64_t
+stage_ts(const struct stage *st)
+{
+	return st->ts;
+}
+
+int64_t
+stage_dur(const struct stage *st)
+{
+	return st->dur;
+}
+
+int
+stage_is(const struct stage *st, const char *kind)
+{
+	size_t len;
+	const char *k = tsvr_field(st->in, COL_KIND, &len);
+
+	return strlen(kind) == len && memcmp(k, kind, len) == 0;
+}
+
+const char *
+stage_path(const struct stage *st)
+{
+	return tsvr_path(st->in);
+}
+
+unsigned long
+stage_lineno(const struct stage *st)
+{
+	return tsvr_lineno(st->in);
+}
+
+int64_t
+stage_end_ts(const struct stage *st)
+{
+	return st->end_ts;
+}
+
+/* ---- setting fields of the current record ---- */
+
+void
+stage_set(struct stage *st, int col, const char *s, size_t len)
+{
+	if (col < 0 || (size_t)col >= st->ncols)
+		diag_err(EXIT_BAD, "internal error: no output column %d", col);
+	if (st->setcap[col] < len + 1) {
+		st->setcap[col] = len + 1 + len / 2;
+		st->setv[col] = xrealloc(st->setv[col], st->setcap[col]);
+	}
+	memcpy(st->setv[col], s, len);
+	st->setv[col][len] = '\0';
+	st->setl[col] = len;
+	st->isset[col] = 1;
+	st->nset++;
+	if ((size_t)col < st->nin)
+		st->inset = 1;
+}
+
+void
+stage_set_str(struct stage *st, int col, const char *s)
+{
+	stage_set(st, col, s, strlen(s));
+}
+
+void
+stage_set_i64(struct stage *st, int col, int64_t v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+
+	stage_set(st, col, buf, (size_t)n);
+}
+
+/* ---- the output queue ---- */
+
+static char *
+scratch(struct stage *st, size_t need)
+{
+	if (st->linecap < need) {
+		st->linecap = need + need / 2;
+		st->line = xrealloc(st->line, st->linecap);
+	}
+	return st->line;
+}
+
+/* Append field S escaped to the scratch line at offset N; new offset. */
+static size_t
+put_field(struct stage *st, size_t n, int first, const char *s, size_t len)
+{
+	char *p = scratch(st, n + 2 * len + 2);
+
+	if (!first)
+		p[n++] = '\t';
+	return n + tsv_escape(s, len, p + n);
+}
+
+/* Build the current record's output line in the scratch buffer. */
+static size_t
+current_line(struct stage *st)
+{
+	size_t i, n = 0, len;
+	const char *raw;
+
+	if (!st->inset) {
+		raw = tsvr_line(st->in, &len);
+		memcpy(scratch(st, len + 1), raw, len);
+		n = len;
+	} else
+		for (i = 0; i < st->nin; i++) {
+			const char *f = stage_get(st, (int)i, &len);
+
+			n = put_field(st, n, i == 0, f, len);
+		}
+	for (i = st->nin; i < st->ncols; i++) {
+		if (st->isset[i])
+			n = put_field(st, n, 0, st->setv[i], st->setl[i]);
+		else
+			n = put_field(st, n, 0, "", 0);
+	}
+	return n;
+}
+
+static void
+write_line(struct stage *st, struct okey key, const char *line, size_t len)
+{
+	if (key.ts < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " written after %" PRId64, key.ts, st->last_out);
+	st->last_out = key.ts;
+	tsvw_raw(st->out, line, len);
+	tsvw_end(st->out);
+}
+
+static void
+fifo_push(struct stage *st, struct okey key, const char *line, size_t len)
+{
+	if (st->fhead > 0 && st->fhead >= st->flen / 2) {
+		memmove(st->fbuf, st->fbuf + st->fhead, st->flen - st->fhead);
+		st->flen -= st->fhead;
+		for (size_t i = st->fqhead; i < st->fqlen; i++)
+			st->fq[i].off -= st->fhead;
+		st->fhead = 0;
+	}
+	if (st->fqhead > 0 && st->fqhead >= st->fqlen / 2) {
+		memmove(st->fq, st->fq + st->fqhead,
+		    (st->fqlen - st->fqhead) * sizeof(*st->fq));
+		st->fqlen -= st->fqhead;
+		st->fqhead = 0;
+	}
+	if (st->flen + len > st->fcap) {
+		st->fcap = (st->flen + len) * 2;
+		st->fbuf = xrealloc(st->fbuf, st->fcap);
+	}
+	if (st->fqlen == st->fqcap) {
+		st->fqcap = st->fqcap ? 2 * st->fqcap : 1024;
+		st->fq = xreallocarray(st->fq, st->fqcap, sizeof(*st->fq));
+	}
+	memcpy(st->fbuf + st->flen, line, len);
+	st->fq[st->fqlen].key = key;
+	st->fq[st->fqlen].off = st->flen;
+	st->fq[st->fqlen].len = len;
+	st->fqlen++;
+	st->flen += len;
+}
+
+static void
+heap_push(struct stage *st, struct okey key, char *line, size_t len)
+{
+	size_t i, p;
+	struct hent e = { key, line, len };
+
+	if (st->nheap == st->heapcap) {
+		st->heapcap = st->heapcap ? 2 * st->heapcap : 64;
+		st->heap = xreallocarray(st->heap, st->heapcap,
+		    sizeof(*st->heap));
+	}
+	for (i = st->nheap++; i > 0; i = p) {
+		p = (i - 1) / 2;
+		if (!key_lt(key, st->heap[p].key))
+			break;
+		st->heap[i] = st->heap[p];
+	}
+	st->heap[i] = e;
+}
+
+static struct hent
+heap_pop(struct stage *st)
+{
+	struct hent top = st->heap[0], last = st->heap[--st->nheap];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < st->nheap) {
+		if (c + 1 < st->nheap && key_lt(st->heap[c + 1].key,
+		    st->heap[c].key))
+			c++;
+		if (!key_lt(st->heap[c].key, last.key))
+			break;
+		st->heap[i] = st->heap[c];
+		i = c;
+	}
+	if (st->nheap > 0)
+		st->heap[i] = last;
+	return top;
+}
+
+/* The smallest key of a record still open; FINAL: none may be. */
+static int
+open_limit(const struct stage *st, struct okey *lim)
+{
+	size_t i;
+
+	if (st->nopen == 0)
+		return 0;
+	*lim = st->open[0]->key;
+	for (i = 1; i < st->nopen; i++)
+		if (key_lt(st->open[i]->key, *lim))
+			*lim = st->open[i]->key;
+	return 1;
+}
+
+/* Write every queued record that sorts before the oldest open one. */
+static void
+drain(struct stage *st)
+{
+	struct okey lim;
+	int limited = open_limit(st, &lim);
+
+	for (;;) {
+		int have_f = st->fqhead < st->fqlen, have_h = st->nheap > 0;
+		struct fent *f = have_f ? &st->fq[st->fqhead] : NULL;
+
+		if (!have_f && !have_h)
+			break;
+		if (have_f && (!have_h || key_lt(f->key, st->heap[0].key))) {
+			if (limited && !key_lt(f->key, lim))
+				break;
+			write_line(st, f->key, st->fbuf + f->off, f->len);
+			st->fhead = f->off + f->len;
+			if (++st->fqhead == st->fqlen)
+				st->fqhead = st->fqlen = st->fhead =
+				    st->flen = 0;
+		} else {
+			struct hent h;
+
+			if (limited && !key_lt(st->heap[0].key, lim))
+				break;
+			h = heap_pop(st);
+			write_line(st, h.key, h.line, h.len);
+			free(h.line);
+		}
+	}
+}
+
+void
+stage_pass(struct stage *st)
+{
+	struct okey key = { st->ts, st->cur_seq };
+	size_t len = current_line(st);
+
+	if (st->nopen == 0 && st->fqhead == st->fqlen && st->nheap == 0) {
+		write_line(st, key, st->line, len);
+		return;
+	}
+	fifo_push(st, key, st->line, len);
+	drain(st);
+}
+
+/* ---- records written later ---- */
+
+static struct srec *
+srec_alloc(struct stage *st, struct okey key)
+{
+	struct srec *r = xcalloc(1, sizeof(*r));
+
+	if (key.ts < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " opened after %" PRId64 " was written", key.ts,
+		    st->last_out);
+	r->key = key;
+	r->val = xcalloc(st->ncols, sizeof(*r->val));
+	r->len = xcalloc(st->ncols, sizeof(*r->len));
+	if (st->nopen == st->opencap) {
+		st->opencap = st->opencap ? 2 * st->opencap : 16;
+		st->open = xreallocarray(st->open, st->opencap,
+		    sizeof(*st->open));
+	}
+	r->open_slot = st->nopen;
+	st->open[st->nopen++] = r;
+	return r;
+}
+
+void
+srec_set(struct srec *r, int col, const char *s, size_t len)
+{
+	free(r->val[col]);
+	r->val[col] = xstrndup(s, len);
+	r->len[col] = len;
+}
+
+void
+srec_set_str(struct srec *r, int col, const char *s)
+{
+	srec_set(r, col, s, strlen(s));
+}
+
+void
+srec_set_i64(struct srec *r, int col, int64_t v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+
+	srec_set(r, col, buf, (size_t)n);
+	if (col == COL_TS)
+		r->key.ts = v;
+}
+
+const char *
+srec_get(const struct srec *r, int col, size_t *len)
+{
+	if (len != NULL)
+		*len = r->val[col] != NULL ? r->len[col] : 0;
+	return r->val[col] != NULL ? r->val[col] : "";
+}
+
+int64_t
+srec_ts(const struct srec *r)
+{
+	return r->key.ts;
+}
+
+struct srec *
+stage_keep(struct stage *st)
+{
+	struct okey key = { st->ts, st->cur_seq };
+	struct srec *r = srec_alloc(st, key);
+	size_t i, len;
+
+	for (i = 0; i < st->ncols; i++) {
+		const char *f = stage_get(st, (int)i, &len);
+
+		if (len > 0)
+			srec_set(r, (int)i, f, len);
+	}
+	return r;
+}
+
+struct srec *
+stage_new(struct stage *st, const char *kind, int64_t ts)
+{
+	struct okey key = { ts, ++st->seq };
+	struct srec *r = srec_alloc(st, key);
+
+	srec_set_str(r, COL_KIND, kind);
+	if (ts != STAGE_NO_TS)
+		srec_set_i64(r, COL_TS, ts);
+	return r;
+}
+
+static void
+unopen(struct stage *st, struct srec *r)
+{
+	size_t i;
+
+	st->open[r->open_slot] = st->open[--st->nopen];
+	st->open[r->open_slot]->open_slot = r->open_slot;
+	for (i = 0; i < st->ncols; i++)
+		free(r->val[i]);
+	free(r->val);
+	free(r->len);
+	free(r);
+}
+
+void
+stage_put(struct stage *st, struct srec *r)
+{
+	size_t i, n = 0;
+	char *line;
+
+	/* A ts changed after opening may not move the record backwards. */
+	if (r->key.ts < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " put after %" PRId64 " was written", r->key.ts,
+		    st->last_out);
+	for (i = 0; i < st->ncols; i++)
+		n = put_field(st, n, i == 0, srec_get(r, (int)i, NULL),
+		    r->val[i] != NULL ? r->len[i] : 0);
+	line = xmalloc(n + 1);
+	memcpy(line, st->line, n);
+	heap_push(st, r->key, line, n);
+	unopen(st, r);
+	drain(st);
+}
+
+void
+stage_drop(struct stage *st, struct srec *r)
+{
+	unopen(st, r);
+	drain(st);
+}
+
+void
+stage_close(struct stage *st)
+{
+	size_t i;
+
+	if (st->nopen > 0)
+		diag_err(EXIT_BAD, "internal error: %zu records still open at "
+		    "the end of the input", st->nopen);
+	drain(st);
+	tsvw_close(st->out);
+	tsvr_close(st->in);
+	for (i = 0; i < st->ncols; i++) {
+		free(st->names[i]);
+		free(st->setv[i]);
+	}
+	free(st->names);
+	free(st->setv);
+	free(st->setl);
+	free(st->setcap);
+	free(st->isset);
+	free(st->fbuf);
+	free(st->fq);
+	free(st->heap);
+	free(st->open);
+	free(st->line);
+	free(st);
+}

@@ -1,0 +1,118 @@
+/*
+ * The loop every annotating stage shares (see prof-tsv(5), "Stages").
+ *
+ * A stage reads one prof-tsv stream, copies its preamble with its own
+ * "#stage" line added, and writes the input columns followed by the
+ * columns it adds.  It checks that records arrive in order (timeless
+ * ones first, then ts_ns ascending) and stops with "FILE:LINE: records
+ * out of order" otherwise.
+ *
+ * Output stays in ts_ns order even though a stage often learns a
+ * derived record only after reading past its start (a busy segment ends,
+ * a step window closes).  Such a record is opened with stage_new() at its
+ * start time, as soon as the start is known; from then on every record
+ * that would sort after it waits in an output queue until it is put with
+ * stage_put() or dropped with stage_drop().  stage_keep() does the same
+ * with a copy of the current input record, so that a stage can fill in
+ * columns it learns later (a bubble's host coverage).  Memory is bounded
+ * by what lies between the oldest open record and the input position.
+ *
+ * Order among records with equal ts_ns: input records keep their order;
+ * a record made by stage_new() sorts after the input records read before
+ * the call, and a kept record keeps its input position.
+ */
+#ifndef PROF_STAGE_H
+#define PROF_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The fixed leading columns of every stream. */
+enum {
+	COL_KIND, COL_TS, COL_DUR, COL_DEV, COL_TRACK, COL_NAME, COL_NFIXED
+};
+
+/* ts_ns of a timeless record, which sorts before every timed one. */
+#define STAGE_NO_TS	INT64_MIN
+
+struct stage;
+struct srec;
+
+/*
+ * Open PATH ("-" or NULL: stdin) and write the preamble and header.
+ * ARGV (ARGC entries, ARGV[0] the program) makes the "#stage" line.
+ * ADD names the NADD columns the stage writes; a name the input already
+ * has keeps its place.  Exits 1 after a diagnostic on bad input.
+ */
+struct stage	*stage_open(const char *, int, char *[], const char *const *,
+		    size_t);
+
+/* Output column of NAME, or -1: input columns first, then added ones. */
+int		 stage_col(const struct stage *, const char *);
+size_t		 stage_ncols(const struct stage *);
+const char	*stage_colname(const struct stage *, size_t);
+/* The input's "#KEY VALUE" preamble value, or NULL. */
+const char	*stage_meta(const struct stage *, const char *);
+
+/*
+ * Read the next record: 1, or 0 at the end of the input.  Malformed or
+ * unordered input is a fatal error naming the file and line.
+ */
+int		 stage_next(struct stage *);
+/* Decoded field COL of the current record ("" when the column is added). */
+const char	*stage_get(const struct stage *, int, size_t *);
+/* Whether field COL is empty (absent). */
+int		 stage_absent(const struct stage *, int);
+/* Field COL as int64, 0 and *ABSENT set when empty; bad text is fatal. */
+int64_t		 stage_i64(const struct stage *, int, int *);
+/* ts_ns (STAGE_NO_TS when timeless) and dur_ns (-1 when absent). */
+int64_t		 stage_ts(const struct stage *);
+int64_t		 stage_dur(const struct stage *);
+/* Whether the current record's kind is KIND. */
+int		 stage_is(const struct stage *, const char *);
+/* Position of the current record, for diagnostics. */
+const char	*stage_path(const struct stage *);
+unsigned long	 stage_lineno(const struct stage *);
+/* The largest ts_ns + dur_ns read so far (STAGE_NO_TS before any). */
+int64_t		 stage_end_ts(const struct stage *);
+
+/* Set output field COL of the current record (before stage_pass). */
+void		 stage_set(struct stage *, int, const char *, size_t);
+void		 stage_set_str(struct stage *, int, const char *);
+void		 stage_set_i64(struct stage *, int, int64_t);
+/*
+ * Write the current record, with what was set, in its place.  A record
+ * that is neither passed nor kept is consumed: it is not written.
+ */
+void		 stage_pass(struct stage *);
+
+/*
+ * Take a copy of the current record, with what was set, to be written
+ * later with stage_put(); records after it wait until then.
+ */
+struct srec	*stage_keep(struct stage *);
+/*
+ * Open a new record starting at TS (kind and ts_ns set, every other
+ * field empty).  TS must not be earlier than a record already written:
+ * open it no later than reading the first record that starts after TS.
+ */
+struct srec	*stage_new(struct stage *, const char *, int64_t);
+/* Write R in its place and free it. */
+void		 stage_put(struct stage *, struct srec *);
+/* Free R without writing it. */
+void		 stage_drop(struct stage *, struct srec *);
+
+void		 srec_set(struct srec *, int, const char *, size_t);
+void		 srec_set_str(struct srec *, int, const char *);
+void		 srec_set_i64(struct srec *, int, int64_t);
+/* Field COL of R ("" when empty). */
+const char	*srec_get(const struct srec *, int, size_t *);
+int64_t		 srec_ts(const struct srec *);
+
+/*
+ * Write what is left, check that no record is still open, flush and
+ * free.  Write errors exit 1.
+ */
+void		 stage_close(struct stage *);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * Unit tests of exact ratio formatting and order statistics, with the
+ * group-aggregate vector of the analysis rules (section 11).
+ */
+#include <config.h>
+
+#include <stdint.h>
+
+#include "check.h"
+#include "num.h"
+
+static const char *
+ratio(int64_t n, int64_t d, int places)
+{
+	static char buf[NUM_BUFSIZE];
+
+	num_ratio(buf, n, d, places);
+	return buf;
+}
+
+int
+main(void)
+{
+	int64_t li[] = { 300, 900, 0, 0, 0 };	/* largest internal, us */
+	int64_t even[] = { 1, 2, 3, 4 };
+	int64_t num;
+
+	CHECK_STR(ratio(750, 1200, 6), "0.625");
+	CHECK_STR(ratio(1, 3, 6), "0.333333");
+	CHECK_STR(ratio(2, 3, 6), "0.666667");
+	CHECK_STR(ratio(-2, 3, 6), "-0.666667");
+	CHECK_STR(ratio(1, 2000000, 6), "0.000001");	/* half rounds up */
+	CHECK_STR(ratio(1, 2000001, 6), "0");
+	CHECK_STR(ratio(-1, 3000000, 6), "0");		/* no "-0" */
+	CHECK_STR(ratio(1200000, 1000000, 6), "1.2");
+	CHECK_STR(ratio(5, 1, 6), "5");
+	CHECK_STR(ratio(0, 7, 3), "0");
+	CHECK_STR(ratio(INT64_MAX, 1, 18), "9223372036854775807");
+	CHECK_STR(ratio(INT64_MAX, INT64_MAX, 18), "1");
+	CHECK_STR(ratio(123456789, 1000000, 3), "123.457");
+	CHECK_STR(ratio(25, 10, 0), "3");
+
+	/* pandas quantile(0.95) of 0.3,0.9,0,0,0 ms is 0.78 ms */
+	num_sort(li, 5);
+	num_percentile(li, 5, 95, &num);
+	CHECK_STR(ratio(num, 100, 6), "780");
+	num_percentile(li, 5, 100, &num);
+	CHECK(num == 90000);
+	num_percentile(li, 5, 0, &num);
+	CHECK(num == 0);
+	num_percentile(li, 1, 95, &num);
+	CHECK(num == 0);
+	num_median(even, 4, &num);
+	CHECK_STR(ratio(num, 2, 6), "2.5");
+	num_median(li, 5, &num);
+	CHECK(num == 0);
+	CHECK_DONE();
+}
