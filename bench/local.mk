@@ -1,11 +1,16 @@
 # Benchmarks: never part of "make check".  "make bench" generates large
 # inputs under $(BENCH_DIR) and measures every program beside cat.
 # See bench/README.md; BENCH_SIZE, BENCH_RUNS and BENCH_GZIP can be set
-# in the environment.  The generator is built by run.sh with $(CC), so it
+# in the environment.  bench/stages.sh then times every analysis stage
+# on streams made from the same inputs.  The generator is built by
+# run.sh with $(CC), so it
 # is not part of "make all".
 BENCH_DIR = $(abs_top_builddir)/bench/data
-EXTRA_DIST += bench/run.sh bench/gen-trace.c bench/README.md
+EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
+	bench/README.md
 .PHONY: bench
 bench: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    CC='$(CC)' $(SHELL) $(srcdir)/bench/run.sh
+	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/stages.sh

@@ -1,0 +1,164 @@
+#!/bin/sh
+# bench/stages.sh: the analysis-stage benchmark (part of "make bench").
+#
+# Turns the generated inputs of bench/run.sh into prof-tsv streams with
+# prof-ingest, runs the pipeline once to make each stage's real input, then
+# times every stage on its input beside cat on the same file, in the same
+# run: a warm-up, then $BENCH_RUNS rounds.  Peak RSS is measured on the
+# whole input and on its first half, to show whether memory grows with
+# length.  Last, the whole pipeline end to end from the raw input.
+# Prints a Markdown table and writes it to $BENCH_DIR/stages.md.
+#
+# Environment: top_builddir, BENCH_DIR, BENCH_RUNS as for bench/run.sh;
+# BENCH_RECORDS caps the records taken from each stream (default 3000000).
+
+set -eu
+
+me=bench/stages.sh
+srcdir=$(cd "$(dirname "$0")" && pwd) || exit 1
+. "$srcdir/lib.sh"
+
+top_builddir=$(cd "${top_builddir:-.}" && pwd) || die "no top_builddir"
+BENCH_DIR=${BENCH_DIR:-$top_builddir/bench/data}
+BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_RECORDS=${BENCH_RECORDS:-3000000}
+tools=$top_builddir/tools
+case $BENCH_RUNS in ''|*[!0-9]*|0) die "BENCH_RUNS must be a positive integer";; esac
+case $BENCH_RECORDS in ''|*[!0-9]*|0) die "BENCH_RECORDS must be a positive integer";; esac
+
+kineto=$BENCH_DIR/kineto/rank0.pt.trace.json
+kdcsv=$BENCH_DIR/kd/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+for f in "$kineto" "$kdcsv"; do
+	[ -s "$f" ] || die "missing $f: run bench/run.sh (make bench) first"
+done
+[ -x "$tools/prof-ingest" ] || die "$tools/prof-ingest is not built"
+
+sdir=$BENCH_DIR/stages
+mkdir -p "$sdir"
+tmp=$sdir/tmp.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; exit 130' INT TERM
+timing_init
+
+# The stages in pipeline order; each reads what the one before wrote.
+chain="prof-steps prof-merge prof-bubbles prof-attrib prof-waitanchor"
+present=
+for t in $chain; do
+	if [ -x "$tools/$t" ]; then present="$present $t"
+	else note "$t is not built: left out"; fi
+done
+
+# records FILE: lines that are neither preamble nor header.
+records() { grep -vc '^#' "$1" | awk '{ print $1 - 1 }'; }
+
+# make_streams LABEL RAW: the ingested stream (first $BENCH_RECORDS
+# records), then every stage's output, under $sdir/LABEL.*.tsv.
+make_streams() {
+	label=$1 raw=$2
+	note "$label: prof-ingest, then the pipeline once"
+	"$tools/prof-ingest" "$raw" | awk -v max="$BENCH_RECORDS" '
+	    /^#/ && !h { print; next }
+	    !h { h = 1; print; next }
+	    n++ < max { print; next }
+	    { exit }' >"$sdir/$label.0.tsv" || :
+	prev=$sdir/$label.0.tsv
+	for t in $present; do
+		"$tools/$t" "$prev" >"$sdir/$label.$t.tsv" ||
+		    die "$t failed on $prev"
+		prev=$sdir/$label.$t.tsv
+	done
+}
+
+# bench_stage LABEL TOOL INPUT: timing rows for TOOL and cat on INPUT.
+bench_stage() {
+	label=$1 t=$2 in=$3
+	: >"$tmp/m.cat"; : >"$tmp/m.tool"; : >"$tmp/m.half"
+	half=$tmp/half.tsv
+	n=$(records "$in")
+	awk -v max=$((n / 2)) '/^#/ && !h { print; next }
+	    !h { h = 1; print; next } n++ < max { print; next } { exit }' \
+	    "$in" >"$half"
+	r=0
+	while [ "$r" -le "$BENCH_RUNS" ]; do
+		o=$tmp/m.cat; ot=$tmp/m.tool
+		[ "$r" = 0 ] && o=$tmp/warm && ot=$tmp/warm
+		measure "$o" cat "$in" || die "cat failed"
+		measure "$ot" "$tools/$t" "$in" || die "$t failed on $in"
+		r=$((r + 1))
+	done
+	measure "$tmp/m.half" "$tools/$t" "$half" || die "$t failed on $half"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$t" \
+	    "$(fsize "$in")" "$n" "$(median "$tmp/m.tool")" \
+	    "$(median "$tmp/m.cat")" "$(maxcol2 "$tmp/m.tool")" \
+	    "$(maxcol2 "$tmp/m.half")" "$(range "$tmp/m.tool")" >>"$tmp/rows"
+}
+
+# bench_pipeline LABEL RAW: prof-ingest alone, and the whole pipeline.
+bench_pipeline() {
+	label=$1 raw=$2
+	pipe=$tmp/pipe.sh
+	{
+		printf '"%s/prof-ingest" "%s"' "$tools" "$raw"
+		for t in $present; do printf ' | "%s/%s"' "$tools" "$t"; done
+		printf '\n'
+	} >"$pipe"
+	: >"$tmp/m.ingest"; : >"$tmp/m.pipe"
+	r=0
+	while [ "$r" -le "$BENCH_RUNS" ]; do
+		o=$tmp/m.ingest; op=$tmp/m.pipe
+		[ "$r" = 0 ] && o=$tmp/warm && op=$tmp/warm
+		measure "$o" "$tools/prof-ingest" "$raw" || die "prof-ingest failed"
+		measure "$op" sh "$pipe" || die "the pipeline failed on $raw"
+		r=$((r + 1))
+	done
+	printf '| %s | %.0f | prof-ingest alone | %.2f | %s |\n' "$label" \
+	    "$(fsize "$raw" | awk '{ print $1 / 1e6 }')" \
+	    "$(median "$tmp/m.ingest")" "$(range "$tmp/m.ingest")" >>"$tmp/pipes"
+	cmd=prof-ingest
+	for t in $present; do cmd="$cmd \\| $t"; done
+	printf '| %s | %.0f | %s | %.2f | %s |\n' "$label" \
+	    "$(fsize "$raw" | awk '{ print $1 / 1e6 }')" "$cmd" \
+	    "$(median "$tmp/m.pipe")" "$(range "$tmp/m.pipe")" >>"$tmp/pipes"
+}
+
+: >"$tmp/rows"; : >"$tmp/pipes"
+for label in kineto ascend; do
+	raw=$kineto
+	[ "$label" = ascend ] && raw=$kdcsv
+	make_streams "$label" "$raw"
+	prev=$sdir/$label.0.tsv
+	for t in $present; do
+		note "$label: timing $t"
+		bench_stage "$label" "$t" "$prev"
+		prev=$sdir/$label.$t.tsv
+	done
+done
+note "timing the whole pipeline"
+bench_pipeline "Kineto JSON" "$kineto"
+bench_pipeline "kernel_details.csv" "$kdcsv"
+
+{
+	printf '## Analysis stages benchmark\n\n'
+	machine_lines
+	printf -- '- streams: prof-ingest output of the generated Kineto trace and kernel_details.csv of bench/run.sh, first %s records each; each stage reads what the stage before it wrote\n' "$BENCH_RECORDS"
+	printf -- '- medians of %s runs after a warm-up; output to /dev/null; MB = 10^6 bytes\n\n' "$BENCH_RUNS"
+	printf '| stream | stage | input MB | records | median s | runs s | MB/s | records/s | time vs cat | RSS MiB | RSS MiB, half input | goal 2M records/s |\n'
+	printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'
+	awk -F '\t' '{
+		mb = $3 / 1e6; rps = $5 > 0 ? $4 / $5 : 0
+		line = sprintf("| %s | %s | %.0f | %d | %.3f | %s |", $1, $2, mb,
+		    $4, $5, $9)
+		line = line sprintf(" %.0f | %.2fM | %.1fx |",
+		    $5 > 0 ? mb / $5 : 0, rps / 1e6, $6 > 0 ? $5 / $6 : 0)
+		line = line sprintf(" %.1f | %.1f | %s |", $7 / 1024, $8 / 1024,
+		    rps >= 2e6 ? "ok" : "MISS")
+		print line
+	}' "$tmp/rows"
+	printf '\n### Whole pipeline, from the raw input\n\n'
+	printf '| input | size MB | command | median s | runs s |\n|---|---:|---|---:|---:|\n'
+	cat "$tmp/pipes"
+} >"$tmp/report"
+cat "$tmp/report"
+cp "$tmp/report" "$BENCH_DIR/stages.md"
+note "table written to $BENCH_DIR/stages.md"
