@@ -237,6 +237,8 @@ fixed_i64(struct stage *st, int col, int64_t if_absent)
 int
 stage_next(struct stage *st)
 {
+	int64_t end;
+
 	memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
 	if (tsvr_next(st->in) <= 0)
@@ -257,9 +259,14 @@ stage_next(struct stage *st)
 		    st->ts, st->last_ts);
 	st->timed_seen = 1;
 	st->last_ts = st->ts;
-	if (st->end_ts == STAGE_NO_TS || st->ts + (st->dur > 0 ? st->dur : 0) >
-	    st->end_ts)
-		st->end_ts = st->ts + (st->dur > 0 ? st->dur : 0);
+	if (st->dur < -1 || (st->dur > 0 &&
+	    __builtin_add_overflow(st->ts, st->dur, &end)))
+		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
+		    "column 'dur_ns': invalid duration '%" PRId64 "'", st->dur);
+	if (st->dur <= 0)
+		end = st->ts;
+	if (st->end_ts == STAGE_NO_TS || end > st->end_ts)
+		st->end_ts = end;
 	return 1;
 }
 
