@@ -1,0 +1,170 @@
+/*
+ * prof-merge: merge sorted prof-tsv streams (one per rank, or one per
+ * file) onto one time origin, and annotate the result with "busy"
+ * records, the union of the device intervals per device and step.
+ *
+ * With one input the busy stage reads it directly.  With several, a
+ * thread runs the k-way merge into a pipe that the stage reads: the two
+ * halves then use two cores, and the stage library stays the only code
+ * that keeps the output order.  Either thread may stop the process with
+ * a diagnostic; the reader never sees the end of the pipe before the
+ * writer is done, so a merge error cannot show up as a bogus error of
+ * the stage on a cut-off line.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "merge.h"
+#include "xalloc.h"
+
+static void	usage(void) __attribute__((noreturn));
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", diag_progname());
+	printf("Merge sorted prof-tsv streams onto one time origin and add "
+	    "busy records,\nthe union of the device intervals per device "
+	    "and step window.\n\n");
+	printf("With no FILE, or when FILE is -, read standard input.  "
+	    "With several FILEs,\nmerge them first (ties keep the order of "
+	    "the FILEs).\n\n");
+	printf("  -c, --capture       ignore window records: one union per "
+	    "device over the\n"
+	    "                      whole capture\n"
+	    "  -k, --kinds=LIST    record kinds that count as busy, "
+	    "comma-separated\n"
+	    "                      (default: kernel)\n"
+	    "  -m, --merge-only    only merge the FILEs; add no busy "
+	    "records\n"
+	    "  -h, --help          display this help and exit\n"
+	    "  -V, --version       output version information and exit\n\n");
+	printf("See prof-merge(1) and prof-tsv(5).\n\n");
+	printf("Exit status: 0 on success, 1 if some input was bad or "
+	    "unreadable, 2 for\nusage errors.\n");
+	exit(EXIT_OK);
+}
+
+/* Split the --kinds LIST into O's kinds; each must be a kind name. */
+static void
+parse_kinds(struct busy_opts *o, const char *list)
+{
+	const char *p = list;
+
+	o->nkinds = 0;
+	for (;;) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < n; i++)
+			if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' ||
+			    (i > 0 && p[i] >= '0' && p[i] <= '9')))
+				break;
+		if (n == 0 || i < n)
+			cli_usage_error("option 'kinds': invalid kind "
+			    "list '%s'", list);
+		o->kinds = xreallocarray(o->kinds, o->nkinds + 1,
+		    sizeof(*o->kinds));
+		o->kinds[o->nkinds++] = xstrndup(p, n);
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+}
+
+struct merge_job {
+	char	*const *paths;
+	size_t	 n;
+	int	 fd;
+};
+
+static void *
+merge_thread(void *arg)
+{
+	struct merge_job *job = arg;
+
+	merge_run(job->paths, job->n, job->fd, 0, NULL);
+	close(job->fd);
+	return NULL;
+}
+
+/* Merge the inputs in a thread and run the busy stage on the result. */
+static void
+merge_and_busy(char *const *paths, size_t n, const struct busy_opts *o,
+    int argc, char *argv[])
+{
+	struct merge_job job;
+	pthread_t tid;
+	char path[32];
+	int fd[2];
+
+	if (pipe(fd) == -1)
+		diag_errno(EXIT_BAD, "pipe");
+	job.paths = paths;
+	job.n = n;
+	job.fd = fd[1];
+	if ((errno = pthread_create(&tid, NULL, merge_thread, &job)) != 0)
+		diag_errno(EXIT_BAD, "pthread_create");
+	snprintf(path, sizeof(path), "/dev/fd/%d", fd[0]);
+	busy_run(path, o, argc, argv);
+	pthread_join(tid, NULL);
+	close(fd[0]);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "capture",	no_argument,		NULL, 'c' },
+		{ "kinds",	required_argument,	NULL, 'k' },
+		{ "merge-only",	no_argument,		NULL, 'm' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct busy_opts o;
+	int ch, merge_only = 0;
+
+	cli_init(argv[0]);
+	memset(&o, 0, sizeof(o));
+	parse_kinds(&o, "kernel");
+	while ((ch = getopt_long(argc, argv, "ck:mhV", longopts, NULL)) != -1)
+		switch (ch) {
+		case 'c':
+			o.capture = 1;
+			break;
+		case 'k':
+			parse_kinds(&o, optarg);
+			break;
+		case 'm':
+			merge_only = 1;
+			break;
+		case 'h':
+			usage();
+		case 'V':
+			cli_version();
+		default:
+			cli_try_help();
+		}
+	if (merge_only && argc - optind > 0)
+		merge_run(argv + optind, (size_t)(argc - optind),
+		    STDOUT_FILENO, argc, argv);
+	else if (merge_only) {
+		char *in[] = { "-" };
+
+		merge_run(in, 1, STDOUT_FILENO, argc, argv);
+	} else if (argc - optind > 1)
+		merge_and_busy(argv + optind, (size_t)(argc - optind), &o,
+		    argc, argv);
+	else
+		busy_run(optind < argc ? argv[optind] : "-", &o, argc, argv);
+	return EXIT_OK;
+}
