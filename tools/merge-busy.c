@@ -226,8 +226,8 @@ on_window(struct busy *b)
 		    stage_lineno(b->st), "window record without dur_ns");
 	if (__builtin_add_overflow(s, dur, &e))
 		diag_at_fatal(EXIT_BAD, stage_path(b->st),
-		    stage_lineno(b->st), "dur_ns %" PRId64 " overflows",
-		    dur);
+		    stage_lineno(b->st), "ts_ns %" PRId64 " + dur_ns %"
+		    PRId64 " overflows", s, dur);
 	if (dur == 0)
 		return;
 	d = get_dev(b, dev, len);
@@ -268,8 +268,8 @@ on_interval(struct busy *b)
 		return;			/* instants and absent durations */
 	if (__builtin_add_overflow(s, dur, &e))
 		diag_at_fatal(EXIT_BAD, stage_path(b->st),
-		    stage_lineno(b->st), "dur_ns %" PRId64 " overflows",
-		    dur);
+		    stage_lineno(b->st), "ts_ns %" PRId64 " + dur_ns %"
+		    PRId64 " overflows", s, dur);
 	d = get_dev(b, dev, len);
 	if (!d->ran || e > d->run_end)
 		d->run_end = e;

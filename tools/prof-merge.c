@@ -133,7 +133,7 @@ main(int argc, char *argv[])
 	struct busy_opts o;
 	int ch, merge_only = 0;
 
-	cli_init(argv[0]);
+	cli_init("prof-merge");
 	memset(&o, 0, sizeof(o));
 	parse_kinds(&o, "kernel");
 	while ((ch = getopt_long(argc, argv, "ck:mhV", longopts, NULL)) != -1)
