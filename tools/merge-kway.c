@@ -425,11 +425,51 @@ open_inputs(struct kway *kw, char *const *paths, size_t n)
 	}
 }
 
+/* Read the first record of each input and order the inputs in the heap. */
+static void
+heap_build(struct kway *kw)
+{
+	size_t i, c, p, t;
+
+	kw->heap = xcalloc(kw->n, sizeof(*kw->heap));
+	for (i = 0; i < kw->n; i++) {
+		map_columns(kw, &kw->in[i]);
+		if (tsvr_ncols(kw->in[i].r) == 0 || !advance(&kw->in[i]))
+			continue;
+		kw->heap[kw->nheap++] = i;
+		for (c = kw->nheap - 1; c > 0; c = p) {
+			p = (c - 1) / 2;
+			if (!heap_lt(kw, kw->heap[c], kw->heap[p]))
+				break;
+			t = kw->heap[c];
+			kw->heap[c] = kw->heap[p];
+			kw->heap[p] = t;
+		}
+	}
+}
+
+static void
+kway_free(struct kway *kw)
+{
+	size_t i;
+
+	for (i = 0; i < kw->n; i++) {
+		tsvr_close(kw->in[i].r);
+		free(kw->in[i].map);
+		free(kw->in[i].fp);
+		free(kw->in[i].fl);
+	}
+	for (i = 0; i < kw->ncols; i++)
+		free(kw->cols[i]);
+	free(kw->cols);
+	free(kw->heap);
+	free(kw->in);
+}
+
 void
 merge_run(char *const *paths, size_t n, int fd, int argc, char *argv[])
 {
 	struct kway kw;
-	size_t i;
 
 	memset(&kw, 0, sizeof(kw));
 	open_inputs(&kw, paths, n);
@@ -437,21 +477,7 @@ merge_run(char *const *paths, size_t n, int fd, int argc, char *argv[])
 	plan_inputs(&kw);
 	kw.out = tsvw_open(fd, fd == 1 ? "standard output" : "pipe");
 	write_preamble(&kw, argc, argv);
-	kw.heap = xcalloc(n, sizeof(*kw.heap));
-	for (i = 0; i < n; i++) {
-		map_columns(&kw, &kw.in[i]);
-		if (tsvr_ncols(kw.in[i].r) > 0 && advance(&kw.in[i])) {
-			kw.heap[kw.nheap++] = i;
-			for (size_t c = kw.nheap - 1; c > 0 &&
-			    heap_lt(&kw, kw.heap[c], kw.heap[(c - 1) / 2]);
-			    c = (c - 1) / 2) {
-				size_t t = kw.heap[c];
-
-				kw.heap[c] = kw.heap[(c - 1) / 2];
-				kw.heap[(c - 1) / 2] = t;
-			}
-		}
-	}
+	heap_build(&kw);
 	while (kw.nheap > 0) {
 		struct kin *k = &kw.in[kw.heap[0]];
 
@@ -462,15 +488,5 @@ merge_run(char *const *paths, size_t n, int fd, int argc, char *argv[])
 			sift_down(&kw);
 	}
 	tsvw_close(kw.out);
-	for (i = 0; i < n; i++) {
-		tsvr_close(kw.in[i].r);
-		free(kw.in[i].map);
-		free(kw.in[i].fp);
-		free(kw.in[i].fl);
-	}
-	for (i = 0; i < kw.ncols; i++)
-		free(kw.cols[i]);
-	free(kw.cols);
-	free(kw.heap);
-	free(kw.in);
+	kway_free(&kw);
 }

@@ -54,29 +54,53 @@ usage(void)
 	exit(EXIT_OK);
 }
 
-/* Split the --kinds LIST into O's kinds; each must be a kind name. */
+/* Whether the N bytes at P are a kind name, [a-z_][a-z0-9_]*. */
+static int
+valid_kind(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' ||
+		    (i > 0 && p[i] >= '0' && p[i] <= '9')))
+			return 0;
+	return 1;
+}
+
+static void
+free_kinds(struct busy_opts *o)
+{
+	while (o->nkinds > 0)
+		free(o->kinds[--o->nkinds]);
+	free(o->kinds);
+	o->kinds = NULL;
+}
+
+/* Replace O's kinds by the comma-separated LIST, checked first. */
 static void
 parse_kinds(struct busy_opts *o, const char *list)
 {
-	const char *p = list;
+	const char *p;
+	size_t n;
 
-	o->nkinds = 0;
-	for (;;) {
-		size_t n = strcspn(p, ","), i;
-
-		for (i = 0; i < n; i++)
-			if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' ||
-			    (i > 0 && p[i] >= '0' && p[i] <= '9')))
-				break;
-		if (n == 0 || i < n)
+	for (p = list;; p += n + 1) {
+		n = strcspn(p, ",");
+		if (!valid_kind(p, n))
 			cli_usage_error("option 'kinds': invalid kind "
 			    "list '%s'", list);
+		if (p[n] == '\0')
+			break;
+	}
+	free_kinds(o);
+	for (p = list;; p += n + 1) {
+		n = strcspn(p, ",");
 		o->kinds = xreallocarray(o->kinds, o->nkinds + 1,
 		    sizeof(*o->kinds));
 		o->kinds[o->nkinds++] = xstrndup(p, n);
 		if (p[n] == '\0')
 			break;
-		p += n + 1;
 	}
 }
 
@@ -166,5 +190,6 @@ main(int argc, char *argv[])
 		    argc, argv);
 	else
 		busy_run(optind < argc ? argv[optind] : "-", &o, argc, argv);
+	free_kinds(&o);
 	return EXIT_OK;
 }

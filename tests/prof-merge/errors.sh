@@ -12,7 +12,6 @@ run rank0.tsv no-origin.tsv
 run bad-origin.tsv rank0.tsv
 run rank0.tsv not-stream.tsv
 run window-nodur.tsv
-run dur-overflow.tsv
 run rank0.tsv bad-src.tsv
 run bad-source.tsv rank0.tsv
 run rank0.tsv no-such-file.tsv
