@@ -15,8 +15,8 @@ END {
 		ref = m[k, "profiler_computing_ns"] + \
 		    m[k, "profiler_communication_not_overlapped_ns"]
 		free = m[k, "profiler_stage_ns"] - busy[k]
-		printf "dev %s service_ns %d busy_ns %d profiler_busy_ns %d " \
-		    "diff_ns %d free_ns %d profiler_free_ns %d diff_ns %d\n",
+		printf "dev %s service_ns %.0f busy_ns %.0f profiler_busy_ns %.0f " \
+		    "diff_ns %.0f free_ns %.0f profiler_free_ns %.0f diff_ns %.0f\n",
 		    k, svc[k], busy[k], ref, busy[k] - ref, free,
 		    m[k, "profiler_free_ns"], free - m[k, "profiler_free_ns"]
 	}
