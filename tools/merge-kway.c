@@ -179,7 +179,8 @@ plan_inputs(struct kway *kw)
 	}
 	for (i = 0; i < kw->n; i++) {
 		k = &kw->in[i];
-		if (kw->has_origin && !k->has_origin)
+		/* An empty input has no times to rebase. */
+		if (kw->has_origin && !k->has_origin && tsvr_ncols(k->r) > 0)
 			diag_at_fatal(EXIT_BAD, k->path, 0, "no #origin_ns: "
 			    "cannot rebase onto the other inputs' origin");
 		if (kw->has_origin && __builtin_sub_overflow(k->origin,
