@@ -313,7 +313,28 @@ busy_loop(struct busy *b)
 		else if (is_busy_kind(b))
 			on_interval(b);
 	}
-	close_before(b, INT64_MAX);
+}
+
+/* At the end of the input: put every segment still open, free the rest. */
+static void
+close_all(struct busy *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->ndev; i++) {
+		struct bdev *d = &b->dev[i];
+
+		if (d->out.seg != NULL)
+			seg_put(b, d, &d->out);
+		for (j = 0; j < d->nw; j++) {
+			if (d->w[j].seg != NULL)
+				seg_put(b, d, &d->w[j]);
+			win_free(&d->w[j]);
+		}
+		free(d->w);
+		free(d->name);
+	}
+	free(b->dev);
 }
 
 void
@@ -322,7 +343,6 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 {
 	static const char *const add[] = { "step", "step_group" };
 	struct busy b;
-	size_t i;
 
 	memset(&b, 0, sizeof(b));
 	b.o = o;
@@ -331,12 +351,6 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	b.c_step = stage_col(b.st, "step");
 	b.c_group = stage_col(b.st, "step_group");
 	busy_loop(&b);
+	close_all(&b);
 	stage_close(b.st);
-	for (i = 0; i < b.ndev; i++) {
-		for (size_t j = 0; j < b.dev[i].nw; j++)
-			win_free(&b.dev[i].w[j]);
-		free(b.dev[i].w);
-		free(b.dev[i].name);
-	}
-	free(b.dev);
 }

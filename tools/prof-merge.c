@@ -146,6 +146,22 @@ merge_and_busy(char *const *paths, size_t n, const struct busy_opts *o,
 	close(fd[0]);
 }
 
+/* Merge, annotate, or both, as the options and operands ask. */
+static void
+run(char **files, size_t n, int merge_only, const struct busy_opts *o,
+    int argc, char *argv[])
+{
+	static char *std_in[] = { "-" };
+
+	if (merge_only)
+		merge_run(n > 0 ? files : std_in, n > 0 ? n : 1,
+		    STDOUT_FILENO, argc, argv);
+	else if (n > 1)
+		merge_and_busy(files, n, o, argc, argv);
+	else
+		busy_run(n > 0 ? files[0] : "-", o, argc, argv);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -181,18 +197,8 @@ main(int argc, char *argv[])
 		default:
 			cli_try_help();
 		}
-	if (merge_only && argc - optind > 0)
-		merge_run(argv + optind, (size_t)(argc - optind),
-		    STDOUT_FILENO, argc, argv);
-	else if (merge_only) {
-		char *in[] = { "-" };
-
-		merge_run(in, 1, STDOUT_FILENO, argc, argv);
-	} else if (argc - optind > 1)
-		merge_and_busy(argv + optind, (size_t)(argc - optind), &o,
-		    argc, argv);
-	else
-		busy_run(optind < argc ? argv[optind] : "-", &o, argc, argv);
+	run(argv + optind, (size_t)(argc - optind), merge_only, &o, argc,
+	    argv);
 	free_kinds(&o);
 	return EXIT_OK;
 }
