@@ -38,6 +38,7 @@ struct win {
 	char		*step, *group;
 	struct srec	*seg;		/* open segment, or NULL */
 	int64_t		 seg_s, seg_e;
+	uint64_t	 seg_n;		/* records read when it opened */
 };
 
 struct bdev {
@@ -58,6 +59,8 @@ struct busy {
 	size_t		 ndev, capdev, last;
 	/* nothing needs closing before a record starts after this */
 	int64_t		 next_check;
+	uint64_t	 nread;		/* timed records read */
+	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
 };
 
 static struct bdev *
@@ -133,6 +136,9 @@ seg_add(struct busy *b, struct bdev *d, struct win *w, int64_t s, int64_t e)
 	w->seg = stage_new(b->st, "busy", s);
 	w->seg_s = s;
 	w->seg_e = e;
+	w->seg_n = b->nread;
+	if (b->nread < b->oldest_n)
+		b->oldest_n = b->nread;
 	if (e < b->next_check)
 		b->next_check = e;
 }
@@ -285,6 +291,53 @@ on_interval(struct busy *b)
 	seg_add(b, d, &d->out, m > s ? m : s, e);
 }
 
+/*
+ * Cut segment W at TS if it has kept more than the hold limit of records
+ * waiting: the part before TS is written, the rest goes on from TS.
+ */
+static void
+cut_segment(struct busy *b, struct bdev *d, struct win *w, int64_t ts)
+{
+	int64_t e = w->seg_e;
+
+	if (w->seg == NULL || b->nread - w->seg_n <= b->o->hold ||
+	    w->seg_s >= ts)
+		return;
+	w->seg_e = ts;
+	seg_put(b, d, w);
+	if (e > ts) {
+		w->seg = stage_new(b->st, "busy", ts);
+		w->seg_s = ts;
+		w->seg_e = e;
+		w->seg_n = b->nread;
+	}
+}
+
+/*
+ * Bound memory when a device never falls idle: every record after an
+ * open segment's start waits in the output queue until the segment ends.
+ */
+static void
+cut_long(struct busy *b, int64_t ts)
+{
+	uint64_t oldest = UINT64_MAX;
+	size_t i, j;
+
+	for (i = 0; i < b->ndev; i++) {
+		struct bdev *d = &b->dev[i];
+
+		cut_segment(b, d, &d->out, ts);
+		if (d->out.seg != NULL && d->out.seg_n < oldest)
+			oldest = d->out.seg_n;
+		for (j = 0; j < d->nw; j++) {
+			cut_segment(b, d, &d->w[j], ts);
+			if (d->w[j].seg != NULL && d->w[j].seg_n < oldest)
+				oldest = d->w[j].seg_n;
+		}
+	}
+	b->oldest_n = oldest;
+}
+
 static int
 is_busy_kind(const struct busy *b)
 {
@@ -307,6 +360,10 @@ busy_loop(struct busy *b)
 			continue;
 		}
 		close_before(b, ts);
+		b->nread++;
+		if (b->oldest_n != UINT64_MAX &&
+		    b->nread - b->oldest_n > b->o->hold)
+			cut_long(b, ts);
 		stage_pass(b->st);
 		if (!b->o->capture && stage_is(b->st, "window"))
 			on_window(b);
@@ -347,6 +404,7 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	memset(&b, 0, sizeof(b));
 	b.o = o;
 	b.next_check = INT64_MAX;
+	b.oldest_n = UINT64_MAX;
 	b.st = stage_open(path, argc, argv, add, 2);
 	b.c_step = stage_col(b.st, "step");
 	b.c_group = stage_col(b.st, "step_group");

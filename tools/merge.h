@@ -6,11 +6,13 @@
 #define PROF_MERGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct busy_opts {
 	char		**kinds;	/* record kinds that count as busy */
 	size_t		  nkinds;
 	int		  capture;	/* ignore windows: whole capture */
+	uint64_t	  hold;		/* records a segment may keep waiting */
 };
 
 /*

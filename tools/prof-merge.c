@@ -45,6 +45,10 @@ usage(void)
 	    "  -k, --kinds=LIST    record kinds that count as busy, "
 	    "comma-separated\n"
 	    "                      (default: kernel)\n"
+	    "  -l, --hold-limit=N  write a busy segment in touching pieces "
+	    "when it keeps\n"
+	    "                      more than N records waiting (default "
+	    "100000)\n"
 	    "  -m, --merge-only    only merge the FILEs; add no busy "
 	    "records\n"
 	    "  -h, --help          display this help and exit\n"
@@ -89,7 +93,7 @@ parse_kinds(struct busy_opts *o, const char *list)
 	for (p = list;; p += n + 1) {
 		n = strcspn(p, ",");
 		if (!valid_kind(p, n))
-			cli_usage_error("option 'kinds': invalid kind "
+			cli_usage_error("option '--kinds': invalid kind "
 			    "list '%s'", list);
 		if (p[n] == '\0')
 			break;
@@ -168,6 +172,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "capture",	no_argument,		NULL, 'c' },
 		{ "kinds",	required_argument,	NULL, 'k' },
+		{ "hold-limit",	required_argument,	NULL, 'l' },
 		{ "merge-only",	no_argument,		NULL, 'm' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -179,13 +184,18 @@ main(int argc, char *argv[])
 	cli_init("prof-merge");
 	memset(&o, 0, sizeof(o));
 	parse_kinds(&o, "kernel");
-	while ((ch = getopt_long(argc, argv, "ck:mhV", longopts, NULL)) != -1)
+	o.hold = 100000;
+	while ((ch = getopt_long(argc, argv, "ck:l:mhV", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'c':
 			o.capture = 1;
 			break;
 		case 'k':
 			parse_kinds(&o, optarg);
+			break;
+		case 'l':
+			o.hold = (uint64_t)cli_parse_i64(optarg, "--hold-limit",
+			    1, INT64_MAX);
 			break;
 		case 'm':
 			merge_only = 1;

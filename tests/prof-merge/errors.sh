@@ -17,3 +17,4 @@ run bad-source.tsv rank0.tsv
 run rank0.tsv no-such-file.tsv
 run --kinds=kernel,,comm rank0.tsv
 run --kinds=Kernel rank0.tsv
+run --hold-limit=0 rank0.tsv
