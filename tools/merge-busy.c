@@ -11,7 +11,12 @@
  * output sorted; it is put as soon as a record starts beyond its end,
  * since no later interval can reach back into it.  Memory is the
  * records between the oldest open segment's start and the input
- * position, plus a few words per device and open window.
+ * position, which --hold-limit caps by cutting a long segment into
+ * touching pieces, plus a few words per device and open window.
+ *
+ * The parts of intervals outside every window of their device go to
+ * one more segment per device, with an empty step; without windows it
+ * is the union over the whole capture.
  *
  * Window records (from prof-steps) arrive at the step start, after the
  * device intervals that started before the step.  Those that still run
