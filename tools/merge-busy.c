@@ -1,0 +1,419 @@
+/*
+ * The busy annotator of prof-merge: per device and step window, the
+ * union of the device intervals of every stream, written as "busy"
+ * records in their place in the stream.
+ *
+ * One pass, in start order.  Each (dev, window) has at most one open
+ * segment: a device interval that starts at or before its end extends
+ * it (touching intervals merge), one that starts later closes it.  A
+ * segment is opened with stage_new() at its start, which is never
+ * earlier than the record being read, so the stage queue keeps the
+ * output sorted; it is put as soon as a record starts beyond its end,
+ * since no later interval can reach back into it.  Memory is the
+ * records between the oldest open segment's start and the input
+ * position, which --hold-limit caps by cutting a long segment into
+ * touching pieces, plus a few words per device and open window.
+ *
+ * The parts of intervals outside every window of their device go to
+ * one more segment per device, with an empty step; without windows it
+ * is the union over the whole capture.
+ *
+ * Window records (from prof-steps) arrive at the step start, after the
+ * device intervals that started before the step.  Those that still run
+ * into the window must be clipped into it too (the overlap rule of the
+ * reference script), and since all of them started before the window
+ * their clipped parts form the single interval [window start, largest
+ * end), so one "running end" per device is all that has to be kept.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "merge.h"
+#include "stage.h"
+#include "xalloc.h"
+
+/* A step window of one device and its open busy segment. */
+struct win {
+	int64_t		 s, e;
+	char		*step, *group;
+	struct srec	*seg;		/* open segment, or NULL */
+	int64_t		 seg_s, seg_e;
+	uint64_t	 seg_n;		/* records read when it opened */
+};
+
+struct bdev {
+	char		*name;
+	size_t		 len;
+	int64_t		 run_end;	/* largest end of an interval so far */
+	int		 ran;		/* run_end is set */
+	struct win	 out;		/* outside every window */
+	struct win	*w;		/* windows not yet passed */
+	size_t		 nw, capw;
+};
+
+struct busy {
+	struct stage	*st;
+	const struct busy_opts *o;
+	int		 c_step, c_group;
+	struct bdev	*dev;
+	size_t		 ndev, capdev, last;
+	/* nothing needs closing before a record starts after this */
+	int64_t		 next_check;
+	uint64_t	 nread;		/* timed records read */
+	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
+};
+
+static struct bdev *
+get_dev(struct busy *b, const char *name, size_t len)
+{
+	struct bdev *d;
+	size_t i;
+
+	if (b->ndev > 0 && b->dev[b->last].len == len &&
+	    memcmp(b->dev[b->last].name, name, len) == 0)
+		return &b->dev[b->last];
+	for (i = 0; i < b->ndev; i++)
+		if (b->dev[i].len == len && memcmp(b->dev[i].name, name,
+		    len) == 0)
+			return &b->dev[b->last = i];
+	if (b->ndev == b->capdev) {
+		b->capdev = b->capdev ? 2 * b->capdev : 8;
+		b->dev = xreallocarray(b->dev, b->capdev, sizeof(*b->dev));
+	}
+	d = &b->dev[b->last = b->ndev++];
+	memset(d, 0, sizeof(*d));
+	d->name = xstrndup(name, len);
+	d->len = len;
+	return d;
+}
+
+static struct win *
+add_win(struct bdev *d, int64_t s, int64_t e)
+{
+	struct win *w;
+
+	if (d->nw == d->capw) {
+		d->capw = d->capw ? 2 * d->capw : 4;
+		d->w = xreallocarray(d->w, d->capw, sizeof(*d->w));
+	}
+	w = &d->w[d->nw++];
+	memset(w, 0, sizeof(*w));
+	w->s = s;
+	w->e = e;
+	return w;
+}
+
+/* Write the open segment of W, with the step columns of its window. */
+static void
+seg_put(struct busy *b, const struct bdev *d, struct win *w)
+{
+	struct srec *r = w->seg;
+
+	srec_set_i64(r, COL_DUR, w->seg_e - w->seg_s);
+	srec_set(r, COL_DEV, d->name, d->len);
+	srec_set_str(r, COL_NAME, "busy");
+	if (w->step != NULL)
+		srec_set_str(r, b->c_step, w->step);
+	if (w->group != NULL)
+		srec_set_str(r, b->c_group, w->group);
+	stage_put(b->st, r);
+	w->seg = NULL;
+}
+
+/* Add the part [S, E) of a device interval to the segment of W. */
+static void
+seg_add(struct busy *b, struct bdev *d, struct win *w, int64_t s, int64_t e)
+{
+	if (e <= s)
+		return;
+	if (w->seg != NULL && s <= w->seg_e) {
+		if (e > w->seg_e)
+			w->seg_e = e;
+		return;
+	}
+	if (w->seg != NULL)
+		seg_put(b, d, w);
+	w->seg = stage_new(b->st, "busy", s);
+	w->seg_s = s;
+	w->seg_e = e;
+	w->seg_n = b->nread;
+	if (b->nread < b->oldest_n)
+		b->oldest_n = b->nread;
+	if (e < b->next_check)
+		b->next_check = e;
+}
+
+static void
+win_free(struct win *w)
+{
+	free(w->step);
+	free(w->group);
+}
+
+/*
+ * Before a record at TS: put every segment that ends before TS and drop
+ * the windows that end at or before it (nothing at TS can overlap them).
+ * Only done when TS passes next_check, the earliest such moment.
+ */
+static void
+close_before(struct busy *b, int64_t ts)
+{
+	int64_t next = INT64_MAX;
+	size_t i, j;
+
+	if (ts <= b->next_check)
+		return;
+	for (i = 0; i < b->ndev; i++) {
+		struct bdev *d = &b->dev[i];
+
+		if (d->out.seg != NULL && d->out.seg_e < ts)
+			seg_put(b, d, &d->out);
+		if (d->out.seg != NULL && d->out.seg_e < next)
+			next = d->out.seg_e;
+		for (j = 0; j < d->nw; j++) {
+			struct win *w = &d->w[j];
+
+			if (w->seg != NULL && (w->seg_e < ts || w->e <= ts))
+				seg_put(b, d, w);
+			if (w->e <= ts) {
+				win_free(w);
+				d->w[j--] = d->w[--d->nw];
+				continue;
+			}
+			if (w->seg != NULL && w->seg_e < next)
+				next = w->seg_e;
+			if (w->e - 1 < next)
+				next = w->e - 1;
+		}
+	}
+	b->next_check = next;
+}
+
+static char *
+field_dup(struct busy *b, int col)
+{
+	size_t len;
+	const char *s = stage_get(b->st, col, &len);
+
+	return len > 0 ? xstrndup(s, len) : NULL;
+}
+
+/* The end of the latest window of D, INT64_MIN when none is open. */
+static int64_t
+windows_end(const struct bdev *d)
+{
+	int64_t m = INT64_MIN;
+	size_t j;
+
+	for (j = 0; j < d->nw; j++)
+		if (d->w[j].e > m)
+			m = d->w[j].e;
+	return m;
+}
+
+/*
+ * A window record: open its window, with what already runs into it.
+ * The intervals read so far all started at or before the window start
+ * S, so the outside segment is cut at S; the part of them past S is
+ * [S, run_end), which goes into the window and, beyond the end of every
+ * open window, back outside.
+ */
+static void
+on_window(struct busy *b)
+{
+	int64_t s = stage_ts(b->st), dur = stage_dur(b->st), e, m;
+	size_t len;
+	const char *dev = stage_get(b->st, COL_DEV, &len);
+	struct bdev *d;
+	struct win *w;
+
+	if (dur < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(b->st),
+		    stage_lineno(b->st), "window record without dur_ns");
+	if (__builtin_add_overflow(s, dur, &e))
+		diag_at_fatal(EXIT_BAD, stage_path(b->st),
+		    stage_lineno(b->st), "ts_ns %" PRId64 " + dur_ns %"
+		    PRId64 " overflows", s, dur);
+	if (dur == 0)
+		return;
+	d = get_dev(b, dev, len);
+	if (d->out.seg != NULL && d->out.seg_e > s) {
+		d->out.seg_e = s;
+		if (d->out.seg_e <= d->out.seg_s) {
+			stage_drop(b->st, d->out.seg);
+			d->out.seg = NULL;
+		} else
+			seg_put(b, d, &d->out);
+	}
+	w = add_win(d, s, e);
+	w->step = field_dup(b, b->c_step);
+	w->group = field_dup(b, b->c_group);
+	if (e - 1 < b->next_check)
+		b->next_check = e - 1;
+	if (!d->ran)
+		return;
+	seg_add(b, d, w, s, d->run_end < e ? d->run_end : e);
+	m = windows_end(d);
+	seg_add(b, d, &d->out, m, d->run_end);
+}
+
+/*
+ * A device interval [S, E): clip it into every window of its device.
+ * Every open window started at or before S and ends after it, so the
+ * part outside all of them is [latest window end, E).
+ */
+static void
+on_interval(struct busy *b)
+{
+	int64_t s = stage_ts(b->st), dur = stage_dur(b->st), e, m;
+	size_t len, j;
+	const char *dev = stage_get(b->st, COL_DEV, &len);
+	struct bdev *d;
+
+	if (dur <= 0)
+		return;			/* instants and absent durations */
+	if (__builtin_add_overflow(s, dur, &e))
+		diag_at_fatal(EXIT_BAD, stage_path(b->st),
+		    stage_lineno(b->st), "ts_ns %" PRId64 " + dur_ns %"
+		    PRId64 " overflows", s, dur);
+	d = get_dev(b, dev, len);
+	if (!d->ran || e > d->run_end)
+		d->run_end = e;
+	d->ran = 1;
+	for (j = 0; j < d->nw; j++) {
+		struct win *w = &d->w[j];
+
+		if (w->s < e && s < w->e)
+			seg_add(b, d, w, s > w->s ? s : w->s,
+			    e < w->e ? e : w->e);
+	}
+	m = windows_end(d);
+	seg_add(b, d, &d->out, m > s ? m : s, e);
+}
+
+/*
+ * Cut segment W at TS if it has kept more than the hold limit of records
+ * waiting: the part before TS is written, the rest goes on from TS.
+ */
+static void
+cut_segment(struct busy *b, struct bdev *d, struct win *w, int64_t ts)
+{
+	int64_t e = w->seg_e;
+
+	if (w->seg == NULL || b->nread - w->seg_n <= b->o->hold ||
+	    w->seg_s >= ts)
+		return;
+	w->seg_e = ts;
+	seg_put(b, d, w);
+	if (e > ts) {
+		w->seg = stage_new(b->st, "busy", ts);
+		w->seg_s = ts;
+		w->seg_e = e;
+		w->seg_n = b->nread;
+	}
+}
+
+/*
+ * Bound memory when a device never falls idle: every record after an
+ * open segment's start waits in the output queue until the segment ends.
+ */
+static void
+cut_long(struct busy *b, int64_t ts)
+{
+	uint64_t oldest = UINT64_MAX;
+	size_t i, j;
+
+	for (i = 0; i < b->ndev; i++) {
+		struct bdev *d = &b->dev[i];
+
+		cut_segment(b, d, &d->out, ts);
+		if (d->out.seg != NULL && d->out.seg_n < oldest)
+			oldest = d->out.seg_n;
+		for (j = 0; j < d->nw; j++) {
+			cut_segment(b, d, &d->w[j], ts);
+			if (d->w[j].seg != NULL && d->w[j].seg_n < oldest)
+				oldest = d->w[j].seg_n;
+		}
+	}
+	b->oldest_n = oldest;
+}
+
+static int
+is_busy_kind(const struct busy *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->o->nkinds; i++)
+		if (stage_is(b->st, b->o->kinds[i]))
+			return 1;
+	return 0;
+}
+
+static void
+busy_loop(struct busy *b)
+{
+	while (stage_next(b->st)) {
+		int64_t ts = stage_ts(b->st);
+
+		if (ts == STAGE_NO_TS) {
+			stage_pass(b->st);
+			continue;
+		}
+		close_before(b, ts);
+		b->nread++;
+		if (b->oldest_n != UINT64_MAX &&
+		    b->nread - b->oldest_n > b->o->hold)
+			cut_long(b, ts);
+		stage_pass(b->st);
+		if (!b->o->capture && stage_is(b->st, "window"))
+			on_window(b);
+		else if (is_busy_kind(b))
+			on_interval(b);
+	}
+}
+
+/* At the end of the input: put every segment still open, free the rest. */
+static void
+close_all(struct busy *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->ndev; i++) {
+		struct bdev *d = &b->dev[i];
+
+		if (d->out.seg != NULL)
+			seg_put(b, d, &d->out);
+		for (j = 0; j < d->nw; j++) {
+			if (d->w[j].seg != NULL)
+				seg_put(b, d, &d->w[j]);
+			win_free(&d->w[j]);
+		}
+		free(d->w);
+		free(d->name);
+	}
+	free(b->dev);
+}
+
+void
+busy_run(const char *path, const struct busy_opts *o, int argc,
+    char *argv[])
+{
+	static const char *const add[] = { "step", "step_group" };
+	struct busy b;
+
+	memset(&b, 0, sizeof(b));
+	b.o = o;
+	b.next_check = INT64_MAX;
+	b.oldest_n = UINT64_MAX;
+	b.st = stage_open(path, argc, argv, add, 2);
+	b.c_step = stage_col(b.st, "step");
+	b.c_group = stage_col(b.st, "step_group");
+	busy_loop(&b);
+	close_all(&b);
+	stage_close(b.st);
+}
