@@ -313,7 +313,7 @@ do_kernel(void)
 	struct wadev *d = dev_of(dev);
 	struct opent *op;
 	char tags[128] = "";
-	int has;
+	int has, comm;
 
 	if (ts == STAGE_NO_TS || dur < 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
@@ -332,13 +332,14 @@ do_kernel(void)
 		wa_op_core(op, core, strlen(core));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
 		tag(tags, sizeof(tags), "WAIT_HEAVY");
-	if (wait > 0 && wa_polluted(d, track, tl, ts - wait, ts)) {
+	comm = is_comm(op, core);
+	if (wait > 0 && !comm && wa_polluted(d, track, tl, ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
 		tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
 	kernel_shapes(d, op, dev, sh, sl);
 	set_tags(tags);
-	if (is_comm(op, core))
+	if (comm)
 		wa_comm_kernel(d, track, tl, ts, ts + dur);
 	else if (strcmp(core, "AI_CPU") == 0) {
 		ai_open(d, op, ts, dur);

@@ -1,0 +1,4 @@
+# A kernel record without dur_ns is bad data: the op's cost is unknown.
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in.tsv
+printf 'kernel\t10\t5\t0\t1\ta\nkernel\t20\t\t0\t1\tb\n' >>in.tsv
+prof-waitanchor in.tsv >/dev/null
