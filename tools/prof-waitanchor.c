@@ -86,19 +86,6 @@ dev_of(const char *name)
 	return last_dev;
 }
 
-/* Append TAG to the comma-separated list in BUF (size CAP). */
-static void
-tag(char *buf, size_t cap, const char *t)
-{
-	size_t n = strlen(buf);
-
-	if (n + strlen(t) + 2 > cap)
-		return;
-	if (n > 0)
-		buf[n++] = ',';
-	strcpy(buf + n, t);
-}
-
 /* The tags column of the current record, with NEW appended. */
 static void
 set_tags(const char *new)
@@ -331,11 +318,11 @@ do_kernel(void)
 	if (core[0] != '\0')
 		wa_op_core(op, core, strlen(core));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
-		tag(tags, sizeof(tags), "WAIT_HEAVY");
+		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
 	comm = is_comm(op, core);
 	if (wait > 0 && !comm && wa_polluted(d, track, tl, ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
-		tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
+		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
 	kernel_shapes(d, op, dev, sh, sl);
 	set_tags(tags);

@@ -320,28 +320,29 @@ cmp_ident(const struct opent *a, const struct opent *b)
 	return c != 0 ? c : strcmp(a->shapes, b->shapes);
 }
 
+/* Order by device, then by the measure (dearest first), then by name. */
 static int
-by_cost(const void *pa, const void *pb)
+cmp_by(const void *pa, const void *pb, int dur)
 {
 	const struct opent *a = *(struct opent *const *)pa;
 	const struct opent *b = *(struct opent *const *)pb;
 	int c = wa_dev_cmp(a->dev, b->dev);
 
 	if (c == 0)
-		c = cmp_measure(a, b, 0);
+		c = cmp_measure(a, b, dur);
 	return c != 0 ? c : cmp_ident(a, b);
+}
+
+static int
+by_cost(const void *pa, const void *pb)
+{
+	return cmp_by(pa, pb, 0);
 }
 
 static int
 by_dur(const void *pa, const void *pb)
 {
-	const struct opent *a = *(struct opent *const *)pa;
-	const struct opent *b = *(struct opent *const *)pb;
-	int c = wa_dev_cmp(a->dev, b->dev);
-
-	if (c == 0)
-		c = cmp_measure(a, b, 1);
-	return c != 0 ? c : cmp_ident(a, b);
+	return cmp_by(pa, pb, 1);
 }
 
 static int
@@ -377,8 +378,8 @@ rank_ops(struct opent **v, size_t n, int (*cmp)(const void *,
 }
 
 /* Append TAG to the comma-separated list in BUF (size CAP). */
-static void
-add_tag(char *buf, size_t cap, const char *tag)
+void
+wa_tag(char *buf, size_t cap, const char *tag)
 {
 	size_t n = strlen(buf);
 
@@ -414,21 +415,21 @@ op_tags(const struct opent *op, int64_t top, char *buf, size_t cap)
 	buf[0] = '\0';
 	if (op->wait_calls > 0 && c > 0 && 100 * w > 95 * c &&
 	    op->dur_sum < (__int128)10000 * op->calls && op->rank_cost <= top)
-		add_tag(buf, cap, "WAIT_ANCHOR_FALSE_HOTSPOT");
+		wa_tag(buf, cap, "WAIT_ANCHOR_FALSE_HOTSPOT");
 	if (op->wait_calls > 0 && c > 0 && 10 * w > 8 * c)
-		add_tag(buf, cap, "WAIT_HEAVY");
+		wa_tag(buf, cap, "WAIT_HEAVY");
 	if (op->rank_cost <= top && op->rank_dur > top)
-		add_tag(buf, cap, "RANK_DISAGREEMENT");
+		wa_tag(buf, cap, "RANK_DISAGREEMENT");
 	if (op->flags & OPF_POLLUTED) {
-		add_tag(buf, cap, "WAIT_POLLUTION_RISK");
-		add_tag(buf, cap, "wait_not_reliable_for_rootcause");
+		wa_tag(buf, cap, "WAIT_POLLUTION_RISK");
+		wa_tag(buf, cap, "wait_not_reliable_for_rootcause");
 	}
 	if (op->ai_calls > 0)
-		add_tag(buf, cap, wa_aicpu_class(op->ai_overlap, op->ai_dur));
+		wa_tag(buf, cap, wa_aicpu_class(op->ai_overlap, op->ai_dur));
 	if (op->flags & OPF_EXPOSED)
-		add_tag(buf, cap, "AICPU_EXPOSED_RISK");
+		wa_tag(buf, cap, "AICPU_EXPOSED_RISK");
 	if (op->nm->variable)
-		add_tag(buf, cap, "VARIABLE_SHAPE_SAME_TEMPLATE");
+		wa_tag(buf, cap, "VARIABLE_SHAPE_SAME_TEMPLATE");
 }
 
 static const char *
