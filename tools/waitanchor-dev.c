@@ -94,8 +94,7 @@ wa_polluted(const struct wadev *d, const char *track, size_t tl, int64_t a,
 	if (ivrun_meets(&d->comm, a, b))
 		return 1;
 	for (i = 0; i < d->nkcomm; i++)
-		if ((strlen(d->kcomm_track[i]) != tl ||
-		    memcmp(d->kcomm_track[i], track, tl) != 0) &&
+		if (strcmp(d->kcomm_track[i], track) != 0 &&
 		    ivrun_meets(&d->kcomm[i], a, b))
 			return 1;
 	return 0;
@@ -109,8 +108,7 @@ wa_comm_kernel(struct wadev *d, const char *track, size_t tl, int64_t s,
 	size_t i;
 
 	for (i = 0; i < d->nkcomm; i++)
-		if (strlen(d->kcomm_track[i]) == tl &&
-		    memcmp(d->kcomm_track[i], track, tl) == 0)
+		if (strcmp(d->kcomm_track[i], track) == 0)
 			break;
 	if (i == d->nkcomm) {
 		d->kcomm = xreallocarray(d->kcomm, i + 1, sizeof(*d->kcomm));

@@ -16,15 +16,24 @@
 #include "waitanchor.h"
 #include "xalloc.h"
 
-/* FNV-1a, then a final mix so that the low bits index the table. */
+/*
+ * A hash eight bytes at a time (Kineto kernel names run to hundreds of
+ * bytes), with a final mix so that the low bits index the table and
+ * sums of hashes (the shape multisets) do not cancel.
+ */
 uint64_t
-wa_hash(const char *s, size_t len)
+wa_hash(const char *s, size_t len, uint64_t seed)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
+	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL), w;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
@@ -109,32 +118,38 @@ wa_is_comm_name(const char *name, size_t len)
 	return 0;
 }
 
-/* Build "dev NUL name NUL shapes" in a growing scratch buffer. */
-static char *
-make_key(const char *dev, size_t dl, const char *name, size_t nl,
-    const char *sh, size_t sl, size_t *len)
+/* Whether OP's key is DEV NUL NAME NUL SH. */
+static int
+op_is(const struct opent *op, const char *dev, size_t dl, const char *name,
+    size_t nl, const char *sh, size_t sl)
 {
-	static char *buf;
-	static size_t cap;
-	size_t n = dl + nl + sl + 2;
+	return op->keylen == dl + nl + sl + 2 &&
+	    memcmp(op->name, name, nl) == 0 && memcmp(op->dev, dev, dl) == 0 &&
+	    op->dev[dl] == '\0' && op->name[nl] == '\0' &&
+	    memcmp(op->shapes, sh, sl) == 0;
+}
 
-	if (cap < n) {
-		cap = n + n / 2 + 64;
-		buf = xrealloc(buf, cap);
-	}
-	memcpy(buf, dev, dl);
-	buf[dl] = '\0';
-	memcpy(buf + dl + 1, name, nl);
-	buf[dl + 1 + nl] = '\0';
-	memcpy(buf + dl + nl + 2, sh, sl);
-	*len = n;
-	return buf;
+/* The slot of the op with those parts, or the empty slot for it. */
+static void **
+op_slot(struct wa_map *m, uint64_t h, const char *dev, size_t dl,
+    const char *name, size_t nl, const char *sh, size_t sl)
+{
+	size_t i;
+	const struct opent *op;
+
+	if (2 * (m->n + 1) > m->cap)
+		map_grow(m);
+	for (i = h & (m->cap - 1); (op = m->slot[i]) != NULL;
+	    i = (i + 1) & (m->cap - 1))
+		if (op->hash == h && op_is(op, dev, dl, name, nl, sh, sl))
+			break;
+	return &m->slot[i];
 }
 
 static struct nament *
 name_of(struct wa_map *names, const char *key, size_t len)
 {
-	uint64_t h = wa_hash(key, len);
+	uint64_t h = wa_hash(key, len, 0);
 	int found;
 	void **slot = wa_map_get(names, key, len, h, &found);
 	struct nament *nm;
@@ -159,24 +174,26 @@ struct opent *
 wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
     const char *name, size_t nl, const char *sh, size_t sl)
 {
-	size_t len;
-	char *key = make_key(dev, dl, name, nl, sh, sl, &len);
-	uint64_t h = wa_hash(key, len);
-	int found;
-	void **slot = wa_map_get(ops, key, len, h, &found);
-	struct opent *op;
+	uint64_t h = wa_hash(sh, sl, wa_hash(name, nl, wa_hash(dev, dl, 0)));
+	void **slot = op_slot(ops, h, dev, dl, name, nl, sh, sl);
+	struct opent *op = *slot;
+	size_t len = dl + nl + sl + 2;
 
-	if (found)
-		return *slot;
+	if (op != NULL)
+		return op;
 	op = xcalloc(1, sizeof(*op));
 	op->key = xmalloc(len);
-	memcpy(op->key, key, len);
+	memcpy(op->key, dev, dl);
+	op->key[dl] = '\0';
+	memcpy(op->key + dl + 1, name, nl);
+	op->key[dl + 1 + nl] = '\0';
+	memcpy(op->key + dl + nl + 2, sh, sl);
 	op->keylen = len;
 	op->hash = h;
 	op->dev = op->key;
 	op->name = op->key + dl + 1;
 	op->shapes = op->key + dl + nl + 2;
-	op->nm = name_of(names, key, dl + nl + 1);
+	op->nm = name_of(names, op->key, dl + nl + 1);
 	if (wa_is_comm_name(name, nl))
 		op->flags |= OPF_COMM;
 	*slot = op;
@@ -191,8 +208,7 @@ wa_op_core(struct opent *op, const char *core, size_t len)
 	size_t i;
 
 	for (i = 0; i < OP_NCORES && op->core[i] != NULL; i++)
-		if (strlen(op->core[i]) == len &&
-		    memcmp(op->core[i], core, len) == 0) {
+		if (strcmp(op->core[i], core) == 0) {
 			op->core_n[i]++;
 			return;
 		}
@@ -262,7 +278,7 @@ wa_vshape(struct nament *nm, const char *dev, const char *group,
 		free(g->step);
 		g->step = xstrdup(step);
 	}
-	g->cur_sum += wa_hash(sh, len);
+	g->cur_sum += wa_hash(sh, len, 0);
 	g->cur_cnt++;
 }
 
