@@ -182,12 +182,13 @@ wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
 	if (op != NULL)
 		return op;
 	op = xcalloc(1, sizeof(*op));
-	op->key = xmalloc(len);
+	op->key = xmalloc(len + 1);	/* shapes NUL-terminated too */
 	memcpy(op->key, dev, dl);
 	op->key[dl] = '\0';
 	memcpy(op->key + dl + 1, name, nl);
 	op->key[dl + 1 + nl] = '\0';
 	memcpy(op->key + dl + nl + 2, sh, sl);
+	op->key[len] = '\0';
 	op->keylen = len;
 	op->hash = h;
 	op->dev = op->key;
