@@ -41,6 +41,7 @@ static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
 static int bubbles_known;		/* the input went through prof-bubbles */
 /* Input columns used (-1 when absent) and added ones. */
 static int c_core, c_wait, c_shapes, c_step, c_group, c_tags, c_masked;
+static int c_type;
 
 static void
 usage(void)
@@ -60,6 +61,9 @@ usage(void)
 	    "                      'total' (sums over all calls)\n"
 	    "  -s, --by-shape      an op is a name and its input shapes, "
 	    "not a name\n"
+	    "  -t, --by-type       an op is the kernel's op type (column "
+	    "'type', as\n"
+	    "                      MatMulV2), not its name\n"
 	    "  -h, --help          display this help and exit\n"
 	    "  -V, --version       output version information and exit\n\n");
 	printf("Adds op records at the end of the stream; see "
@@ -302,6 +306,8 @@ do_kernel(void)
 	char tags[128] = "";
 	int has, comm;
 
+	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
+		name = stage_get(st, c_type, &nl);
 	if (ts == STAGE_NO_TS || dur < 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "kernel record without %s", dur < 0 ? "dur_ns" : "ts_ns");
@@ -422,6 +428,7 @@ run(const char *path, int argc, char *argv[])
 	c_group = stage_col(st, "step_group");
 	c_tags = stage_col(st, "tags");
 	c_masked = stage_col(st, "masked_ratio");
+	c_type = stage_col(st, "type");
 	bubbles_known = stage_col(st, "bubble_id") >= 0;
 	while (stage_next(st)) {
 		if (nopen_ai > 0 && stage_ts(st) > ai_min_end)
@@ -453,6 +460,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "all-devs",	no_argument,		NULL, 'a' },
 		{ "by-shape",	no_argument,		NULL, 's' },
+		{ "by-type",	no_argument,		NULL, 't' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "rank",	required_argument,	NULL, 'r' },
 		{ "top",	required_argument,	NULL, 'n' },
@@ -463,7 +471,7 @@ main(int argc, char **argv)
 	int c;
 
 	cli_init("prof-waitanchor");
-	while ((c = getopt_long(argc, argv, "ahn:r:sV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "ahn:r:stV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'a':
@@ -480,6 +488,9 @@ main(int argc, char **argv)
 			break;
 		case 's':
 			opts.by_shape = 1;
+			break;
+		case 't':
+			opts.by_type = 1;
 			break;
 		case 'V':
 			cli_version();

@@ -481,6 +481,8 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
 	srec_set_str(r, COL_NAME, op->name);
 	if (stage_col(st, "core") >= 0 && op->core[0] != NULL)
 		srec_set_str(r, stage_col(st, "core"), main_core(op));
+	if (o->by_type && stage_col(st, "type") >= 0)
+		srec_set_str(r, stage_col(st, "type"), op->name);
 	if (o->by_shape && stage_col(st, "in_shapes") >= 0)
 		srec_set_str(r, stage_col(st, "in_shapes"), op->shapes);
 	srec_set_i64(r, stage_col(st, "calls"), (int64_t)op->calls);

@@ -17,6 +17,7 @@ struct srec;
 /* Options, set once in main(). */
 struct wa_opts {
 	int		 by_shape;	/* key ops by name and in_shapes */
+	int		 by_type;	/* the name is the op type */
 	int		 all_devs;	/* one op across every device */
 	int		 rank_total;	/* rank by totals, not averages */
 	int64_t		 top;		/* rank limit of hotspot rules */

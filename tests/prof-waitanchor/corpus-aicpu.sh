@@ -3,7 +3,7 @@
 # wait ratio, both ranks, the wait-anchor/wait-heavy/rank tags, the
 # polluted set and the AI CPU masked ratios were checked against an
 # independent python3 csv + decimal.Decimal computation (exact, ties by
-# name): all 201 ops equal.
+# name): all 201 ops equal by name, all 43 by type (-t).
 K="$CORPUS/ascend_torch_npu/msprof_analyze_ut/kernel_details_2023-11_llm_aicpu.csv"
 [ -f "$K" ] || exit 77
 f="$top_srcdir/tests/prof-waitanchor/cols.awk"
@@ -15,3 +15,6 @@ awk -v kind=op,metric -v want=kind,name,core,calls,dur_avg_ns,wait_avg_ns,cost_a
     awk -F'\t' 'NR == 1 || $1 == "metric" || $9 <= 12 || $13 ~ /HOTSPOT|POLLUTION|AICPU|VARIABLE/'
 echo '--- tag counts over all ops'
 awk -v kind=op -v want=tags -f "$f" out.tsv | tail -n +2 | tr ',' '\n' | sed '/^$/d' | sort | uniq -c
+echo '--- -t: ops by type (43 ops, checked the same way), the first 10 and the tagged'
+prof-ingest -q "$K" | prof-waitanchor -t | awk -v kind=op -v want=name,type,core,calls,dur_avg_ns,wait_avg_ns,cost_avg_ns,wait_ratio,rank_cost,rank_dur,masked_ratio,tags -f "$f" |
+    awk -F'\t' 'NR == 1 || $9 <= 10 || $12 ~ /HOTSPOT|AICPU/'
