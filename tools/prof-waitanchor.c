@@ -252,14 +252,6 @@ do_comm(void)
 		    stage_dur(st));
 }
 
-/* Whether a kernel on CORE (or of OP's name) is communication. */
-static int
-is_comm(const struct opent *op, const char *core)
-{
-	return (op->flags & OPF_COMM) || strcmp(core, "HCCL") == 0 ||
-	    strcmp(core, "COMMUNICATION") == 0;
-}
-
 /* The wait of the current kernel, and whether it was recorded. */
 static int64_t
 kernel_wait(int *has)
@@ -304,7 +296,7 @@ do_kernel(void)
 	struct wadev *d = dev_of(dev);
 	struct opent *op;
 	char tags[128] = "";
-	int has, comm;
+	int has, cls;
 
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		name = stage_get(st, c_type, &nl);
@@ -321,20 +313,18 @@ do_kernel(void)
 		op->wait_sum += wait;
 		d->wait_seen = 1;
 	}
-	if (core[0] != '\0')
-		wa_op_core(op, core, strlen(core));
+	cls = wa_op_core(op, core);
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
 		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
-	comm = is_comm(op, core);
-	if (wait > 0 && !comm && wa_polluted(d, track, tl, ts - wait, ts)) {
+	if (wait > 0 && cls != WA_COMM && wa_polluted(d, track, tl, ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
 		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
 	kernel_shapes(d, op, dev, sh, sl);
 	set_tags(tags);
-	if (comm)
+	if (cls == WA_COMM)
 		wa_comm_kernel(d, track, tl, ts, ts + dur);
-	else if (strcmp(core, "AI_CPU") == 0) {
+	else if (cls == WA_AICPU) {
 		ai_open(d, op, ts, dur);
 		return;
 	} else

@@ -202,21 +202,38 @@ wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
 	return op;
 }
 
-/* Count the core a call ran on; the op reports the most frequent. */
-void
-wa_op_core(struct opent *op, const char *core, size_t len)
+/* What a kernel of OP on CORE is (the name can make it communication). */
+static int
+core_class(const struct opent *op, const char *core)
+{
+	if ((op->flags & OPF_COMM) || strcmp(core, "HCCL") == 0 ||
+	    strcmp(core, "COMMUNICATION") == 0)
+		return WA_COMM;
+	return strcmp(core, "AI_CPU") == 0 ? WA_AICPU : WA_COMPUTE;
+}
+
+/*
+ * Count the core a call ran on (the op reports the most frequent) and
+ * return the kernel's class, worked out once per op and core.
+ */
+int
+wa_op_core(struct opent *op, const char *core)
 {
 	size_t i;
 
+	if (core[0] == '\0')
+		return core_class(op, core);
 	for (i = 0; i < OP_NCORES && op->core[i] != NULL; i++)
 		if (strcmp(op->core[i], core) == 0) {
 			op->core_n[i]++;
-			return;
+			return op->core_cls[i];
 		}
-	if (i < OP_NCORES) {
-		op->core[i] = xstrndup(core, len);
-		op->core_n[i] = 1;
-	}
+	if (i == OP_NCORES)
+		return core_class(op, core);
+	op->core[i] = xstrdup(core);
+	op->core_n[i] = 1;
+	op->core_cls[i] = (unsigned char)core_class(op, core);
+	return op->core_cls[i];
 }
 
 /* Compare the step just finished with the group's first step. */

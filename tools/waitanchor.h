@@ -30,6 +30,9 @@ struct wa_opts {
 
 #define OP_NCORES	4
 
+/* What a kernel is, for the interval rules. */
+enum { WA_COMPUTE, WA_AICPU, WA_COMM };
+
 /*
  * Per (dev, step_group) shape bookkeeping of one op name: the multiset
  * of input shapes of the first step seen (as a count and a sum of
@@ -69,6 +72,7 @@ struct opent {
 	unsigned	 flags;
 	char		*core[OP_NCORES];
 	uint64_t	 core_n[OP_NCORES];
+	unsigned char	 core_cls[OP_NCORES];
 	int64_t		 rank_cost, rank_dur;
 };
 
@@ -87,7 +91,7 @@ void		 wa_map_free(struct wa_map *);
 /* The op of the current kernel; keys built from dev, name, shapes. */
 struct opent	*wa_op(struct wa_map *, struct wa_map *, const char *,
 		    size_t, const char *, size_t, const char *, size_t);
-void		 wa_op_core(struct opent *, const char *, size_t);
+int		 wa_op_core(struct opent *, const char *);
 void		 wa_vshape(struct nament *, const char *, const char *,
 		    const char *, const char *, size_t);
 void		 wa_vshape_finish(struct wa_map *);
