@@ -300,9 +300,13 @@ do_kernel(void)
 
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		name = stage_get(st, c_type, &nl);
-	if (ts == STAGE_NO_TS || dur < 0)
+	if (ts == STAGE_NO_TS || stage_absent(st, COL_DUR))
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "kernel record without %s", dur < 0 ? "dur_ns" : "ts_ns");
+		    "kernel record without %s", ts == STAGE_NO_TS ? "ts_ns" :
+		    "dur_ns");
+	if (dur < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "negative dur_ns '%" PRId64 "'", dur);
 	wait = kernel_wait(&has);
 	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
 	    opts.by_shape ? sl : 0);
