@@ -283,23 +283,10 @@ kernel_shapes(struct wadev *d, struct opent *op, const char *dev,
 		    sh, sl);
 }
 
+/* A kernel needs a place on the timeline and a duration. */
 static void
-do_kernel(void)
+kernel_check(int64_t ts, int64_t dur)
 {
-	size_t dl, nl, tl, sl;
-	const char *dev = stage_get(st, COL_DEV, &dl);
-	const char *name = stage_get(st, COL_NAME, &nl);
-	const char *track = stage_get(st, COL_TRACK, &tl);
-	const char *core = stage_get(st, c_core, NULL);
-	const char *sh = stage_get(st, c_shapes, &sl);
-	int64_t ts = stage_ts(st), dur = stage_dur(st), wait;
-	struct wadev *d = dev_of(dev);
-	struct opent *op;
-	char tags[128] = "";
-	int has, cls;
-
-	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
-		name = stage_get(st, c_type, &nl);
 	if (ts == STAGE_NO_TS || stage_absent(st, COL_DUR))
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "kernel record without %s", ts == STAGE_NO_TS ? "ts_ns" :
@@ -307,9 +294,15 @@ do_kernel(void)
 	if (dur < 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "negative dur_ns '%" PRId64 "'", dur);
-	wait = kernel_wait(&has);
-	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
-	    opts.by_shape ? sl : 0);
+}
+
+/* Add the current kernel to its op's sums; returns its wait (0: none). */
+static int64_t
+kernel_count(struct wadev *d, struct opent *op, int64_t dur)
+{
+	int has;
+	int64_t wait = kernel_wait(&has);
+
 	op->calls++;
 	op->dur_sum += dur;
 	if (has) {
@@ -317,10 +310,34 @@ do_kernel(void)
 		op->wait_sum += wait;
 		d->wait_seen = 1;
 	}
-	cls = wa_op_core(op, core);
+	return wait;
+}
+
+static void
+do_kernel(void)
+{
+	size_t dl, nl, tl, sl;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	const char *name = stage_get(st, COL_NAME, &nl);
+	const char *track = stage_get(st, COL_TRACK, &tl);
+	const char *sh = stage_get(st, c_shapes, &sl);
+	int64_t ts = stage_ts(st), dur = stage_dur(st), wait;
+	struct wadev *d = dev_of(dev);
+	struct opent *op;
+	char tags[128] = "";
+	int cls;
+
+	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
+		name = stage_get(st, c_type, &nl);
+	kernel_check(ts, dur);
+	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
+	    opts.by_shape ? sl : 0);
+	wait = kernel_count(d, op, dur);
+	cls = wa_op_core(op, stage_get(st, c_core, NULL));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
 		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
-	if (wait > 0 && cls != WA_COMM && wa_polluted(d, track, tl, ts - wait, ts)) {
+	if (wait > 0 && cls != WA_COMM &&
+	    wa_polluted(d, track, tl, ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
 		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
