@@ -1,0 +1,14 @@
+# A kernel record without dur_ns is bad data: the op's cost is unknown.
+# So is a timeless kernel (it has no place on the device timeline), and
+# a negative duration.
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in.tsv
+printf 'kernel\t10\t5\t0\t1\ta\nkernel\t20\t\t0\t1\tb\n' >>in.tsv
+prof-waitanchor in.tsv >/dev/null
+echo "exit $?"
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in2.tsv
+printf 'kernel\t\t5\t0\t1\ta\n' >>in2.tsv
+prof-waitanchor in2.tsv >/dev/null
+echo "exit $?"
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in3.tsv
+printf 'kernel\t5\t-2\t0\t1\ta\n' >>in3.tsv
+prof-waitanchor in3.tsv >/dev/null

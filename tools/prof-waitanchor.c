@@ -1,0 +1,524 @@
+/*
+ * prof-waitanchor: the op-level view of a prof-tsv stream, with the wait
+ * anchor, wait pollution and AI CPU exposure rules of the analysis spec.
+ *
+ * Kernels pass through (tagged where a rule applies to the single
+ * kernel); every op gets one summary record at the end.  This file is
+ * the stage loop: it reads each kernel once, feeds the op table
+ * (waitanchor-ops.c) and the per-device windows (waitanchor-dev.c), and
+ * keeps an AI CPU kernel back until the input has passed its end, so
+ * that compute kernels starting after it still count as masking it.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "num.h"
+#include "stage.h"
+#include "waitanchor.h"
+#include "xalloc.h"
+
+static const char *const added[] = {
+	"calls", "dur_avg_ns", "wait_avg_ns", "cost_avg_ns", "cost_total_ns",
+	"wait_ratio", "rank_cost", "rank_dur", "tags", "dur_total_ns",
+	"masked_ratio", "value"
+};
+
+static struct wa_opts opts;
+static struct stage *st;
+static struct wa_map ops, names = { NULL, 0, 0, 1 };
+static struct wadev **devs;
+static size_t ndevs;
+static struct wadev *last_dev;
+static size_t nopen_ai;			/* AI CPU kernels kept back */
+static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
+static int bubbles_known;		/* the input went through prof-bubbles */
+/* Input columns used (-1 when absent) and added ones. */
+static int c_core, c_wait, c_shapes, c_step, c_group, c_tags, c_masked;
+static int c_type;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Summarise kernels per op (calls, duration, wait, total cost, "
+	    "both rankings)\nand tag wait-anchor false hotspots, wait "
+	    "pollution and AI CPU exposure.\n\n");
+	printf("With no FILE, or when FILE is -, read standard input.\n\n");
+	printf("  -a, --all-devs      one op record per op across all "
+	    "devices (default: per\n"
+	    "                      device)\n"
+	    "  -n, --top=N         cost rank limit of the hotspot rules "
+	    "(default 10)\n"
+	    "  -r, --rank=WHAT     rank ops by 'avg' (per-call averages, "
+	    "the default) or\n"
+	    "                      'total' (sums over all calls)\n"
+	    "  -s, --by-shape      an op is a name and its input shapes, "
+	    "not a name\n"
+	    "  -t, --by-type       an op is the kernel's op type (column "
+	    "'type', as\n"
+	    "                      MatMulV2), not its name\n"
+	    "  -h, --help          display this help and exit\n"
+	    "  -V, --version       output version information and exit\n\n");
+	printf("Adds op records at the end of the stream; see "
+	    "prof-waitanchor(1).\n\n");
+	printf("Exit status: 0 on success, 1 if the input was bad or "
+	    "unreadable, 2 for\nusage errors.\n");
+	exit(EXIT_OK);
+}
+
+static struct wadev *
+dev_of(const char *name)
+{
+	size_t i;
+
+	if (last_dev != NULL && strcmp(last_dev->name, name) == 0)
+		return last_dev;
+	for (i = 0; i < ndevs; i++)
+		if (strcmp(devs[i]->name, name) == 0)
+			return last_dev = devs[i];
+	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
+	last_dev = devs[ndevs++] = xcalloc(1, sizeof(**devs));
+	last_dev->name = xstrdup(name);
+	last_dev->bub_max_end = INT64_MIN;
+	return last_dev;
+}
+
+/* The tags column of the current record, with NEW appended. */
+static void
+set_tags(const char *new)
+{
+	size_t n;
+	const char *old = stage_get(st, c_tags, &n);
+	char *buf;
+
+	if (new[0] == '\0')
+		return;
+	if (n == 0) {
+		stage_set_str(st, c_tags, new);
+		return;
+	}
+	buf = xmalloc(n + strlen(new) + 2);
+	memcpy(buf, old, n);
+	buf[n] = ',';
+	strcpy(buf + n + 1, new);
+	stage_set_str(st, c_tags, buf);
+	free(buf);
+}
+
+/* The same for a kept record. */
+static void
+srec_tags(struct srec *r, const char *new)
+{
+	size_t n;
+	const char *old = srec_get(r, c_tags, &n);
+	char *buf = xmalloc(n + strlen(new) + 2);
+
+	if (n > 0)
+		snprintf(buf, n + strlen(new) + 2, "%s,%s", old, new);
+	else
+		strcpy(buf, new);
+	srec_set_str(r, c_tags, buf);
+	free(buf);
+}
+
+/*
+ * Finish an AI CPU kernel: its masked ratio is the part of it that the
+ * union of compute kernels on the device covers (spec 5.3).  It is
+ * exposed (AICPU_EXPOSED_RISK) when it borders or overlaps a bubble and
+ * is not masked; without bubble records, when its class is
+ * AICPU_EXPOSED_NOT_ALLOWED.
+ */
+static void
+ai_finish(struct wadev *d, struct aiopen *a)
+{
+	struct ival one = { a->s, a->e };
+	int64_t dur = a->e - a->s, ov;
+	const char *cls;
+	char buf[NUM_BUFSIZE];
+	int exposed;
+
+	if (dur <= 0) {
+		stage_put(st, a->rec);
+		return;
+	}
+	ov = ival_overlap(&one, 1, d->compute.v + d->compute.head,
+	    d->compute.n - d->compute.head);
+	cls = wa_aicpu_class(ov, dur);
+	exposed = bubbles_known ? a->contact &&
+	    strcmp(cls, "AICPU_MASKED_BUT_UNDESIRABLE") != 0 :
+	    strcmp(cls, "AICPU_EXPOSED_NOT_ALLOWED") == 0;
+	a->op->ai_calls++;
+	a->op->ai_dur += dur;
+	a->op->ai_overlap += ov;
+	srec_set(a->rec, c_masked, buf, num_ratio(buf, ov, dur, 6));
+	srec_tags(a->rec, cls);
+	if (exposed) {
+		a->op->flags |= OPF_EXPOSED;
+		srec_tags(a->rec, "AICPU_EXPOSED_RISK");
+	}
+	stage_put(st, a->rec);
+}
+
+/* Finish the AI CPU kernels that end before TS; all of them at EOF. */
+static void
+ai_close(int64_t ts)
+{
+	size_t i, j;
+	struct wadev *d;
+
+	ai_min_end = INT64_MAX;
+	for (i = 0; i < ndevs; i++) {
+		d = devs[i];
+		for (j = 0; j < d->nai; ) {
+			if (d->ai[j].e < ts) {
+				ai_finish(d, &d->ai[j]);
+				d->ai[j] = d->ai[--d->nai];
+				nopen_ai--;
+				continue;
+			}
+			if (d->ai[j].e < ai_min_end)
+				ai_min_end = d->ai[j].e;
+			j++;
+		}
+	}
+}
+
+/* Keep the current AI CPU kernel back until the input passes its end. */
+static void
+ai_open(struct wadev *d, struct opent *op, int64_t ts, int64_t dur)
+{
+	struct aiopen *a;
+
+	if (d->nai == d->aicap) {
+		d->aicap = d->aicap ? 2 * d->aicap : 8;
+		d->ai = xreallocarray(d->ai, d->aicap, sizeof(*d->ai));
+	}
+	a = &d->ai[d->nai++];
+	a->rec = stage_keep(st);
+	a->op = op;
+	a->s = ts;
+	a->e = ts + dur;
+	a->contact = d->bub_max_end >= ts;
+	nopen_ai++;
+	if (a->e < ai_min_end)
+		ai_min_end = a->e;
+}
+
+/* A compute kernel: part of the union that masks AI CPU kernels. */
+static void
+compute_add(struct wadev *d, int64_t ts, int64_t dur)
+{
+	int64_t lim = ts;
+	size_t i;
+
+	for (i = 0; i < d->nai; i++)
+		if (d->ai[i].s < lim)
+			lim = d->ai[i].s;
+	ivrun_prune(&d->compute, lim);
+	ivrun_add(&d->compute, ts, ts + dur);
+}
+
+/* A bubble (prof-bubbles): an idle gap of the device. */
+static void
+do_bubble(void)
+{
+	struct wadev *d = dev_of(stage_get(st, COL_DEV, NULL));
+	int64_t e = stage_ts(st) + (stage_dur(st) > 0 ? stage_dur(st) : 0);
+	size_t i;
+
+	if (stage_ts(st) == STAGE_NO_TS)
+		return;
+	if (e > d->bub_max_end)
+		d->bub_max_end = e;
+	for (i = 0; i < d->nai; i++)
+		d->ai[i].contact = 1;
+}
+
+/* A communication record: a window that pollutes waits under it. */
+static void
+do_comm(void)
+{
+	struct wadev *d = dev_of(stage_get(st, COL_DEV, NULL));
+
+	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0)
+		ivrun_add(&d->comm, stage_ts(st), stage_ts(st) +
+		    stage_dur(st));
+}
+
+/* The wait of the current kernel, and whether it was recorded. */
+static int64_t
+kernel_wait(int *has)
+{
+	int absent = 1;
+	int64_t w = c_wait >= 0 ? stage_i64(st, c_wait, &absent) : 0;
+
+	*has = !absent;
+	if (w < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "negative wait_ns '%" PRId64 "'", w);
+	return w;
+}
+
+/* Shape bookkeeping for VARIABLE_SHAPE_SAME_TEMPLATE. */
+static void
+kernel_shapes(struct wadev *d, struct opent *op, const char *dev,
+    const char *sh, size_t sl)
+{
+	const char *step = stage_get(st, c_step, NULL);
+
+	if (sl > 0)
+		d->shapes_seen = 1;
+	if (step[0] == '\0')
+		return;
+	d->steps_seen = 1;
+	if (c_shapes >= 0)
+		wa_vshape(op->nm, dev, stage_get(st, c_group, NULL), step,
+		    sh, sl);
+}
+
+/* A kernel needs a place on the timeline and a duration. */
+static void
+kernel_check(int64_t ts, int64_t dur)
+{
+	if (ts == STAGE_NO_TS || stage_absent(st, COL_DUR))
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "kernel record without %s", ts == STAGE_NO_TS ? "ts_ns" :
+		    "dur_ns");
+	if (dur < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "negative dur_ns '%" PRId64 "'", dur);
+}
+
+/* Add the current kernel to its op's sums; returns its wait (0: none). */
+static int64_t
+kernel_count(struct wadev *d, struct opent *op, int64_t dur)
+{
+	int has;
+	int64_t wait = kernel_wait(&has);
+
+	op->calls++;
+	op->dur_sum += dur;
+	if (has) {
+		op->wait_calls++;
+		op->wait_sum += wait;
+		d->wait_seen = 1;
+	}
+	return wait;
+}
+
+static void
+do_kernel(void)
+{
+	size_t dl, nl, tl, sl;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	const char *name = stage_get(st, COL_NAME, &nl);
+	const char *track = stage_get(st, COL_TRACK, &tl);
+	const char *sh = stage_get(st, c_shapes, &sl);
+	int64_t ts = stage_ts(st), dur = stage_dur(st), wait;
+	struct wadev *d = dev_of(dev);
+	struct opent *op;
+	char tags[128] = "";
+	int cls;
+
+	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
+		name = stage_get(st, c_type, &nl);
+	kernel_check(ts, dur);
+	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
+	    opts.by_shape ? sl : 0);
+	wait = kernel_count(d, op, dur);
+	cls = wa_op_core(op, stage_get(st, c_core, NULL));
+	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
+		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
+	if (wait > 0 && cls != WA_COMM &&
+	    wa_polluted(d, track, tl, ts - wait, ts)) {
+		op->flags |= OPF_POLLUTED;
+		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
+	}
+	kernel_shapes(d, op, dev, sh, sl);
+	set_tags(tags);
+	if (cls == WA_COMM)
+		wa_comm_kernel(d, track, tl, ts, ts + dur);
+	else if (cls == WA_AICPU) {
+		ai_open(d, op, ts, dur);
+		return;
+	} else
+		compute_add(d, ts, dur);
+	stage_pass(st);
+}
+
+static void
+put_metric(const char *dev, const char *name, int value, const char *why,
+    int64_t end)
+{
+	struct srec *r = stage_new(st, "metric", end);
+
+	srec_set_str(r, COL_DEV, dev);
+	srec_set_str(r, COL_NAME, name);
+	srec_set_str(r, stage_col(st, "value"), value ? "1" : "0");
+	if (why != NULL)
+		srec_set_str(r, c_tags, why);
+	stage_put(st, r);
+}
+
+static int
+dev_order(const void *a, const void *b)
+{
+	return wa_dev_cmp((*(struct wadev *const *)a)->name,
+	    (*(struct wadev *const *)b)->name);
+}
+
+/*
+ * Say per device (or once with --all-devs) whether wait times were
+ * recorded and whether the shape check could run, so that an absent tag
+ * is not read as a clean result.
+ */
+static void
+write_metrics(int64_t end)
+{
+	size_t i, n = opts.all_devs && ndevs > 0 ? 1 : ndevs;
+	int w, sh, stp;
+
+	qsort(devs, ndevs, sizeof(*devs), dev_order);
+	for (i = 0; i < n; i++) {
+		w = devs[i]->wait_seen;
+		sh = devs[i]->shapes_seen;
+		stp = devs[i]->steps_seen;
+		if (opts.all_devs)
+			for (w = sh = stp = 0; i < ndevs; i++) {
+				w |= devs[i]->wait_seen;
+				sh |= devs[i]->shapes_seen;
+				stp |= devs[i]->steps_seen;
+			}
+		put_metric(opts.all_devs ? "" : devs[i]->name, "wait_recorded",
+		    w, w ? NULL : "no_wait_ns", end);
+		put_metric(opts.all_devs ? "" : devs[i]->name,
+		    "variable_shape_checked", sh && stp, !sh ? "no_shapes" :
+		    !stp ? "no_steps" : NULL, end);
+	}
+}
+
+static void
+free_devs(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ndevs; i++) {
+		ivrun_free(&devs[i]->comm);
+		ivrun_free(&devs[i]->compute);
+		for (j = 0; j < devs[i]->nkcomm; j++) {
+			ivrun_free(&devs[i]->kcomm[j]);
+			free(devs[i]->kcomm_track[j]);
+		}
+		free(devs[i]->kcomm);
+		free(devs[i]->kcomm_track);
+		free(devs[i]->ai);
+		free(devs[i]->name);
+		free(devs[i]);
+	}
+	free(devs);
+}
+
+static void
+run(const char *path, int argc, char *argv[])
+{
+	int64_t end;
+
+	st = stage_open(path, argc, argv, added, sizeof(added) /
+	    sizeof(added[0]));
+	c_core = stage_col(st, "core");
+	c_wait = stage_col(st, "wait_ns");
+	c_shapes = stage_col(st, "in_shapes");
+	c_step = stage_col(st, "step");
+	c_group = stage_col(st, "step_group");
+	c_tags = stage_col(st, "tags");
+	c_masked = stage_col(st, "masked_ratio");
+	c_type = stage_col(st, "type");
+	bubbles_known = stage_col(st, "bubble_id") >= 0;
+	while (stage_next(st)) {
+		if (nopen_ai > 0 && stage_ts(st) > ai_min_end)
+			ai_close(stage_ts(st));
+		if (stage_is(st, "kernel")) {
+			do_kernel();
+			continue;
+		}
+		if (stage_is(st, "comm"))
+			do_comm();
+		else if (stage_is(st, "bubble"))
+			do_bubble();
+		stage_pass(st);
+	}
+	ai_close(INT64_MAX);
+	wa_vshape_finish(&names);
+	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
+	write_metrics(end);
+	wa_summary(st, &ops, &opts, end);
+	stage_close(st);
+	wa_map_free(&ops);
+	wa_map_free(&names);
+	free_devs();
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all-devs",	no_argument,		NULL, 'a' },
+		{ "by-shape",	no_argument,		NULL, 's' },
+		{ "by-type",	no_argument,		NULL, 't' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "rank",	required_argument,	NULL, 'r' },
+		{ "top",	required_argument,	NULL, 'n' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	const char *rank = "avg", *top = NULL;
+	int c;
+
+	cli_init("prof-waitanchor");
+	while ((c = getopt_long(argc, argv, "ahn:r:stV", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'a':
+			opts.all_devs = 1;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'n':
+			top = optarg;
+			break;
+		case 'r':
+			rank = optarg;
+			break;
+		case 's':
+			opts.by_shape = 1;
+			break;
+		case 't':
+			opts.by_type = 1;
+			break;
+		case 'V':
+			cli_version();
+			break;
+		default:
+			cli_try_help();
+		}
+	}
+	opts.top = top != NULL ? cli_parse_i64(top, "--top", 0, INT64_MAX) :
+	    10;
+	if (strcmp(rank, "avg") == 0 || strcmp(rank, "total") == 0)
+		opts.rank_total = strcmp(rank, "total") == 0;
+	else
+		cli_usage_error("option '--rank': invalid value '%s' "
+		    "(want 'avg' or 'total')", rank);
+	if (argc - optind > 1)
+		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	run(optind < argc ? argv[optind] : "-", argc, argv);
+	return EXIT_OK;
+}

@@ -1,0 +1,584 @@
+/*
+ * prof-waitanchor: the op table and the summary op records.
+ *
+ * One entry per distinct op (dev, name and, with --by-shape, input
+ * shapes), holding integer sums only; averages, ratios and ranks are
+ * made once at the end, exactly, from those sums.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "stage.h"
+#include "waitanchor.h"
+#include "xalloc.h"
+
+/*
+ * A hash eight bytes at a time (Kineto kernel names run to hundreds of
+ * bytes), with a final mix so that the low bits index the table and
+ * sums of hashes (the shape multisets) do not cancel.
+ */
+uint64_t
+wa_hash(const char *s, size_t len, uint64_t seed)
+{
+	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL), w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static const char *
+slot_key(const struct wa_map *m, const void *e, size_t *len)
+{
+	if (m->names) {
+		*len = ((const struct nament *)e)->keylen;
+		return ((const struct nament *)e)->key;
+	}
+	*len = ((const struct opent *)e)->keylen;
+	return ((const struct opent *)e)->key;
+}
+
+static uint64_t
+slot_hash(const struct wa_map *m, const void *e)
+{
+	return m->names ? ((const struct nament *)e)->hash :
+	    ((const struct opent *)e)->hash;
+}
+
+/* Double the table; the entries keep their addresses. */
+static void
+map_grow(struct wa_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 256, i, j;
+	void **slot = xcalloc(cap, sizeof(*slot));
+
+	for (i = 0; i < m->cap; i++) {
+		if (m->slot[i] == NULL)
+			continue;
+		j = slot_hash(m, m->slot[i]) & (cap - 1);
+		while (slot[j] != NULL)
+			j = (j + 1) & (cap - 1);
+		slot[j] = m->slot[i];
+	}
+	free(m->slot);
+	m->slot = slot;
+	m->cap = cap;
+}
+
+/*
+ * The slot holding KEY, or an empty slot where it goes (*FOUND 0).
+ * Linear probing at most half full.
+ */
+void *
+wa_map_get(struct wa_map *m, const char *key, size_t len, uint64_t h,
+    int *found)
+{
+	size_t i, klen;
+	const char *k;
+
+	if (2 * (m->n + 1) > m->cap)
+		map_grow(m);
+	for (i = h & (m->cap - 1); m->slot[i] != NULL;
+	    i = (i + 1) & (m->cap - 1)) {
+		k = slot_key(m, m->slot[i], &klen);
+		if (slot_hash(m, m->slot[i]) == h && klen == len &&
+		    memcmp(k, key, len) == 0) {
+			*found = 1;
+			return &m->slot[i];
+		}
+	}
+	*found = 0;
+	return &m->slot[i];
+}
+
+/* Whether NAME is a communication kernel's (hcom, HCCL, NCCL). */
+int
+wa_is_comm_name(const char *name, size_t len)
+{
+	static const char *const pat[] = { "hcom", "hccl", "nccl" };
+	size_t i, p;
+
+	for (i = 0; i + 4 <= len; i++)
+		for (p = 0; p < 3; p++)
+			if (strncasecmp(name + i, pat[p], 4) == 0)
+				return 1;
+	return 0;
+}
+
+/* Whether OP's key is DEV NUL NAME NUL SH. */
+static int
+op_is(const struct opent *op, const char *dev, size_t dl, const char *name,
+    size_t nl, const char *sh, size_t sl)
+{
+	return op->keylen == dl + nl + sl + 2 &&
+	    memcmp(op->name, name, nl) == 0 && memcmp(op->dev, dev, dl) == 0 &&
+	    op->dev[dl] == '\0' && op->name[nl] == '\0' &&
+	    memcmp(op->shapes, sh, sl) == 0;
+}
+
+/* The slot of the op with those parts, or the empty slot for it. */
+static void **
+op_slot(struct wa_map *m, uint64_t h, const char *dev, size_t dl,
+    const char *name, size_t nl, const char *sh, size_t sl)
+{
+	size_t i;
+	const struct opent *op;
+
+	if (2 * (m->n + 1) > m->cap)
+		map_grow(m);
+	for (i = h & (m->cap - 1); (op = m->slot[i]) != NULL;
+	    i = (i + 1) & (m->cap - 1))
+		if (op->hash == h && op_is(op, dev, dl, name, nl, sh, sl))
+			break;
+	return &m->slot[i];
+}
+
+static struct nament *
+name_of(struct wa_map *names, const char *key, size_t len)
+{
+	uint64_t h = wa_hash(key, len, 0);
+	int found;
+	void **slot = wa_map_get(names, key, len, h, &found);
+	struct nament *nm;
+
+	if (found)
+		return *slot;
+	nm = xcalloc(1, sizeof(*nm));
+	nm->key = xmalloc(len);
+	memcpy(nm->key, key, len);
+	nm->keylen = len;
+	nm->hash = h;
+	*slot = nm;
+	names->n++;
+	return nm;
+}
+
+/*
+ * The op of a kernel, made on first sight with its name entry.  SL is
+ * 0 unless ops are keyed by shapes; DL is 0 with --all-devs.
+ */
+struct opent *
+wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
+    const char *name, size_t nl, const char *sh, size_t sl)
+{
+	uint64_t h = wa_hash(sh, sl, wa_hash(name, nl, wa_hash(dev, dl, 0)));
+	void **slot = op_slot(ops, h, dev, dl, name, nl, sh, sl);
+	struct opent *op = *slot;
+	size_t len = dl + nl + sl + 2;
+
+	if (op != NULL)
+		return op;
+	op = xcalloc(1, sizeof(*op));
+	op->key = xmalloc(len + 1);	/* shapes NUL-terminated too */
+	memcpy(op->key, dev, dl);
+	op->key[dl] = '\0';
+	memcpy(op->key + dl + 1, name, nl);
+	op->key[dl + 1 + nl] = '\0';
+	memcpy(op->key + dl + nl + 2, sh, sl);
+	op->key[len] = '\0';
+	op->keylen = len;
+	op->hash = h;
+	op->dev = op->key;
+	op->name = op->key + dl + 1;
+	op->shapes = op->key + dl + nl + 2;
+	op->nm = name_of(names, op->key, dl + nl + 1);
+	if (wa_is_comm_name(name, nl))
+		op->flags |= OPF_COMM;
+	*slot = op;
+	ops->n++;
+	return op;
+}
+
+/* What a kernel of OP on CORE is (the name can make it communication). */
+static int
+core_class(const struct opent *op, const char *core)
+{
+	if ((op->flags & OPF_COMM) || strcmp(core, "HCCL") == 0 ||
+	    strcmp(core, "COMMUNICATION") == 0)
+		return WA_COMM;
+	return strcmp(core, "AI_CPU") == 0 ? WA_AICPU : WA_COMPUTE;
+}
+
+/*
+ * Count the core a call ran on (the op reports the most frequent) and
+ * return the kernel's class, worked out once per op and core.
+ */
+int
+wa_op_core(struct opent *op, const char *core)
+{
+	size_t i;
+
+	if (core[0] == '\0')
+		return core_class(op, core);
+	for (i = 0; i < OP_NCORES && op->core[i] != NULL; i++)
+		if (strcmp(op->core[i], core) == 0) {
+			op->core_n[i]++;
+			return op->core_cls[i];
+		}
+	if (i == OP_NCORES)
+		return core_class(op, core);
+	op->core[i] = xstrdup(core);
+	op->core_n[i] = 1;
+	op->core_cls[i] = (unsigned char)core_class(op, core);
+	return op->core_cls[i];
+}
+
+/* Compare the step just finished with the group's first step. */
+static void
+vgroup_close(struct nament *nm, struct vgroup *g)
+{
+	if (g->cur_cnt == 0)
+		return;
+	if (!g->ref_set) {
+		g->ref_sum = g->cur_sum;
+		g->ref_cnt = g->cur_cnt;
+		g->ref_set = 1;
+	} else if (g->cur_cnt == g->ref_cnt && g->cur_sum != g->ref_sum)
+		nm->variable = 1;
+	g->cur_sum = g->cur_cnt = 0;
+}
+
+static struct vgroup *
+vgroup_of(struct nament *nm, const char *dev, const char *group)
+{
+	struct vgroup *g;
+	size_t i;
+
+	if (nm->ngroups > 0) {
+		g = &nm->groups[nm->last];
+		if (strcmp(g->dev, dev) == 0 && strcmp(g->group, group) == 0)
+			return g;
+	}
+	for (i = 0; i < nm->ngroups; i++) {
+		g = &nm->groups[i];
+		if (strcmp(g->dev, dev) == 0 && strcmp(g->group, group) == 0) {
+			nm->last = i;
+			return g;
+		}
+	}
+	nm->groups = xreallocarray(nm->groups, nm->ngroups + 1,
+	    sizeof(*nm->groups));
+	g = &nm->groups[nm->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->dev = xstrdup(dev);
+	g->group = xstrdup(group);
+	g->step = xstrdup("");
+	nm->last = nm->ngroups++;
+	return g;
+}
+
+/*
+ * Add one call of the name with input shapes SH (LEN bytes) in STEP of
+ * the step group GROUP on DEV.  A step's shapes are a multiset (sum of
+ * hashes), so the order of calls on several streams does not matter.
+ */
+void
+wa_vshape(struct nament *nm, const char *dev, const char *group,
+    const char *step, const char *sh, size_t len)
+{
+	struct vgroup *g = vgroup_of(nm, dev, group);
+
+	if (strcmp(g->step, step) != 0) {
+		vgroup_close(nm, g);
+		free(g->step);
+		g->step = xstrdup(step);
+	}
+	g->cur_sum += wa_hash(sh, len, 0);
+	g->cur_cnt++;
+}
+
+/* Close the last step of every group. */
+void
+wa_vshape_finish(struct wa_map *names)
+{
+	size_t i, j;
+	struct nament *nm;
+
+	for (i = 0; i < names->cap; i++) {
+		if ((nm = names->slot[i]) == NULL)
+			continue;
+		for (j = 0; j < nm->ngroups; j++)
+			vgroup_close(nm, &nm->groups[j]);
+	}
+}
+
+/* Order devices numerically when both are integers, else as text. */
+int
+wa_dev_cmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	long long x, y;
+
+	x = strtoll(a, &ea, 10);
+	y = strtoll(b, &eb, 10);
+	if (*a != '\0' && *b != '\0' && *ea == '\0' && *eb == '\0' &&
+	    x != y)
+		return x < y ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int rank_total;		/* for the comparators below */
+
+/* -1, 0, 1 as A's cost (or duration, DUR) is above, equal, below B's. */
+static int
+cmp_measure(const struct opent *a, const struct opent *b, int dur)
+{
+	__int128 x = dur ? a->dur_sum : (__int128)a->dur_sum + a->wait_sum;
+	__int128 y = dur ? b->dur_sum : (__int128)b->dur_sum + b->wait_sum;
+
+	if (!rank_total) {
+		x *= (__int128)b->calls;
+		y *= (__int128)a->calls;
+	}
+	return x > y ? -1 : x < y ? 1 : 0;
+}
+
+static int
+cmp_ident(const struct opent *a, const struct opent *b)
+{
+	int c = strcmp(a->name, b->name);
+
+	return c != 0 ? c : strcmp(a->shapes, b->shapes);
+}
+
+/* Order by device, then by the measure (dearest first), then by name. */
+static int
+cmp_by(const void *pa, const void *pb, int dur)
+{
+	const struct opent *a = *(struct opent *const *)pa;
+	const struct opent *b = *(struct opent *const *)pb;
+	int c = wa_dev_cmp(a->dev, b->dev);
+
+	if (c == 0)
+		c = cmp_measure(a, b, dur);
+	return c != 0 ? c : cmp_ident(a, b);
+}
+
+static int
+by_cost(const void *pa, const void *pb)
+{
+	return cmp_by(pa, pb, 0);
+}
+
+static int
+by_dur(const void *pa, const void *pb)
+{
+	return cmp_by(pa, pb, 1);
+}
+
+static int
+by_rank(const void *pa, const void *pb)
+{
+	const struct opent *a = *(struct opent *const *)pa;
+	const struct opent *b = *(struct opent *const *)pb;
+	int c = wa_dev_cmp(a->dev, b->dev);
+
+	if (c == 0)
+		c = a->rank_cost < b->rank_cost ? -1 : a->rank_cost >
+		    b->rank_cost;
+	return c;
+}
+
+/* Sort V by CMP and number each device's ops 1, 2, ... into *RANK. */
+static void
+rank_ops(struct opent **v, size_t n, int (*cmp)(const void *,
+    const void *), int dur)
+{
+	size_t i;
+	int64_t r = 0;
+
+	qsort(v, n, sizeof(*v), cmp);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || strcmp(v[i]->dev, v[i - 1]->dev) != 0)
+			r = 0;
+		if (dur)
+			v[i]->rank_dur = ++r;
+		else
+			v[i]->rank_cost = ++r;
+	}
+}
+
+/* Append TAG to the comma-separated list in BUF (size CAP). */
+void
+wa_tag(char *buf, size_t cap, const char *tag)
+{
+	size_t n = strlen(buf);
+
+	if (n + strlen(tag) + 2 > cap)
+		return;
+	if (n > 0)
+		buf[n++] = ',';
+	strcpy(buf + n, tag);
+}
+
+/* The spec 5.3 class of an overlap OV out of a duration D > 0. */
+const char *
+wa_aicpu_class(int64_t ov, int64_t d)
+{
+	if ((__int128)10 * ov >= (__int128)9 * d)
+		return "AICPU_MASKED_BUT_UNDESIRABLE";
+	if ((__int128)5 * ov < (__int128)d)
+		return "AICPU_EXPOSED_NOT_ALLOWED";
+	return "AICPU_PARTIALLY_EXPOSED";
+}
+
+/*
+ * The op's tags, in a fixed order.  The wait anchor test is spec
+ * section 10's score_wait_anchor on the per-op averages: wait ratio
+ * above 0.95, average duration below 10 us, cost rank within TOP; the
+ * comparisons are made on the integer sums, exactly.
+ */
+static void
+op_tags(const struct opent *op, int64_t top, char *buf, size_t cap)
+{
+	__int128 w = op->wait_sum, c = (__int128)op->dur_sum + op->wait_sum;
+
+	buf[0] = '\0';
+	if (op->wait_calls > 0 && c > 0 && 100 * w > 95 * c &&
+	    op->dur_sum < (__int128)10000 * op->calls && op->rank_cost <= top)
+		wa_tag(buf, cap, "WAIT_ANCHOR_FALSE_HOTSPOT");
+	if (op->wait_calls > 0 && c > 0 && 10 * w > 8 * c)
+		wa_tag(buf, cap, "WAIT_HEAVY");
+	if (op->rank_cost <= top && op->rank_dur > top)
+		wa_tag(buf, cap, "RANK_DISAGREEMENT");
+	if (op->flags & OPF_POLLUTED) {
+		wa_tag(buf, cap, "WAIT_POLLUTION_RISK");
+		wa_tag(buf, cap, "wait_not_reliable_for_rootcause");
+	}
+	if (op->ai_calls > 0)
+		wa_tag(buf, cap, wa_aicpu_class(op->ai_overlap, op->ai_dur));
+	if (op->flags & OPF_EXPOSED)
+		wa_tag(buf, cap, "AICPU_EXPOSED_RISK");
+	if (op->nm->variable)
+		wa_tag(buf, cap, "VARIABLE_SHAPE_SAME_TEMPLATE");
+}
+
+static const char *
+main_core(const struct opent *op)
+{
+	size_t i, best = 0;
+
+	for (i = 1; i < OP_NCORES && op->core[i] != NULL; i++)
+		if (op->core_n[i] > op->core_n[best])
+			best = i;
+	return op->core[best];
+}
+
+static void
+set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+{
+	char buf[NUM_BUFSIZE];
+
+	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+}
+
+/* Write the summary record of one op. */
+static void
+write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
+    int64_t end)
+{
+	struct srec *r = stage_new(st, "op", end);
+	int64_t cost = op->dur_sum + op->wait_sum;
+	char tags[512];
+
+	srec_set_str(r, COL_DEV, op->dev);
+	srec_set_str(r, COL_NAME, op->name);
+	if (stage_col(st, "core") >= 0 && op->core[0] != NULL)
+		srec_set_str(r, stage_col(st, "core"), main_core(op));
+	if (o->by_type && stage_col(st, "type") >= 0)
+		srec_set_str(r, stage_col(st, "type"), op->name);
+	if (o->by_shape && stage_col(st, "in_shapes") >= 0)
+		srec_set_str(r, stage_col(st, "in_shapes"), op->shapes);
+	srec_set_i64(r, stage_col(st, "calls"), (int64_t)op->calls);
+	srec_set_i64(r, stage_col(st, "dur_total_ns"), op->dur_sum);
+	set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum,
+	    (int64_t)op->calls);
+	if (op->wait_calls > 0) {
+		set_ratio(r, stage_col(st, "wait_avg_ns"), op->wait_sum,
+		    (int64_t)op->calls);
+		if (cost > 0)
+			set_ratio(r, stage_col(st, "wait_ratio"),
+			    op->wait_sum, cost);
+		else
+			srec_set_str(r, stage_col(st, "wait_ratio"), "0");
+	}
+	set_ratio(r, stage_col(st, "cost_avg_ns"), cost, (int64_t)op->calls);
+	srec_set_i64(r, stage_col(st, "cost_total_ns"), cost);
+	srec_set_i64(r, stage_col(st, "rank_cost"), op->rank_cost);
+	srec_set_i64(r, stage_col(st, "rank_dur"), op->rank_dur);
+	if (op->ai_calls > 0)
+		set_ratio(r, stage_col(st, "masked_ratio"), op->ai_overlap,
+		    op->ai_dur);
+	op_tags(op, o->top, tags, sizeof(tags));
+	if (tags[0] != '\0')
+		srec_set_str(r, stage_col(st, "tags"), tags);
+	stage_put(st, r);
+}
+
+/*
+ * Rank every device's ops both ways, then write them per device in
+ * cost rank order, at END (the end of the capture).
+ */
+size_t
+wa_summary(struct stage *st, struct wa_map *ops, const struct wa_opts *o,
+    int64_t end)
+{
+	struct opent **v = xreallocarray(NULL, ops->n + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < ops->cap; i++)
+		if (ops->slot[i] != NULL)
+			v[n++] = ops->slot[i];
+	rank_total = o->rank_total;
+	rank_ops(v, n, by_dur, 1);
+	rank_ops(v, n, by_cost, 0);
+	qsort(v, n, sizeof(*v), by_rank);
+	for (i = 0; i < n; i++)
+		write_op(st, v[i], o, end);
+	free(v);
+	return n;
+}
+
+/* Free the table and its entries (op or name). */
+void
+wa_map_free(struct wa_map *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->cap; i++) {
+		if (m->slot[i] == NULL)
+			continue;
+		if (m->names) {
+			struct nament *nm = m->slot[i];
+
+			for (j = 0; j < nm->ngroups; j++) {
+				free(nm->groups[j].dev);
+				free(nm->groups[j].group);
+				free(nm->groups[j].step);
+			}
+			free(nm->groups);
+			free(nm->key);
+		} else {
+			struct opent *op = m->slot[i];
+
+			for (j = 0; j < OP_NCORES; j++)
+				free(op->core[j]);
+			free(op->key);
+		}
+		free(m->slot[i]);
+	}
+	free(m->slot);
+}
