@@ -64,6 +64,7 @@ struct dev {
 	int64_t		 fam_end[FAM_N];
 	struct thr	**thr;	/* open addressing by track */
 	size_t		 thrcap, nthr;
+	struct thr	*last;	/* most host events follow one of the same thread */
 	struct bub	*open;
 	int		 stacks, shapes, hosts;
 };
@@ -102,6 +103,32 @@ dev_get(int64_t id)
 	return &devs[last = ndevs++];
 }
 
+/*
+ * The rank of the current record.  The dev field repeats from record to
+ * record, so comparing its text saves parsing it.
+ */
+static struct dev *
+dev_of(struct stage *st)
+{
+	static char last[24];
+	static size_t lastlen, lastidx = SIZE_MAX;
+	const char *s;
+	size_t len;
+	struct dev *d;
+
+	s = stage_get(st, COL_DEV, &len);
+	if (lastidx < ndevs && len == lastlen && memcmp(s, last, len) == 0)
+		return &devs[lastidx];
+	d = dev_get(stage_i64(st, COL_DEV, NULL));
+	lastidx = SIZE_MAX;
+	if (len < sizeof(last)) {
+		memcpy(last, s, len);
+		lastlen = len;
+		lastidx = (size_t)(d - devs);
+	}
+	return d;
+}
+
 static uint64_t
 hash_bytes(const char *s, size_t len)
 {
@@ -135,16 +162,18 @@ thr_grow(struct dev *d)
 static struct thr *
 thr_get(struct dev *d, const char *track, size_t len)
 {
-	struct thr *t;
+	struct thr *t = d->last;
 	size_t j;
 
+	if (t != NULL && t->len == len && memcmp(t->track, track, len) == 0)
+		return t;
 	if (2 * (d->nthr + 1) > d->thrcap)
 		thr_grow(d);
 	j = hash_bytes(track, len) & (d->thrcap - 1);
 	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
 		if (t->len == len && memcmp(t->track, track, len) == 0)
-			return t;
-	t = d->thr[j] = xmalloc(sizeof(*t));
+			return d->last = t;
+	t = d->thr[j] = d->last = xmalloc(sizeof(*t));
 	t->track = xstrndup(track, len);
 	t->len = len;
 	t->host_end = INT64_MIN;
@@ -393,10 +422,10 @@ record(struct stage *st, int64_t *first)
 	}
 	kind = stage_get(st, COL_KIND, &klen);
 	if (klen == 4 && memcmp(kind, "host", 4) == 0)
-		read_host(st, dev_get(stage_i64(st, COL_DEV, NULL)), ts, dur);
+		read_host(st, dev_of(st), ts, dur);
 	else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
 		if (ts != STAGE_NO_TS && dur > 0)
-			host_event(dev_get(stage_i64(st, COL_DEV, NULL)), NULL,
+			host_event(dev_of(st), NULL,
 			    FAM_BIT(FAM_COMM), ts, ts + dur);
 	} else if (klen == 6 && memcmp(kind, "bubble", 6) == 0) {
 		open_bubble(st, ts, dur);
