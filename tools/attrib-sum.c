@@ -342,14 +342,16 @@ judge(struct judge *j, const struct acc *a, const struct sdev *d,
 	j->markers = sum_ge(a->cov[FAM_HOST], a->sig_ns, aopt.clear_min) ? 2 :
 	    sum_ge(a->cov[FAM_HOST], a->sig_ns, aopt.untraced_max) ? 1 : 0;
 	j->risk = !high ? 0 : j->markers == 2 ? 2 : 1;
-	if (high && j->recurring && j->markers > 0)
-		j->tags |= 1u << TAG_HOST;
-	if ((high && j->markers == 0) || !d->hosts)
-		j->tags |= 1u << TAG_UNTRACED;
-	if (sum_ge(a->cov[FAM_COMM], a->sig_ns, aopt.comm_min))
-		j->tags |= 1u << TAG_COMM;
 	if (a->nboundary > 0)
 		j->tags |= 1u << TAG_BOUNDARY;
+	if (a->nsig > 0) {	/* risks need a significant bubble */
+		if (high && j->recurring && j->markers > 0)
+			j->tags |= 1u << TAG_HOST;
+		if ((high && j->markers == 0) || !d->hosts)
+			j->tags |= 1u << TAG_UNTRACED;
+		if (sum_ge(a->cov[FAM_COMM], a->sig_ns, aopt.comm_min))
+			j->tags |= 1u << TAG_COMM;
+	}
 	judge_labels(j);
 }
 
