@@ -238,18 +238,37 @@ static struct slot *cache;
 static char *arena;
 static size_t arena_len, nfill;
 
+/* Up to 8 bytes of S (LEN of them) as an integer. */
+static uint64_t
+load8(const char *s, size_t len)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, s, len < 8 ? len : 8);
+	return v;
+}
+
+/*
+ * The length and the first and last 8 bytes of each string: constant
+ * time per event, and the names of one trace differ there (a mismatch
+ * is caught by the comparison of the whole key anyway).
+ */
 static uint64_t
 hash_key(const char *name, size_t nlen, const char *cat, size_t clen)
 {
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
+	uint64_t h;
 
-	for (i = 0; i < clen; i++)
-		h = (h ^ (unsigned char)cat[i]) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (i = 0; i < nlen; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
-	return h;
+	h = (nlen * 0x9e3779b97f4a7c15ULL) ^ load8(name, nlen);
+	h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ULL;
+	if (nlen > 8)
+		h ^= load8(name + nlen - 8, 8);
+	h = (h ^ (h >> 31)) * 0x94d049bb133111ebULL;
+	h ^= (clen * 0x9e3779b97f4a7c15ULL) ^ load8(cat, clen);
+	if (clen > 8)
+		h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ULL ^
+		    load8(cat + clen - 8, 8);
+	h = (h ^ (h >> 32)) * 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
 }
 
 /* Forget every cached answer once the table or its arena is full. */
