@@ -595,11 +595,26 @@ struct mopt {
 	const char	*arg;
 };
 
+static void
+set_markers(struct mopt *mo, size_t nmo, int nodef)
+{
+	size_t i;
+
+	if (!nodef)
+		match_defaults();
+	for (i = 0; i < nmo; i++)
+		if (mo[i].fam < 0)
+			match_read_file(mo[i].arg);
+		else
+			match_add(mo[i].fam, mo[i].arg);
+	free(mo);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct mopt *mo = xcalloc((size_t)argc, sizeof(*mo));
-	size_t nmo = 0, i;
+	size_t nmo = 0;
 	int c, nodef = 0, list = 0;
 
 	cli_init("prof-attrib");
@@ -638,14 +653,7 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_usage_error("extra operand '%s'", argv[optind + 1]);
-	if (!nodef)
-		match_defaults();
-	for (i = 0; i < nmo; i++)
-		if (mo[i].fam < 0)
-			match_read_file(mo[i].arg);
-		else
-			match_add(mo[i].fam, mo[i].arg);
-	free(mo);
+	set_markers(mo, nmo, nodef);
 	if (list) {
 		match_list();
 		return EXIT_OK;
