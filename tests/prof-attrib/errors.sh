@@ -18,3 +18,6 @@ for args in nots.tsv nodev.tsv order.tsv nobubble.tsv \
 	echo "exit $?"
 	grep -v '^#' out
 done 2>&1
+echo 'prof-attrib <nots.tsv'
+prof-attrib <nots.tsv 2>&1 >/dev/null
+echo "exit $?"

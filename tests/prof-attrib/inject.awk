@@ -4,6 +4,7 @@
 # the gaps of the union of each rank's kernels inside its step: the
 # prelaunch gap, internal gaps of at least min ns, and the tail gap.
 # Adds the columns step_group, tags and bubble_id; keeps ts order.
+# With -v stepcat=CAT only step records of that cat make windows.
 BEGIN { FS = OFS = "\t"; sorter = "sort -s -t '\t' -k2,2n" }
 FNR == NR { scan(); next }
 /^#/ { print; next }
@@ -18,7 +19,7 @@ END {
 function scan() {
 	if (/^#/) return
 	if (!h1) { h1 = 1; for (i = 1; i <= NF; i++) c[$i] = i; nf = NF; return }
-	if ($1 == "step") {
+	if ($1 == "step" && (stepcat == "" || $c["cat"] == stepcat)) {
 		if ($4 in cur) finish($4)
 		cur[$4] = $c["step"]; ws[$4] = $2 + 0; we[$4] = $2 + $3; me[$4] = $2 + 0
 		emit("window", $2, $3, $4, $6, "marker", $c["step"], "")
