@@ -71,7 +71,6 @@ struct dev {
 
 static struct dev *devs;
 static size_t ndevs;
-static size_t nopen;
 static int64_t next_close = INT64_MAX;
 
 /* Output columns. */
@@ -346,7 +345,6 @@ close_until(struct stage *st, int64_t ts)
 			*pp = b->next;
 			free(b->thr);
 			free(b);
-			nopen--;
 		}
 	}
 }
@@ -386,7 +384,6 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 			    d->thr[i]->host_end, b->s, b->e);
 	b->next = d->open;
 	d->open = b;
-	nopen++;
 	if (b->e < next_close)
 		next_close = b->e;
 	if (b->e == b->s)
