@@ -288,7 +288,10 @@ bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
 	const char *step, *scope, *tags;
 	size_t slen, sclen, tlen;
 
-	step = srec_get(b->rec, c_step, &slen);
+	step = "";
+	slen = 0;
+	if (c_step >= 0)	/* no step column before prof-steps */
+		step = srec_get(b->rec, c_step, &slen);
 	scope = srec_get(b->rec, COL_NAME, &sclen);
 	tags = srec_get(b->rec, c_tags, &tlen);
 	sum_bubble(d->id, step, slen, scope, sclen,
