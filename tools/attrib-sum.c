@@ -52,16 +52,18 @@ struct sdev {
 	struct acc	 a_step, a_glob;
 	struct group	*groups;
 	size_t		 ngroups;
+	struct step	*first, *last;	/* its steps in input order */
 };
 
 struct step {
 	int64_t		 dev;
 	char		*id;
 	size_t		 len;
-	int64_t		 service;
 	size_t		 group;		/* index in its rank's groups */
 	int		 bubbled;
-	struct step	*next;
+	struct acc	 a;		/* for --step-causes */
+	struct step	*next;		/* hash chain */
+	struct step	*later;		/* the rank's next step in input order */
 };
 
 #define STEP_BUCKETS	4096
@@ -177,8 +179,14 @@ sum_window(int64_t dev, const char *id, size_t len, const char *group,
 	s->dev = dev;
 	s->id = xstrndup(id, len);
 	s->len = len;
-	s->service = service;
+	s->a.nsteps = 1;
+	s->a.service = service;
 	s->group = group_get(d, group, glen);
+	if (d->last != NULL)
+		d->last->later = s;
+	else
+		d->first = s;
+	d->last = s;
 	g = &d->groups[s->group].a;
 	g->nsteps++;
 	g->service += service;
@@ -245,16 +253,18 @@ sum_bubble(int64_t dev, const char *step, size_t slen, const char *scope,
 	if (!global && slen > 0)
 		s = *step_slot(dev, step, slen);
 	sig = m->dur > 0 && m->dur >= aopt.significant_ns &&
-	    (s == NULL || (__int128)m->dur * 10 >= s->service);
+	    (s == NULL || (__int128)m->dur * 10 >= s->a.service);
 	acc_add(global ? &d->a_glob : &d->a_step, scope, sclen, boundary, sig,
 	    m, labels);
 	if (s == NULL)
 		return;
 	acc_add(&d->groups[s->group].a, scope, sclen, boundary, sig, m,
 	    labels);
+	acc_add(&s->a, scope, sclen, boundary, sig, m, labels);
 	if (!s->bubbled && sclen == 13 &&
 	    memcmp(scope, "step_internal", 13) == 0) {
 		s->bubbled = 1;
+		s->a.steps_bub = 1;
 		d->groups[s->group].a.steps_bub++;
 		d->a_step.steps_bub++;
 	}
@@ -450,11 +460,16 @@ set_col(struct srec *r, struct stage *st, const char *col, const char *s,
 		srec_set(r, c, s, len);
 }
 
-/* One cause record per label of the scope. */
+/*
+ * One cause record per label of the scope; GROUP and STEP name the step
+ * group and step of a group or step scope, its target.
+ */
 static void
 write_scope(struct stage *st, int64_t end, const struct judge *j,
-    const char *scope, const char *target)
+    const char *scope, const char *group, const char *step)
 {
+	const char *target = step != NULL ? step : group;
+
 	char text[1024], fu[128], tags[160], val[NUM_BUFSIZE];
 	size_t tn = 0, fn = followup(j, fu, sizeof(fu));
 	struct srec *r;
@@ -470,10 +485,12 @@ write_scope(struct stage *st, int64_t end, const struct judge *j,
 		r = stage_new(st, "cause", end);
 		srec_set_i64(r, COL_DEV, j->d->id);
 		srec_set_str(r, COL_NAME, labnames[l]);
-		if (target != NULL) {
+		if (target != NULL)
 			set_col(r, st, "target_id", target, strlen(target));
-			set_col(r, st, "step_group", target, strlen(target));
-		}
+		if (group != NULL)
+			set_col(r, st, "step_group", group, strlen(group));
+		if (step != NULL)
+			set_col(r, st, "step", step, strlen(step));
 		set_col(r, st, "scope", scope, strlen(scope));
 		set_col(r, st, "tags", tags, tn);
 		if (j->a->sig_ns > 0)
@@ -498,6 +515,7 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 {
 	struct judge j;
 	struct acc *a = d->a_step.nbub > 0 ? &d->a_step : &d->a_glob;
+	struct step *s;
 	size_t i;
 
 	if (d->a_step.nbub == 0 && d->a_glob.nbub == 0)
@@ -506,13 +524,20 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 		judge(&j, a, d, d->a_step.step_ns, d->a_step.service);
 	else
 		judge(&j, a, d, a->step_ns + a->glob_ns, end - first);
-	write_scope(st, end, &j, "global", NULL);
+	write_scope(st, end, &j, "global", NULL, NULL);
 	for (i = 0; i < d->ngroups; i++) {
 		a = &d->groups[i].a;
 		if (a->nsig == 0)
 			continue;
 		judge(&j, a, d, a->step_ns, a->service);
-		write_scope(st, end, &j, "group", d->groups[i].name);
+		write_scope(st, end, &j, "group", d->groups[i].name, NULL);
+	}
+	for (s = d->first; s != NULL && aopt.step_causes; s = s->later) {
+		if (s->a.nsig == 0)
+			continue;
+		judge(&j, &s->a, d, s->a.step_ns, s->a.service);
+		write_scope(st, end, &j, "step", d->groups[s->group].name,
+		    s->id);
 	}
 }
 

@@ -34,6 +34,7 @@ struct attrib_opts {
 	int64_t	underfeed_min;	/* high underfeed */
 	int64_t	clear_min;	/* host coverage of "clear" markers */
 	int64_t	significant_ns;	/* floor of the significant bubble */
+	int	step_causes;	/* also write step-scope cause records */
 };
 extern struct attrib_opts aopt;
 

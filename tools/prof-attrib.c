@@ -33,7 +33,7 @@
 
 struct attrib_opts aopt = {
 	200000, 200000, 50000, 100000, 1200000, 200000, 300000, 500000,
-	1000000
+	1000000, 0
 };
 
 /* Running union of intervals given in start order, clipped to a bubble. */
@@ -502,7 +502,8 @@ usage(void)
 	    "      --clear-min=R       clear host markers at coverage >= R "
 	    "(0.5)\n"
 	    "  -s, --significant=NS    significant bubble floor in ns "
-	    "(1000000)\n\n");
+	    "(1000000)\n"
+	    "  -S, --step-causes       also write cause records per step\n\n");
 	printf("  -h, --help              display this help and exit\n"
 	    "  -V, --version           output version information and exit\n\n");
 	printf("Exit status: 0 on success, 1 for bad input or a write error, "
@@ -553,6 +554,7 @@ static const struct option longopts[] = {
 	{ "underfeed-min",	required_argument,	NULL, O_UNDERFEED },
 	{ "clear-min",		required_argument,	NULL, O_CLEAR },
 	{ "significant",	required_argument,	NULL, 's' },
+	{ "step-causes",	no_argument,		NULL, 'S' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL,			0,			NULL, 0 }
@@ -618,7 +620,7 @@ main(int argc, char **argv)
 	int c, nodef = 0, list = 0;
 
 	cli_init("prof-attrib");
-	while ((c = getopt_long(argc, argv, "hlM:ns:V", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "hlM:ns:SV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case O_HOST: case O_SYNC: case O_COMM: case O_LAUNCH:
@@ -638,6 +640,9 @@ main(int argc, char **argv)
 		case 's':
 			aopt.significant_ns = cli_parse_i64(optarg,
 			    "--significant", 0, INT64_MAX);
+			break;
+		case 'S':
+			aopt.step_causes = 1;
 			break;
 		case 'h':
 			usage();

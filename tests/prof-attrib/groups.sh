@@ -16,3 +16,8 @@
 # Rank 2 has one 0.5 ms gap: insufficient_evidence, no significant bubble.
 prof-attrib "$top_srcdir/tests/prof-attrib/groups.tsv" |
     awk -F'\t' '$1 == "bubble" || $1 == "cause"' | cut -f 1,4,6,10,11,13-
+# With --step-causes, per step as well: step 1 sync 2/3.5 = 0.571429 and
+# launch lag 1.5/3.5 = 0.428571 (both medium), step 2 sync 1 (high),
+# step 3 untraced 1 (b5; high); rank 1 step 1 untraced.
+prof-attrib -S "$top_srcdir/tests/prof-attrib/groups.tsv" |
+    awk -F'\t' '$1 == "cause" && $17 == "step"' | cut -f 4,6,8,9,10,14-18
