@@ -20,4 +20,4 @@ prof-attrib "$top_srcdir/tests/prof-attrib/groups.tsv" |
 # launch lag 1.5/3.5 = 0.428571 (both medium), step 2 sync 1 (high),
 # step 3 untraced 1 (b5; high); rank 1 step 1 untraced.
 prof-attrib -S "$top_srcdir/tests/prof-attrib/groups.tsv" |
-    awk -F'\t' '$1 == "cause" && $17 == "step"' | cut -f 4,6,8,9,10,14-18
+    awk -F'\t' '$1 == "cause" && $20 == "step"' | cut -f 4,6,8,9,10,18-21
