@@ -67,7 +67,8 @@ struct bdev {
 	int		 had_win;
 	int64_t		 last_e, busy_at_last_e;
 	/* union of all kernels: finished part, current [gs, ge) */
-	int		 ran;
+	int		 ran, seen;	/* a kernel, a busy record read */
+	int64_t		 last_busy;	/* start of the last busy record */
 	int64_t		 first_ts, gs, ge, fin;
 	struct srec	*ggap;		/* open whole-capture gap at ge */
 	int		 ggap_tag;
@@ -185,7 +186,8 @@ want_check(int64_t t)
 
 /*
  * Open a bubble of device D at TS, proven idle by a later record.  It
- * lies at the capture start when no kernel of D came before it.
+ * lies at the capture start when no kernel or busy time of D came
+ * before it.
  */
 static struct srec *
 bubble_open(struct bdev *d, int64_t ts, int *boundary)
@@ -194,7 +196,7 @@ bubble_open(struct bdev *d, int64_t ts, int *boundary)
 
 	srec_set(r, COL_DEV, d->name, d->len);
 	kev_put(r, g.c->prev, &d->prev);
-	*boundary = !d->ran;
+	*boundary = !d->ran && !d->seen;
 	if (d->inwin && ts >= d->w.s && ts < d->w.e) {
 		if (d->w.step != NULL)
 			srec_set_str(r, g.c->step, d->w.step);
@@ -290,7 +292,7 @@ has_tag(const char *s, size_t len, const char *word)
 
 /* Severity tags of the finished window W (spec 5.1, PARTIAL_CAPTURE_*). */
 static unsigned
-step_tags(const struct bdev *d, const struct bwin *w)
+step_tags(const struct bwin *w)
 {
 	const int64_t *m = w->m;
 	int64_t svc = m[M_SERVICE];
@@ -311,8 +313,9 @@ step_tags(const struct bdev *d, const struct bwin *w)
 	    g.o->underfeed.num == 0;
 	if (idle || (!g.o->script_idle && t != 0))
 		t |= TAG_IDLE;
-	if (w->cut_start || w->cut_end || (w->big > 0 && (w->big_tag ||
-	    w->big_s - d->first_ts <= g.o->near)))
+	/* The end of the capture is not known yet: only cuts and a gap
+	 * before the device's first kernel count here. */
+	if (w->cut_start || w->cut_end || (w->big > 0 && w->big_tag))
 		t |= TAG_PARTIAL;
 	return t;
 }
@@ -392,7 +395,7 @@ win_end(struct bdev *d)
 			step_bubble(d, w->cur_end, w->e, SC_TAIL, w->cut_end);
 	}
 	m[M_UNDER] = m[M_SERVICE] > m[M_BUSY] ? m[M_SERVICE] - m[M_BUSY] : 0;
-	t = step_tags(d, w);
+	t = step_tags(w);
 	for (k = 0; k < NMET; k++)
 		metric_put(d, w, k);
 	window_tags(w, t);
@@ -528,7 +531,11 @@ gap_busy(void)
 	struct bdev *d = cur_dev();
 	struct bwin *w = &d->w;
 
-	if (dur <= 0 || !d->inwin || !busy_in(w, t))
+	if (dur <= 0)
+		return;
+	d->seen = 1;
+	d->last_busy = t;
+	if (!d->inwin || !busy_in(w, t))
 		return;
 	be = dur < w->e - t ? t + dur : w->e;
 	if (w->nbusy == 0) {
@@ -623,7 +630,8 @@ gap_kernel(void)
 /*
  * The end of the input: the windows still open end here; a gap that no
  * kernel followed is no whole-capture gap (the device's capture ended),
- * and a step bubble that no kernel followed lies at the capture end.
+ * and a step bubble that no kernel and no busy time followed lies at
+ * the capture end.
  */
 void
 gap_finish(void)
@@ -641,8 +649,9 @@ gap_finish(void)
 		if (d->ggap != NULL)
 			stage_drop(g.st, d->ggap);
 		for (j = 0; j < d->npend; j++) {
-			srec_set_str(d->pend[j].r, g.c->tags,
-			    bub_tag_names[4]);
+			if (!d->seen || d->last_busy < d->pend[j].end)
+				srec_set_str(d->pend[j].r, g.c->tags,
+				    bub_tag_names[4]);
 			stage_put(g.st, d->pend[j].r);
 		}
 		if (d->ran)

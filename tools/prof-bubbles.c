@@ -75,15 +75,15 @@ usage(void)
 	exit(EXIT_OK);
 }
 
-/* A decimal fraction "0.3", "1", ".25" as an exact NUM / DEN. */
+/* A decimal fraction from 0 to 1 ("0.3", "1", ".25") as NUM / DEN. */
 static struct ratio
-parse_ratio(const char *arg, const char *opt, int max_one)
+parse_ratio(const char *arg, const char *opt)
 {
 	struct ratio r = { 0, 1 };
 	const char *p = arg;
 	int digits = 0, frac = 0;
 
-	for (; *p >= '0' && *p <= '9' && r.num < 1000000000; p++, digits++)
+	for (; *p >= '0' && *p <= '9' && r.num <= r.den; p++, digits++)
 		r.num = r.num * 10 + (*p - '0');
 	if (*p == '.')
 		for (p++; *p >= '0' && *p <= '9' && frac < 9; p++, frac++,
@@ -91,10 +91,9 @@ parse_ratio(const char *arg, const char *opt, int max_one)
 			r.num = r.num * 10 + (*p - '0');
 			r.den *= 10;
 		}
-	if (*p != '\0' || digits == 0 || (max_one && r.num > r.den))
+	if (*p != '\0' || digits == 0 || r.num > r.den)
 		cli_usage_error("option '%s': invalid ratio '%s' (expected a "
-		    "decimal %s)", opt, arg, max_one ? "from 0 to 1" :
-		    "of at most 9 places");
+		    "decimal from 0 to 1, at most 9 places)", opt, arg);
 	return r;
 }
 
@@ -124,10 +123,10 @@ parse_opt(struct bub_opts *o, int c)
 		    INT64_MAX);
 		break;
 	case OPT_HEAVY:
-		o->heavy = parse_ratio(optarg, "--heavy", 1);
+		o->heavy = parse_ratio(optarg, "--heavy");
 		break;
 	case OPT_UNDERFEED:
-		o->underfeed = parse_ratio(optarg, "--underfeed", 1);
+		o->underfeed = parse_ratio(optarg, "--underfeed");
 		break;
 	case OPT_IDLE_RULE:
 		if (strcmp(optarg, "script") != 0 &&
@@ -137,13 +136,13 @@ parse_opt(struct bub_opts *o, int c)
 		o->script_idle = strcmp(optarg, "script") == 0;
 		break;
 	case OPT_RECURRING:
-		o->recurring = parse_ratio(optarg, "--recurring", 1);
+		o->recurring = parse_ratio(optarg, "--recurring");
 		break;
 	case OPT_MIXED:
-		o->mixed = parse_ratio(optarg, "--mixed", 1);
+		o->mixed = parse_ratio(optarg, "--mixed");
 		break;
 	case OPT_SHARE:
-		o->share = parse_ratio(optarg, "--tag-share", 1);
+		o->share = parse_ratio(optarg, "--tag-share");
 		break;
 	case OPT_NEAR:
 		o->near = cli_parse_i64(optarg, "--near", 0, INT64_MAX);
