@@ -52,7 +52,11 @@ struct bwin {
 	int		 cut_start, cut_end;
 	int64_t		 nbusy, cur_end, m[NMET];
 	struct srec	*gap;		/* open bubble at cur_end (or s) */
+	int64_t		 gap_s;
 	int		 gap_tag;
+	/* the kernel union's gap [gap_s, share_end) is this bubble too */
+	int		 shared;
+	int64_t		 share_end;
 	int64_t		 nb;		/* bubbles closed so far */
 	int64_t		 big, big_s;	/* largest gap and its start */
 	int		 big_tag;	/* it lies at the capture start */
@@ -65,13 +69,18 @@ struct bdev {
 	struct bwin	 w;
 	uint64_t	 nwin;
 	int		 had_win;
-	int64_t		 last_e, busy_at_last_e;
+	int64_t		 last_s, last_e, busy_at_last_e;
 	/* union of all kernels: finished part, current [gs, ge) */
 	int		 ran, seen;	/* a kernel, a busy record read */
 	int64_t		 last_busy;	/* start of the last busy record */
 	int64_t		 first_ts, gs, ge, fin;
 	struct srec	*ggap;		/* open whole-capture gap at ge */
 	int		 ggap_tag;
+	int		 gshared;	/* it is the open step bubble */
+	struct kev	 share_next;	/* the kernel after a shared gap */
+	char		*pstep, *pgroup;	/* of the last window ended */
+	char		*tail_id;	/* its tail, when it may be shared */
+	int64_t		 tail_s;
 	int64_t		 ngap;
 	struct kev	 prev, next;
 	struct pend	*pend;
@@ -202,6 +211,11 @@ bubble_open(struct bdev *d, int64_t ts, int *boundary)
 			srec_set_str(r, g.c->step, d->w.step);
 		if (d->w.group != NULL)
 			srec_set_str(r, g.c->group, d->w.group);
+	} else if (d->had_win && ts < d->last_e && ts >= d->last_s) {
+		if (d->pstep != NULL)
+			srec_set_str(r, g.c->step, d->pstep);
+		if (d->pgroup != NULL)
+			srec_set_str(r, g.c->group, d->pgroup);
 	}
 	return r;
 }
@@ -226,6 +240,41 @@ bubble_close(struct bdev *d, struct srec *r, int64_t end, int boundary)
 	d->pend[d->npend++].end = end;
 }
 
+static void	 global_fill(struct bdev *, struct srec *, int64_t, int64_t);
+
+/*
+ * The step bubble of D that also stood for a whole-capture gap ends at
+ * E: if the kernel union's gap ended there too, the two are one gap with
+ * ID; if not (busy time from other records), the whole-capture gap gets
+ * its own record now, while the step bubble still holds the output at S.
+ */
+static void
+share_end(struct bdev *d, int64_t s, int64_t e, const char *id)
+{
+	struct bwin *w = &d->w;
+	struct srec *r;
+	const char *v;
+	size_t len;
+	int i, cols[6];
+
+	w->shared = 0;
+	if (e == w->share_end) {
+		sum_gap(d->name, d->len, s, e - s, id);
+		return;
+	}
+	r = stage_new(g.st, "bubble", s);
+	srec_set(r, COL_DEV, d->name, d->len);
+	memcpy(cols, g.c->prev, sizeof(g.c->prev));
+	cols[4] = g.c->step;
+	cols[5] = g.c->group;
+	for (i = 0; i < 6; i++)
+		if ((v = srec_get(w->gap, cols[i], &len)), len > 0)
+			srec_set(r, cols[i], v, len);
+	global_fill(d, r, s, w->share_end);
+	kev_put(r, g.c->next, &d->share_next);
+	stage_put(g.st, r);
+}
+
 /* Fill in a step bubble [S, E) of scope SC and close it. */
 static void
 step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
@@ -241,12 +290,20 @@ step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 	srec_set_str(w->gap, COL_NAME, scope_names[sc]);
 	snprintf(id, n, "%s.b%" PRId64, w->id, w->nb++);
 	srec_set_str(w->gap, g.c->id, id);
-	free(id);
 	if (e - s > w->big) {
 		w->big = e - s;
 		w->big_s = s;
 		w->big_tag = boundary || w->gap_tag;
 	}
+	if (w->shared)
+		share_end(d, s, e, id);
+	/* A kernel right at the window end would make it the same gap. */
+	if (sc == SC_TAIL && d->gshared && s == d->ge) {
+		free(d->tail_id);
+		d->tail_id = id;
+		d->tail_s = s;
+	} else
+		free(id);
 	bubble_close(d, w->gap, e, boundary || w->gap_tag);
 	w->gap = NULL;
 }
@@ -402,11 +459,14 @@ win_end(struct bdev *d)
 	stage_put(g.st, w->rec);
 	sum_step(d->name, d->len, w->group != NULL ? w->group : "", m, t);
 	d->had_win = 1;
+	d->last_s = w->s;
 	d->last_e = w->e;
 	d->busy_at_last_e = busy_before(d, w->e);
 	d->inwin = 0;
-	free(w->step);
-	free(w->group);
+	free(d->pstep);
+	free(d->pgroup);
+	d->pstep = w->step;
+	d->pgroup = w->group;
 	free(w->id);
 }
 
@@ -414,9 +474,19 @@ win_end(struct bdev *d)
 static void
 open_due(struct bdev *d, int64_t ts, int global)
 {
-	if (d->inwin && win_cand(&d->w) < ts)
-		d->w.gap = bubble_open(d, win_cand(&d->w), &d->w.gap_tag);
-	if (global && d->ran && d->ggap == NULL && d->ge < ts)
+	struct bwin *w = &d->w;
+
+	if (d->inwin && win_cand(w) < ts) {
+		w->gap_s = win_cand(w);
+		w->gap = bubble_open(d, w->gap_s, &w->gap_tag);
+	}
+	if (!global || !d->ran || d->ggap != NULL || d->gshared ||
+	    d->ge >= ts)
+		return;
+	/* The same gap seen by the step: one record may do for both. */
+	if (d->inwin && w->gap != NULL && w->gap_s == d->ge)
+		d->gshared = 1;
+	else
 		d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
 }
 
@@ -444,7 +514,7 @@ gap_before(int64_t ts)
 			next = win_cand(&d->w);
 		if (d->inwin && d->w.e - 1 < next)
 			next = d->w.e - 1;
-		if (d->ran && d->ggap == NULL && d->ge < next)
+		if (d->ran && d->ggap == NULL && !d->gshared && d->ge < next)
 			next = d->ge;
 	}
 	g.next_check = next;
@@ -563,22 +633,57 @@ gap_busy(void)
 	want_check(win_cand(w));
 }
 
+/* Fill in the whole-capture gap record R for [S, E). */
+static void
+global_fill(struct bdev *d, struct srec *r, int64_t s, int64_t e)
+{
+	size_t n = d->len + 32;
+	char *id = xmalloc(n);
+
+	snprintf(id, n, "d%s.g%" PRId64, d->name, d->ngap++);
+	srec_set_i64(r, COL_DUR, e - s);
+	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
+	srec_set_str(r, g.c->id, id);
+	sum_gap(d->name, d->len, s, e - s, id);
+	free(id);
+}
+
 /* The whole-capture gap of D that the kernel at TS ends. */
 static void
 global_bubble(struct bdev *d, int64_t ts)
 {
 	struct srec *r = d->ggap;
-	size_t n = d->len + 32;
-	char *id = xmalloc(n);
 
-	snprintf(id, n, "d%s.g%" PRId64, d->name, d->ngap++);
-	srec_set_i64(r, COL_DUR, ts - d->ge);
-	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
-	srec_set_str(r, g.c->id, id);
-	sum_gap(d->name, d->len, d->ge, ts - d->ge, id);
-	free(id);
 	d->ggap = NULL;
+	global_fill(d, r, d->ge, ts);
 	bubble_close(d, r, ts, d->ggap_tag);
+}
+
+/*
+ * The kernel at TS ends the whole-capture gap of D that the open step
+ * bubble stands for.  Inside the window the step bubble normally ends at
+ * TS too (see share_end); a gap past the window's end is a gap between
+ * steps and gets its own record (the step bubble, still open at its
+ * start, allows that).
+ */
+static void
+share_close(struct bdev *d, int64_t ts)
+{
+	struct bwin *w = &d->w;
+
+	d->gshared = 0;
+	if (d->inwin && w->gap != NULL && w->gap_s == d->ge && ts <= w->e) {
+		w->shared = 1;
+		w->share_end = ts;
+		kev_take(&d->share_next, ts, ts + stage_dur(g.st));
+		return;
+	}
+	if (d->tail_id != NULL && d->tail_s == d->ge && ts == d->last_e) {
+		sum_gap(d->name, d->len, d->ge, ts - d->ge, d->tail_id);
+		return;
+	}
+	d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
+	global_bubble(d, ts);
 }
 
 /* Put the waiting bubbles of D that end at or before TS. */
@@ -610,6 +715,8 @@ gap_kernel(void)
 		kev_take(&d->next, ts, end);
 	if (d->ggap != NULL)
 		global_bubble(d, ts);
+	else if (d->gshared)
+		share_close(d, ts);
 	if (!d->ran) {
 		d->ran = 1;
 		d->first_ts = d->gs = ts;
@@ -648,6 +755,12 @@ gap_finish(void)
 
 		if (d->ggap != NULL)
 			stage_drop(g.st, d->ggap);
+		free(d->share_next.name.p);
+		free(d->share_next.core.p);
+		free(d->share_next.track.p);
+		free(d->pstep);
+		free(d->pgroup);
+		free(d->tail_id);
 		for (j = 0; j < d->npend; j++) {
 			if (!d->seen || d->last_busy < d->pend[j].end)
 				srec_set_str(d->pend[j].r, g.c->tags,
