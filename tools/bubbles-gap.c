@@ -441,6 +441,8 @@ win_end(struct bdev *d)
 	int k;
 
 	m[M_SERVICE] = w->e - w->s;
+	free(d->tail_id);		/* only the last window's tail counts */
+	d->tail_id = NULL;
 	if (w->nbusy == 0) {
 		m[M_PRE] = m[M_SERVICE];
 		if (w->gap != NULL)
@@ -660,6 +662,27 @@ global_bubble(struct bdev *d, int64_t ts)
 }
 
 /*
+ * The step bubble that stood for the gap waits for the same kernel and
+ * knows the window the gap starts in, which may have ended since.
+ */
+static void
+step_from_pend(const struct bdev *d, struct srec *r)
+{
+	const char *v;
+	size_t i, len;
+
+	for (i = 0; i < d->npend; i++) {
+		if (srec_ts(d->pend[i].r) != srec_ts(r))
+			continue;
+		v = srec_get(d->pend[i].r, g.c->step, &len);
+		srec_set(r, g.c->step, v, len);
+		v = srec_get(d->pend[i].r, g.c->group, &len);
+		srec_set(r, g.c->group, v, len);
+		return;
+	}
+}
+
+/*
  * The kernel at TS ends the whole-capture gap of D that the open step
  * bubble stands for.  Inside the window the step bubble normally ends at
  * TS too (see share_end); a gap past the window's end is a gap between
@@ -683,6 +706,7 @@ share_close(struct bdev *d, int64_t ts)
 		return;
 	}
 	d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
+	step_from_pend(d, d->ggap);
 	global_bubble(d, ts);
 }
 
