@@ -85,9 +85,12 @@ ratio_ge(int64_t x, struct ratio r, int64_t y)
 static size_t
 find_grp(const char *dev, size_t len, const char *name)
 {
-	struct grp *g;
+	struct grp *g = s.ngrp > 0 ? &s.grp[s.lastgrp] : NULL;
 	size_t i;
 
+	if (g != NULL && g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
+	    strcmp(g->name, name) == 0)
+		return s.lastgrp;
 	for (i = 0; i < s.ngrp; i++) {
 		g = &s.grp[i];
 		if (g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
@@ -302,41 +305,56 @@ group_tags(const size_t *count, size_t with_bubbles, size_t n, char *buf,
 		    len > 0 ? "," : "");
 }
 
-/* Every summary record of group GI. */
+/* Every summary record of group GI, whose rows are ROWS[0..n-1]. */
 static void
-write_group(size_t gi, int64_t *v)
+write_group(size_t gi, const size_t *rows, int64_t *v)
 {
 	const struct grp *g = &s.grp[gi];
-	size_t count[TAG_NBITS] = { 0 }, with = 0, i, n;
+	size_t count[TAG_NBITS] = { 0 }, with = 0, i, n = g->n;
 	int64_t sum[NMET] = { 0 };
 	char tags[256];
 	struct srec *r;
 	int k, b;
 
 	for (k = 0; k < NMET; k++) {
-		for (i = n = 0; i < s.nrow; i++)
-			if (s.row[i].grp == gi)
-				v[n++] = s.row[i].m[k];
 		for (i = 0; i < n; i++)
-			sum[k] += v[i];
+			sum[k] += v[i] = s.row[rows[i]].m[k];
 		put_stats(g, k, v, n);
 	}
-	for (i = 0; i < s.nrow; i++) {
-		if (s.row[i].grp != gi)
-			continue;
-		with += s.row[i].m[M_COUNT] > 0;
+	for (i = 0; i < n; i++) {
+		with += s.row[rows[i]].m[M_COUNT] > 0;
 		for (b = 0; b < TAG_NBITS; b++)
-			count[b] += (s.row[i].tags >> b) & 1;
+			count[b] += (s.row[rows[i]].tags >> b) & 1;
 	}
-	put_ratio(g, "recurring_step_ratio", "", (int64_t)with, (int64_t)g->n);
-	group_tags(count, with, g->n, tags, sizeof(tags));
+	put_ratio(g, "recurring_step_ratio", "", (int64_t)with, (int64_t)n);
+	group_tags(count, with, n, tags, sizeof(tags));
 	r = summary("bubble_group", g->dev, g->devlen, idle_pattern(sum));
-	srec_set_i64(r, s.c->value, (int64_t)g->n);
+	srec_set_i64(r, s.c->value, (int64_t)n);
 	if (g->name[0] != '\0')
 		srec_set_str(r, s.c->group, g->name);
 	if (tags[0] != '\0')
 		srec_set_str(r, s.c->tags, tags);
 	stage_put(s.st, r);
+}
+
+/* Every group, its rows brought together by a counting sort. */
+static void
+write_groups(void)
+{
+	int64_t *v = xreallocarray(NULL, s.nrow + 1, sizeof(*v));
+	size_t *rows = xreallocarray(NULL, s.nrow + 1, sizeof(*rows));
+	size_t *at = xreallocarray(NULL, s.ngrp + 1, sizeof(*at));
+	size_t i;
+
+	for (at[0] = 0, i = 0; i < s.ngrp; i++)
+		at[i + 1] = at[i] + s.grp[i].n;
+	for (i = 0; i < s.nrow; i++)
+		rows[at[s.row[i].grp]++] = i;
+	for (i = 0; i < s.ngrp; i++)	/* at[i] is now the end of group i */
+		write_group(i, rows + at[i] - s.grp[i].n, v);
+	free(at);
+	free(rows);
+	free(v);
 }
 
 static void
@@ -387,12 +405,9 @@ write_cap(const struct cap *c)
 void
 sum_write(void)
 {
-	int64_t *v = xreallocarray(NULL, s.nrow + 1, sizeof(*v));
 	size_t i, j;
 
-	for (i = 0; i < s.ngrp; i++)
-		write_group(i, v);
-	free(v);
+	write_groups();
 	for (i = 0; i < s.ncap; i++) {
 		if (s.cap[i].ran)
 			write_cap(&s.cap[i]);
