@@ -97,6 +97,9 @@ static struct {
 	int64_t			 next_check;
 } g;
 
+/* The index of device D, which the summaries are kept by. */
+#define DI(d)	((size_t)((d) - g.dev))
+
 static const char *const scope_names[] = {
 	"prelaunch", "step_internal", "tail", "global"
 };
@@ -132,6 +135,7 @@ get_dev(const char *name, size_t len)
 	memset(d, 0, sizeof(*d));
 	d->name = xstrndup(name, len);
 	d->len = len;
+	sum_dev(g.last, name, len);
 	return d;
 }
 
@@ -259,7 +263,7 @@ share_end(struct bdev *d, int64_t s, int64_t e, const char *id)
 
 	w->shared = 0;
 	if (e == w->share_end) {
-		sum_gap(d->name, d->len, s, e - s, id);
+		sum_gap(DI(d), s, e - s, id);
 		return;
 	}
 	r = stage_new(g.st, "bubble", s);
@@ -646,7 +650,7 @@ global_fill(struct bdev *d, struct srec *r, int64_t s, int64_t e)
 	srec_set_i64(r, COL_DUR, e - s);
 	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
 	srec_set_str(r, g.c->id, id);
-	sum_gap(d->name, d->len, s, e - s, id);
+	sum_gap(DI(d), s, e - s, id);
 	free(id);
 }
 
@@ -702,7 +706,7 @@ share_close(struct bdev *d, int64_t ts)
 		return;
 	}
 	if (d->tail_id != NULL && d->tail_s == d->ge && ts == d->last_e) {
-		sum_gap(d->name, d->len, d->ge, ts - d->ge, d->tail_id);
+		sum_gap(DI(d), d->ge, ts - d->ge, d->tail_id);
 		return;
 	}
 	d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
@@ -792,7 +796,7 @@ gap_finish(void)
 			stage_put(g.st, d->pend[j].r);
 		}
 		if (d->ran)
-			sum_capture(d->name, d->len, d->first_ts, d->ge,
+			sum_capture(DI(d), d->first_ts, d->ge,
 			    d->fin + d->ge - d->gs);
 		free(d->pend);
 		free(d->prev.name.p);

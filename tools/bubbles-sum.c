@@ -65,7 +65,7 @@ static struct {
 	struct grp		*grp;
 	size_t			 ngrp, capgrp, lastgrp;
 	struct cap		*cap;
-	size_t			 ncap, capcap, lastcap;
+	size_t			 ncap, capcap;
 } s;
 
 void
@@ -132,40 +132,33 @@ sum_step(const char *dev, size_t len, const char *group, const int64_t *m,
 	r->tags = t;
 }
 
-static struct cap *
-find_cap(const char *dev, size_t len)
+/* Device DI of the gap follower is DEV: every device has a place. */
+void
+sum_dev(size_t di, const char *dev, size_t len)
 {
 	struct cap *c;
-	size_t i;
 
-	if (s.ncap > 0 && s.cap[s.lastcap].devlen == len &&
-	    memcmp(s.cap[s.lastcap].dev, dev, len) == 0)
-		return &s.cap[s.lastcap];
-	for (i = 0; i < s.ncap; i++)
-		if (s.cap[i].devlen == len && memcmp(s.cap[i].dev, dev,
-		    len) == 0)
-			return &s.cap[s.lastcap = i];
-	if (s.ncap == s.capcap) {
-		s.capcap = s.capcap ? 2 * s.capcap : 8;
+	if (di >= s.capcap) {
+		s.capcap = di + 8;
 		s.cap = xreallocarray(s.cap, s.capcap, sizeof(*s.cap));
 	}
-	c = &s.cap[s.lastcap = s.ncap++];
+	c = &s.cap[di];
 	memset(c, 0, sizeof(*c));
 	c->dev = xstrndup(dev, len);
 	c->devlen = len;
 	c->top = xreallocarray(NULL, (size_t)s.o->top + 1, sizeof(*c->top));
-	return c;
+	if (di >= s.ncap)
+		s.ncap = di + 1;
 }
 
 /*
- * A whole-capture gap of DEV: the total, the largest (the first of equal
+ * A whole-capture gap of device DI: the total, the largest (the first of equal
  * ones), and the top N, longest first, earlier first among equal ones.
  */
 void
-sum_gap(const char *dev, size_t len, int64_t start, int64_t dur,
-    const char *id)
+sum_gap(size_t di, int64_t start, int64_t dur, const char *id)
 {
-	struct cap *c = find_cap(dev, len);
+	struct cap *c = &s.cap[di];
 	size_t lo = 0, hi = c->ntop, n = (size_t)s.o->top;
 
 	c->count++;
@@ -195,12 +188,11 @@ sum_gap(const char *dev, size_t len, int64_t start, int64_t dur,
 	c->ntop++;
 }
 
-/* The extent and busy union of the kernels of DEV. */
+/* The extent and busy union of the kernels of device DI. */
 void
-sum_capture(const char *dev, size_t len, int64_t first, int64_t end,
-    int64_t busy)
+sum_capture(size_t di, int64_t first, int64_t end, int64_t busy)
 {
-	struct cap *c = find_cap(dev, len);
+	struct cap *c = &s.cap[di];
 
 	c->ran = 1;
 	c->first = first;

@@ -70,8 +70,9 @@ void	 sum_init(struct stage *, const struct bub_opts *,
 	    const struct bub_cols *);
 void	 sum_step(const char *, size_t, const char *, const int64_t *,
 	    unsigned);
-void	 sum_capture(const char *, size_t, int64_t, int64_t, int64_t);
-void	 sum_gap(const char *, size_t, int64_t, int64_t, const char *);
+void	 sum_dev(size_t, const char *, size_t);
+void	 sum_capture(size_t, int64_t, int64_t, int64_t);
+void	 sum_gap(size_t, int64_t, int64_t, const char *);
 void	 sum_write(void);
 /* Whether NUM >= R * DEN, exactly. */
 int	 ratio_ge(int64_t, struct ratio, int64_t);
