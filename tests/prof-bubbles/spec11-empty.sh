@@ -1,0 +1,2 @@
+# Reference vectors (spec 11): a step without kernels, a zero-length step.
+prof-bubbles <"$top_srcdir/tests/prof-bubbles/spec11-empty.tsv" | sed '/^#stage /d'

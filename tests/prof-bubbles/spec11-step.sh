@@ -1,0 +1,2 @@
+# Reference vector (spec 11): step [0,1200] us with four kernels.
+prof-bubbles <"$top_srcdir/tests/prof-bubbles/spec11-step.tsv" | sed '/^#stage /d'
