@@ -385,7 +385,8 @@ write_metrics(int64_t end)
 	size_t i, n = opts.all_devs && ndevs > 0 ? 1 : ndevs;
 	int w, sh, stp;
 
-	qsort(devs, ndevs, sizeof(*devs), dev_order);
+	if (ndevs > 1)
+		qsort(devs, ndevs, sizeof(*devs), dev_order);
 	for (i = 0; i < n; i++) {
 		w = devs[i]->wait_seen;
 		sh = devs[i]->shapes_seen;
