@@ -304,10 +304,14 @@ kernel_count(struct wadev *d, struct opent *op, int64_t dur)
 	int64_t wait = kernel_wait(&has);
 
 	op->calls++;
-	op->dur_sum += dur;
+	if (__builtin_add_overflow(op->dur_sum, dur, &op->dur_sum) ||
+	    __builtin_add_overflow(op->wait_sum, wait, &op->wait_sum) ||
+	    op->dur_sum > INT64_MAX - op->wait_sum)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "total cost of op '%s' overflows 64-bit nanoseconds",
+		    op->name);
 	if (has) {
 		op->wait_calls++;
-		op->wait_sum += wait;
 		d->wait_seen = 1;
 	}
 	return wait;
@@ -336,8 +340,8 @@ do_kernel(void)
 	cls = wa_op_core(op, stage_get(st, c_core, NULL));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
 		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
-	if (wait > 0 && cls != WA_COMM &&
-	    wa_polluted(d, track, tl, ts - wait, ts)) {
+	if (wait > 0 && cls != WA_COMM && wa_polluted(d, track, tl,
+	    ts < INT64_MIN + wait ? INT64_MIN : ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
 		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
@@ -385,7 +389,8 @@ write_metrics(int64_t end)
 	size_t i, n = opts.all_devs && ndevs > 0 ? 1 : ndevs;
 	int w, sh, stp;
 
-	qsort(devs, ndevs, sizeof(*devs), dev_order);
+	if (ndevs > 1)
+		qsort(devs, ndevs, sizeof(*devs), dev_order);
 	for (i = 0; i < n; i++) {
 		w = devs[i]->wait_seen;
 		sh = devs[i]->shapes_seen;

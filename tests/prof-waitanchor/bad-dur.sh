@@ -12,3 +12,8 @@ echo "exit $?"
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in3.tsv
 printf 'kernel\t5\t-2\t0\t1\ta\n' >>in3.tsv
 prof-waitanchor in3.tsv >/dev/null
+echo "exit $?"
+# Sums that no longer fit 64-bit nanoseconds (292 years) are bad data.
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\twait_ns\n' >in4.tsv
+printf 'kernel\t5\t2\t0\t1\ta\t9223372036854775806\n' >>in4.tsv
+prof-waitanchor in4.tsv >/dev/null
