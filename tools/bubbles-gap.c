@@ -63,7 +63,7 @@ struct bwin {
 };
 
 struct bdev {
-	char		*name;
+	char		*name, *pfx;	/* the device, "d" and the device */
 	size_t		 len;
 	int		 inwin;
 	struct bwin	 w;
@@ -135,6 +135,9 @@ get_dev(const char *name, size_t len)
 	memset(d, 0, sizeof(*d));
 	d->name = xstrndup(name, len);
 	d->len = len;
+	d->pfx = xmalloc(len + 2);
+	d->pfx[0] = 'd';
+	memcpy(d->pfx + 1, name, len + 1);
 	sum_dev(g.last, name, len);
 	return d;
 }
@@ -158,6 +161,46 @@ sbuf_set(struct sbuf *b, const char *s, size_t len)
 	memcpy(b->p, s, len);
 	b->p[len] = '\0';
 	b->len = len;
+}
+
+/* Decimal text of V at the end of BUF[24]; returns its start. */
+static char *
+i64_text(char *buf, int64_t v)
+{
+	char *p = buf + 24;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + (int)(u % 10));
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
+/* Set COL of R to V: srec_set_i64 without printf, per bubble. */
+static void
+set_i64(struct srec *r, int col, int64_t v)
+{
+	char buf[24], *p = i64_text(buf, v);
+
+	srec_set(r, col, p, (size_t)(buf + 24 - p));
+}
+
+/* The bubble id PREFIX "." C N, in a buffer reused for every bubble. */
+static const char *
+make_id(const char *prefix, char c, int64_t n)
+{
+	static struct sbuf id;
+	char buf[24], *p = i64_text(buf, n);
+	size_t plen = strlen(prefix), nlen = (size_t)(buf + 24 - p);
+
+	sbuf_set(&id, prefix, plen + 2 + nlen);
+	id.p[plen] = '.';
+	id.p[plen + 1] = c;
+	memcpy(id.p + plen + 2, p, nlen);
+	id.p[plen + 2 + nlen] = '\0';
+	return id.p;
 }
 
 /* Copy the current record, a kernel, into K. */
@@ -186,7 +229,7 @@ kev_put(struct srec *r, const int *cols, const struct kev *k)
 		return;
 	srec_set(r, cols[0], k->name.p, k->name.len);
 	srec_set(r, cols[1], k->core.p, k->core.len);
-	srec_set_i64(r, cols[2], k->end - k->ts);
+	set_i64(r, cols[2], k->end - k->ts);
 	srec_set(r, cols[3], k->track.p, k->track.len);
 }
 
@@ -284,15 +327,14 @@ static void
 step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 {
 	struct bwin *w = &d->w;
-	size_t n = strlen(w->id) + 24;
-	char *id = xmalloc(n);
+	const char *id;
 
 	if (w->gap == NULL)
 		diag_err(EXIT_BAD, "internal error: gap at ts_ns %" PRId64
 		    " was not opened", s);
-	srec_set_i64(w->gap, COL_DUR, e - s);
+	set_i64(w->gap, COL_DUR, e - s);
 	srec_set_str(w->gap, COL_NAME, scope_names[sc]);
-	snprintf(id, n, "%s.b%" PRId64, w->id, w->nb++);
+	id = make_id(w->id, 'b', w->nb++);
 	srec_set_str(w->gap, g.c->id, id);
 	if (e - s > w->big) {
 		w->big = e - s;
@@ -304,10 +346,9 @@ step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 	/* A kernel right at the window end would make it the same gap. */
 	if (sc == SC_TAIL && d->gshared && s == d->ge) {
 		free(d->tail_id);
-		d->tail_id = id;
+		d->tail_id = xstrdup(id);
 		d->tail_s = s;
-	} else
-		free(id);
+	}
 	bubble_close(d, w->gap, e, boundary || w->gap_tag);
 	w->gap = NULL;
 }
@@ -643,15 +684,12 @@ gap_busy(void)
 static void
 global_fill(struct bdev *d, struct srec *r, int64_t s, int64_t e)
 {
-	size_t n = d->len + 32;
-	char *id = xmalloc(n);
+	const char *id = make_id(d->pfx, 'g', d->ngap++);
 
-	snprintf(id, n, "d%s.g%" PRId64, d->name, d->ngap++);
-	srec_set_i64(r, COL_DUR, e - s);
+	set_i64(r, COL_DUR, e - s);
 	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
 	srec_set_str(r, g.c->id, id);
 	sum_gap(DI(d), s, e - s, id);
-	free(id);
 }
 
 /* The whole-capture gap of D that the kernel at TS ends. */
@@ -806,6 +844,7 @@ gap_finish(void)
 		free(d->next.core.p);
 		free(d->next.track.p);
 		free(d->name);
+		free(d->pfx);
 	}
 	free(g.dev);
 }
