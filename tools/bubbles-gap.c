@@ -195,7 +195,11 @@ make_id(const char *prefix, char c, int64_t n)
 	char buf[24], *p = i64_text(buf, n);
 	size_t plen = strlen(prefix), nlen = (size_t)(buf + 24 - p);
 
-	sbuf_set(&id, prefix, plen + 2 + nlen);
+	if (id.cap < plen + nlen + 3) {
+		id.cap = 2 * (plen + nlen + 3);
+		id.p = xrealloc(id.p, id.cap);
+	}
+	memcpy(id.p, prefix, plen);
 	id.p[plen] = '.';
 	id.p[plen + 1] = c;
 	memcpy(id.p + plen + 2, p, nlen);
