@@ -26,11 +26,6 @@
 #include "stage.h"
 #include "xalloc.h"
 
-struct sbuf {
-	char	*p;
-	size_t	 len, cap;
-};
-
 /* One kernel, kept as evidence for the gaps around it. */
 struct kev {
 	int		set;
@@ -149,62 +144,6 @@ cur_dev(void)
 	const char *s = stage_get(g.st, COL_DEV, &len);
 
 	return get_dev(s, len);
-}
-
-static void
-sbuf_set(struct sbuf *b, const char *s, size_t len)
-{
-	if (b->cap < len + 1) {
-		b->cap = len + 1 + len / 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p, s, len);
-	b->p[len] = '\0';
-	b->len = len;
-}
-
-/* Decimal text of V at the end of BUF[24]; returns its start. */
-static char *
-i64_text(char *buf, int64_t v)
-{
-	char *p = buf + 24;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	do
-		*--p = (char)('0' + (int)(u % 10));
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--p = '-';
-	return p;
-}
-
-/* Set COL of R to V: srec_set_i64 without printf, per bubble. */
-static void
-set_i64(struct srec *r, int col, int64_t v)
-{
-	char buf[24], *p = i64_text(buf, v);
-
-	srec_set(r, col, p, (size_t)(buf + 24 - p));
-}
-
-/* The bubble id PREFIX "." C N, in a buffer reused for every bubble. */
-static const char *
-make_id(const char *prefix, char c, int64_t n)
-{
-	static struct sbuf id;
-	char buf[24], *p = i64_text(buf, n);
-	size_t plen = strlen(prefix), nlen = (size_t)(buf + 24 - p);
-
-	if (id.cap < plen + nlen + 3) {
-		id.cap = 2 * (plen + nlen + 3);
-		id.p = xrealloc(id.p, id.cap);
-	}
-	memcpy(id.p, prefix, plen);
-	id.p[plen] = '.';
-	id.p[plen + 1] = c;
-	memcpy(id.p + plen + 2, p, nlen);
-	id.p[plen + 2 + nlen] = '\0';
-	return id.p;
 }
 
 /* Copy the current record, a kernel, into K. */
@@ -376,24 +315,6 @@ win_cand(const struct bwin *w)
 	int64_t c = w->nbusy == 0 ? w->s : w->cur_end;
 
 	return w->gap == NULL && c < w->e ? c : INT64_MAX;
-}
-
-/* Whether the comma-separated list S of length LEN holds WORD. */
-static int
-has_tag(const char *s, size_t len, const char *word)
-{
-	size_t m = strlen(word), i = 0;
-
-	while (i < len) {
-		size_t j = i;
-
-		while (j < len && s[j] != ',')
-			j++;
-		if (j - i == m && memcmp(s + i, word, m) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
 }
 
 /* Severity tags of the finished window W (spec 5.1, PARTIAL_CAPTURE_*). */
