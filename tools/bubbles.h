@@ -3,7 +3,7 @@
  * (windows, busy segments, kernels) and writes the bubble and per-step
  * records; bubbles-sum.c keeps the per-step table and the whole-capture
  * gap statistics and writes the summary records at the end;
- * bubbles-text.c has the small text helpers both use.
+ * bubbles-text.c has small text helpers.
  */
 #ifndef PROF_BUBBLES_H
 #define PROF_BUBBLES_H
