@@ -132,7 +132,7 @@ get_dev(const char *name, size_t len)
 	d->len = len;
 	d->pfx = xmalloc(len + 2);
 	d->pfx[0] = 'd';
-	memcpy(d->pfx + 1, name, len + 1);
+	memcpy(d->pfx + 1, d->name, len + 1);
 	sum_dev(g.last, name, len);
 	return d;
 }
@@ -289,7 +289,7 @@ step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 	/* A kernel right at the window end would make it the same gap. */
 	if (sc == SC_TAIL && d->gshared && s == d->ge) {
 		free(d->tail_id);
-		d->tail_id = xstrdup(id);
+		d->tail_id = xstrdup(srec_get(w->gap, g.c->id, NULL));
 		d->tail_s = s;
 	}
 	bubble_close(d, w->gap, e, boundary || w->gap_tag);
