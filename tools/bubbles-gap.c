@@ -26,11 +26,6 @@
 #include "stage.h"
 #include "xalloc.h"
 
-struct sbuf {
-	char	*p;
-	size_t	 len, cap;
-};
-
 /* One kernel, kept as evidence for the gaps around it. */
 struct kev {
 	int		set;
@@ -63,7 +58,7 @@ struct bwin {
 };
 
 struct bdev {
-	char		*name;
+	char		*name, *pfx;	/* the device, "d" and the device */
 	size_t		 len;
 	int		 inwin;
 	struct bwin	 w;
@@ -135,6 +130,9 @@ get_dev(const char *name, size_t len)
 	memset(d, 0, sizeof(*d));
 	d->name = xstrndup(name, len);
 	d->len = len;
+	d->pfx = xmalloc(len + 2);
+	d->pfx[0] = 'd';
+	memcpy(d->pfx + 1, d->name, len + 1);
 	sum_dev(g.last, name, len);
 	return d;
 }
@@ -146,18 +144,6 @@ cur_dev(void)
 	const char *s = stage_get(g.st, COL_DEV, &len);
 
 	return get_dev(s, len);
-}
-
-static void
-sbuf_set(struct sbuf *b, const char *s, size_t len)
-{
-	if (b->cap < len + 1) {
-		b->cap = len + 1 + len / 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p, s, len);
-	b->p[len] = '\0';
-	b->len = len;
 }
 
 /* Copy the current record, a kernel, into K. */
@@ -186,7 +172,7 @@ kev_put(struct srec *r, const int *cols, const struct kev *k)
 		return;
 	srec_set(r, cols[0], k->name.p, k->name.len);
 	srec_set(r, cols[1], k->core.p, k->core.len);
-	srec_set_i64(r, cols[2], k->end - k->ts);
+	set_i64(r, cols[2], k->end - k->ts);
 	srec_set(r, cols[3], k->track.p, k->track.len);
 }
 
@@ -284,15 +270,14 @@ static void
 step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 {
 	struct bwin *w = &d->w;
-	size_t n = strlen(w->id) + 24;
-	char *id = xmalloc(n);
+	const char *id;
 
 	if (w->gap == NULL)
 		diag_err(EXIT_BAD, "internal error: gap at ts_ns %" PRId64
 		    " was not opened", s);
-	srec_set_i64(w->gap, COL_DUR, e - s);
+	set_i64(w->gap, COL_DUR, e - s);
 	srec_set_str(w->gap, COL_NAME, scope_names[sc]);
-	snprintf(id, n, "%s.b%" PRId64, w->id, w->nb++);
+	id = make_id(w->id, 'b', w->nb++);
 	srec_set_str(w->gap, g.c->id, id);
 	if (e - s > w->big) {
 		w->big = e - s;
@@ -304,10 +289,9 @@ step_bubble(struct bdev *d, int64_t s, int64_t e, int sc, int boundary)
 	/* A kernel right at the window end would make it the same gap. */
 	if (sc == SC_TAIL && d->gshared && s == d->ge) {
 		free(d->tail_id);
-		d->tail_id = id;
+		d->tail_id = xstrdup(srec_get(w->gap, g.c->id, NULL));
 		d->tail_s = s;
-	} else
-		free(id);
+	}
 	bubble_close(d, w->gap, e, boundary || w->gap_tag);
 	w->gap = NULL;
 }
@@ -331,24 +315,6 @@ win_cand(const struct bwin *w)
 	int64_t c = w->nbusy == 0 ? w->s : w->cur_end;
 
 	return w->gap == NULL && c < w->e ? c : INT64_MAX;
-}
-
-/* Whether the comma-separated list S of length LEN holds WORD. */
-static int
-has_tag(const char *s, size_t len, const char *word)
-{
-	size_t m = strlen(word), i = 0;
-
-	while (i < len) {
-		size_t j = i;
-
-		while (j < len && s[j] != ',')
-			j++;
-		if (j - i == m && memcmp(s + i, word, m) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
 }
 
 /* Severity tags of the finished window W (spec 5.1, PARTIAL_CAPTURE_*). */
@@ -643,15 +609,12 @@ gap_busy(void)
 static void
 global_fill(struct bdev *d, struct srec *r, int64_t s, int64_t e)
 {
-	size_t n = d->len + 32;
-	char *id = xmalloc(n);
+	const char *id = make_id(d->pfx, 'g', d->ngap++);
 
-	snprintf(id, n, "d%s.g%" PRId64, d->name, d->ngap++);
-	srec_set_i64(r, COL_DUR, e - s);
+	set_i64(r, COL_DUR, e - s);
 	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
 	srec_set_str(r, g.c->id, id);
 	sum_gap(DI(d), s, e - s, id);
-	free(id);
 }
 
 /* The whole-capture gap of D that the kernel at TS ends. */
@@ -806,6 +769,7 @@ gap_finish(void)
 		free(d->next.core.p);
 		free(d->next.track.p);
 		free(d->name);
+		free(d->pfx);
 	}
 	free(g.dev);
 }

@@ -2,7 +2,8 @@
  * prof-bubbles: what its parts share.  bubbles-gap.c follows the stream
  * (windows, busy segments, kernels) and writes the bubble and per-step
  * records; bubbles-sum.c keeps the per-step table and the whole-capture
- * gap statistics and writes the summary records at the end.
+ * gap statistics and writes the summary records at the end;
+ * bubbles-text.c has small text helpers.
  */
 #ifndef PROF_BUBBLES_H
 #define PROF_BUBBLES_H
@@ -55,6 +56,23 @@ struct bub_cols {
 
 /* Scale of the underfeed ratio in the step table: 10^-12 steps. */
 #define BUB_RATIO_SCALE	1000000000000LL
+
+/* A growing text buffer. */
+struct sbuf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+/* bubbles-text.c */
+void		 sbuf_set(struct sbuf *, const char *, size_t);
+/* Decimal text of V at the end of BUF[24]; returns its start. */
+char		*i64_text(char *, int64_t);
+/* Set a field of a derived record to an integer. */
+void		 set_i64(struct srec *, int, int64_t);
+/* The bubble id PREFIX "." C N (a buffer reused by the next call). */
+const char	*make_id(const char *, char, int64_t);
+/* Whether the comma-separated list S of length LEN holds WORD. */
+int		 has_tag(const char *, size_t, const char *);
 
 /* bubbles-gap.c */
 void	 gap_init(struct stage *, const struct bub_opts *,

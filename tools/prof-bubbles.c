@@ -169,12 +169,17 @@ find_cols(struct stage *st, struct bub_cols *c)
 	c->core = stage_col(st, "core");
 }
 
+/* Whether the field S of length LEN is the literal kind K. */
+#define IS(s, len, k) ((len) == sizeof(k) - 1 && memcmp((s), (k), (len)) == 0)
+
 /* The read loop: bubbles are proven and windows ended before a record. */
 static void
 run(const char *path, const struct bub_opts *o, int argc, char *argv[])
 {
 	struct stage *st;
 	struct bub_cols c;
+	const char *kind;
+	size_t len;
 
 	st = stage_open(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]));
@@ -189,14 +194,15 @@ run(const char *path, const struct bub_opts *o, int argc, char *argv[])
 			continue;
 		}
 		gap_before(ts);
-		if (stage_is(st, "window")) {
+		kind = stage_get(st, COL_KIND, &len);
+		if (IS(kind, len, "window")) {
 			gap_window();
 			continue;
 		}
 		stage_pass(st);
-		if (stage_is(st, "busy"))
+		if (IS(kind, len, "busy"))
 			gap_busy();
-		else if (stage_is(st, "kernel"))
+		else if (IS(kind, len, "kernel"))
 			gap_kernel();
 	}
 	gap_finish();

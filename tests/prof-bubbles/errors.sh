@@ -11,3 +11,6 @@ echo "exit $?"
 printf '%s\n' "$h" "kernel${t}10${t}5${t}0${t}1${t}k" \
     "kernel${t}5${t}5${t}0${t}1${t}k" | prof-bubbles >/dev/null
 echo "exit $?"
+printf '%s\n' "$h" "window${t}10${t}9223372036854775807${t}0${t}${t}a" |
+    prof-bubbles >/dev/null
+echo "exit $?"
