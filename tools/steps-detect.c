@@ -242,13 +242,19 @@ best_phase(const struct ktup *k, size_t n, const size_t *q, size_t c)
 	return phase;
 }
 
-/* The windows: cut before each occurrence plus the phase. */
+/*
+ * The windows: cut before each occurrence plus the phase.  A step starts
+ * where the device went idle before its first kernel, so that the gap is
+ * its prelaunch gap, as with ProfilerStep markers, which open with the
+ * data loading.
+ */
 static void
 make_windows(struct sdev *d, const size_t *q, size_t c, size_t phase)
 {
 	const struct ktup *k = d->kt;
 	size_t n = d->nkt, *cut = xreallocarray(NULL, c + 2, sizeof(*cut));
-	size_t ncut = 0, j, i;
+	size_t ncut = 0, j, i = 0;
+	int64_t busy = INT64_MIN;	/* end of the device's work so far */
 
 	if (q[0] + phase > 0)
 		cut[ncut++] = 0;
@@ -259,19 +265,19 @@ make_windows(struct sdev *d, const size_t *q, size_t c, size_t phase)
 	d->nwin = ncut;
 	for (j = 0; j < ncut; j++) {
 		struct swin *w = &d->win[j];
-		size_t end = j + 1 < ncut ? cut[j + 1] : n;
 
-		w->s = k[cut[j]].ts;
+		for (; i < cut[j]; i++)
+			busy = k[i].end > busy ? k[i].end : busy;
+		w->s = j > 0 && busy < k[cut[j]].ts ? busy : k[cut[j]].ts;
 		w->num = (int64_t)j + 1;
-		w->nkern = (int64_t)(end - cut[j]);
+		w->nkern = (int64_t)((j + 1 < ncut ? cut[j + 1] : n) - cut[j]);
 		w->tags = WT_DETECTED;
-		w->e = w->s;
-		if (j + 1 < ncut)
-			w->e = k[end].ts;
-		else
-			for (i = cut[j]; i < n; i++)
-				w->e = k[i].end > w->e ? k[i].end : w->e;
+		if (j > 0)
+			d->win[j - 1].e = w->s;
 	}
+	for (i = cut[ncut - 1], busy = k[i].ts; i < n; i++)
+		busy = k[i].end > busy ? k[i].end : busy;
+	d->win[ncut - 1].e = busy;
 	free(cut);
 }
 
