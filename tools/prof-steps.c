@@ -90,6 +90,10 @@ usage(void)
 	printf("  -d, --no-detect       without markers or step ids, make one "
 	    "pseudo-step\n"
 	    "                        instead of detecting iterations\n"
+	    "  -H, --host-windows    keep host step markers' own times; by "
+	    "default a\n"
+	    "                        step starts with the first kernel its "
+	    "marker launched\n"
 	    "  -m, --marker=PATTERN  step marker names (fnmatch pattern, the "
 	    "step number\n"
 	    "                        ending the name); repeat for more; "
@@ -137,7 +141,8 @@ make_events(struct sdev **devs, size_t ndevs)
 			ev[nev++] = (struct event){
 			    d->win[d->nwin - 1].e + 1, d, SIZE_MAX };
 	}
-	qsort(ev, nev, sizeof(*ev), cmp_event);
+	if (nev > 0)
+		qsort(ev, nev, sizeof(*ev), cmp_event);
 }
 
 /* ---- step groups ---- */
@@ -256,6 +261,7 @@ tags_text(const struct run *r, char *buf, size_t sz)
 	static const struct { int bit; const char *name; } tag[] = {
 		{ WT_CUT_START, "cut_start" }, { WT_CUT_END, "cut_end" },
 		{ WT_DETECTED, "detected" }, { WT_CONFIRMED, "confirmed" },
+		{ WT_LAUNCH, "launch_aligned" },
 	};
 	size_t i;
 
@@ -511,6 +517,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "host-windows", no_argument,		NULL, 'H' },
 		{ "marker",	required_argument,	NULL, 'm' },
 		{ "no-detect",	no_argument,		NULL, 'd' },
 		{ "tmpdir",	required_argument,	NULL, 'T' },
@@ -526,7 +533,7 @@ main(int argc, char **argv)
 
 	cli_init("prof-steps");
 	steps_opt.detect = 1;
-	while ((c = getopt_long(argc, argv, "dhm:t:T:V", longopts,
+	while ((c = getopt_long(argc, argv, "dHhm:t:T:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -534,6 +541,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage();
+			break;
+		case 'H':
+			steps_opt.host_windows = 1;
 			break;
 		case 'm':
 			if (steps_opt.npat == STEPS_MAXPAT)

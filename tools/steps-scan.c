@@ -27,7 +27,9 @@
 #define SCAN_BUF	(1 << 20)
 
 /* Columns the scan looks at. */
-enum { F_KIND, F_TS, F_DUR, F_DEV, F_TRACK, F_NAME, F_CAT, F_STEP, F_N };
+enum {
+	F_KIND, F_TS, F_DUR, F_DEV, F_TRACK, F_NAME, F_CAT, F_STEP, F_CORR, F_N
+};
 
 struct scan {
 	int		 fd;
@@ -109,7 +111,7 @@ parse_header(struct scan *sc, char *line, size_t len)
 {
 	static const char *const want[F_N] = {
 		"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat",
-		"step"
+		"step", "corr"
 	};
 	size_t i, start = 0;
 	int k, idx = 0;
@@ -245,6 +247,98 @@ drop_tuples(struct sdev *d)
 	d->no_tuples = 1;
 }
 
+/* ---- launches inside host markers ---- */
+
+static uint64_t
+corr_key(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h != 0 ? h : 1;
+}
+
+static struct slaunch *
+launch_slot(struct sdev *d, uint64_t key)
+{
+	size_t j;
+
+	for (j = key & (d->lncap - 1); d->ln[j].key != 0 && d->ln[j].key !=
+	    key; j = (j + 1) & (d->lncap - 1))
+		;
+	return &d->ln[j];
+}
+
+/*
+ * Rebuild the table without the launches of markers two or more steps
+ * back in class CLS (their kernels have run), growing it when full.
+ */
+static void
+launch_prune(struct sdev *d, int cls, size_t cur)
+{
+	struct slaunch *old = d->ln;
+	size_t oldcap = d->lncap, i;
+
+	d->lncap = d->lncap == 0 ? 1024 : 2 * d->nln + 4 > d->lncap ?
+	    2 * d->lncap : d->lncap;
+	d->ln = xcalloc(d->lncap, sizeof(*d->ln));
+	d->nln = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].key != 0 && !(old[i].cls == (uint32_t)cls &&
+		    old[i].idx + 2 <= cur)) {
+			*launch_slot(d, old[i].key) = old[i];
+			d->nln++;
+		}
+	free(old);
+}
+
+/* A host record with a corr inside a host marker: remember its step. */
+static void
+add_launch(struct scan *sc, struct sdev *d, int64_t ts)
+{
+	size_t c;
+
+	for (c = 0; c < 2 * STEPS_MAXPAT; c += 2) {
+		struct smark *m;
+		struct slaunch *l;
+
+		if (d->nmk[c] == 0)
+			continue;
+		m = &d->mk[c][d->nmk[c] - 1];
+		if (ts < m->ts || ts >= m->end)
+			continue;
+		if (2 * (d->nln + 1) > d->lncap)
+			launch_prune(d, (int)c, d->nmk[c] - 1);
+		l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+		if (l->key == 0)
+			d->nln++;
+		l->key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+		l->cls = (uint32_t)c;
+		l->idx = (uint32_t)(d->nmk[c] - 1);
+	}
+}
+
+/* A kernel whose launch was seen: count it in the launching step. */
+static void
+launched_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
+{
+	struct slaunch *l;
+	struct smark *m;
+
+	if (d->lncap == 0)
+		return;
+	l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+	if (l->key == 0)
+		return;
+	m = &d->mk[l->cls][l->idx];
+	if (m->lkern++ == 0 || ts < m->lstart)
+		m->lstart = ts;
+	if (end > m->lend)
+		m->lend = end;
+}
+
 /* ---- markers ---- */
 
 /* Decode the escapes of an escaped field into BUF (at least LEN + 1). */
@@ -311,6 +405,9 @@ add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 	m->nkern = 0;
 	m->kend = ts;
 	m->name = xstrdup(name);
+	m->lstart = m->lend = m->lkern = 0;
+	if (cls % 2 == 0 && d->lncap > 0)
+		launch_prune(d, cls, d->nmk[cls] - 1);
 	if (!d->no_tuples)
 		drop_tuples(d);
 out:
@@ -356,6 +453,8 @@ add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 	d->nkern++;
 	if (end > d->kern_end)
 		d->kern_end = end;
+	if (sc->fl[F_CORR] > 0)
+		launched_kernel(sc, d, ts, end);
 	for (c = 0; c < 2 * STEPS_MAXPAT; c++)
 		if (d->nmk[c] > 0) {
 			struct smark *m = &d->mk[c][d->nmk[c] - 1];
@@ -439,9 +538,14 @@ scan_record(struct scan *sc, const char *line, size_t len)
 	}
 	if (end > d->last_end)
 		d->last_end = end;
-	if (field_is(sc, F_KIND, "kernel"))
+	if (field_is(sc, F_KIND, "kernel")) {
 		add_kernel(sc, d, ts, end);
-	else if (field_is(sc, F_KIND, "step") || (steps_opt.custom_pat &&
+		return;
+	}
+	if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows &&
+	    field_is(sc, F_KIND, "host"))
+		add_launch(sc, d, ts);
+	if (field_is(sc, F_KIND, "step") || (steps_opt.custom_pat &&
 	    (field_is(sc, F_KIND, "host") || field_is(sc, F_KIND, "mark"))))
 		add_marker(sc, d, ts, dur);
 }

@@ -44,6 +44,47 @@ marker_class(const struct sdev *d)
 	return -1;
 }
 
+/*
+ * Host markers run ahead of the device.  When every host marker launched
+ * kernels (matched by corr), step i starts when the device has finished
+ * the work step i - 1 launched, but not before its host marker starts
+ * and not after its own first kernel; the last step ends with the last
+ * kernel it launched.  A kernel then counts in the step that launched
+ * it, and the idle time while the host prepares a step is still that
+ * step's prelaunch gap.
+ */
+static int
+from_launches(struct sdev *d, int cls)
+{
+	size_t i, n = d->nmk[cls];
+	struct smark *m = d->mk[cls];
+	int64_t s = INT64_MIN;
+
+	if (cls % 2 != 0 || steps_opt.host_windows)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (m[i].lkern == 0)
+			return 0;
+	for (i = 0; i < n; i++) {
+		struct swin *w;
+
+		int64_t t = i > 0 && m[i - 1].lend > m[i].ts ? m[i - 1].lend :
+		    m[i].ts;
+
+		t = t < m[i].lstart ? t : m[i].lstart;
+		s = t > s ? t : s;
+		w = new_win(d, s, m[i].num);
+		w->name = m[i].name;
+		w->nkern = m[i].lkern;
+		w->tags = WT_LAUNCH;
+		if (i > 0)
+			d->win[d->nwin - 2].e = s;
+		w->e = m[i].lend > s ? m[i].lend : s;
+	}
+	d->src = SRC_MARKER;
+	return 1;
+}
+
 /* Window i ends where window i + 1 starts; the last at its last kernel. */
 static void
 from_markers(struct sdev *d, int cls)
@@ -51,6 +92,8 @@ from_markers(struct sdev *d, int cls)
 	size_t i, n = d->nmk[cls];
 	struct smark *m = d->mk[cls];
 
+	if (from_launches(d, cls))
+		return;
 	for (i = 0; i < n; i++) {
 		struct swin *w = new_win(d, m[i].ts, m[i].num);
 

@@ -21,6 +21,7 @@ enum wsrc { SRC_MARKER, SRC_STEP_ID, SRC_DETECTED, SRC_CAPTURE };
 #define WT_CUT_END	0x02
 #define WT_DETECTED	0x04
 #define WT_CONFIRMED	0x08
+#define WT_LAUNCH	0x10	/* host markers moved to the device */
 
 struct swin {
 	int64_t		 s, e;		/* [s, e); the last one is [s, e] */
@@ -35,7 +36,15 @@ struct smark {
 	int64_t		 ts, end, num;
 	int64_t		 nkern;		/* kernels starting after it */
 	int64_t		 kend;		/* largest end of those kernels */
+	/* kernels launched from inside a host marker (by corr) */
+	int64_t		 lstart, lend, lkern;
 	char		*name;
+};
+
+/* A launch seen inside a host marker: corr hash -> class and marker. */
+struct slaunch {
+	uint64_t	 key;		/* 0: empty slot */
+	uint32_t	 cls, idx;
 };
 
 /* Kernels of one step id. */
@@ -59,6 +68,8 @@ struct sdev {
 	size_t		 nids, idcap;
 	int64_t		*stt;		/* step ids from step_trace_time */
 	size_t		 nstt, sttcap;
+	struct slaunch	*ln;		/* open addressing, power-of-2 size */
+	size_t		 nln, lncap;
 	struct ktup	*kt;		/* kernels, while detection may need them */
 	size_t		 nkt, ktcap;
 	int		 no_tuples;	/* markers or step ids seen: keep none */
@@ -78,6 +89,7 @@ struct steps_opts {
 	const char	*pat[STEPS_MAXPAT];
 	size_t		 npat;
 	int		 custom_pat;	/* -m given: host and mark records too */
+	int		 host_windows;	/* -H: host markers as they are */
 	int		 detect;
 	int		 tol;		/* percent */
 	const char	*tmpdir;
