@@ -1,8 +1,12 @@
-# Real Kineto traces with ProfilerStep markers (host-side): the windows
-# and kernel counts; then the same traces with the markers deleted, where
-# detection must find the iterations itself.  For resnet50 every detected
-# iteration has the same 1516 kernels, where the host markers smear the
-# kernels over their neighbours (spec 12, item 10).
+# Real Kineto traces with host-side ProfilerStep markers: the windows and
+# kernel counts; then the same traces with the markers deleted, where
+# detection must find the iterations itself.  resnet50: the markers,
+# moved to the device through the launch links, and detection agree on
+# every boundary after the first, 1516 kernels per iteration.
+# trace_diff: detection finds the period (1575 kernels, 6 periods in all
+# as the 6 markers say) but cuts at the device's longest idle gap, which
+# lies elsewhere in the iteration: 5 whole steps and two cut pieces.
+# mi300 (ROCm): launches do not link every marker, host times are kept.
 [ -d "$CORPUS/pytorch_kineto" ] || exit 77
 for t in kineto_tb_plugin/resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz \
     hta/trace_diff_control_a100_rank3of8.json.gz \
