@@ -25,6 +25,7 @@
 #include "xalloc.h"
 
 #define SCAN_BUF	(1 << 20)
+#define TS_LIMIT	((int64_t)1 << 62)	/* 146 years in ns */
 
 /* Columns the scan looks at. */
 enum {
@@ -169,24 +170,26 @@ split(struct scan *sc, const char *line, size_t len)
 	}
 }
 
-/* Whole decimal integer; 0 when it is not one. */
+/* Whole decimal int64; 0 when it is not one. */
 static int
 to_i64(const char *s, size_t len, int64_t *v)
 {
-	int64_t x = 0;
+	uint64_t x = 0, lim;
 	size_t i = 0;
 	int neg = 0;
 
 	if (len > 0 && s[0] == '-')
 		neg = i = 1;
-	if (i == len || len - i > 18)
+	if (i == len || len - i > 19)
 		return 0;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
+		if (s[i] < '0' || s[i] > '9' ||
+		    x > (lim - (uint64_t)(s[i] - '0')) / 10)
 			return 0;
-		x = x * 10 + (s[i] - '0');
+		x = x * 10 + (uint64_t)(s[i] - '0');
 	}
-	*v = neg ? -x : x;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	return 1;
 }
 
@@ -530,6 +533,11 @@ scan_record(struct scan *sc, const char *line, size_t len)
 	}
 	if (!to_i64(sc->f[F_TS], sc->fl[F_TS], &ts) || ts < sc->last_ts ||
 	    (sc->fl[F_DUR] > 0 && !to_i64(sc->f[F_DUR], sc->fl[F_DUR], &dur))) {
+		sc->stop = 1;
+		return;
+	}
+	/* Far beyond any real capture: keep the arithmetic from overflow. */
+	if (ts < -TS_LIMIT || ts > TS_LIMIT || dur > TS_LIMIT) {
 		sc->stop = 1;
 		return;
 	}
