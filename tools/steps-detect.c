@@ -24,6 +24,7 @@
 #define DETECT_PAIRS	16	/* stretch pairs compared while choosing */
 #define DETECT_ACCEPT	85	/* percent of aligned kernels to accept */
 #define ALIGN_LOOK	8	/* kernels looked ahead to resynchronise */
+#define DETECT_COVER	50	/* percent of kernels the periods must span */
 
 /* ---- interned kernel names ---- */
 
@@ -305,6 +306,14 @@ steps_detect(struct sdev *d)
 			continue;
 		tries++;
 		q = cd.pos + cd.first[cd.best[c] - 1];
+		/*
+		 * A name that merely recurs a few kernels apart (a pair of
+		 * copies) aligns perfectly but explains little: the periods
+		 * must span most of the capture.
+		 */
+		if ((c >= 3 ? q[c - 1] - q[0] : 2 * (q[1] - q[0])) * 100 <
+		    n * DETECT_COVER)
+			continue;
 		if (!score(k, n, q, c, DETECT_PAIRS, &num, &den))
 			continue;
 		if (num * bden > bnum * den)
