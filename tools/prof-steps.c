@@ -478,6 +478,31 @@ put_summary(struct sdev *d, int64_t end)
 	}
 }
 
+/*
+ * A record an earlier prof-steps wrote: it is made again from this
+ * input, so the old one is dropped and running twice changes nothing.
+ */
+static int
+ours(void)
+{
+	size_t len, i;
+	const char *name;
+
+	if (stage_is(st, "window") || stage_is(st, "group"))
+		return 1;
+	if (!stage_is(st, "metric"))
+		return 0;
+	name = stage_get(st, COL_NAME, &len);
+	if (strcmp(name, "step_detect_confidence") == 0)
+		return 1;
+	if (stage_absent(st, c_group))
+		return 0;
+	for (i = 0; i < M_N; i++)
+		if (strcmp(name, metric_name[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 run(const char *path, int argc, char **argv)
 {
@@ -500,10 +525,12 @@ run(const char *path, int argc, char **argv)
 	c_wait = stage_col(st, "wait_ns");
 	c_track = COL_TRACK;
 	while (stage_next(st)) {
-		if ((ts = stage_ts(st)) != STAGE_NO_TS) {
+		if ((ts = stage_ts(st)) != STAGE_NO_TS)
 			advance(ts);
+		if (ours())
+			continue;
+		if (ts != STAGE_NO_TS)
 			assign();
-		}
 		stage_pass(st);
 	}
 	advance(INT64_MAX);
