@@ -1,0 +1,608 @@
+/*
+ * prof-steps: find the step windows of every device in a prof-tsv
+ * stream, assign every record to the window its start lies in, write a
+ * window record and per-step inventory metrics at each step start, and
+ * group alike steps.
+ *
+ * The windows come first from a scan of the whole input (steps-scan.c,
+ * steps-windows.c, steps-detect.c); this file is the stage loop that
+ * then reads the input again and writes the annotated stream.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "num.h"
+#include "stage.h"
+#include "steps.h"
+#include "xalloc.h"
+
+struct steps_opts steps_opt;
+
+/* Kernel classes of the inventory, by the unit that ran them. */
+enum { KC_AI_CORE, KC_AI_CPU, KC_HCCL, KC_OTHER, KC_N };
+
+/* Inventory metrics, in the order they are written. */
+enum {
+	M_KERNEL_COUNT, M_AI_CORE, M_AI_CPU, M_HCCL, M_DUR_SUM, M_WAIT_SUM,
+	M_STREAMS, M_MISMATCH, M_N
+};
+static const char *const metric_name[M_N] = {
+	"kernel_count", "ai_core_count", "ai_cpu_count", "hccl_count",
+	"kernel_dur_sum_ns", "kernel_wait_sum_ns", "stream_count",
+	"step_id_mismatch_count"
+};
+static const char *const src_name[] = {
+	"marker", "step_id", "detected", "capture"
+};
+
+#define SIGBITS		512	/* bits of the kernel-name set signature */
+
+/* A step group: its first step is the representative. */
+struct grp {
+	uint64_t	 bits[SIGBITS / 64];
+	int64_t		 nkern;
+	int		 dom;
+	int64_t		 nsteps, service;
+};
+
+/* Per device, while the stage loop runs. */
+struct run {
+	size_t		 next;		/* next window to open */
+	struct swin	*cur;		/* the open window, or NULL */
+	char		 num[24];	/* its step number as text */
+	size_t		 numlen;
+	struct srec	*wrec, *mrec[M_N];
+	int64_t		 cnt[KC_N], dursum, waitsum, mismatch;
+	uint64_t	 bits[SIGBITS / 64];
+	uint64_t	*streams;
+	size_t		 nstreams, streamcap;
+	struct grp	*grp;
+	size_t		 ngrp;
+};
+
+/* A window boundary in time order across devices. */
+struct event {
+	int64_t		 at;		/* handled once ts_ns >= at */
+	struct sdev	*dev;
+	size_t		 win;		/* window to open, or SIZE_MAX: close */
+};
+
+static struct stage *st;
+static int c_cat, c_step, c_value, c_group, c_tags, c_core, c_wait, c_track;
+static struct event *ev;
+static size_t nev, evpos;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Find the step windows of each device in a prof-tsv stream, "
+	    "assign every\nrecord to a step, count each step's kernels and "
+	    "group alike steps.\n\n");
+	printf("With no FILE, or when FILE is -, read standard input.\n\n");
+	printf("  -d, --no-detect       without markers or step ids, make one "
+	    "pseudo-step\n"
+	    "                        instead of detecting iterations\n"
+	    "  -H, --host-windows    keep host step markers' own times; by "
+	    "default a\n"
+	    "                        step starts with the first kernel its "
+	    "marker launched\n"
+	    "  -m, --marker=PATTERN  step marker names (fnmatch pattern, the "
+	    "step number\n"
+	    "                        ending the name); repeat for more; "
+	    "replaces the\n"
+	    "                        defaults ProfilerStep#* Iteration#* "
+	    "Step#*\n"
+	    "  -t, --tolerance=PCT   steps group together when their kernel "
+	    "counts and\n"
+	    "                        kernel-name sets differ by at most PCT "
+	    "percent\n"
+	    "                        (default 10)\n"
+	    "  -T, --tmpdir=DIR      spool standard input in DIR (default "
+	    "$TMPDIR or /tmp)\n"
+	    "  -h, --help            display this help and exit\n"
+	    "  -V, --version         output version information and exit\n\n");
+	printf("Exit status: 0 if all went well, 1 for bad input or an I/O "
+	    "error, 2 for\nusage errors.  See prof-steps(1).\n");
+	exit(EXIT_OK);
+}
+
+/* ---- window boundaries ---- */
+
+static int
+cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Every window opens at its start; the last of a device closes after e. */
+static void
+make_events(struct sdev **devs, size_t ndevs)
+{
+	size_t i, j;
+
+	for (i = 0; i < ndevs; i++) {
+		struct sdev *d = devs[i];
+
+		d->run = xcalloc(1, sizeof(struct run));
+		ev = xreallocarray(ev, nev + d->nwin + 1, sizeof(*ev));
+		for (j = 0; j < d->nwin; j++)
+			ev[nev++] = (struct event){ d->win[j].s, d, j };
+		if (d->nwin > 0)
+			ev[nev++] = (struct event){
+			    d->win[d->nwin - 1].e + 1, d, SIZE_MAX };
+	}
+	if (nev > 0)
+		qsort(ev, nev, sizeof(*ev), cmp_event);
+}
+
+/* ---- step groups ---- */
+
+static int
+popcount64(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+/* Whether A is within TOL percent of B. */
+static int
+near(int64_t a, int64_t b)
+{
+	int64_t diff = a > b ? a - b : b - a;
+
+	return diff * 100 <= b * steps_opt.tol;
+}
+
+/* The same kernel names, up to the tolerance (Jaccard on the signature). */
+static int
+same_names(const uint64_t *a, const uint64_t *b)
+{
+	int64_t both = 0, any = 0;
+	size_t i;
+
+	for (i = 0; i < SIGBITS / 64; i++) {
+		both += popcount64(a[i] & b[i]);
+		any += popcount64(a[i] | b[i]);
+	}
+	return any == 0 || both * 100 >= any * (100 - steps_opt.tol);
+}
+
+static int
+dominant_class(const int64_t *cnt)
+{
+	int k, best = 0;
+
+	for (k = 1; k < KC_N; k++)
+		if (cnt[k] > cnt[best])
+			best = k;
+	return best;
+}
+
+/* The group a closing step joins: the first whose representative fits. */
+static size_t
+join_group(struct run *r, int64_t nkern, int64_t service)
+{
+	int dom = dominant_class(r->cnt);
+	struct grp *g;
+	size_t i;
+
+	for (i = 0; i < r->ngrp; i++) {
+		g = &r->grp[i];
+		if (g->dom == dom && near(nkern, g->nkern) &&
+		    same_names(r->bits, g->bits))
+			break;
+	}
+	if (i == r->ngrp) {
+		r->grp = xreallocarray(r->grp, r->ngrp + 1, sizeof(*r->grp));
+		g = &r->grp[r->ngrp++];
+		memset(g, 0, sizeof(*g));
+		memcpy(g->bits, r->bits, sizeof(g->bits));
+		g->nkern = nkern;
+		g->dom = dom;
+	}
+	r->grp[i].nsteps++;
+	r->grp[i].service += service;
+	return i;
+}
+
+/* ---- opening and closing windows ---- */
+
+static void
+open_window(struct sdev *d, size_t j)
+{
+	struct run *r = d->run;
+	struct swin *w = &d->win[j];
+	int m;
+
+	r->cur = w;
+	r->numlen = (size_t)snprintf(r->num, sizeof(r->num), "%" PRId64,
+	    w->num);
+	r->wrec = stage_new(st, "window", w->s);
+	for (m = 0; m < M_N; m++)
+		r->mrec[m] = stage_new(st, "metric", w->s);
+	memset(r->cnt, 0, sizeof(r->cnt));
+	memset(r->bits, 0, sizeof(r->bits));
+	r->dursum = r->waitsum = r->mismatch = 0;
+	r->nstreams = 0;
+}
+
+/* The fields every record of a step shares. */
+static void
+set_common(struct sdev *d, struct srec *rec, const char *group)
+{
+	struct run *r = d->run;
+
+	srec_set(rec, COL_DEV, d->key, d->keylen);
+	srec_set(rec, c_step, r->num, r->numlen);
+	srec_set_str(rec, c_group, group);
+}
+
+/* Append TAG to the comma-separated list in BUF (SZ bytes). */
+static void
+add_tag(char *buf, size_t sz, const char *tag)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, sz - n, "%s%s", n > 0 ? "," : "", tag);
+}
+
+static void
+tags_text(const struct run *r, char *buf, size_t sz)
+{
+	static const struct { int bit; const char *name; } tag[] = {
+		{ WT_CUT_START, "cut_start" }, { WT_CUT_END, "cut_end" },
+		{ WT_DETECTED, "detected" }, { WT_CONFIRMED, "confirmed" },
+		{ WT_LAUNCH, "launch_aligned" },
+	};
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(tag) / sizeof(tag[0]); i++)
+		if (r->cur->tags & tag[i].bit)
+			add_tag(buf, sz, tag[i].name);
+	if (r->mismatch > 0)
+		add_tag(buf, sz, "step_id_mismatch");
+}
+
+static void
+put_metrics(struct sdev *d, const char *group)
+{
+	struct run *r = d->run;
+	int64_t v[M_N];
+	int m;
+
+	v[M_KERNEL_COUNT] = r->cnt[KC_AI_CORE] + r->cnt[KC_AI_CPU] +
+	    r->cnt[KC_HCCL] + r->cnt[KC_OTHER];
+	v[M_AI_CORE] = r->cnt[KC_AI_CORE];
+	v[M_AI_CPU] = r->cnt[KC_AI_CPU];
+	v[M_HCCL] = r->cnt[KC_HCCL];
+	v[M_DUR_SUM] = r->dursum;
+	v[M_WAIT_SUM] = r->waitsum;
+	v[M_STREAMS] = (int64_t)r->nstreams;
+	v[M_MISMATCH] = r->mismatch;
+	for (m = 0; m < M_N; m++) {
+		if (m == M_MISMATCH && r->mismatch == 0) {
+			stage_drop(st, r->mrec[m]);
+			continue;
+		}
+		set_common(d, r->mrec[m], group);
+		srec_set_str(r->mrec[m], COL_NAME, metric_name[m]);
+		srec_set_i64(r->mrec[m], c_value, v[m]);
+		stage_put(st, r->mrec[m]);
+	}
+}
+
+static void
+close_window(struct sdev *d)
+{
+	struct run *r = d->run;
+	struct swin *w = r->cur;
+	int64_t nkern = r->cnt[KC_AI_CORE] + r->cnt[KC_AI_CPU] +
+	    r->cnt[KC_HCCL] + r->cnt[KC_OTHER];
+	char group[24], tags[128], name[40];
+
+	snprintf(group, sizeof(group), "g%zu", join_group(r, nkern,
+	    w->e - w->s));
+	set_common(d, r->wrec, group);
+	srec_set_i64(r->wrec, COL_DUR, w->e - w->s);
+	if (w->name == NULL)
+		snprintf(name, sizeof(name), "step %s", r->num);
+	srec_set_str(r->wrec, COL_NAME, w->name != NULL ? w->name : name);
+	srec_set_str(r->wrec, c_cat, src_name[d->src]);
+	tags_text(r, tags, sizeof(tags));
+	srec_set_str(r->wrec, c_tags, tags);
+	stage_put(st, r->wrec);
+	put_metrics(d, group);
+	r->cur = NULL;
+}
+
+/* Open and close the windows of every device up to time TS. */
+static void
+advance(int64_t ts)
+{
+	while (evpos < nev && ev[evpos].at <= ts) {
+		struct event *e = &ev[evpos++];
+		struct run *r = e->dev->run;
+
+		if (r->cur != NULL)
+			close_window(e->dev);
+		if (e->win != SIZE_MAX)
+			open_window(e->dev, e->win);
+	}
+}
+
+/* ---- the records of a step ---- */
+
+static int
+kernel_class(void)
+{
+	size_t len, nlen;
+	const char *core = stage_get(st, c_core, &len);
+	const char *name = stage_get(st, COL_NAME, &nlen);
+
+	if (len == 6 && memcmp(core, "AI_CPU", 6) == 0)
+		return KC_AI_CPU;
+	if ((len == 4 && memcmp(core, "HCCL", 4) == 0) || (len == 13 &&
+	    memcmp(core, "COMMUNICATION", 13) == 0) ||
+	    (nlen >= 4 && strncasecmp(name, "hcom", 4) == 0) ||
+	    strcasestr(name, "nccl") != NULL)
+		return KC_HCCL;
+	if ((len == 7 && memcmp(core, "AI_CORE", 7) == 0) ||
+	    (len == 14 && memcmp(core, "AI_VECTOR_CORE", 14) == 0) ||
+	    (len == 7 && (memcmp(core, "MIX_AIC", 7) == 0 ||
+	    memcmp(core, "MIX_AIV", 7) == 0)))
+		return KC_AI_CORE;
+	return KC_OTHER;
+}
+
+/* A fast hash of a name, eight bytes at a time. */
+static uint64_t
+quick_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 29);
+}
+
+static void
+add_stream(struct run *r)
+{
+	size_t len, i;
+	const char *t = stage_get(st, c_track, &len);
+	uint64_t h = quick_hash(t, len);
+
+	for (i = 0; i < r->nstreams; i++)
+		if (r->streams[i] == h)
+			return;
+	if (r->nstreams == r->streamcap) {
+		r->streamcap = r->streamcap ? 2 * r->streamcap : 16;
+		r->streams = xreallocarray(r->streams, r->streamcap,
+		    sizeof(*r->streams));
+	}
+	r->streams[r->nstreams++] = h;
+}
+
+static void
+count_kernel(struct run *r)
+{
+	size_t len;
+	const char *name = stage_get(st, COL_NAME, &len);
+	uint64_t h = quick_hash(name, len);
+	int64_t dur = stage_dur(st);
+	int absent;
+
+	r->cnt[kernel_class()]++;
+	r->bits[(h % SIGBITS) / 64] |= 1ULL << (h % 64);
+	r->dursum += dur > 0 ? dur : 0;
+	if (c_wait >= 0)
+		r->waitsum += stage_i64(st, c_wait, &absent);
+	add_stream(r);
+}
+
+/* Set the step of the current record: its window's, or none. */
+static void
+assign(void)
+{
+	size_t dlen, slen;
+	const char *dev = stage_get(st, COL_DEV, &dlen);
+	const char *step = stage_get(st, c_step, &slen);
+	struct sdev *d = steps_dev(dev, dlen);
+	struct run *r = d != NULL ? d->run : NULL;
+	int kernel = stage_is(st, "kernel");
+
+	if (r == NULL || r->cur == NULL) {
+		if (slen > 0)
+			stage_set(st, c_step, "", 0);
+		return;
+	}
+	if (slen != r->numlen || memcmp(step, r->num, slen) != 0) {
+		if (kernel && slen > 0)
+			r->mismatch++;
+		stage_set(st, c_step, r->num, r->numlen);
+	}
+	if (kernel)
+		count_kernel(r);
+}
+
+/* ---- summary ---- */
+
+static void
+put_summary(struct sdev *d, int64_t end)
+{
+	struct run *r = d->run;
+	size_t i, dom = 0;
+	char name[24], val[NUM_BUFSIZE];
+
+	for (i = 1; i < r->ngrp; i++)
+		if (r->grp[i].service > r->grp[dom].service)
+			dom = i;
+	for (i = 0; i < r->ngrp; i++) {
+		struct srec *g = stage_new(st, "group", end);
+
+		snprintf(name, sizeof(name), "g%zu", i);
+		srec_set(g, COL_DEV, d->key, d->keylen);
+		srec_set_str(g, COL_NAME, name);
+		srec_set_str(g, c_group, name);
+		srec_set_i64(g, c_value, r->grp[i].nsteps);
+		if (i == dom)
+			srec_set_str(g, c_tags, "dominant");
+		stage_put(st, g);
+	}
+	if (d->detect_ran) {
+		struct srec *m = stage_new(st, "metric", end);
+
+		srec_set(m, COL_DEV, d->key, d->keylen);
+		srec_set_str(m, COL_NAME, "step_detect_confidence");
+		srec_set(m, c_value, val, num_ratio(val, d->conf_num,
+		    d->conf_den, 6));
+		if (d->src == SRC_DETECTED)
+			srec_set_str(m, c_tags, "detected");
+		stage_put(st, m);
+	}
+}
+
+/*
+ * A record an earlier prof-steps wrote: it is made again from this
+ * input, so the old one is dropped and running twice changes nothing.
+ */
+static int
+ours(void)
+{
+	size_t len, i;
+	const char *name;
+
+	if (stage_is(st, "window") || stage_is(st, "group"))
+		return 1;
+	if (!stage_is(st, "metric"))
+		return 0;
+	name = stage_get(st, COL_NAME, &len);
+	if (strcmp(name, "step_detect_confidence") == 0)
+		return 1;
+	if (stage_absent(st, c_group))
+		return 0;
+	for (i = 0; i < M_N; i++)
+		if (strcmp(name, metric_name[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+run(const char *path, int argc, char **argv)
+{
+	static const char *const add[] = {
+		"cat", "step", "value", "step_group", "tags"
+	};
+	struct sdev **devs;
+	size_t ndevs, i;
+	int64_t ts;
+
+	devs = steps_scan(path, &ndevs);
+	make_events(devs, ndevs);
+	st = stage_open(path, argc, argv, add, sizeof(add) / sizeof(add[0]));
+	c_cat = stage_col(st, "cat");
+	c_step = stage_col(st, "step");
+	c_value = stage_col(st, "value");
+	c_group = stage_col(st, "step_group");
+	c_tags = stage_col(st, "tags");
+	c_core = stage_col(st, "core");
+	c_wait = stage_col(st, "wait_ns");
+	c_track = COL_TRACK;
+	while (stage_next(st)) {
+		if ((ts = stage_ts(st)) != STAGE_NO_TS)
+			advance(ts);
+		if (ours())
+			continue;
+		if (ts != STAGE_NO_TS)
+			assign();
+		stage_pass(st);
+	}
+	advance(INT64_MAX);
+	for (i = 0; i < ndevs; i++)
+		put_summary(devs[i], stage_end_ts(st));
+	stage_close(st);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "host-windows", no_argument,		NULL, 'H' },
+		{ "marker",	required_argument,	NULL, 'm' },
+		{ "no-detect",	no_argument,		NULL, 'd' },
+		{ "tmpdir",	required_argument,	NULL, 'T' },
+		{ "tolerance",	required_argument,	NULL, 't' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	static const char *const defpat[] = {
+		"ProfilerStep#*", "Iteration#*", "Step#*"
+	};
+	const char *tol = NULL;
+	int c;
+
+	cli_init("prof-steps");
+	steps_opt.detect = 1;
+	while ((c = getopt_long(argc, argv, "dHhm:t:T:V", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			steps_opt.detect = 0;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'H':
+			steps_opt.host_windows = 1;
+			break;
+		case 'm':
+			if (steps_opt.npat == STEPS_MAXPAT)
+				cli_usage_error("option '--marker': more than "
+				    "%d patterns", STEPS_MAXPAT);
+			steps_opt.pat[steps_opt.npat++] = optarg;
+			steps_opt.custom_pat = 1;
+			break;
+		case 't':
+			tol = optarg;
+			break;
+		case 'T':
+			steps_opt.tmpdir = optarg;
+			break;
+		case 'V':
+			cli_version();
+			break;
+		default:
+			cli_try_help();
+		}
+	}
+	steps_opt.tol = tol != NULL ? (int)cli_parse_i64(tol, "--tolerance",
+	    0, 100) : 10;
+	for (c = 0; steps_opt.npat == 0 && c < 3; c++)
+		steps_opt.pat[c] = defpat[c];
+	if (!steps_opt.custom_pat)
+		steps_opt.npat = 3;
+	if (steps_opt.tmpdir == NULL &&
+	    (steps_opt.tmpdir = getenv("TMPDIR")) == NULL)
+		steps_opt.tmpdir = "/tmp";
+	if (argc - optind > 1)
+		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	run(optind < argc ? argv[optind] : "-", argc, argv);
+	return EXIT_OK;
+}

@@ -1,0 +1,335 @@
+/*
+ * prof-steps: find training or inference iterations in a device's kernel
+ * sequence when the profile has no step markers and no step ids.
+ *
+ * An iteration runs the same kernels in the same order, so a kernel
+ * name that runs once per iteration recurs with the iteration's period,
+ * and the stretches between its occurrences look alike.  Candidates are
+ * tried from the rarest recurring names up (the longest period first,
+ * so that layers, which repeat too, are not taken for iterations); the
+ * first whose consecutive stretches align well enough gives the period.
+ * The cut is then placed at the same offset in every period, where the
+ * device is idle longest before the next kernel: iterations are
+ * separated by host work (data loading, optimizer, logging).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "steps.h"
+#include "xalloc.h"
+
+#define DETECT_TRIES	64	/* distinct occurrence counts tried */
+#define DETECT_PAIRS	16	/* stretch pairs compared while choosing */
+#define DETECT_ACCEPT	85	/* percent of aligned kernels to accept */
+#define ALIGN_LOOK	8	/* kernels looked ahead to resynchronise */
+#define DETECT_COVER	50	/* percent of kernels the periods must span */
+
+/* ---- interned kernel names ---- */
+
+struct nent {
+	char		*s;
+	size_t		 len;
+	uint64_t	 h;
+	uint32_t	 id;
+};
+
+static struct nent *ntab;
+static size_t ncap;
+static uint32_t nnames;
+
+static uint64_t
+hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void
+grow(void)
+{
+	struct nent *old = ntab;
+	size_t oldcap = ncap, i, j;
+
+	ncap = ncap ? 2 * ncap : 1024;
+	ntab = xcalloc(ncap, sizeof(*ntab));
+	for (i = 0; i < oldcap; i++) {
+		if (old[i].s == NULL)
+			continue;
+		for (j = old[i].h & (ncap - 1); ntab[j].s != NULL;
+		    j = (j + 1) & (ncap - 1))
+			;
+		ntab[j] = old[i];
+	}
+	free(old);
+}
+
+uint32_t
+steps_intern(const char *s, size_t len)
+{
+	uint64_t h = hash(s, len);
+	size_t j;
+
+	if (2 * (nnames + 1) > ncap)
+		grow();
+	for (j = h & (ncap - 1); ntab[j].s != NULL; j = (j + 1) & (ncap - 1))
+		if (ntab[j].h == h && ntab[j].len == len &&
+		    memcmp(ntab[j].s, s, len) == 0)
+			return ntab[j].id;
+	ntab[j].s = xstrndup(s, len);
+	ntab[j].len = len;
+	ntab[j].h = h;
+	ntab[j].id = nnames;
+	return nnames++;
+}
+
+uint32_t
+steps_nnames(void)
+{
+	return nnames;
+}
+
+/* ---- alignment of two stretches ---- */
+
+/*
+ * Kernels of [a, ae) and [b, be) matched in order, skipping up to
+ * ALIGN_LOOK kernels on either side to get back in step after an extra
+ * or missing kernel (a memcpy, a kernel on another stream that started
+ * a little earlier this time).
+ */
+static int64_t
+align(const struct ktup *k, size_t a, size_t ae, size_t b, size_t be)
+{
+	int64_t m = 0;
+	size_t j;
+
+	while (a < ae && b < be) {
+		if (k[a].name == k[b].name) {
+			m++, a++, b++;
+			continue;
+		}
+		for (j = 1; j <= ALIGN_LOOK; j++) {
+			if (b + j < be && k[a].name == k[b + j].name) {
+				b += j;
+				break;
+			}
+			if (a + j < ae && k[a + j].name == k[b].name) {
+				a += j;
+				break;
+			}
+		}
+		if (j > ALIGN_LOOK)
+			a++, b++;
+	}
+	return m;
+}
+
+/*
+ * How well the stretches between the C occurrences Q of a name align:
+ * twice the matched kernels over the kernels compared.  With two
+ * occurrences the second stretch runs to the end and must be complete.
+ */
+static int
+score(const struct ktup *k, size_t n, const size_t *q, size_t c,
+    size_t maxpairs, int64_t *num, int64_t *den)
+{
+	size_t j, pairs = c >= 3 ? c - 2 : 1, step = 1;
+
+	*num = 0;
+	*den = 0;
+	if (c == 2 && n - q[1] < q[1] - q[0])
+		return 0;
+	if (pairs > maxpairs)
+		step = pairs / maxpairs;
+	for (j = 0; j + 1 < c && j < pairs; j += step) {
+		size_t be = j + 2 < c ? q[j + 2] : q[1] + (q[1] - q[0]);
+
+		*num += 2 * align(k, q[j], q[j + 1], q[j + 1], be);
+		*den += (int64_t)(be - q[j]);
+	}
+	return *den > 0;
+}
+
+/* ---- choosing the period ---- */
+
+struct cand {
+	size_t		*pos;		/* all positions, grouped by name */
+	size_t		*first;		/* start of each name's positions */
+	uint32_t	*best;		/* per count: most regular name + 1 */
+};
+
+static void
+index_names(const struct ktup *k, size_t n, struct cand *cd)
+{
+	size_t i, *fill;
+	uint32_t id;
+
+	cd->first = xcalloc(nnames + 1, sizeof(*cd->first));
+	for (i = 0; i < n; i++)
+		cd->first[k[i].name + 1]++;
+	for (id = 0; id < nnames; id++)
+		cd->first[id + 1] += cd->first[id];
+	fill = xreallocarray(NULL, nnames + 1, sizeof(*fill));
+	memcpy(fill, cd->first, (nnames + 1) * sizeof(*fill));
+	cd->pos = xreallocarray(NULL, n, sizeof(*cd->pos));
+	for (i = 0; i < n; i++)
+		cd->pos[fill[k[i].name]++] = i;
+	free(fill);
+}
+
+/* Per occurrence count, the name whose occurrences are most even. */
+static void
+pick_regular(size_t n, struct cand *cd)
+{
+	size_t *spread = xcalloc(n / 2 + 1, sizeof(*spread));
+	uint32_t id;
+
+	cd->best = xcalloc(n / 2 + 1, sizeof(*cd->best));
+	for (id = 0; id < nnames; id++) {
+		size_t c = cd->first[id + 1] - cd->first[id], j, lo, hi;
+		const size_t *q = cd->pos + cd->first[id];
+
+		if (c < 2 || c > n / 2)
+			continue;
+		lo = hi = q[1] - q[0];
+		for (j = 2; j < c; j++) {
+			size_t lag = q[j] - q[j - 1];
+
+			lo = lag < lo ? lag : lo;
+			hi = lag > hi ? lag : hi;
+		}
+		if (cd->best[c] == 0 || hi - lo < spread[c]) {
+			cd->best[c] = id + 1;
+			spread[c] = hi - lo;
+		}
+	}
+	free(spread);
+}
+
+/* The offset within the period where the device idles longest. */
+static size_t
+best_phase(const struct ktup *k, size_t n, const size_t *q, size_t c)
+{
+	int64_t *runmax = xreallocarray(NULL, n, sizeof(*runmax));
+	int64_t best = -1, sum, gap;
+	size_t i, j, minlag = n, phase = 0;
+
+	for (i = 0; i < n; i++)
+		runmax[i] = i == 0 || k[i].end > runmax[i - 1] ? k[i].end :
+		    runmax[i - 1];
+	for (j = 1; j < c; j++)
+		if (q[j] - q[j - 1] < minlag)
+			minlag = q[j] - q[j - 1];
+	for (i = 0; i < minlag; i++) {
+		for (sum = 0, j = 0; j < c; j++) {
+			size_t at = q[j] + i;
+
+			if (at == 0 || at >= n)
+				continue;
+			gap = k[at].ts - runmax[at - 1];
+			sum += gap > 0 ? gap : 0;
+		}
+		if (sum > best) {
+			best = sum;
+			phase = i;
+		}
+	}
+	free(runmax);
+	return phase;
+}
+
+/*
+ * The windows: cut before each occurrence plus the phase.  A step starts
+ * where the device went idle before its first kernel, so that the gap is
+ * its prelaunch gap, as with ProfilerStep markers, which open with the
+ * data loading.
+ */
+static void
+make_windows(struct sdev *d, const size_t *q, size_t c, size_t phase)
+{
+	const struct ktup *k = d->kt;
+	size_t n = d->nkt, *cut = xreallocarray(NULL, c + 2, sizeof(*cut));
+	size_t ncut = 0, j, i = 0;
+	int64_t busy = INT64_MIN;	/* end of the device's work so far */
+
+	if (q[0] + phase > 0)
+		cut[ncut++] = 0;
+	for (j = 0; j < c; j++)
+		if (q[j] + phase < n)
+			cut[ncut++] = q[j] + phase;
+	d->win = xcalloc(ncut, sizeof(*d->win));
+	d->nwin = ncut;
+	for (j = 0; j < ncut; j++) {
+		struct swin *w = &d->win[j];
+
+		for (; i < cut[j]; i++)
+			busy = k[i].end > busy ? k[i].end : busy;
+		w->s = j > 0 && busy < k[cut[j]].ts ? busy : k[cut[j]].ts;
+		w->num = (int64_t)j + 1;
+		w->nkern = (int64_t)((j + 1 < ncut ? cut[j + 1] : n) - cut[j]);
+		w->tags = WT_DETECTED;
+		if (j > 0)
+			d->win[j - 1].e = w->s;
+	}
+	for (i = cut[ncut - 1], busy = k[i].ts; i < n; i++)
+		busy = k[i].end > busy ? k[i].end : busy;
+	d->win[ncut - 1].e = busy;
+	free(cut);
+}
+
+int
+steps_detect(struct sdev *d)
+{
+	const struct ktup *k = d->kt;
+	size_t n = d->nkt, c, tries = 0;
+	struct cand cd;
+	int64_t num, den, bnum = 0, bden = 1;
+	int found = 0;
+
+	d->detect_ran = 1;
+	if (n < 4) {
+		d->conf_num = 0;
+		d->conf_den = 1;
+		return 0;
+	}
+	index_names(k, n, &cd);
+	pick_regular(n, &cd);
+	for (c = 2; c <= n / 2 && tries < DETECT_TRIES && !found; c++) {
+		const size_t *q;
+
+		if (cd.best[c] == 0)
+			continue;
+		tries++;
+		q = cd.pos + cd.first[cd.best[c] - 1];
+		/*
+		 * A name that merely recurs a few kernels apart (a pair of
+		 * copies) aligns perfectly but explains little: the periods
+		 * must span most of the capture.
+		 */
+		if ((c >= 3 ? q[c - 1] - q[0] : 2 * (q[1] - q[0])) * 100 <
+		    n * DETECT_COVER)
+			continue;
+		if (!score(k, n, q, c, DETECT_PAIRS, &num, &den))
+			continue;
+		if (num * bden > bnum * den)
+			bnum = num, bden = den;
+		if (num * 100 < den * DETECT_ACCEPT)
+			continue;
+		/* Chosen: the confidence comes from every stretch. */
+		score(k, n, q, c, SIZE_MAX, &bnum, &bden);
+		make_windows(d, q, c, best_phase(k, n, q, c));
+		d->src = SRC_DETECTED;
+		found = 1;
+	}
+	d->conf_num = bnum;
+	d->conf_den = bden;
+	free(cd.pos);
+	free(cd.first);
+	free(cd.best);
+	return found;
+}

@@ -1,0 +1,649 @@
+/*
+ * prof-steps, first pass: a fast scan of the raw stream that keeps only
+ * what the windows need (markers, per step id kernel spans, step ids of
+ * step_trace_time, and for devices with none of these a compact
+ * (name, start, end) tuple per kernel), then makes the windows.
+ *
+ * The scan does not validate: the stage loop reads the same bytes again
+ * and reports anything malformed at its line.  The scan only stops
+ * looking at the first line it cannot make sense of, so that a broken
+ * stream gives the stage library's diagnostic and nothing else.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "steps.h"
+#include "xalloc.h"
+
+#define SCAN_BUF	(1 << 20)
+#define TS_LIMIT	((int64_t)1 << 62)	/* 146 years in ns */
+
+/* Columns the scan looks at. */
+enum {
+	F_KIND, F_TS, F_DUR, F_DEV, F_TRACK, F_NAME, F_CAT, F_STEP, F_CORR, F_N
+};
+
+struct scan {
+	int		 fd;
+	int		 spool;		/* fd of the spool file, or -1 */
+	char		*buf;
+	size_t		 cap, len, off;
+	int		 eof;
+	int		 col[F_N];	/* field index of each, or -1 */
+	int		 maxcol;
+	int		 header_seen;
+	int		 stop;		/* unparseable: leave it to the stage */
+	int64_t		 last_ts;
+	const char	*f[F_N];	/* current record's fields (escaped) */
+	size_t		 fl[F_N];
+};
+
+static struct sdev **devs;
+static size_t ndevs;
+static struct sdev *last_dev;
+
+/* ---- reading ---- */
+
+static void
+fill(struct scan *sc)
+{
+	ssize_t n;
+
+	if (sc->off > 0) {
+		memmove(sc->buf, sc->buf + sc->off, sc->len - sc->off);
+		sc->len -= sc->off;
+		sc->off = 0;
+	}
+	if (sc->len == sc->cap) {
+		sc->cap *= 2;
+		sc->buf = xrealloc(sc->buf, sc->cap);
+	}
+	do
+		n = read(sc->fd, sc->buf + sc->len, sc->cap - sc->len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		diag_errno(EXIT_BAD, "read error");
+	if (n == 0)
+		sc->eof = 1;
+	if (n > 0 && sc->spool >= 0 &&
+	    write(sc->spool, sc->buf + sc->len, (size_t)n) != n)
+		diag_errno(EXIT_BAD, "spool file");
+	sc->len += (size_t)n;
+}
+
+/* The next line (without LF) or NULL at the end. */
+static char *
+next_line(struct scan *sc, size_t *len)
+{
+	char *nl;
+
+	for (;;) {
+		nl = memchr(sc->buf + sc->off, '\n', sc->len - sc->off);
+		if (nl != NULL || sc->eof)
+			break;
+		fill(sc);
+	}
+	if (nl == NULL) {
+		if (sc->off == sc->len)
+			return NULL;
+		nl = sc->buf + sc->len;	/* last line without LF */
+	}
+	{
+		char *line = sc->buf + sc->off;
+
+		*len = (size_t)(nl - line);
+		sc->off = nl < sc->buf + sc->len ? (size_t)(nl - sc->buf) + 1 :
+		    sc->len;
+		return line;
+	}
+}
+
+static void
+parse_header(struct scan *sc, char *line, size_t len)
+{
+	static const char *const want[F_N] = {
+		"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat",
+		"step", "corr"
+	};
+	size_t i, start = 0;
+	int k, idx = 0;
+
+	for (k = 0; k < F_N; k++)
+		sc->col[k] = -1;
+	for (i = 0; i <= len; i++) {
+		if (i < len && line[i] != '\t')
+			continue;
+		for (k = 0; k < F_N; k++)
+			if (strlen(want[k]) == i - start &&
+			    memcmp(line + start, want[k], i - start) == 0)
+				sc->col[k] = idx;
+		idx++;
+		start = i + 1;
+	}
+	sc->maxcol = -1;
+	for (k = 0; k < F_N; k++)
+		if (sc->col[k] > sc->maxcol)
+			sc->maxcol = sc->col[k];
+	for (k = 0; k < F_NAME + 1; k++)
+		if (sc->col[k] != k)
+			sc->stop = 1;
+	sc->header_seen = 1;
+}
+
+/*
+ * Point sc->f at the fields the scan wants; 0 if the line is short.  A
+ * plain byte loop: the leading fields are short, and a memchr() call per
+ * field costs more than it saves.
+ */
+static int
+split(struct scan *sc, const char *line, size_t len)
+{
+	const char *p = line, *end = line + len, *start = line;
+	int idx = 0, k;
+
+	for (k = 0; k < F_N; k++) {
+		sc->f[k] = "";
+		sc->fl[k] = 0;
+	}
+	for (;; p++) {
+		if (p < end && *p != '\t')
+			continue;
+		for (k = 0; k < F_N; k++)
+			if (sc->col[k] == idx) {
+				sc->f[k] = start;
+				sc->fl[k] = (size_t)(p - start);
+			}
+		if (++idx > sc->maxcol)
+			return 1;
+		if (p == end)
+			return 0;
+		start = p + 1;
+	}
+}
+
+/* Whole decimal int64; 0 when it is not one. */
+static int
+to_i64(const char *s, size_t len, int64_t *v)
+{
+	uint64_t x = 0, lim;
+	size_t i = 0;
+	int neg = 0;
+
+	if (len > 0 && s[0] == '-')
+		neg = i = 1;
+	if (i == len || len - i > 19)
+		return 0;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' ||
+		    x > (lim - (uint64_t)(s[i] - '0')) / 10)
+			return 0;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	return 1;
+}
+
+static int
+field_is(const struct scan *sc, int k, const char *s)
+{
+	size_t n = strlen(s);
+
+	return sc->fl[k] == n && memcmp(sc->f[k], s, n) == 0;
+}
+
+/* ---- devices ---- */
+
+struct sdev *
+steps_dev(const char *key, size_t len)
+{
+	size_t i;
+
+	if (last_dev != NULL && last_dev->keylen == len &&
+	    memcmp(last_dev->key, key, len) == 0)
+		return last_dev;
+	for (i = 0; i < ndevs; i++)
+		if (devs[i]->keylen == len && memcmp(devs[i]->key, key,
+		    len) == 0)
+			return last_dev = devs[i];
+	return NULL;
+}
+
+static void	 unescape(const char *, size_t, char *);
+
+/* The device of a dev field (escaped), made on first sight. */
+static struct sdev *
+dev_get(const char *key, size_t len, int64_t ts)
+{
+	struct sdev *d;
+	char small[64];
+
+	if (memchr(key, '\\', len) != NULL && len < sizeof(small)) {
+		unescape(key, len, small);
+		key = small;
+		len = strlen(small);
+	}
+	if ((d = steps_dev(key, len)) != NULL)
+		return d;
+	d = xcalloc(1, sizeof(*d));
+	d->key = xstrndup(key, len);
+	d->keylen = len;
+	d->first_ts = ts;
+	d->last_end = d->kern_end = ts;
+	d->no_tuples = !steps_opt.detect;
+	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
+	devs[ndevs++] = d;
+	return last_dev = d;
+}
+
+static void
+drop_tuples(struct sdev *d)
+{
+	free(d->kt);
+	d->kt = NULL;
+	d->nkt = d->ktcap = 0;
+	d->no_tuples = 1;
+}
+
+/* ---- launches inside host markers ---- */
+
+static uint64_t
+corr_key(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h != 0 ? h : 1;
+}
+
+static struct slaunch *
+launch_slot(struct sdev *d, uint64_t key)
+{
+	size_t j;
+
+	for (j = key & (d->lncap - 1); d->ln[j].key != 0 && d->ln[j].key !=
+	    key; j = (j + 1) & (d->lncap - 1))
+		;
+	return &d->ln[j];
+}
+
+/*
+ * Rebuild the table without the launches of markers two or more steps
+ * back in class CLS (their kernels have run), growing it when full.
+ */
+static void
+launch_prune(struct sdev *d, int cls, size_t cur)
+{
+	struct slaunch *old = d->ln;
+	size_t oldcap = d->lncap, i;
+
+	d->lncap = d->lncap == 0 ? 1024 : 2 * d->nln + 4 > d->lncap ?
+	    2 * d->lncap : d->lncap;
+	d->ln = xcalloc(d->lncap, sizeof(*d->ln));
+	d->nln = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].key != 0 && !(old[i].cls == (uint32_t)cls &&
+		    old[i].idx + 2 <= cur)) {
+			*launch_slot(d, old[i].key) = old[i];
+			d->nln++;
+		}
+	free(old);
+}
+
+/* A host record with a corr inside a host marker: remember its step. */
+static void
+add_launch(struct scan *sc, struct sdev *d, int64_t ts)
+{
+	size_t c;
+
+	for (c = 0; c < 2 * STEPS_MAXPAT; c += 2) {
+		struct smark *m;
+		struct slaunch *l;
+
+		if (d->nmk[c] == 0)
+			continue;
+		m = &d->mk[c][d->nmk[c] - 1];
+		if (ts < m->ts || ts >= m->end)
+			continue;
+		if (2 * (d->nln + 1) > d->lncap)
+			launch_prune(d, (int)c, d->nmk[c] - 1);
+		l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+		if (l->key == 0)
+			d->nln++;
+		l->key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+		l->cls = (uint32_t)c;
+		l->idx = (uint32_t)(d->nmk[c] - 1);
+	}
+}
+
+/* A kernel whose launch was seen: count it in the launching step. */
+static void
+launched_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
+{
+	struct slaunch *l;
+	struct smark *m;
+
+	if (d->lncap == 0)
+		return;
+	l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+	if (l->key == 0)
+		return;
+	m = &d->mk[l->cls][l->idx];
+	if (m->lkern++ == 0 || ts < m->lstart)
+		m->lstart = ts;
+	if (end > m->lend)
+		m->lend = end;
+}
+
+/* ---- markers ---- */
+
+/* Decode the escapes of an escaped field into BUF (at least LEN + 1). */
+static void
+unescape(const char *s, size_t len, char *buf)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\\' && i + 1 < len) {
+			i++;
+			buf[n++] = s[i] == 't' ? '\t' : s[i] == 'n' ? '\n' :
+			    s[i] == 'r' ? '\r' : s[i];
+		} else
+			buf[n++] = s[i];
+	}
+	buf[n] = '\0';
+}
+
+/* The pattern NAME matches (-1: none) and its trailing step number. */
+static int
+match_marker(const char *name, int64_t *num)
+{
+	size_t n = strlen(name), d = n, i;
+
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d == n || !to_i64(name + d, n - d, num))
+		return -1;
+	for (i = 0; i < steps_opt.npat; i++)
+		if (fnmatch(steps_opt.pat[i], name, 0) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void
+add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
+{
+	char small[256], *name = sc->fl[F_NAME] < sizeof(small) ? small :
+	    xmalloc(sc->fl[F_NAME] + 1);
+	int64_t num;
+	int pat, cls;
+	size_t i;
+	struct smark *m;
+
+	unescape(sc->f[F_NAME], sc->fl[F_NAME], name);
+	if ((pat = match_marker(name, &num)) < 0)
+		goto out;
+	/* A device-side copy of the marker is on the kernels' clock. */
+	cls = 2 * pat + (field_is(sc, F_CAT, "gpu_user_annotation") ||
+	    field_is(sc, F_KIND, "mark"));
+	for (i = d->nmk[cls]; i > 0 && i + 64 > d->nmk[cls]; i--)
+		if (d->mk[cls][i - 1].num == num)
+			goto out;	/* repeated: the first one counts */
+	if (d->nmk[cls] == d->mkcap[cls]) {
+		d->mkcap[cls] = d->mkcap[cls] ? 2 * d->mkcap[cls] : 16;
+		d->mk[cls] = xreallocarray(d->mk[cls], d->mkcap[cls],
+		    sizeof(*m));
+	}
+	m = &d->mk[cls][d->nmk[cls]++];
+	m->ts = ts;
+	m->end = ts + (dur > 0 ? dur : 0);
+	m->num = num;
+	m->nkern = 0;
+	m->kend = ts;
+	m->name = xstrdup(name);
+	m->lstart = m->lend = m->lkern = 0;
+	if (cls % 2 == 0 && d->lncap > 0)
+		launch_prune(d, cls, d->nmk[cls] - 1);
+	if (!d->no_tuples)
+		drop_tuples(d);
+out:
+	if (name != small)
+		free(name);
+}
+
+/* ---- kernels ---- */
+
+static void
+add_step_id(struct sdev *d, int64_t id, int64_t ts, int64_t end)
+{
+	struct sid *s = NULL;
+	size_t i;
+
+	for (i = d->nids; i > 0; i--)
+		if (d->ids[i - 1].id == id) {
+			s = &d->ids[i - 1];
+			break;
+		}
+	if (s == NULL) {
+		if (d->nids == d->idcap) {
+			d->idcap = d->idcap ? 2 * d->idcap : 16;
+			d->ids = xreallocarray(d->ids, d->idcap, sizeof(*s));
+		}
+		s = &d->ids[d->nids++];
+		s->id = id;
+		s->first = ts;
+		s->kend = end;
+		s->nkern = 0;
+	}
+	s->nkern++;
+	if (end > s->kend)
+		s->kend = end;
+}
+
+static void
+add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
+{
+	int64_t id;
+	size_t c;
+
+	d->nkern++;
+	if (end > d->kern_end)
+		d->kern_end = end;
+	if (sc->fl[F_CORR] > 0)
+		launched_kernel(sc, d, ts, end);
+	for (c = 0; c < 2 * STEPS_MAXPAT; c++)
+		if (d->nmk[c] > 0) {
+			struct smark *m = &d->mk[c][d->nmk[c] - 1];
+
+			m->nkern++;
+			if (end > m->kend)
+				m->kend = end;
+		}
+	if (sc->fl[F_STEP] > 0 && to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id)) {
+		add_step_id(d, id, ts, end);
+		if (!d->no_tuples)
+			drop_tuples(d);
+	}
+	if (d->no_tuples)
+		return;
+	if (d->nkt == d->ktcap) {
+		d->ktcap = d->ktcap ? 2 * d->ktcap : 1024;
+		d->kt = xreallocarray(d->kt, d->ktcap, sizeof(*d->kt));
+	}
+	d->kt[d->nkt].name = steps_intern(sc->f[F_NAME], sc->fl[F_NAME]);
+	d->kt[d->nkt].ts = ts;
+	d->kt[d->nkt].end = end;
+	d->nkt++;
+}
+
+static void
+add_stt(struct sdev *d, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nstt; i++)
+		if (d->stt[i] == id)
+			return;
+	if (d->nstt == d->sttcap) {
+		d->sttcap = d->sttcap ? 2 * d->sttcap : 16;
+		d->stt = xreallocarray(d->stt, d->sttcap, sizeof(*d->stt));
+	}
+	d->stt[d->nstt++] = id;
+}
+
+/* A timeless record: only step_trace_time metrics matter. */
+static void
+scan_timeless(struct scan *sc)
+{
+	int64_t id;
+
+	if (field_is(sc, F_KIND, "metric") &&
+	    field_is(sc, F_CAT, "step_trace_time") &&
+	    to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id))
+		add_stt(dev_get(sc->f[F_DEV], sc->fl[F_DEV], 0), id);
+}
+
+static void
+scan_record(struct scan *sc, const char *line, size_t len)
+{
+	int64_t ts, dur = 0, end;
+	struct sdev *d;
+
+	if (!split(sc, line, len)) {
+		sc->stop = 1;
+		return;
+	}
+	if (sc->fl[F_TS] == 0) {
+		if (sc->last_ts != INT64_MIN)
+			sc->stop = 1;
+		else
+			scan_timeless(sc);
+		return;
+	}
+	if (!to_i64(sc->f[F_TS], sc->fl[F_TS], &ts) || ts < sc->last_ts ||
+	    (sc->fl[F_DUR] > 0 && !to_i64(sc->f[F_DUR], sc->fl[F_DUR], &dur))) {
+		sc->stop = 1;
+		return;
+	}
+	/* Far beyond any real capture: keep the arithmetic from overflow. */
+	if (ts < -TS_LIMIT || ts > TS_LIMIT || dur > TS_LIMIT) {
+		sc->stop = 1;
+		return;
+	}
+	sc->last_ts = ts;
+	end = ts + (dur > 0 ? dur : 0);
+	d = dev_get(sc->f[F_DEV], sc->fl[F_DEV], ts);
+	if (!d->timed) {
+		d->timed = 1;
+		d->first_ts = d->last_end = d->kern_end = ts;
+	}
+	if (end > d->last_end)
+		d->last_end = end;
+	if (field_is(sc, F_KIND, "kernel")) {
+		add_kernel(sc, d, ts, end);
+		return;
+	}
+	if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows &&
+	    field_is(sc, F_KIND, "host"))
+		add_launch(sc, d, ts);
+	if (field_is(sc, F_KIND, "step") || (steps_opt.custom_pat &&
+	    (field_is(sc, F_KIND, "host") || field_is(sc, F_KIND, "mark"))))
+		add_marker(sc, d, ts, dur);
+}
+
+/* Spool standard input (or a pipe) so that it can be read again. */
+static int
+make_spool(void)
+{
+	size_t n = strlen(steps_opt.tmpdir) + 32;
+	char *path = xmalloc(n);
+	int fd;
+
+	snprintf(path, n, "%s/prof-steps.XXXXXX", steps_opt.tmpdir);
+	if ((fd = mkstemp(path)) < 0)
+		diag_errno(EXIT_BAD, "%s", path);
+	unlink(path);
+	free(path);
+	return fd;
+}
+
+/*
+ * Open the input for the scan: a regular file is read again by name
+ * (or from its start when it is standard input); anything else is
+ * copied to a spool file as it is scanned.
+ */
+static void
+scan_open(struct scan *sc, const char *path)
+{
+	struct stat stb;
+
+	sc->spool = -1;
+	if (strcmp(path, "-") == 0)
+		sc->fd = STDIN_FILENO;
+	else if ((sc->fd = open(path, O_RDONLY)) < 0)
+		sc->fd = -1;	/* the stage names the error */
+	if (sc->fd >= 0 && (fstat(sc->fd, &stb) != 0 || !S_ISREG(stb.st_mode) ||
+	    (sc->fd == STDIN_FILENO && lseek(sc->fd, 0, SEEK_CUR) != 0)))
+		sc->spool = make_spool();
+	sc->cap = SCAN_BUF;
+	sc->buf = xmalloc(sc->cap);
+	sc->last_ts = INT64_MIN;
+}
+
+/* Make the spool standard input again for the stage loop. */
+static void
+scan_close(struct scan *sc, const char *path)
+{
+	if (sc->spool >= 0) {
+		while (!sc->eof) {	/* copy what the scan skipped */
+			sc->off = sc->len;
+			fill(sc);
+		}
+		if (dup2(sc->spool, STDIN_FILENO) < 0 ||
+		    lseek(STDIN_FILENO, 0, SEEK_SET) != 0)
+			diag_errno(EXIT_BAD, "spool file");
+		close(sc->spool);
+	} else if (sc->fd == STDIN_FILENO)
+		lseek(STDIN_FILENO, 0, SEEK_SET);
+	if (sc->fd > STDIN_FILENO && strcmp(path, "-") != 0)
+		close(sc->fd);
+	free(sc->buf);
+}
+
+void	 steps_windows(struct sdev *);
+
+struct sdev **
+steps_scan(const char *path, size_t *n)
+{
+	struct scan sc;
+	char *line;
+	size_t len;
+
+	memset(&sc, 0, sizeof(sc));
+	scan_open(&sc, path);
+	if (sc.fd >= 0)
+		while (!sc.stop && (line = next_line(&sc, &len)) != NULL) {
+			if (!sc.header_seen && len > 0 && line[0] == '#')
+				continue;
+			if (!sc.header_seen)
+				parse_header(&sc, line, len);
+			else
+				scan_record(&sc, line, len);
+		}
+	scan_close(&sc, path);
+	for (len = 0; len < ndevs; len++)
+		steps_windows(devs[len]);
+	*n = ndevs;
+	return devs;
+}
