@@ -39,5 +39,6 @@ TESTS = $(unit_tests) \
 	tests/man-lint.sh
 
 EXTRA_DIST += tests/lib.sh tests/cli.sh tests/cases.sh tests/corpus.sh \
-	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/data \
+	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/prof-pipeline \
+	tests/data \
 	examples
