@@ -572,7 +572,7 @@ make_spool(void)
 
 	snprintf(path, n, "%s/prof-steps.XXXXXX", steps_opt.tmpdir);
 	if ((fd = mkstemp(path)) < 0)
-		diag_errno(EXIT_BAD, "%s", path);
+		diag_errno(EXIT_BAD, "%s: temporary file", steps_opt.tmpdir);
 	unlink(path);
 	free(path);
 	return fd;
