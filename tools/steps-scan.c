@@ -305,23 +305,26 @@ launch_prune(struct sdev *d, int cls, size_t cur)
 static void
 add_launch(struct scan *sc, struct sdev *d, int64_t ts)
 {
-	size_t c;
+	uint32_t mask = d->mkmask & 0x55555555U;	/* host classes */
+	uint64_t key = 0;
+	int c;
 
-	for (c = 0; c < 2 * STEPS_MAXPAT; c += 2) {
+	for (; mask != 0; mask &= mask - 1) {
 		struct smark *m;
 		struct slaunch *l;
 
-		if (d->nmk[c] == 0)
-			continue;
+		c = __builtin_ctz(mask);
 		m = &d->mk[c][d->nmk[c] - 1];
 		if (ts < m->ts || ts >= m->end)
 			continue;
+		if (key == 0)
+			key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
 		if (2 * (d->nln + 1) > d->lncap)
-			launch_prune(d, (int)c, d->nmk[c] - 1);
-		l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+			launch_prune(d, c, d->nmk[c] - 1);
+		l = launch_slot(d, key);
 		if (l->key == 0)
 			d->nln++;
-		l->key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+		l->key = key;
 		l->cls = (uint32_t)c;
 		l->idx = (uint32_t)(d->nmk[c] - 1);
 	}
@@ -406,6 +409,7 @@ add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 		    sizeof(*m));
 	}
 	m = &d->mk[cls][d->nmk[cls]++];
+	d->mkmask |= 1U << cls;
 	m->ts = ts;
 	m->end = ts + (dur > 0 ? dur : 0);
 	m->num = num;
@@ -455,21 +459,21 @@ static void
 add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 {
 	int64_t id;
-	size_t c;
+	uint32_t mask;
 
 	d->nkern++;
 	if (end > d->kern_end)
 		d->kern_end = end;
 	if (sc->fl[F_CORR] > 0)
 		launched_kernel(sc, d, ts, end);
-	for (c = 0; c < 2 * STEPS_MAXPAT; c++)
-		if (d->nmk[c] > 0) {
-			struct smark *m = &d->mk[c][d->nmk[c] - 1];
+	for (mask = d->mkmask; mask != 0; mask &= mask - 1) {
+		int c = __builtin_ctz(mask);
+		struct smark *m = &d->mk[c][d->nmk[c] - 1];
 
-			m->nkern++;
-			if (end > m->kend)
-				m->kend = end;
-		}
+		m->nkern++;
+		if (end > m->kend)
+			m->kend = end;
+	}
 	if (sc->fl[F_STEP] > 0 && to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id)) {
 		add_step_id(d, id, ts, end);
 		if (!d->no_tuples)

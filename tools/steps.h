@@ -64,6 +64,7 @@ struct sdev {
 	/* what the scan found */
 	struct smark	*mk[2 * STEPS_MAXPAT];	/* per pattern, host/device */
 	size_t		 nmk[2 * STEPS_MAXPAT], mkcap[2 * STEPS_MAXPAT];
+	uint32_t	 mkmask;	/* classes that have markers */
 	struct sid	*ids;
 	size_t		 nids, idcap;
 	int64_t		*stt;		/* step ids from step_trace_time */
