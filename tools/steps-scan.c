@@ -256,14 +256,12 @@ drop_tuples(struct sdev *d)
 
 /* ---- launches inside host markers ---- */
 
+/* The key of a corr value; 0 marks an empty slot. */
 static uint64_t
 corr_key(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
+	uint64_t h = steps_hash(s, len);
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h != 0 ? h : 1;
 }
 

@@ -111,7 +111,9 @@ struct sdev	*steps_dev(const char *, size_t);
  * it.  Returns 1 when found; sets the confidence either way.
  */
 int		 steps_detect(struct sdev *);
-/* The interned kernel names (for the detection tests in debug output). */
+/* FNV-1a of a byte string. */
+uint64_t	 steps_hash(const char *, size_t);
+/* Intern a kernel name for detection; the number of names so far. */
 uint32_t	 steps_intern(const char *, size_t);
 uint32_t	 steps_nnames(void);
 
