@@ -88,12 +88,6 @@ steps_intern(const char *s, size_t len)
 	return nnames++;
 }
 
-uint32_t
-steps_nnames(void)
-{
-	return nnames;
-}
-
 /* ---- alignment of two stretches ---- */
 
 /*

@@ -623,8 +623,6 @@ scan_close(struct scan *sc, const char *path)
 	free(sc->buf);
 }
 
-void	 steps_windows(struct sdev *);
-
 struct sdev **
 steps_scan(const char *path, size_t *n)
 {

@@ -113,8 +113,9 @@ struct sdev	*steps_dev(const char *, size_t);
 int		 steps_detect(struct sdev *);
 /* FNV-1a of a byte string. */
 uint64_t	 steps_hash(const char *, size_t);
-/* Intern a kernel name for detection; the number of names so far. */
+/* Intern a kernel name for detection. */
 uint32_t	 steps_intern(const char *, size_t);
-uint32_t	 steps_nnames(void);
+/* Make D's windows from the best source it has (steps-windows.c). */
+void		 steps_windows(struct sdev *);
 
 #endif
