@@ -39,8 +39,8 @@ static struct nent *ntab;
 static size_t ncap;
 static uint32_t nnames;
 
-static uint64_t
-hash(const char *s, size_t len)
+uint64_t
+steps_hash(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ULL;
 	size_t i;
@@ -72,7 +72,7 @@ grow(void)
 uint32_t
 steps_intern(const char *s, size_t len)
 {
-	uint64_t h = hash(s, len);
+	uint64_t h = steps_hash(s, len);
 	size_t j;
 
 	if (2 * (nnames + 1) > ncap)
@@ -86,12 +86,6 @@ steps_intern(const char *s, size_t len)
 	ntab[j].h = h;
 	ntab[j].id = nnames;
 	return nnames++;
-}
-
-uint32_t
-steps_nnames(void)
-{
-	return nnames;
 }
 
 /* ---- alignment of two stretches ---- */

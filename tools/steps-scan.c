@@ -256,14 +256,12 @@ drop_tuples(struct sdev *d)
 
 /* ---- launches inside host markers ---- */
 
+/* The key of a corr value; 0 marks an empty slot. */
 static uint64_t
 corr_key(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
+	uint64_t h = steps_hash(s, len);
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
 	return h != 0 ? h : 1;
 }
 
@@ -305,23 +303,26 @@ launch_prune(struct sdev *d, int cls, size_t cur)
 static void
 add_launch(struct scan *sc, struct sdev *d, int64_t ts)
 {
-	size_t c;
+	uint32_t mask = d->mkmask & 0x55555555U;	/* host classes */
+	uint64_t key = 0;
+	int c;
 
-	for (c = 0; c < 2 * STEPS_MAXPAT; c += 2) {
+	for (; mask != 0; mask &= mask - 1) {
 		struct smark *m;
 		struct slaunch *l;
 
-		if (d->nmk[c] == 0)
-			continue;
+		c = __builtin_ctz(mask);
 		m = &d->mk[c][d->nmk[c] - 1];
 		if (ts < m->ts || ts >= m->end)
 			continue;
+		if (key == 0)
+			key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
 		if (2 * (d->nln + 1) > d->lncap)
-			launch_prune(d, (int)c, d->nmk[c] - 1);
-		l = launch_slot(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+			launch_prune(d, c, d->nmk[c] - 1);
+		l = launch_slot(d, key);
 		if (l->key == 0)
 			d->nln++;
-		l->key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+		l->key = key;
 		l->cls = (uint32_t)c;
 		l->idx = (uint32_t)(d->nmk[c] - 1);
 	}
@@ -406,6 +407,7 @@ add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 		    sizeof(*m));
 	}
 	m = &d->mk[cls][d->nmk[cls]++];
+	d->mkmask |= 1U << cls;
 	m->ts = ts;
 	m->end = ts + (dur > 0 ? dur : 0);
 	m->num = num;
@@ -455,21 +457,21 @@ static void
 add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 {
 	int64_t id;
-	size_t c;
+	uint32_t mask;
 
 	d->nkern++;
 	if (end > d->kern_end)
 		d->kern_end = end;
 	if (sc->fl[F_CORR] > 0)
 		launched_kernel(sc, d, ts, end);
-	for (c = 0; c < 2 * STEPS_MAXPAT; c++)
-		if (d->nmk[c] > 0) {
-			struct smark *m = &d->mk[c][d->nmk[c] - 1];
+	for (mask = d->mkmask; mask != 0; mask &= mask - 1) {
+		int c = __builtin_ctz(mask);
+		struct smark *m = &d->mk[c][d->nmk[c] - 1];
 
-			m->nkern++;
-			if (end > m->kend)
-				m->kend = end;
-		}
+		m->nkern++;
+		if (end > m->kend)
+			m->kend = end;
+	}
 	if (sc->fl[F_STEP] > 0 && to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id)) {
 		add_step_id(d, id, ts, end);
 		if (!d->no_tuples)
@@ -572,7 +574,7 @@ make_spool(void)
 
 	snprintf(path, n, "%s/prof-steps.XXXXXX", steps_opt.tmpdir);
 	if ((fd = mkstemp(path)) < 0)
-		diag_errno(EXIT_BAD, "%s", path);
+		diag_errno(EXIT_BAD, "%s: temporary file", steps_opt.tmpdir);
 	unlink(path);
 	free(path);
 	return fd;
@@ -620,8 +622,6 @@ scan_close(struct scan *sc, const char *path)
 		close(sc->fd);
 	free(sc->buf);
 }
-
-void	 steps_windows(struct sdev *);
 
 struct sdev **
 steps_scan(const char *path, size_t *n)

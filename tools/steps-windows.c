@@ -188,8 +188,6 @@ confirm(struct sdev *d)
 				d->win[i].tags |= WT_CONFIRMED;
 }
 
-void	 steps_windows(struct sdev *);
-
 void
 steps_windows(struct sdev *d)
 {

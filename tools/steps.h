@@ -64,6 +64,7 @@ struct sdev {
 	/* what the scan found */
 	struct smark	*mk[2 * STEPS_MAXPAT];	/* per pattern, host/device */
 	size_t		 nmk[2 * STEPS_MAXPAT], mkcap[2 * STEPS_MAXPAT];
+	uint32_t	 mkmask;	/* classes that have markers */
 	struct sid	*ids;
 	size_t		 nids, idcap;
 	int64_t		*stt;		/* step ids from step_trace_time */
@@ -110,8 +111,11 @@ struct sdev	*steps_dev(const char *, size_t);
  * it.  Returns 1 when found; sets the confidence either way.
  */
 int		 steps_detect(struct sdev *);
-/* The interned kernel names (for the detection tests in debug output). */
+/* FNV-1a of a byte string. */
+uint64_t	 steps_hash(const char *, size_t);
+/* Intern a kernel name for detection. */
 uint32_t	 steps_intern(const char *, size_t);
-uint32_t	 steps_nnames(void);
+/* Make D's windows from the best source it has (steps-windows.c). */
+void		 steps_windows(struct sdev *);
 
 #endif
