@@ -429,9 +429,21 @@ current_line(struct stage *st)
 		n = len;
 	} else
 		for (i = 0; i < st->nin; i++) {
-			const char *f = stage_get(st, (int)i, &len);
+			const char *f;
+			char *p;
 
-			n = put_field(st, n, i == 0, f, len);
+			if (st->isset[i]) {
+				n = put_field(st, n, i == 0, st->setv[i],
+				    st->setl[i]);
+				continue;
+			}
+			/* Unchanged fields are copied as they came. */
+			f = tsvr_rawfield(st->in, i, &len);
+			p = scratch(st, n + len + 2);
+			if (i > 0)
+				p[n++] = '\t';
+			memcpy(p + n, f, len);
+			n += len;
 		}
 	for (i = st->nin; i < st->ncols; i++) {
 		if (st->isset[i])

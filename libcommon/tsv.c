@@ -532,6 +532,18 @@ tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 }
 
 const char *
+tsvr_rawfield(const struct tsvr *r, size_t i, size_t *len)
+{
+	/* Unescaping is in place, so fields start where they did. */
+	size_t off = (size_t)(r->fld[i] - r->work);
+	size_t end = i + 1 < r->ncols ?
+	    (size_t)(r->fld[i + 1] - r->work) - 1 : r->linelen;
+
+	*len = end - off;
+	return r->line + off;
+}
+
+const char *
 tsvr_line(const struct tsvr *r, size_t *len)
 {
 	if (len != NULL)

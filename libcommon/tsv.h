@@ -66,6 +66,8 @@ int		 tsvr_col(const struct tsvr *, const char *);
 int		 tsvr_next(struct tsvr *);
 /* Decoded field I of the current record and its length. */
 const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
+/* Field I of the current record as it was read, still escaped. */
+const char	*tsvr_rawfield(const struct tsvr *, size_t, size_t *);
 /* The current record's raw (still escaped) line without the newline. */
 const char	*tsvr_line(const struct tsvr *, size_t *);
 /*
