@@ -416,40 +416,40 @@ put_field(struct stage *st, size_t n, int first, const char *s, size_t len)
 	return n + tsv_escape(s, len, p + n);
 }
 
-/* Build the current record's output line in the scratch buffer. */
+/*
+ * Build the current record's output line in the scratch buffer: the raw
+ * input line, with only the fields the stage set replaced, and the added
+ * columns after it.
+ */
 static size_t
 current_line(struct stage *st)
 {
-	size_t i, n = 0, len;
-	const char *raw;
+	size_t i, n = 0, len, pos = 0, linelen;
+	const char *line = tsvr_line(st->in, &linelen);
+	char *p;
 
-	if (!st->inset) {
-		raw = tsvr_line(st->in, &len);
-		memcpy(scratch(st, len + 1), raw, len);
-		n = len;
-	} else
-		for (i = 0; i < st->nin; i++) {
-			const char *f;
-			char *p;
+	for (i = 0; st->inset && i < st->nin; i++) {
+		const char *f;
 
-			if (st->isset[i]) {
-				n = put_field(st, n, i == 0, st->setv[i],
-				    st->setl[i]);
-				continue;
-			}
-			/* Unchanged fields are copied as they came. */
-			f = tsvr_rawfield(st->in, i, &len);
-			p = scratch(st, n + len + 2);
-			if (i > 0)
-				p[n++] = '\t';
-			memcpy(p + n, f, len);
-			n += len;
-		}
+		if (!st->isset[i])
+			continue;
+		f = tsvr_rawfield(st->in, i, &len);
+		p = scratch(st, n + (size_t)(f - line) - pos + 1);
+		memcpy(p + n, line + pos, (size_t)(f - line) - pos);
+		n += (size_t)(f - line) - pos;
+		p = scratch(st, n + 2 * st->setl[i] + 1);
+		n += tsv_escape(st->setv[i], st->setl[i], p + n);
+		pos = (size_t)(f - line) + len;
+	}
+	p = scratch(st, n + linelen - pos + 1);
+	memcpy(p + n, line + pos, linelen - pos);
+	n += linelen - pos;
+	p = scratch(st, n + st->ncols - st->nin + 1);
 	for (i = st->nin; i < st->ncols; i++) {
 		if (st->isset[i])
 			n = put_field(st, n, 0, st->setv[i], st->setl[i]);
 		else
-			n = put_field(st, n, 0, "", 0);
+			st->line[n++] = '\t';	/* absent */
 	}
 	return n;
 }
