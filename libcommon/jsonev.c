@@ -22,6 +22,7 @@
 
 #include "diag.h"
 #include "jsonev.h"
+#include "jsontok.h"
 #include "xalloc.h"
 
 #define JSONEV_BLOCK	((size_t)4 << 20)	/* bytes per read */
@@ -565,6 +566,28 @@ tokenize(struct jsonev *ev, size_t len)
 	return r;
 }
 
+/*
+ * Tokenize the event at ev->pos in one pass, finding its end too, when
+ * it is plain JSON held whole in the buffer: nearly every event is.
+ * Returns the token count with ev->mark and *LENP set, or JSONTOK_PASS
+ * to go the way of scan_value (which refills) and jsmn.
+ */
+static int
+tokenize_fast(struct jsonev *ev, size_t *lenp)
+{
+	int r;
+
+	while ((r = jsontok_object(ev->buf + ev->pos, ev->end - ev->pos,
+	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM) {
+		ev->ntok *= 2;
+		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+	}
+	if (r == JSONTOK_PASS || *lenp > ev->maxev)
+		return JSONTOK_PASS;
+	ev->mark = ev->pos;
+	return r;
+}
+
 /* The next element of the event array: an event object, or the ']'. */
 static int
 do_array(struct jsonev *ev, struct jsonev_event *out)
@@ -593,8 +616,9 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 	line_advance(ev, ev->pos);
 	out->line = ev->line;
 	out->col = (unsigned long)(ev->base + ev->pos - ev->linestart + 1);
-	if (scan_value(ev, "event object", &len) < 0 ||
-	    (n = tokenize(ev, len)) < 0)
+	if ((n = tokenize_fast(ev, &len)) == JSONTOK_PASS &&
+	    (scan_value(ev, "event object", &len) < 0 ||
+	    (n = tokenize(ev, len)) < 0))
 		return -1;
 	out->text = ev->buf + ev->mark;
 	out->len = len;
