@@ -120,38 +120,81 @@ jsonev_close(struct jsonev *ev)
 	free(ev);
 }
 
+/* The number of newlines in [P, E), 16 bytes at a time. */
+static unsigned long
+count_nl(const char *p, const char *e)
+{
+	unsigned long n = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	__m128i acc;
+	int k;
+
+	while (e - p >= 16) {
+		/* Byte counters, summed before any can pass 255. */
+		acc = zero;
+		for (k = 0; k < 255 && e - p >= 16; k++, p += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(
+			    (const __m128i *)(const void *)p), nl));
+		acc = _mm_sad_epu8(acc, zero);
+		n += (unsigned long)_mm_cvtsi128_si32(acc) +
+		    (unsigned long)_mm_extract_epi16(acc, 4);
+	}
+#endif
+	for (; p < e; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* The last newline in [S, E), looking backwards; NULL when none. */
+static const char *
+last_nl(const char *s, const char *e)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	unsigned m;
+
+	for (; e - s >= 16; e -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(e - 16)), nl));
+		if (m != 0)
+			return e - 16 + (31 - __builtin_clz(m));
+	}
+#endif
+	while (e > s)
+		if (*--e == '\n')
+			return e;
+	return NULL;
+}
+
 /*
- * Count the newlines up to buffer index UPTO.  Lines are counted lazily,
- * only as far as an event or a diagnostic needs, 16 bytes at a time.
+ * Count the newlines up to buffer index UPTO.  Lines are counted only
+ * when a refill drops bytes or a position is asked for (a diagnostic,
+ * jsonev_linecol), so nearly all bytes are counted in long runs.
  */
 static void
 line_advance(struct jsonev *ev, size_t upto)
 {
-	const char *p = ev->buf + ev->lpos, *e = ev->buf + upto;
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-	unsigned m;
-#endif
+	const char *s = ev->buf + ev->lpos, *e = ev->buf + upto, *p;
+	unsigned long n;
 
 	if (upto <= ev->lpos)
 		return;
-#ifdef __SSE2__
-	for (; e - p >= 16; p += 16) {
-		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(const void *)p), nl));
-		if (m != 0) {
-			ev->line += (unsigned long)__builtin_popcount(m);
-			ev->linestart = ev->base + (uint64_t)(p - ev->buf) +
-			    (uint64_t)(32 - __builtin_clz(m));
-		}
+	if ((n = count_nl(s, e)) > 0) {
+		ev->line += n;
+		p = last_nl(s, e);
+		ev->linestart = ev->base + (uint64_t)(p - ev->buf) + 1;
 	}
-#endif
-	for (; p < e; p++)
-		if (*p == '\n') {
-			ev->line++;
-			ev->linestart = ev->base + (uint64_t)(p - ev->buf) + 1;
-		}
 	ev->lpos = upto;
+}
+
+void
+jsonev_linecol(struct jsonev *ev, const struct jsonev_event *e,
+    unsigned long *line, unsigned long *col)
+{
+	line_advance(ev, (size_t)(e->offset - ev->base));
+	*line = ev->line;
+	*col = (unsigned long)(e->offset - ev->linestart + 1);
 }
 
 /* "prog: WHERE:LINE:COL: msg" for buffer index AT; returns -1. */
@@ -613,9 +656,6 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 	}
 	if (c != '{')
 		return fail_char(ev, "an event object");
-	line_advance(ev, ev->pos);
-	out->line = ev->line;
-	out->col = (unsigned long)(ev->base + ev->pos - ev->linestart + 1);
 	if ((n = tokenize_fast(ev, &len)) == JSONTOK_PASS &&
 	    (scan_value(ev, "event object", &len) < 0 ||
 	    (n = tokenize(ev, len)) < 0))
