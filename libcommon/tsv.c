@@ -12,6 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "diag.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -100,18 +104,53 @@ word_has_special(uint64_t w)
 	    ((b - ones) & ~b)) & high ? 1 : 0;
 }
 
-/* Length of the leading run of S that needs no escape. */
+#ifdef __SSE2__
+/* Bits for the bytes of the 16 at P that prof-tsv escapes. */
+static inline unsigned
+special16(const char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))), _mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+}
+#endif
+
+/*
+ * Length of the leading run of S that needs no escape.  Fields are
+ * mostly plain, and mostly short: the last 16 (or 8) bytes are checked
+ * with one load that overlaps bytes already known plain, so the first
+ * special byte it finds is still the first of the field.
+ */
 static size_t
 plain_span(const char *s, size_t len)
 {
 	size_t j = 0;
 	uint64_t w;
+#ifdef __SSE2__
+	unsigned m;
 
-	/* Eight bytes at a time: fields are mostly long plain runs. */
+	if (len >= 16) {
+		for (; j + 16 <= len; j += 16)
+			if ((m = special16(s + j)) != 0)
+				return j + (size_t)__builtin_ctz(m);
+		if (j < len && (m = special16(s + len - 16)) != 0)
+			return len - 16 + (size_t)__builtin_ctz(m);
+		return len;
+	}
+#endif
 	for (; j + 8 <= len; j += 8) {
 		memcpy(&w, s + j, 8);
 		if (word_has_special(w))
 			break;
+	}
+	if (j + 8 > len && j < len && len >= 8) {
+		memcpy(&w, s + len - 8, 8);
+		if (!word_has_special(w))
+			return len;
 	}
 	while (j < len && !special[(unsigned char)s[j]])
 		j++;
@@ -178,28 +217,49 @@ tsvw_raw(struct tsvw *w, const char *s, size_t len)
 	w->n += len;
 }
 
-/* Decimal text of V, written backwards from END; returns its start. */
-static char *
-format_i64(int64_t v, char *end)
+/* The number of decimal digits of U. */
+static size_t
+ndigits(uint64_t u)
 {
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 1;
 
-	/* snprintf costs more than the rest of a record's output. */
-	do {
-		*--end = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		*--end = '-';
-	return end;
+	for (; u >= 10000; u /= 10000)
+		n += 4;
+	return n + (u >= 10) + (u >= 100) + (u >= 1000);
 }
 
+/*
+ * Write V in decimal into the output buffer, two digits per step from
+ * the end: snprintf costs more than the rest of a record's output, and
+ * every record has four numbers.
+ */
 void
 tsvw_i64(struct tsvw *w, int64_t v)
 {
-	char tmp[24], *p = format_i64(v, tmp + sizeof(tmp));
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "93949596979899";
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n = ndigits(u) + (v < 0);
+	char *p, *e;
 
-	tsvw_raw(w, p, (size_t)(tmp + sizeof(tmp) - p));
+	wsep(w);
+	p = wreserve(w, n);
+	e = p + n;
+	for (; u >= 100; u /= 100) {
+		e -= 2;
+		memcpy(e, pairs + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		e -= 2;
+		memcpy(e, pairs + 2 * u, 2);
+	} else
+		*--e = (char)('0' + u);
+	if (v < 0)
+		*p = '-';
+	w->n += n;
 }
 
 void
