@@ -117,6 +117,9 @@ static unsigned char *arenas[2];
 static size_t arena_caps[2];
 static int cur_arena;
 static size_t cur_start;	/* arena offset where the open source began */
+static size_t *cur_index;	/* offsets of its records there, */
+static size_t cur_count, cur_cap;	/* kept as they are added */
+static size_t last_count;	/* the last run's size: the next one's guess */
 static struct run *runs;
 static size_t nruns;
 static FILE *spill;
@@ -337,12 +340,28 @@ sort_run(const unsigned char *base, size_t *index, size_t count)
 	free(key);
 }
 
+/*
+ * Note where the next record goes.  The index is built as records come:
+ * walking the arena afterwards chases one record length after another
+ * through memory that has left the cache.
+ */
+static void
+index_add(size_t off)
+{
+	if (cur_count == cur_cap) {
+		cur_cap = cur_cap > 0 ? 2 * cur_cap : last_count +
+		    last_count / 8 + 4096;
+		cur_index = xreallocarray(cur_index, cur_cap,
+		    sizeof(*cur_index));
+	}
+	cur_index[cur_count++] = off;
+}
+
 /* Turn the open source's records in the arena into a sorted run. */
 static void
 close_run(uint32_t src)
 {
 	struct run *r;
-	size_t off, n = 0;
 
 	if (arena_len == cur_start)
 		return;
@@ -350,13 +369,10 @@ close_run(uint32_t src)
 	r = &runs[nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;
-	for (off = cur_start; off < arena_len;
-	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
-		n++;
-	r->index = xreallocarray(NULL, n, sizeof(*r->index));
-	for (off = cur_start; off < arena_len;
-	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
-		r->index[r->count++] = off;
+	r->index = cur_index;
+	r->count = last_count = cur_count;
+	cur_index = NULL;
+	cur_count = cur_cap = 0;
 	/* Sorted later: by the spill thread, or before the merge. */
 	cur_start = arena_len;
 }
@@ -542,6 +558,7 @@ sink_add(int src, const struct irec *r)
 	sr->kind = (uint8_t)r->kind;
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
 	memcpy(sr + 1, textbuf, tl);
+	index_add(arena_len);
 	arena_len += sz;
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
 		struct source *s = &srcs[src];
