@@ -128,10 +128,13 @@ static char **ignored;
 static size_t nignored;
 static char *textbuf;
 static size_t textcap;
+static size_t kindlen[IK_NKINDS];
 
 void
 sink_init(const struct sink_opts *o)
 {
+	int k;
+
 	opts = *o;
 	if (opts.mem_limit < (1 << 20))
 		opts.mem_limit = 1 << 20;
@@ -139,6 +142,8 @@ sink_init(const struct sink_opts *o)
 	arena_cap = arena_caps[0] = arena_caps[1] = opts.mem_limit / 2;
 	arenas[0] = arena = xmalloc(arena_cap);
 	arenas[1] = xmalloc(arena_cap);
+	for (k = 0; k < IK_NKINDS; k++)
+		kindlen[k] = strlen(ingest_kindnames[k]);
 }
 
 int
@@ -518,36 +523,61 @@ arena_reserve(uint32_t src, size_t sz)
 	return arena + arena_len;
 }
 
-/* Join the text columns of R, TSV-escaped and TAB-separated. */
+/* The most bytes R's text columns can take: every byte escaped. */
 static size_t
-render_text(const struct irec *r)
+text_bound(const struct irec *r)
 {
-	size_t i, need = 0, n = 0;
+	size_t i, need = 0;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
 		need += 2 * r->len[i] + 1;
-	if (need > textcap) {
-		textcap = need + need / 2;
-		textbuf = xrealloc(textbuf, textcap);
-	}
+	return need;
+}
+
+/* Join the text columns of R into OUT, TSV-escaped and TAB-separated. */
+static size_t
+render_text(const struct irec *r, char *out)
+{
+	size_t i, n = 0;
+
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
 		if (i > IC_FIRST_TEXT)
-			textbuf[n++] = '\t';
+			out[n++] = '\t';
 		if (r->len[i] > 0)
-			n += tsv_escape(r->v[i], r->len[i], textbuf + n);
+			n += tsv_escape(r->v[i], r->len[i], out + n);
 	}
 	return n;
 }
 
+/*
+ * Store R in the arena.  Its text is rendered in place when even fully
+ * escaped it would fit, and through textbuf otherwise, so that the arena
+ * fills and spills by the records' true sizes either way.
+ */
 void
 sink_add(int src, const struct irec *r)
 {
-	size_t tl = render_text(r), sz = SREC_SIZE(tl);
+	size_t need = text_bound(r), tl, sz;
 	struct srec *sr;
 
+	if (arena_len + SREC_SIZE(need) <= arena_cap) {
+		sr = (struct srec *)(void *)(arena + arena_len);
+		tl = render_text(r, (char *)(sr + 1));
+	} else {
+		if (need > textcap) {
+			textcap = need + need / 2;
+			textbuf = xrealloc(textbuf, textcap);
+		}
+		tl = render_text(r, textbuf);
+		sr = NULL;
+	}
 	if (tl > UINT32_MAX)
 		diag_err(EXIT_BAD, "%s: record too large", srcs[src].path);
-	sr = (struct srec *)arena_reserve((uint32_t)src, sz);
+	sz = SREC_SIZE(tl);
+	if (sr == NULL) {
+		sr = (struct srec *)arena_reserve((uint32_t)src, sz);
+		memcpy(sr + 1, textbuf, tl);
+	}
 	memset(sr, 0, sizeof(*sr));
 	sr->ts = r->ts;
 	sr->dur = r->dur;
@@ -557,7 +587,6 @@ sink_add(int src, const struct irec *r)
 	sr->textlen = (uint32_t)tl;
 	sr->kind = (uint8_t)r->kind;
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
-	memcpy(sr + 1, textbuf, tl);
 	index_add(arena_len);
 	arena_len += sz;
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
@@ -967,7 +996,8 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 static void
 write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
 {
-	tsvw_str(w, ingest_kindnames[kind]);
+	/* Kind names are plain words: no escaping, length known. */
+	tsvw_raw(w, ingest_kindnames[kind], kindlen[kind]);
 	if (sr->ts == IREC_NO_TS)
 		tsvw_empty(w);
 	else
