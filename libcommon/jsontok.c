@@ -129,6 +129,9 @@ str_end(const char *js, size_t i, size_t len)
 static inline size_t
 skip_ws(const char *js, size_t i, size_t len)
 {
+	/* Every blank is at most ' ': the usual case takes one test. */
+	if (i < len && (unsigned char)js[i] > ' ')
+		return i;
 	while (i < len && jt_class[(unsigned char)js[i]] == W)
 		i++;
 	return i;
