@@ -7,6 +7,13 @@
  * only string, escape and bracket state.  Each complete event alone goes
  * to jsmn.  The buffer keeps only the unfinished event when it refills,
  * so memory is bounded by the largest event, which is capped.
+ *
+ * That is the reference path.  Nearly every event first goes to jsontok,
+ * which tokenizes a plain well-formed event in one pass, finding its end
+ * as it goes, with exactly jsmn's tokens; whatever it passes on (an event
+ * cut by the buffer's end, anything malformed) takes the path above, so
+ * diagnostics come from the scanner and jsmn alone.  Line numbers are
+ * counted only on refills and when a position is asked for.
  */
 #include <config.h>
 

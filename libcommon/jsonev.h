@@ -1,8 +1,8 @@
 /*
- * Streaming reader for Chrome trace JSON (the Trace Event Format): a
- * scanner finds each event object of the "traceEvents" array (or of a
- * top-level array) and hands it to jsmn alone, so memory is bounded by the
- * largest single event, not by the file.  Top-level keys other than
+ * Streaming reader for Chrome trace JSON (the Trace Event Format): each
+ * event object of the "traceEvents" array (or of a top-level array) is
+ * tokenized alone, into jsmn tokens (by jsontok, or the scanner and jsmn),
+ * so memory is bounded by the largest single event, not by the file.  Top-level keys other than
  * "traceEvents" are reported through a callback with their raw value text.
  */
 #ifndef PROF_JSONEV_H
