@@ -5,7 +5,10 @@
  * top of the first, fed by archive_read_data on the outer one.  Formats
  * are registered one by one: format_all would let the mtree reader claim
  * plain text.  Every archive_read_data result is checked, because a
- * truncated gzip stream is reported only there.
+ * truncated gzip stream is reported only there.  A plain, uncompressed
+ * regular file is read with read(2) once libarchive has told what it is,
+ * straight into the caller's buffer: libarchive would copy every byte
+ * once more through its own.
  */
 #include <config.h>
 
@@ -40,6 +43,9 @@ struct input {
 	int		 inner_empty;	/* compressed member holds nothing */
 	int		 started;	/* input_next returned a member */
 	int		 failed;	/* a diagnostic was printed */
+	int		 direct;	/* plain regular file: read(2) */
+	off_t		 taken;		/* bytes libarchive gave, -1 once
+					   direct reading has begun */
 	char		*name;		/* current member, suffix removed */
 	char		*where;		/* "PATH" or "PATH(MEMBER)" */
 	unsigned char	*peek;		/* bytes read ahead, not consumed */
@@ -124,6 +130,26 @@ open_fd(struct input *in, const char *path)
 	return 0;
 }
 
+/*
+ * A single stream with no compression filter, on a regular file, is read
+ * with read(2).  libarchive read ahead to detect the format, so the first
+ * direct read seeks back to the first byte it did not give.  Offsets are
+ * from the start of the file, as libarchive's are: its zip reader looks
+ * at the end of a seekable file and then reads it from offset 0, even
+ * when it was handed the file at another offset.
+ */
+static void
+check_direct(struct input *in)
+{
+	struct stat st;
+
+	in->direct = !in->archive && !in->empty &&
+	    archive_format(in->outer) == ARCHIVE_FORMAT_RAW &&
+	    archive_filter_count(in->outer) == 1 &&
+	    archive_filter_code(in->outer, 0) == ARCHIVE_FILTER_NONE &&
+	    fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 struct input *
 input_open(const char *path)
 {
@@ -163,6 +189,7 @@ input_open(const char *path)
 		in->empty = !in->archive;
 	else
 		in->first = e;
+	check_direct(in);
 	return in;
 fail:
 	input_close(in);
@@ -241,6 +268,30 @@ open_inner(struct input *in)
 	return 0;
 }
 
+/* Read a plain file with read(2), first seeking past what was given. */
+static ssize_t
+direct_read(struct input *in, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (in->taken != -1) {
+		if (lseek(in->fd, in->taken, SEEK_SET) == -1) {
+			diag_at(input_where(in), 0, "%s", strerror(errno));
+			in->failed = 1;
+			return -1;
+		}
+		in->taken = -1;
+	}
+	do
+		n = read(in->fd, buf, len);
+	while (n == -1 && errno == EINTR);
+	if (n == -1) {
+		diag_at(input_where(in), 0, "%s", strerror(errno));
+		in->failed = 1;
+	}
+	return n;
+}
+
 /* Read from the current member, below the peek buffer. */
 static ssize_t
 raw_read(struct input *in, void *buf, size_t len)
@@ -250,6 +301,8 @@ raw_read(struct input *in, void *buf, size_t len)
 
 	if (in->empty || (in->inner != NULL && in->inner_empty))
 		return 0;
+	if (in->direct)
+		return direct_read(in, buf, len);
 	do
 		n = archive_read_data(a, buf, len);
 	while (n == ARCHIVE_RETRY);
@@ -259,6 +312,7 @@ raw_read(struct input *in, void *buf, size_t len)
 		report(in, a, "read error");
 		return -1;
 	}
+	in->taken += n;
 	return n;
 }
 
@@ -364,6 +418,9 @@ input_next(struct input *in, const char **name)
 	if (in->failed)
 		return -1;
 	end_member(in);
+	/* libarchive did not see the direct reads: the one member ends. */
+	if (in->direct && in->started)
+		return 0;
 	if (in->empty && in->started) {
 		in->empty = 0;
 		return 0;

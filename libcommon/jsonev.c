@@ -7,6 +7,13 @@
  * only string, escape and bracket state.  Each complete event alone goes
  * to jsmn.  The buffer keeps only the unfinished event when it refills,
  * so memory is bounded by the largest event, which is capped.
+ *
+ * That is the reference path.  Nearly every event first goes to jsontok,
+ * which tokenizes a plain well-formed event in one pass, finding its end
+ * as it goes, with exactly jsmn's tokens; whatever it passes on (an event
+ * cut by the buffer's end, anything malformed) takes the path above, so
+ * diagnostics come from the scanner and jsmn alone.  Line numbers are
+ * counted only on refills and when a position is asked for.
  */
 #include <config.h>
 
@@ -22,6 +29,7 @@
 
 #include "diag.h"
 #include "jsonev.h"
+#include "jsontok.h"
 #include "xalloc.h"
 
 #define JSONEV_BLOCK	((size_t)4 << 20)	/* bytes per read */
@@ -119,38 +127,81 @@ jsonev_close(struct jsonev *ev)
 	free(ev);
 }
 
+/* The number of newlines in [P, E), 16 bytes at a time. */
+static unsigned long
+count_nl(const char *p, const char *e)
+{
+	unsigned long n = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	__m128i acc;
+	int k;
+
+	while (e - p >= 16) {
+		/* Byte counters, summed before any can pass 255. */
+		acc = zero;
+		for (k = 0; k < 255 && e - p >= 16; k++, p += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(
+			    (const __m128i *)(const void *)p), nl));
+		acc = _mm_sad_epu8(acc, zero);
+		n += (unsigned long)_mm_cvtsi128_si32(acc) +
+		    (unsigned long)_mm_extract_epi16(acc, 4);
+	}
+#endif
+	for (; p < e; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* The last newline in [S, E), looking backwards; NULL when none. */
+static const char *
+last_nl(const char *s, const char *e)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	unsigned m;
+
+	for (; e - s >= 16; e -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(
+		    (const __m128i *)(const void *)(e - 16)), nl));
+		if (m != 0)
+			return e - 16 + (31 - __builtin_clz(m));
+	}
+#endif
+	while (e > s)
+		if (*--e == '\n')
+			return e;
+	return NULL;
+}
+
 /*
- * Count the newlines up to buffer index UPTO.  Lines are counted lazily,
- * only as far as an event or a diagnostic needs, 16 bytes at a time.
+ * Count the newlines up to buffer index UPTO.  Lines are counted only
+ * when a refill drops bytes or a position is asked for (a diagnostic,
+ * jsonev_linecol), so nearly all bytes are counted in long runs.
  */
 static void
 line_advance(struct jsonev *ev, size_t upto)
 {
-	const char *p = ev->buf + ev->lpos, *e = ev->buf + upto;
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-	unsigned m;
-#endif
+	const char *s = ev->buf + ev->lpos, *e = ev->buf + upto, *p;
+	unsigned long n;
 
 	if (upto <= ev->lpos)
 		return;
-#ifdef __SSE2__
-	for (; e - p >= 16; p += 16) {
-		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(const void *)p), nl));
-		if (m != 0) {
-			ev->line += (unsigned long)__builtin_popcount(m);
-			ev->linestart = ev->base + (uint64_t)(p - ev->buf) +
-			    (uint64_t)(32 - __builtin_clz(m));
-		}
+	if ((n = count_nl(s, e)) > 0) {
+		ev->line += n;
+		p = last_nl(s, e);
+		ev->linestart = ev->base + (uint64_t)(p - ev->buf) + 1;
 	}
-#endif
-	for (; p < e; p++)
-		if (*p == '\n') {
-			ev->line++;
-			ev->linestart = ev->base + (uint64_t)(p - ev->buf) + 1;
-		}
 	ev->lpos = upto;
+}
+
+void
+jsonev_linecol(struct jsonev *ev, const struct jsonev_event *e,
+    unsigned long *line, unsigned long *col)
+{
+	line_advance(ev, (size_t)(e->offset - ev->base));
+	*line = ev->line;
+	*col = (unsigned long)(e->offset - ev->linestart + 1);
 }
 
 /* "prog: WHERE:LINE:COL: msg" for buffer index AT; returns -1. */
@@ -565,6 +616,28 @@ tokenize(struct jsonev *ev, size_t len)
 	return r;
 }
 
+/*
+ * Tokenize the event at ev->pos in one pass, finding its end too, when
+ * it is plain JSON held whole in the buffer: nearly every event is.
+ * Returns the token count with ev->mark and *LENP set, or JSONTOK_PASS
+ * to go the way of scan_value (which refills) and jsmn.
+ */
+static int
+tokenize_fast(struct jsonev *ev, size_t *lenp)
+{
+	int r;
+
+	while ((r = jsontok_object(ev->buf + ev->pos, ev->end - ev->pos,
+	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM) {
+		ev->ntok *= 2;
+		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+	}
+	if (r == JSONTOK_PASS || *lenp > ev->maxev)
+		return JSONTOK_PASS;
+	ev->mark = ev->pos;
+	return r;
+}
+
 /* The next element of the event array: an event object, or the ']'. */
 static int
 do_array(struct jsonev *ev, struct jsonev_event *out)
@@ -590,11 +663,9 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 	}
 	if (c != '{')
 		return fail_char(ev, "an event object");
-	line_advance(ev, ev->pos);
-	out->line = ev->line;
-	out->col = (unsigned long)(ev->base + ev->pos - ev->linestart + 1);
-	if (scan_value(ev, "event object", &len) < 0 ||
-	    (n = tokenize(ev, len)) < 0)
+	if ((n = tokenize_fast(ev, &len)) == JSONTOK_PASS &&
+	    (scan_value(ev, "event object", &len) < 0 ||
+	    (n = tokenize(ev, len)) < 0))
 		return -1;
 	out->text = ev->buf + ev->mark;
 	out->len = len;

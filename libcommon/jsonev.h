@@ -1,8 +1,8 @@
 /*
- * Streaming reader for Chrome trace JSON (the Trace Event Format): a
- * scanner finds each event object of the "traceEvents" array (or of a
- * top-level array) and hands it to jsmn alone, so memory is bounded by the
- * largest single event, not by the file.  Top-level keys other than
+ * Streaming reader for Chrome trace JSON (the Trace Event Format): each
+ * event object of the "traceEvents" array (or of a top-level array) is
+ * tokenized alone, into jsmn tokens (by jsontok, or the scanner and jsmn),
+ * so memory is bounded by the largest single event, not by the file.  Top-level keys other than
  * "traceEvents" are reported through a callback with their raw value text.
  */
 #ifndef PROF_JSONEV_H
@@ -20,8 +20,6 @@ struct jsonev_event {
 	size_t		 len;
 	jsmntok_t	*tok;	/* tok[0] is the object */
 	int		 ntok;
-	unsigned long	 line;	/* line of the opening '{', from 1 */
-	unsigned long	 col;	/* its column (byte), from 1 */
 	uint64_t	 offset;/* byte offset of '{' in the member */
 };
 
@@ -46,6 +44,13 @@ void		 jsonev_ontop(struct jsonev *, jsonev_topfn, void *);
  * (truncated input, bad JSON, NUL byte, event too large, no traceEvents).
  */
 int		 jsonev_next(struct jsonev *, struct jsonev_event *);
+/*
+ * Line and column (byte), from 1, of the '{' of event E, the one the
+ * last jsonev_next returned.  Worked out on demand: counting lines at
+ * every event costs more than it is worth.
+ */
+void		 jsonev_linecol(struct jsonev *, const struct jsonev_event *,
+		    unsigned long *, unsigned long *);
 /* Bytes consumed so far, for progress reports. */
 uint64_t	 jsonev_offset(const struct jsonev *);
 void		 jsonev_close(struct jsonev *);

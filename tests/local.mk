@@ -17,6 +17,7 @@ unit_tests = \
 	tests/unit/test-ival \
 	tests/unit/test-json \
 	tests/unit/test-jsonev \
+	tests/unit/test-jsontok \
 	tests/unit/test-num \
 	tests/unit/test-stage \
 	tests/unit/test-tsv
@@ -27,6 +28,7 @@ tests_unit_test_input_SOURCES = tests/unit/test-input.c tests/unit/check.h
 tests_unit_test_ival_SOURCES = tests/unit/test-ival.c tests/unit/check.h
 tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/check.h
 tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h
+tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h

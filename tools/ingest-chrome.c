@@ -56,10 +56,12 @@ struct chrome {
 	int		 src;
 	const char	*where;
 	/* The event being read. */
+	struct jsonev	*ev;
+	const struct jsonev_event *e;
 	const char	*js;
 	jsmntok_t	*tok;
 	int		 ntok;
-	unsigned long	 line, col;
+	unsigned long	 line, col;	/* 0 until asked for */
 	struct irec	 rec;
 	char		*sbuf[IC_NCOLS];	/* decoded text per column */
 	size_t		 scap[IC_NCOLS];
@@ -167,6 +169,14 @@ tok_is(const struct chrome *c, int i, const char *s, size_t n)
 
 #define TOK_IS(c, i, lit)	tok_is((c), (i), (lit), sizeof(lit) - 1)
 
+/* Where the current event is, worked out the first time it is needed. */
+static void
+event_pos(struct chrome *c)
+{
+	if (c->line == 0)
+		jsonev_linecol(c->ev, c->e, &c->line, &c->col);
+}
+
 /*
  * "prog: WHERE:LINE:COL: MSG 'VALUE': WHY" about the current event, the
  * value being token T's text (left out when T is -1); returns -1.
@@ -176,6 +186,7 @@ bad_event(struct chrome *c, const char *msg, int t, const char *why)
 {
 	int n = t >= 0 ? c->tok[t].end - c->tok[t].start : 0;
 
+	event_pos(c);
 	diag_atcol(c->where, c->line, c->col, "%s%s%.*s%s%s%s", msg,
 	    t >= 0 ? " '" : "", n > 60 ? 60 : n,
 	    t >= 0 ? c->js + c->tok[t].start : "", t >= 0 ? "'" : "",
@@ -699,8 +710,9 @@ be_push(struct chrome *c, struct bkey *k, const struct jsonev_event *e,
 		c->openbytes += e->len;
 	}
 	o->ts = ts;
-	o->line = e->line;
-	o->col = e->col;
+	event_pos(c);
+	o->line = c->line;
+	o->col = c->col;
 	o->down = k->top;
 	k->top = o;
 	c->nopen++;
@@ -842,8 +854,8 @@ do_event(struct chrome *c, const struct jsonev_event *e)
 	c->js = e->text;
 	c->tok = e->tok;
 	c->ntok = e->ntok;
-	c->line = e->line;
-	c->col = e->col;
+	c->e = e;
+	c->line = c->col = 0;
 	find_fields(c, &f);
 	if (f.ph < 0 || c->tok[f.ph].end - c->tok[f.ph].start != 1) {
 		sink_skip(c->src, f.ph < 0 ? "event without 'ph'" :
@@ -969,6 +981,7 @@ ingest_chrome(struct input *in, const char *where,
 	if (ctx->have_kernel_details)
 		sink_set_skip_device(c.src);
 	ev = jsonev_open(in, where, 0);
+	c.ev = ev;
 	jsonev_ontop(ev, on_top, &c);
 	while (!c.failed && (r = jsonev_next(ev, &e)) == 1)
 		if (do_event(&c, &e) < 0) {

@@ -117,6 +117,9 @@ static unsigned char *arenas[2];
 static size_t arena_caps[2];
 static int cur_arena;
 static size_t cur_start;	/* arena offset where the open source began */
+static size_t *cur_index;	/* offsets of its records there, */
+static size_t cur_count, cur_cap;	/* kept as they are added */
+static size_t last_count;	/* the last run's size: the next one's guess */
 static struct run *runs;
 static size_t nruns;
 static FILE *spill;
@@ -125,10 +128,13 @@ static char **ignored;
 static size_t nignored;
 static char *textbuf;
 static size_t textcap;
+static size_t kindlen[IK_NKINDS];
 
 void
 sink_init(const struct sink_opts *o)
 {
+	int k;
+
 	opts = *o;
 	if (opts.mem_limit < (1 << 20))
 		opts.mem_limit = 1 << 20;
@@ -136,6 +142,8 @@ sink_init(const struct sink_opts *o)
 	arena_cap = arena_caps[0] = arena_caps[1] = opts.mem_limit / 2;
 	arenas[0] = arena = xmalloc(arena_cap);
 	arenas[1] = xmalloc(arena_cap);
+	for (k = 0; k < IK_NKINDS; k++)
+		kindlen[k] = strlen(ingest_kindnames[k]);
 }
 
 int
@@ -337,12 +345,28 @@ sort_run(const unsigned char *base, size_t *index, size_t count)
 	free(key);
 }
 
+/*
+ * Note where the next record goes.  The index is built as records come:
+ * walking the arena afterwards chases one record length after another
+ * through memory that has left the cache.
+ */
+static void
+index_add(size_t off)
+{
+	if (cur_count == cur_cap) {
+		cur_cap = cur_cap > 0 ? 2 * cur_cap : last_count +
+		    last_count / 8 + 4096;
+		cur_index = xreallocarray(cur_index, cur_cap,
+		    sizeof(*cur_index));
+	}
+	cur_index[cur_count++] = off;
+}
+
 /* Turn the open source's records in the arena into a sorted run. */
 static void
 close_run(uint32_t src)
 {
 	struct run *r;
-	size_t off, n = 0;
 
 	if (arena_len == cur_start)
 		return;
@@ -350,13 +374,10 @@ close_run(uint32_t src)
 	r = &runs[nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;
-	for (off = cur_start; off < arena_len;
-	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
-		n++;
-	r->index = xreallocarray(NULL, n, sizeof(*r->index));
-	for (off = cur_start; off < arena_len;
-	    off += SREC_SIZE(((struct srec *)(arena + off))->textlen))
-		r->index[r->count++] = off;
+	r->index = cur_index;
+	r->count = last_count = cur_count;
+	cur_index = NULL;
+	cur_count = cur_cap = 0;
 	/* Sorted later: by the spill thread, or before the merge. */
 	cur_start = arena_len;
 }
@@ -502,36 +523,61 @@ arena_reserve(uint32_t src, size_t sz)
 	return arena + arena_len;
 }
 
-/* Join the text columns of R, TSV-escaped and TAB-separated. */
+/* The most bytes R's text columns can take: every byte escaped. */
 static size_t
-render_text(const struct irec *r)
+text_bound(const struct irec *r)
 {
-	size_t i, need = 0, n = 0;
+	size_t i, need = 0;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
 		need += 2 * r->len[i] + 1;
-	if (need > textcap) {
-		textcap = need + need / 2;
-		textbuf = xrealloc(textbuf, textcap);
-	}
+	return need;
+}
+
+/* Join the text columns of R into OUT, TSV-escaped and TAB-separated. */
+static size_t
+render_text(const struct irec *r, char *out)
+{
+	size_t i, n = 0;
+
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
 		if (i > IC_FIRST_TEXT)
-			textbuf[n++] = '\t';
+			out[n++] = '\t';
 		if (r->len[i] > 0)
-			n += tsv_escape(r->v[i], r->len[i], textbuf + n);
+			n += tsv_escape(r->v[i], r->len[i], out + n);
 	}
 	return n;
 }
 
+/*
+ * Store R in the arena.  Its text is rendered in place when even fully
+ * escaped it would fit, and through textbuf otherwise, so that the arena
+ * fills and spills by the records' true sizes either way.
+ */
 void
 sink_add(int src, const struct irec *r)
 {
-	size_t tl = render_text(r), sz = SREC_SIZE(tl);
+	size_t need = text_bound(r), tl, sz;
 	struct srec *sr;
 
+	if (arena_len + SREC_SIZE(need) <= arena_cap) {
+		sr = (struct srec *)(void *)(arena + arena_len);
+		tl = render_text(r, (char *)(sr + 1));
+	} else {
+		if (need > textcap) {
+			textcap = need + need / 2;
+			textbuf = xrealloc(textbuf, textcap);
+		}
+		tl = render_text(r, textbuf);
+		sr = NULL;
+	}
 	if (tl > UINT32_MAX)
 		diag_err(EXIT_BAD, "%s: record too large", srcs[src].path);
-	sr = (struct srec *)arena_reserve((uint32_t)src, sz);
+	sz = SREC_SIZE(tl);
+	if (sr == NULL) {
+		sr = (struct srec *)arena_reserve((uint32_t)src, sz);
+		memcpy(sr + 1, textbuf, tl);
+	}
 	memset(sr, 0, sizeof(*sr));
 	sr->ts = r->ts;
 	sr->dur = r->dur;
@@ -541,7 +587,7 @@ sink_add(int src, const struct irec *r)
 	sr->textlen = (uint32_t)tl;
 	sr->kind = (uint8_t)r->kind;
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
-	memcpy(sr + 1, textbuf, tl);
+	index_add(arena_len);
 	arena_len += sz;
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
 		struct source *s = &srcs[src];
@@ -950,7 +996,8 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 static void
 write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
 {
-	tsvw_str(w, ingest_kindnames[kind]);
+	/* Kind names are plain words: no escaping, length known. */
+	tsvw_raw(w, ingest_kindnames[kind], kindlen[kind]);
 	if (sr->ts == IREC_NO_TS)
 		tsvw_empty(w);
 	else

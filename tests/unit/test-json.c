@@ -108,7 +108,7 @@ test_dec(void)
 static void
 test_dec_agrees(void)
 {
-	static const char alphabet[] = "0123456789.-5e";
+	static const char alphabet[] = "0123456789.-5e/:?";
 	unsigned long x = 42;
 	char js[40];
 	jsmntok_t tok;

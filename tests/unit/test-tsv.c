@@ -6,6 +6,8 @@
 #include <config.h>
 
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +112,100 @@ test_roundtrip(void)
 	unlink(path);
 }
 
+/* Escaping as the format defines it, one byte at a time. */
+static size_t
+escape_ref(const char *s, size_t len, char *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		switch (s[i]) {
+		case '\t': out[n++] = '\\'; out[n++] = 't'; break;
+		case '\n': out[n++] = '\\'; out[n++] = 'n'; break;
+		case '\r': out[n++] = '\\'; out[n++] = 'r'; break;
+		case '\\': out[n++] = '\\'; out[n++] = '\\'; break;
+		default: out[n++] = s[i]; break;
+		}
+	return n;
+}
+
+/*
+ * Every field length around the 8- and 16-byte steps, with a special
+ * byte at every place (or none, or two): the word and vector scans and
+ * their overlapping last loads must find the first one.
+ */
+static void
+test_escape(void)
+{
+	static const char specials[] = "\t\n\r\\";
+	char in[48], got[96], want[96];
+	size_t len, at, at2, k, n;
+
+	for (len = 0; len <= 40; len++)
+		for (at = 0; at <= len; at++)
+			for (k = 0; k < 4; k++) {
+				memset(in, 'a' + (int)(len % 26), len);
+				in[len] = '\0';
+				if (at < len)
+					in[at] = specials[k];
+				at2 = (at + 7 + k) % (len + 1);
+				if (k == 3 && at2 < len)
+					in[at2] = '\t';
+				n = tsv_escape(in, len, got);
+				CHECK(n == escape_ref(in, len, want));
+				CHECK(memcmp(got, want, n) == 0);
+			}
+	/* High bytes are no special ones. */
+	CHECK(tsv_escape("\xc3\xa9\x89\x8a\x8d\xdc\xff\x09", 8, got) == 9);
+	CHECK(memcmp(got, "\xc3\xa9\x89\x8a\x8d\xdc\xff\\t", 9) == 0);
+}
+
+/* Numbers come out as printf writes them, at every digit count. */
+static void
+test_i64(void)
+{
+	static const int64_t fixed[] = {
+		0, 1, -1, 9, 10, -10, 99, 100, 999, 1000, 9999, 10000, 99999,
+		100000, 1736408883688177930, INT64_MAX, INT64_MIN,
+		INT64_MIN + 1
+	};
+	const char *path = write_file("");
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	struct tsvw *w = tsvw_open(fd, path);
+	char want[64 * 100], got[sizeof(want)];
+	size_t n = 0, i;
+	int64_t v;
+	FILE *f;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		tsvw_i64(w, fixed[i]);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "%s%" PRId64,
+		    i > 0 ? "\t" : "", fixed[i]);
+	}
+	for (v = 7, i = 0; i < 18; i++, v = v * 10 + 3) {
+		tsvw_i64(w, v);
+		tsvw_i64(w, -v);
+		n += (size_t)snprintf(want + n, sizeof(want) - n,
+		    "\t%" PRId64 "\t%" PRId64, v, -v);
+	}
+	tsvw_end(w);
+	want[n++] = '\n';
+	tsvw_close(w);
+	close(fd);
+	CHECK((f = fopen(path, "r")) != NULL);
+	CHECK(fread(got, 1, sizeof(got), f) == n);
+	CHECK(memcmp(got, want, n) == 0);
+	fclose(f);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	diag_setprogname("test-tsv");
 	test_roundtrip();
+	test_escape();
+	test_i64();
 	CHECK(read_all_status("a\tb\n1\t2\n") == 0);
 	CHECK(read_all_status("") == 0);
 	CHECK(read_all_status("a\tb\n1\t2\t3\n") == 1);
