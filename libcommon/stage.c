@@ -32,12 +32,23 @@ struct okey {
 	uint64_t	 seq;
 };
 
+/*
+ * A record written later.  Its values live in one buffer, NUL-terminated
+ * one after the other (a value set twice leaves its old bytes behind),
+ * and freed records are kept for reuse: a stage makes one for nearly
+ * every gap or segment, millions in a long capture.
+ */
 struct srec {
 	struct okey	 key;
-	size_t		 open_slot;	/* index in st->open, or SIZE_MAX */
-	char		**val;		/* decoded values, NULL = empty */
-	size_t		*len;
+	size_t		 open_slot;	/* index in st->open */
+	char		*buf;
+	size_t		 blen, bcap;
+	size_t		*off;		/* value offsets in buf */
+	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
+	struct srec	*next_free;
 };
+
+#define SRE_EMPTY	((size_t)-1)
 
 /* A line waiting in the FIFO: its key and where its bytes are. */
 struct fent {
@@ -81,6 +92,7 @@ struct stage {
 	size_t		 nheap, heapcap;
 	struct srec	**open;
 	size_t		 nopen, opencap;
+	struct srec	*free_recs;
 	int64_t		 last_out;
 	char		*line;		/* scratch for building lines */
 	size_t		 linecap;
@@ -604,15 +616,24 @@ stage_pass(struct stage *st)
 static struct srec *
 srec_alloc(struct stage *st, struct okey key)
 {
-	struct srec *r = xcalloc(1, sizeof(*r));
+	struct srec *r = st->free_recs;
+	size_t i;
 
 	if (key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " opened after %" PRId64 " was written", key.ts,
 		    st->last_out);
+	if (r != NULL)
+		st->free_recs = r->next_free;
+	else {
+		r = xcalloc(1, sizeof(*r));
+		r->off = xcalloc(st->ncols, sizeof(*r->off));
+		r->len = xcalloc(st->ncols, sizeof(*r->len));
+	}
+	for (i = 0; i < st->ncols; i++)
+		r->len[i] = SRE_EMPTY;
+	r->blen = 0;
 	r->key = key;
-	r->val = xcalloc(st->ncols, sizeof(*r->val));
-	r->len = xcalloc(st->ncols, sizeof(*r->len));
 	if (st->nopen == st->opencap) {
 		st->opencap = st->opencap ? 2 * st->opencap : 16;
 		st->open = xreallocarray(st->open, st->opencap,
@@ -626,9 +647,15 @@ srec_alloc(struct stage *st, struct okey key)
 void
 srec_set(struct srec *r, int col, const char *s, size_t len)
 {
-	free(r->val[col]);
-	r->val[col] = xstrndup(s, len);
+	if (r->blen + len + 1 > r->bcap) {
+		r->bcap = 2 * (r->blen + len + 1) + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	memcpy(r->buf + r->blen, s, len);
+	r->buf[r->blen + len] = '\0';
+	r->off[col] = r->blen;
 	r->len[col] = len;
+	r->blen += len + 1;
 }
 
 void
@@ -651,9 +678,11 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 const char *
 srec_get(const struct srec *r, int col, size_t *len)
 {
+	int empty = r->len[col] == SRE_EMPTY;
+
 	if (len != NULL)
-		*len = r->val[col] != NULL ? r->len[col] : 0;
-	return r->val[col] != NULL ? r->val[col] : "";
+		*len = empty ? 0 : r->len[col];
+	return empty ? "" : r->buf + r->off[col];
 }
 
 int64_t
@@ -693,15 +722,10 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 static void
 unopen(struct stage *st, struct srec *r)
 {
-	size_t i;
-
 	st->open[r->open_slot] = st->open[--st->nopen];
 	st->open[r->open_slot]->open_slot = r->open_slot;
-	for (i = 0; i < st->ncols; i++)
-		free(r->val[i]);
-	free(r->val);
-	free(r->len);
-	free(r);
+	r->next_free = st->free_recs;
+	st->free_recs = r;
 }
 
 void
@@ -715,9 +739,12 @@ stage_put(struct stage *st, struct srec *r)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " put after %" PRId64 " was written", r->key.ts,
 		    st->last_out);
-	for (i = 0; i < st->ncols; i++)
-		n = put_field(st, n, i == 0, srec_get(r, (int)i, NULL),
-		    r->val[i] != NULL ? r->len[i] : 0);
+	for (i = 0; i < st->ncols; i++) {
+		size_t len;
+		const char *v = srec_get(r, (int)i, &len);
+
+		n = put_field(st, n, i == 0, v, len);
+	}
 	line = xmalloc(n + 1);
 	memcpy(line, st->line, n);
 	heap_push(st, r->key, line, n);
@@ -756,6 +783,15 @@ stage_close(struct stage *st)
 	free(st->fq);
 	free(st->heap);
 	free(st->open);
+	while (st->free_recs != NULL) {
+		struct srec *r = st->free_recs;
+
+		st->free_recs = r->next_free;
+		free(r->buf);
+		free(r->off);
+		free(r->len);
+		free(r);
+	}
 	free(st->line);
 	free(st);
 }
