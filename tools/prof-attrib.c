@@ -615,11 +615,13 @@ set_markers(struct mopt *mo, size_t nmo, int nodef)
 int
 main(int argc, char **argv)
 {
-	struct mopt *mo = xcalloc((size_t)argc, sizeof(*mo));
+	/* Static, so that a usage error that exits does not leave it lost. */
+	static struct mopt *mo;
 	size_t nmo = 0;
 	int c, nodef = 0, list = 0;
 
 	cli_init("prof-attrib");
+	mo = xcalloc((size_t)argc, sizeof(*mo));
 	while ((c = getopt_long(argc, argv, "hlM:ns:SV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
