@@ -570,13 +570,18 @@ make_spool(void)
 {
 	size_t n = strlen(steps_opt.tmpdir) + 32;
 	char *path = xmalloc(n);
-	int fd;
+	int fd, err;
 
 	snprintf(path, n, "%s/prof-steps.XXXXXX", steps_opt.tmpdir);
-	if ((fd = mkstemp(path)) < 0)
-		diag_errno(EXIT_BAD, "%s: temporary file", steps_opt.tmpdir);
-	unlink(path);
+	fd = mkstemp(path);
+	err = errno;
+	if (fd >= 0)
+		unlink(path);
 	free(path);
+	if (fd < 0) {
+		errno = err;
+		diag_errno(EXIT_BAD, "%s: temporary file", steps_opt.tmpdir);
+	}
 	return fd;
 }
 
