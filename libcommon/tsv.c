@@ -21,6 +21,7 @@
 #include "xalloc.h"
 
 #define WBUF_SIZE	(1 << 20)
+#define RBUF_SIZE	(1 << 20)
 
 struct tsvw {
 	int		 fd;
@@ -370,6 +371,7 @@ struct tsvr {
 	char		**fld;		/* field starts in work */
 	size_t		*flen;
 	char		*pending;	/* first line read past the preamble */
+	char		*iobuf;		/* stdio buffer of fp */
 };
 
 /* Read one physical line; returns its length or -1 at EOF. */
@@ -450,6 +452,13 @@ tsvr_open(const char *path)
 		free(r);
 		return NULL;
 	}
+	/*
+	 * Big reads: with the default 4 KiB buffer, system calls cost a
+	 * third of a stage's time.  glibc ignores the size unless it is
+	 * given the buffer too.
+	 */
+	r->iobuf = xmalloc(RBUF_SIZE);
+	setvbuf(r->fp, r->iobuf, _IOFBF, RBUF_SIZE);
 	while (rgetline(r) >= 0) {
 		if (r->line[0] != '#') {
 			parse_header(r);
@@ -719,6 +728,8 @@ tsvr_close(struct tsvr *r)
 		return;
 	if (r->fp != stdin)
 		fclose(r->fp);
+	else
+		setvbuf(stdin, NULL, _IONBF, 0);	/* before freeing iobuf */
 	for (i = 0; i < r->npre; i++)
 		free(r->pre[i]);
 	for (i = 0; i < r->ncols; i++)
@@ -729,5 +740,6 @@ tsvr_close(struct tsvr *r)
 	free(r->flen);
 	free(r->line);
 	free(r->work);
+	free(r->iobuf);
 	free(r);
 }
