@@ -399,10 +399,9 @@ stage_set_str(struct stage *st, int col, const char *s)
 void
 stage_set_i64(struct stage *st, int col, int64_t v)
 {
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+	char buf[TSV_I64_MAX];
 
-	stage_set(st, col, buf, (size_t)n);
+	stage_set(st, col, buf, tsv_i64(buf, v));
 }
 
 /* ---- the output queue ---- */
@@ -667,10 +666,9 @@ srec_set_str(struct srec *r, int col, const char *s)
 void
 srec_set_i64(struct srec *r, int col, int64_t v)
 {
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+	char buf[TSV_I64_MAX];
 
-	srec_set(r, col, buf, (size_t)n);
+	srec_set(r, col, buf, tsv_i64(buf, v));
 	if (col == COL_TS)
 		r->key.ts = v;
 }

@@ -268,12 +268,12 @@ ndigits(uint64_t u)
 }
 
 /*
- * Write V in decimal into the output buffer, two digits per step from
- * the end: snprintf costs more than the rest of a record's output, and
- * every record has four numbers.
+ * Write V in decimal at BUF (TSV_I64_MAX bytes, no NUL), two digits per
+ * step from the end: snprintf costs more than the rest of a record's
+ * output, and every record has four numbers.  Returns the length.
  */
-void
-tsvw_i64(struct tsvw *w, int64_t v)
+size_t
+tsv_i64(char *buf, int64_t v)
 {
 	static const char pairs[] =
 	    "00010203040506070809101112131415161718192021222324252627282930"
@@ -282,11 +282,8 @@ tsvw_i64(struct tsvw *w, int64_t v)
 	    "93949596979899";
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 	size_t n = ndigits(u) + (v < 0);
-	char *p, *e;
+	char *e = buf + n;
 
-	wsep(w);
-	p = wreserve(w, n);
-	e = p + n;
 	for (; u >= 100; u /= 100) {
 		e -= 2;
 		memcpy(e, pairs + 2 * (u % 100), 2);
@@ -297,8 +294,15 @@ tsvw_i64(struct tsvw *w, int64_t v)
 	} else
 		*--e = (char)('0' + u);
 	if (v < 0)
-		*p = '-';
-	w->n += n;
+		*buf = '-';
+	return n;
+}
+
+void
+tsvw_i64(struct tsvw *w, int64_t v)
+{
+	wsep(w);
+	w->n += tsv_i64(wreserve(w, TSV_I64_MAX), v);
 }
 
 void

@@ -38,6 +38,10 @@ uint64_t	 tsvw_bytes(const struct tsvw *);
 void		 tsvw_flush(struct tsvw *);
 void		 tsvw_close(struct tsvw *);
 
+/* Decimal text of an int64 at BUF (no NUL); returns its length. */
+#define TSV_I64_MAX	20
+size_t		 tsv_i64(char *, int64_t);
+
 /* Escape S into OUT (at least 2*LEN bytes); returns the escaped length. */
 size_t		 tsv_escape(const char *, size_t, char *);
 
