@@ -548,6 +548,25 @@ unescape(char *s, size_t len)
 }
 
 /*
+ * Candidate TAB and backslash bytes among SPLIT_STEP bytes at P, as a bit
+ * mask, and the byte a set bit stands for.  Sixteen bytes at a time with
+ * SSE2: Ascend kernel records run to 700 bytes of PMU counters.
+ */
+#ifdef __SSE2__
+#define SPLIT_STEP	16
+#define SPLIT_ALL	0xffffULL
+#define SPLIT_POS(m)	((size_t)__builtin_ctzll(m))
+static inline uint64_t
+split_cand(const char *p)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+}
+#else
+/*
  * Bits for the TAB and backslash bytes among the 8 of W, exact: the
  * "has zero byte" test can flag a byte above a true match, so every
  * flagged byte is checked again by the caller.
@@ -562,11 +581,25 @@ word_tab_or_bs(uint64_t w)
 	return (((t - ones) & ~t) | ((b - ones) & ~b)) & high;
 }
 
+#define SPLIT_STEP	8
+#define SPLIT_ALL	0x8080808080808080ULL
+#define SPLIT_POS(m)	((size_t)(__builtin_ctzll(m) >> 3))
+static inline uint64_t
+split_cand(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return word_tab_or_bs(w);
+}
+#endif
+
 /*
  * Split the work copy into fields and decode them.  One pass finds the
- * field boundaries and whether any escape is present, eight bytes at a
- * time: a stage reads millions of records, and a call to memchr per
- * field costs more than the rest of the record.
+ * field boundaries and whether any escape is present, a block of bytes
+ * at a time: a stage reads millions of records, and a call to memchr
+ * per field costs more than the rest of the record.  Every candidate
+ * byte is checked again, so the masks may over-report.
  */
 static void
 split_fields(struct tsvr *r)
@@ -574,18 +607,17 @@ split_fields(struct tsvr *r)
 	char *p = r->work;
 	size_t len = r->linelen, i = 0, nf = 1, k;
 	int escaped = 0;
-	uint64_t w, m;
+	uint64_t m;
 
 	r->fld[0] = p;
-	for (;; i += 8) {
-		if (i + 8 <= len) {
-			memcpy(&w, p + i, 8);
-			if ((m = word_tab_or_bs(w)) == 0)
+	for (;; i += SPLIT_STEP) {
+		if (i + SPLIT_STEP <= len) {
+			if ((m = split_cand(p + i)) == 0)
 				continue;
 		} else
-			m = i < len ? 0x8080808080808080ULL : 0;
+			m = i < len ? SPLIT_ALL : 0;
 		for (; m != 0; m &= m - 1) {
-			size_t j = i + (size_t)(__builtin_ctzll(m) >> 3);
+			size_t j = i + SPLIT_POS(m);
 
 			if (j >= len)
 				break;
@@ -601,7 +633,7 @@ split_fields(struct tsvr *r)
 				nf++;
 			}
 		}
-		if (i + 8 >= len)
+		if (i + SPLIT_STEP >= len)
 			break;
 	}
 	if (nf != r->ncols)
