@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "num.h"
+#include "hash.h"
 #include "stage.h"
 #include "xalloc.h"
 
@@ -128,16 +129,6 @@ dev_of(struct stage *st)
 	return d;
 }
 
-static uint64_t
-hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (len-- > 0)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static void
 thr_grow(struct dev *d)
 {
@@ -149,7 +140,8 @@ thr_grow(struct dev *d)
 	for (i = 0; i < oldcap; i++) {
 		if (old[i] == NULL)
 			continue;
-		j = hash_bytes(old[i]->track, old[i]->len) & (d->thrcap - 1);
+		j = hash_bytes(old[i]->track, old[i]->len, 0) &
+		    (d->thrcap - 1);
 		while (d->thr[j] != NULL)
 			j = (j + 1) & (d->thrcap - 1);
 		d->thr[j] = old[i];
@@ -168,7 +160,7 @@ thr_get(struct dev *d, const char *track, size_t len)
 		return t;
 	if (2 * (d->nthr + 1) > d->thrcap)
 		thr_grow(d);
-	j = hash_bytes(track, len) & (d->thrcap - 1);
+	j = hash_bytes(track, len, 0) & (d->thrcap - 1);
 	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
 		if (t->len == len && memcmp(t->track, track, len) == 0)
 			return d->last = t;

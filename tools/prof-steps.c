@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "num.h"
+#include "hash.h"
 #include "stage.h"
 #include "steps.h"
 #include "xalloc.h"
@@ -364,29 +365,12 @@ kernel_class(void)
 	return KC_OTHER;
 }
 
-/* A fast hash of a name, eight bytes at a time. */
-static uint64_t
-quick_hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	return h ^ (h >> 29);
-}
-
 static void
 add_stream(struct run *r)
 {
 	size_t len, i;
 	const char *t = stage_get(st, c_track, &len);
-	uint64_t h = quick_hash(t, len);
+	uint64_t h = hash_bytes(t, len, 0);
 
 	for (i = 0; i < r->nstreams; i++)
 		if (r->streams[i] == h)
@@ -404,7 +388,7 @@ count_kernel(struct run *r)
 {
 	size_t len;
 	const char *name = stage_get(st, COL_NAME, &len);
-	uint64_t h = quick_hash(name, len);
+	uint64_t h = hash_bytes(name, len, 0);
 	int64_t dur = stage_dur(st);
 	int absent;
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "steps.h"
 #include "xalloc.h"
 
@@ -38,17 +39,6 @@ struct nent {
 static struct nent *ntab;
 static size_t ncap;
 static uint32_t nnames;
-
-uint64_t
-steps_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
 
 static void
 grow(void)
@@ -72,7 +62,7 @@ grow(void)
 uint32_t
 steps_intern(const char *s, size_t len)
 {
-	uint64_t h = steps_hash(s, len);
+	uint64_t h = hash_bytes(s, len, 0);
 	size_t j;
 
 	if (2 * (nnames + 1) > ncap)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "hash.h"
 #include "steps.h"
 #include "xalloc.h"
 
@@ -260,7 +261,7 @@ drop_tuples(struct sdev *d)
 static uint64_t
 corr_key(const char *s, size_t len)
 {
-	uint64_t h = steps_hash(s, len);
+	uint64_t h = hash_bytes(s, len, 0);
 
 	return h != 0 ? h : 1;
 }

@@ -112,7 +112,6 @@ struct sdev	*steps_dev(const char *, size_t);
  */
 int		 steps_detect(struct sdev *);
 /* FNV-1a of a byte string. */
-uint64_t	 steps_hash(const char *, size_t);
 /* Intern a kernel name for detection. */
 uint32_t	 steps_intern(const char *, size_t);
 /* Make D's windows from the best source it has (steps-windows.c). */

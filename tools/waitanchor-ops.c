@@ -12,33 +12,10 @@
 #include <string.h>
 
 #include "num.h"
+#include "hash.h"
 #include "stage.h"
 #include "waitanchor.h"
 #include "xalloc.h"
-
-/*
- * A hash eight bytes at a time (Kineto kernel names run to hundreds of
- * bytes), with a final mix so that the low bits index the table and
- * sums of hashes (the shape multisets) do not cancel.
- */
-uint64_t
-wa_hash(const char *s, size_t len, uint64_t seed)
-{
-	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL), w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
 
 static const char *
 slot_key(const struct wa_map *m, const void *e, size_t *len)
@@ -149,7 +126,7 @@ op_slot(struct wa_map *m, uint64_t h, const char *dev, size_t dl,
 static struct nament *
 name_of(struct wa_map *names, const char *key, size_t len)
 {
-	uint64_t h = wa_hash(key, len, 0);
+	uint64_t h = hash_bytes(key, len, 0);
 	int found;
 	void **slot = wa_map_get(names, key, len, h, &found);
 	struct nament *nm;
@@ -174,7 +151,8 @@ struct opent *
 wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
     const char *name, size_t nl, const char *sh, size_t sl)
 {
-	uint64_t h = wa_hash(sh, sl, wa_hash(name, nl, wa_hash(dev, dl, 0)));
+	uint64_t h = hash_bytes(sh, sl, hash_bytes(name, nl,
+	    hash_bytes(dev, dl, 0)));
 	void **slot = op_slot(ops, h, dev, dl, name, nl, sh, sl);
 	struct opent *op = *slot;
 	size_t len = dl + nl + sl + 2;
@@ -296,7 +274,7 @@ wa_vshape(struct nament *nm, const char *dev, const char *group,
 		free(g->step);
 		g->step = xstrdup(step);
 	}
-	g->cur_sum += wa_hash(sh, len, 0);
+	g->cur_sum += hash_bytes(sh, len, 0);
 	g->cur_cnt++;
 }
 

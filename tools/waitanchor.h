@@ -83,7 +83,6 @@ struct wa_map {
 	int		 names;		/* holds nament, not opent */
 };
 
-uint64_t	 wa_hash(const char *, size_t, uint64_t);
 void		*wa_map_get(struct wa_map *, const char *, size_t, uint64_t,
 		    int *);
 void		 wa_map_free(struct wa_map *);
