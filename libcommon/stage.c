@@ -758,6 +758,18 @@ stage_drop(struct stage *st, struct srec *r)
 }
 
 void
+stage_tag_add(char *buf, size_t cap, const char *tag)
+{
+	size_t n = strlen(buf), len = strlen(tag);
+
+	if (n + len + 2 > cap)
+		return;
+	if (n > 0)
+		buf[n++] = ',';
+	memcpy(buf + n, tag, len + 1);
+}
+
+void
 stage_close(struct stage *st)
 {
 	size_t i;

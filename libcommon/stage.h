@@ -110,6 +110,12 @@ const char	*srec_get(const struct srec *, int, size_t *);
 int64_t		 srec_ts(const struct srec *);
 
 /*
+ * Append TAG to the comma-separated tag list in BUF (CAP bytes), the
+ * form of every tags column; a tag that does not fit is left out.
+ */
+void		 stage_tag_add(char *, size_t, const char *);
+
+/*
  * Write what is left, check that no record is still open, flush and
  * free.  Write errors exit 1.
  */

@@ -247,15 +247,6 @@ set_common(struct sdev *d, struct srec *rec, const char *group)
 	srec_set_str(rec, c_group, group);
 }
 
-/* Append TAG to the comma-separated list in BUF (SZ bytes). */
-static void
-add_tag(char *buf, size_t sz, const char *tag)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, sz - n, "%s%s", n > 0 ? "," : "", tag);
-}
-
 static void
 tags_text(const struct run *r, char *buf, size_t sz)
 {
@@ -269,9 +260,9 @@ tags_text(const struct run *r, char *buf, size_t sz)
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(tag) / sizeof(tag[0]); i++)
 		if (r->cur->tags & tag[i].bit)
-			add_tag(buf, sz, tag[i].name);
+			stage_tag_add(buf, sz, tag[i].name);
 	if (r->mismatch > 0)
-		add_tag(buf, sz, "step_id_mismatch");
+		stage_tag_add(buf, sz, "step_id_mismatch");
 }
 
 static void

@@ -339,11 +339,11 @@ do_kernel(void)
 	wait = kernel_count(d, op, dur);
 	cls = wa_op_core(op, stage_get(st, c_core, NULL));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
-		wa_tag(tags, sizeof(tags), "WAIT_HEAVY");
+		stage_tag_add(tags, sizeof(tags), "WAIT_HEAVY");
 	if (wait > 0 && cls != WA_COMM && wa_polluted(d, track, tl,
 	    ts < INT64_MIN + wait ? INT64_MIN : ts - wait, ts)) {
 		op->flags |= OPF_POLLUTED;
-		wa_tag(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
+		stage_tag_add(tags, sizeof(tags), "WAIT_POLLUTION_RISK");
 	}
 	kernel_shapes(d, op, dev, sh, sl);
 	set_tags(tags);

@@ -389,19 +389,6 @@ rank_ops(struct opent **v, size_t n, int (*cmp)(const void *,
 	}
 }
 
-/* Append TAG to the comma-separated list in BUF (size CAP). */
-void
-wa_tag(char *buf, size_t cap, const char *tag)
-{
-	size_t n = strlen(buf);
-
-	if (n + strlen(tag) + 2 > cap)
-		return;
-	if (n > 0)
-		buf[n++] = ',';
-	strcpy(buf + n, tag);
-}
-
 /* The spec 5.3 class of an overlap OV out of a duration D > 0. */
 const char *
 wa_aicpu_class(int64_t ov, int64_t d)
@@ -427,21 +414,21 @@ op_tags(const struct opent *op, int64_t top, char *buf, size_t cap)
 	buf[0] = '\0';
 	if (op->wait_calls > 0 && c > 0 && 100 * w > 95 * c &&
 	    op->dur_sum < (__int128)10000 * op->calls && op->rank_cost <= top)
-		wa_tag(buf, cap, "WAIT_ANCHOR_FALSE_HOTSPOT");
+		stage_tag_add(buf, cap, "WAIT_ANCHOR_FALSE_HOTSPOT");
 	if (op->wait_calls > 0 && c > 0 && 10 * w > 8 * c)
-		wa_tag(buf, cap, "WAIT_HEAVY");
+		stage_tag_add(buf, cap, "WAIT_HEAVY");
 	if (op->rank_cost <= top && op->rank_dur > top)
-		wa_tag(buf, cap, "RANK_DISAGREEMENT");
+		stage_tag_add(buf, cap, "RANK_DISAGREEMENT");
 	if (op->flags & OPF_POLLUTED) {
-		wa_tag(buf, cap, "WAIT_POLLUTION_RISK");
-		wa_tag(buf, cap, "wait_not_reliable_for_rootcause");
+		stage_tag_add(buf, cap, "WAIT_POLLUTION_RISK");
+		stage_tag_add(buf, cap, "wait_not_reliable_for_rootcause");
 	}
 	if (op->ai_calls > 0)
-		wa_tag(buf, cap, wa_aicpu_class(op->ai_overlap, op->ai_dur));
+		stage_tag_add(buf, cap, wa_aicpu_class(op->ai_overlap, op->ai_dur));
 	if (op->flags & OPF_EXPOSED)
-		wa_tag(buf, cap, "AICPU_EXPOSED_RISK");
+		stage_tag_add(buf, cap, "AICPU_EXPOSED_RISK");
 	if (op->nm->variable)
-		wa_tag(buf, cap, "VARIABLE_SHAPE_SAME_TEMPLATE");
+		stage_tag_add(buf, cap, "VARIABLE_SHAPE_SAME_TEMPLATE");
 }
 
 static const char *
