@@ -283,17 +283,17 @@ kernel_shapes(struct wadev *d, struct opent *op, const char *dev,
 		    sh, sl);
 }
 
-/* A kernel needs a place on the timeline and a duration. */
+/*
+ * A kernel needs a place on the timeline and a duration (the stage
+ * library has already rejected a negative one).
+ */
 static void
-kernel_check(int64_t ts, int64_t dur)
+kernel_check(int64_t ts)
 {
 	if (ts == STAGE_NO_TS || stage_absent(st, COL_DUR))
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "kernel record without %s", ts == STAGE_NO_TS ? "ts_ns" :
 		    "dur_ns");
-	if (dur < 0)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "negative dur_ns '%" PRId64 "'", dur);
 }
 
 /* Add the current kernel to its op's sums; returns its wait (0: none). */
@@ -333,7 +333,7 @@ do_kernel(void)
 
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		name = stage_get(st, c_type, &nl);
-	kernel_check(ts, dur);
+	kernel_check(ts);
 	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
 	    opts.by_shape ? sl : 0);
 	wait = kernel_count(d, op, dur);
