@@ -1,0 +1,358 @@
+/*
+ * -f chrome: the stream as a Chrome trace (JSON object format) for
+ * Perfetto and chrome://tracing, written record by record while the
+ * stream is read, so memory does not grow with the capture.
+ *
+ * Original events keep their place: kernels and comm ops on the rank's
+ * device process (pid = dev, tid = stream), host events on their host
+ * process (pid = the pid column) and thread, flows as s/t/f events,
+ * counters as C events.  What the stages derived becomes overlay tracks
+ * on the rank's device process: steps (window), busy segments, bubbles
+ * named by their labels, and every other derived kind with an extent
+ * (layer, pass, ...) on a track of its own.  Per-step metrics become
+ * counter tracks.  Summary records without extent (op, cause, group)
+ * are left to -f json.
+ *
+ * Times are written in us with three decimals, exactly the stream's ns,
+ * relative to the stream's origin; the origin is given as Kineto's
+ * baseTimeNanoseconds, so prof-ingest reads the file back to the same
+ * absolute times.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "render.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+#define OVERLAY_TID	1000000000LL
+
+struct chrome_out {
+	FILE		*f;
+	int		 started, nevents;
+	char	       **kinds;		/* overlay kinds, by track index */
+	size_t		 nkinds;
+	char	       **named;		/* "pid" or "pid/tid" already named */
+	size_t		 nnamed;
+	int		 c_step, c_type, c_corr, c_cat, c_pid, c_labels;
+	int		 c_value;
+	uint64_t	 skipped;
+};
+
+struct chrome_out *
+chrome_open(FILE *f)
+{
+	struct chrome_out *c = xcalloc(1, sizeof(*c));
+
+	c->f = f;
+	return c;
+}
+
+static const char *
+field(const struct tsvr *in, int col)
+{
+	size_t n;
+
+	return col < 0 ? "" : tsvr_field(in, (size_t)col, &n);
+}
+
+/* Whether S is a whole non-negative integer that fits a JSON int. */
+static int
+is_id(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n > 0 && n < 16 && s[n] == '\0';
+}
+
+static void
+head(struct chrome_out *c, const struct tsvr *in)
+{
+	const char *o = tsvr_meta(in, "origin_ns");
+	size_t i;
+
+	c->c_step = tsvr_col(in, "step");
+	c->c_type = tsvr_col(in, "type");
+	c->c_corr = tsvr_col(in, "corr");
+	c->c_cat = tsvr_col(in, "cat");
+	c->c_pid = tsvr_col(in, "pid");
+	c->c_labels = tsvr_col(in, "labels");
+	c->c_value = tsvr_col(in, "value");
+	fputs("{\"displayTimeUnit\":\"ns\",", c->f);
+	if (o != NULL && dec_valid(o) && *o != '-')
+		fprintf(c->f, "\"baseTimeNanoseconds\":%s,", o);
+	fputs("\"otherData\":{\"generator\":\"prof-render\",\"preamble\":[",
+	    c->f);
+	for (i = 0; i < tsvr_npreamble(in); i++) {
+		if (i > 0)
+			putc(',', c->f);
+		put_json_str(c->f, tsvr_preamble(in, i));
+	}
+	fputs("]},\n\"traceEvents\":[", c->f);
+	c->started = 1;
+}
+
+static void
+begin(struct chrome_out *c)
+{
+	fputs(c->nevents++ ? ",\n" : "\n", c->f);
+}
+
+static void
+put_time(FILE *f, int64_t ns)
+{
+	char b[NUM_BUFSIZE];
+
+	num_ratio(b, ns, 1000, 3);
+	fputs(b, f);
+}
+
+/* A process_name / thread_name metadata event, once per pid or tid. */
+static void
+name_once(struct chrome_out *c, const char *pid, const char *tid,
+    const char *name, long long sort)
+{
+	char key[96];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s/%s", pid, tid ? tid : "");
+	for (i = 0; i < c->nnamed; i++)
+		if (strcmp(c->named[i], key) == 0)
+			return;
+	c->named = xreallocarray(c->named, c->nnamed + 1,
+	    sizeof(*c->named));
+	c->named[c->nnamed++] = xstrdup(key);
+	begin(c);
+	fprintf(c->f, "{\"ph\":\"M\",\"name\":\"%s_name\",\"pid\":%s,",
+	    tid ? "thread" : "process", pid);
+	if (tid)
+		fprintf(c->f, "\"tid\":%s,", tid);
+	fputs("\"args\":{\"name\":", c->f);
+	put_json_str(c->f, name);
+	fputs("}}", c->f);
+	if (sort != 0) {
+		begin(c);
+		fprintf(c->f, "{\"ph\":\"M\",\"name\":\"%s_sort_index\","
+		    "\"pid\":%s,", tid ? "thread" : "process", pid);
+		if (tid)
+			fprintf(c->f, "\"tid\":%s,", tid);
+		fprintf(c->f, "\"args\":{\"sort_index\":%lld}}", sort);
+	}
+}
+
+/* The other non-empty columns as string args. */
+static void
+args(struct chrome_out *c, const struct tsvr *in)
+{
+	size_t i, n;
+	int any = 0;
+	const char *v;
+
+	fputs(",\"args\":{", c->f);
+	for (i = 6; i < tsvr_ncols(in); i++) {
+		v = tsvr_field(in, i, &n);
+		if (n == 0)
+			continue;
+		if (any++)
+			putc(',', c->f);
+		put_json_str(c->f, tsvr_colname(in, i));
+		putc(':', c->f);
+		put_json_str(c->f, v);
+	}
+	fputs("}}", c->f);
+}
+
+/* The overlay track of derived kind KIND on device DEV. */
+static long long
+overlay_tid(struct chrome_out *c, const char *dev, const char *kind)
+{
+	static const char *const known[][2] = {
+		{ "window", "steps (prof-steps)" },
+		{ "busy", "busy (prof-merge)" },
+		{ "bubble", "bubbles (prof-bubbles)" },
+	};
+	char tid[32];
+	const char *label = kind;
+	size_t i;
+
+	for (i = 0; i < c->nkinds; i++)
+		if (strcmp(c->kinds[i], kind) == 0)
+			break;
+	if (i == c->nkinds) {
+		c->kinds = xreallocarray(c->kinds, c->nkinds + 1,
+		    sizeof(*c->kinds));
+		c->kinds[c->nkinds++] = xstrdup(kind);
+	}
+	snprintf(tid, sizeof(tid), "%lld", OVERLAY_TID + (long long)i);
+	for (size_t k = 0; k < 3; k++)
+		if (strcmp(known[k][0], kind) == 0)
+			label = known[k][1];
+	name_once(c, dev, tid, label, -1000 + (long long)i);
+	return OVERLAY_TID + (long long)i;
+}
+
+static void
+span(struct chrome_out *c, const struct tsvr *in, const char *name,
+    const char *cat, const char *pid, const char *tid, int64_t ts,
+    int64_t dur, int absent)
+{
+	begin(c);
+	fputs("{\"ph\":", c->f);
+	fputs(absent ? "\"i\",\"s\":\"t\"" : "\"X\"", c->f);
+	fputs(",\"name\":", c->f);
+	put_json_str(c->f, name);
+	fputs(",\"cat\":", c->f);
+	put_json_str(c->f, cat);
+	fprintf(c->f, ",\"pid\":%s,\"tid\":%s,\"ts\":", pid, tid);
+	put_time(c->f, ts);
+	if (!absent) {
+		fputs(",\"dur\":", c->f);
+		put_time(c->f, dur);
+	}
+	args(c, in);
+}
+
+static void
+counter(struct chrome_out *c, const char *name, const char *pid,
+    int64_t ts, const char *value)
+{
+	begin(c);
+	fputs("{\"ph\":\"C\",\"name\":", c->f);
+	put_json_str(c->f, name);
+	fprintf(c->f, ",\"pid\":%s,\"ts\":", pid);
+	put_time(c->f, ts);
+	fputs(",\"args\":{\"value\":", c->f);
+	fputs(value, c->f);
+	fputs("}}", c->f);
+}
+
+static int
+is_step_metric(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < SM_N; k++)
+		if (strcmp(name, render_step_metric[k]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+flow(struct chrome_out *c, const struct tsvr *in, const char *pid,
+    const char *tid, int64_t ts)
+{
+	const char *ph = field(in, c->c_type), *id = field(in, c->c_corr);
+	size_t n;
+
+	if (strlen(ph) != 1 || strchr("stf", *ph) == NULL || *id == '\0') {
+		c->skipped++;
+		return;
+	}
+	begin(c);
+	fprintf(c->f, "{\"ph\":\"%s\",%s\"id\":", ph,
+	    *ph == 's' ? "" : "\"bp\":\"e\",");
+	put_json_str(c->f, id);
+	fputs(",\"name\":", c->f);
+	put_json_str(c->f, tsvr_field(in, 5, &n));
+	fputs(",\"cat\":", c->f);
+	put_json_str(c->f, *field(in, c->c_cat) ? field(in, c->c_cat) :
+	    "flow");
+	fprintf(c->f, ",\"pid\":%s,\"tid\":%s,\"ts\":", pid, tid);
+	put_time(c->f, ts);
+	fputs("}", c->f);
+}
+
+void
+chrome_record(const struct tsvr *in, void *arg)
+{
+	struct chrome_out *c = arg;
+	size_t n;
+	const char *kind = tsvr_field(in, 0, &n), *dev, *name, *track;
+	const char *cat, *hp;
+	char devpid[32], tid[32], pname[64];
+	int64_t ts, dur;
+	int tabsent, dabsent;
+
+	if (!c->started)
+		head(c, in);
+	ts = tsvr_i64(in, 1, &tabsent);
+	dur = tsvr_i64(in, 2, &dabsent);
+	dev = tsvr_field(in, 3, &n);
+	track = tsvr_field(in, 4, &n);
+	name = tsvr_field(in, 5, &n);
+	cat = field(in, c->c_cat);
+	if (tabsent) {
+		c->skipped++;
+		return;
+	}
+	snprintf(devpid, sizeof(devpid), "%s", is_id(dev) ? dev : "0");
+	snprintf(tid, sizeof(tid), "%s", is_id(track) ? track : "0");
+	snprintf(pname, sizeof(pname), "rank %.20s device", dev);
+	if (strcmp(kind, "host") == 0 || strcmp(kind, "step") == 0 ||
+	    strcmp(kind, "mark") == 0 || strcmp(kind, "flow") == 0) {
+		hp = field(in, c->c_pid);
+		if (is_id(hp)) {
+			snprintf(devpid, sizeof(devpid), "%s", hp);
+			snprintf(pname, sizeof(pname), "rank %.20s host", dev);
+		}
+	}
+	if (strcmp(kind, "flow") == 0) {
+		flow(c, in, devpid, tid, ts);
+		return;
+	}
+	name_once(c, devpid, NULL, pname, 0);
+	if (strcmp(kind, "kernel") == 0 || strcmp(kind, "comm") == 0 ||
+	    strcmp(kind, "host") == 0 || strcmp(kind, "step") == 0 ||
+	    strcmp(kind, "mark") == 0 || strcmp(kind, "pipe") == 0) {
+		/* prof-ingest reads cat "kernel" as a device event. */
+		span(c, in, name, strcmp(kind, "kernel") == 0 ? "kernel" :
+		    *cat ? cat : kind, devpid, tid, ts, dur, dabsent);
+	} else if (strcmp(kind, "counter") == 0) {
+		const char *v = field(in, c->c_value);
+		if (dec_valid(v))
+			counter(c, name, devpid, ts, v);
+		else
+			c->skipped++;
+	} else if (strcmp(kind, "metric") == 0) {
+		const char *v = field(in, c->c_value);
+		if (*field(in, c->c_step) != '\0' && is_step_metric(name) &&
+		    dec_valid(v))
+			counter(c, name, devpid, ts, v);
+		else
+			c->skipped++;
+	} else if (!dabsent) {
+		char cat2[64];
+		const char *lab = field(in, c->c_labels);
+		snprintf(tid, sizeof(tid), "%lld", overlay_tid(c, devpid,
+		    kind));
+		snprintf(cat2, sizeof(cat2), "prof.%.50s", kind);
+		span(c, in, strcmp(kind, "bubble") == 0 && *lab ? lab : name,
+		    cat2, devpid, tid, ts, dur, 0);
+	} else
+		c->skipped++;
+}
+
+void
+chrome_close(struct chrome_out *c, const struct rmodel *m)
+{
+	size_t i;
+
+	if (!c->started)
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", c->f);
+	fputs("\n],\n\"prof_render\":{\"records\":", c->f);
+	fprintf(c->f, "%llu,\"summary_records_not_drawn\":%llu,"
+	    "\"profile\":", (unsigned long long)m->nrecords,
+	    (unsigned long long)c->skipped);
+	put_json_str(c->f, m->name);
+	fputs("}}\n", c->f);
+	for (i = 0; i < c->nkinds; i++)
+		free(c->kinds[i]);
+	for (i = 0; i < c->nnamed; i++)
+		free(c->named[i]);
+	free(c->kinds);
+	free(c->named);
+	free(c);
+}

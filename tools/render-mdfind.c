@@ -1,0 +1,319 @@
+/*
+ * The Findings section of the Markdown report: hidden-issue discovery,
+ * the top bubble windows with their host evidence, the raw kernels
+ * immediately before and after each of them, the soft labels with their
+ * evidence chains, wait anchors, AI CPU exposure, structure, and the
+ * evidence that is missing (section 6 of the analysis rules: a sparse
+ * trace still gets its anomaly section, with the labels that say so).
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "render.h"
+
+static FILE *out;
+static const struct rmodel *M;
+
+static void
+ms(const char *ns)
+{
+	put_dec(out, ns, 6, 3);
+}
+
+static void
+ratio(const char *r)
+{
+	put_dec(out, r, 0, 6);
+}
+
+static void
+hidden(void)
+{
+	size_t i;
+
+	fputs("### Hidden issue discovery\n\n", out);
+	for (i = 0; i < M->ndevs; i++) {
+		const struct rdev *d = M->devs[i];
+		const struct rgroup *g = model_dominant(d);
+
+		fprintf(out, "- Rank %s", d->id);
+		if (g == NULL) {
+			fputs(": no step groups; the bubbles below are the "
+			    "evidence.\n", out);
+			continue;
+		}
+		fprintf(out, ", dominant group %s: service ", g->id);
+		ms(model_stat(g, "service_ns_avg"));
+		fputs(" ms, busy union ", out);
+		ms(model_stat(g, "busy_union_ns_avg"));
+		fputs(" ms, underfeed ratio ", out);
+		ratio(model_stat(g, "underfeed_ratio_avg"));
+		fputs(" (step averages).  Periodicity: share of the group's "
+		    "steps with bubbles ", out);
+		ratio(model_stat(g, "recurring_step_ratio"));
+		fprintf(out, " (%s).  "
+		    "Host evidence: %" PRIu64 " host event(s)%s.\n",
+		    g->pattern_tags && tag_has(g->pattern_tags,
+		    "RECURRING_BUBBLE_PATTERN") ? "RECURRING_BUBBLE_PATTERN" :
+		    "not recurring", d->nhost, d->nhost == 0 ? ": none traced, "
+		    "so no bubble can be explained by host activity" : "");
+	}
+	putc('\n', out);
+}
+
+static void
+top_bubbles(void)
+{
+	size_t i, j;
+
+	fprintf(out, "### Top bubble windows (the %zu longest per rank)\n\n",
+	    render_opts.top);
+	fputs("| rank | bubble | scope | step | start (ms) | duration (ms) | "
+	    "host coverage | sync coverage | comm coverage | host "
+	    "parallelism | labels | tags |\n"
+	    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n", out);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->ntop; j++) {
+			const struct rbubble *b = &M->devs[i]->top[j];
+			fprintf(out, "| %s | %s | %s | %s | ", M->devs[i]->id,
+			    *b->id ? b->id : "-", b->scope,
+			    *b->step ? b->step : "-");
+			put_ms(out, b->ts, 3);
+			fputs(" | ", out);
+			put_ms(out, b->dur, 3);
+			fputs(" | ", out);
+			ratio(b->host_cov);
+			fputs(" | ", out);
+			ratio(b->sync_cov);
+			fputs(" | ", out);
+			ratio(b->comm_cov);
+			fputs(" | ", out);
+			ratio(b->host_par);
+			fprintf(out, " | %s | %s |\n",
+			    *b->labels ? b->labels : "-",
+			    *b->tags ? b->tags : "-");
+		}
+	fputs("\nCoverage ratios are the share of the bubble covered by "
+	    "host events, sync/copy markers and communication markers "
+	    "(prof-attrib); host parallelism is the mean number of busy "
+	    "host threads.\n\n", out);
+}
+
+static void
+kernel_cells(const char *name, const char *core, const char *dur,
+    const char *track)
+{
+	put_md(out, name);
+	fprintf(out, " | %s | ", *core ? core : "-");
+	put_dec(out, dur, 3, 3);
+	fprintf(out, " | %s", *track ? track : "-");
+}
+
+static void
+kernels(void)
+{
+	size_t i, j;
+
+	fputs("### Kernels around each top bubble\n\n"
+	    "| rank | bubble | kernel before | task type | duration (us) | "
+	    "stream | kernel after | task type | duration (us) | stream |\n"
+	    "|---|---|---|---|---:|---|---|---|---:|---|\n", out);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->ntop; j++) {
+			const struct rbubble *b = &M->devs[i]->top[j];
+			fprintf(out, "| %s | %s | ", M->devs[i]->id,
+			    *b->id ? b->id : "-");
+			kernel_cells(b->prev_name, b->prev_core, b->prev_dur,
+			    b->prev_track);
+			fputs(" | ", out);
+			kernel_cells(b->next_name, b->next_core, b->next_dur,
+			    b->next_track);
+			fputs(" |\n", out);
+		}
+	fputs("\n", out);
+}
+
+static void
+causes(void)
+{
+	size_t i, j, n = 0;
+
+	fputs("### Candidate causes (soft labels)\n\n", out);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->ncauses; j++, n++) {
+			const struct rcause *c = &M->devs[i]->causes[j];
+			fprintf(out, "- **%s**, rank %s, %s scope%s%s: ",
+			    c->label, M->devs[i]->id, *c->scope ? c->scope :
+			    "global", *c->target ? " " : "", c->target);
+			if (strcmp(c->label, "insufficient_evidence") == 0)
+				fputs("the evidence does not support any "
+				    "candidate cause", out);
+			else
+				fprintf(out, "%s cause, confidence %s; the "
+				    "evidence is compatible with it, it is "
+				    "not a proven root cause", certainty(
+				    c->confidence), c->confidence);
+			if (*c->value) {
+				fputs(".  Share of the significant bubble "
+				    "time: ", out);
+				ratio(c->value);
+			}
+			fputs(".\n", out);
+			if (*c->evidence)
+				fprintf(out, "  - Evidence chain: %s\n",
+				    c->evidence);
+			if (*c->tags)
+				fprintf(out, "  - Risk tags: %s\n", c->tags);
+			fprintf(out, "  - Follow-up: %s\n", *c->followup ?
+			    c->followup : "none required");
+		}
+	if (n == 0)
+		fputs("No cause records: the stream did not go through "
+		    "prof-attrib, so every bubble is reported as "
+		    "insufficient_evidence.\n", out);
+	putc('\n', out);
+}
+
+static void
+ops(void)
+{
+	size_t i, j, n = 0;
+
+	fputs("### Wait anchors and costly ops\n\n", out);
+	fputs("| rank | cost rank | op | task type | calls | avg duration "
+	    "(us) | avg wait (us) | avg cost (us) | wait ratio | tags |\n"
+	    "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n", out);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nops; j++, n++) {
+			const struct rop *o = &M->devs[i]->ops[j];
+			fprintf(out, "| %s | %s | ", M->devs[i]->id,
+			    *o->rank_cost ? o->rank_cost : "-");
+			put_md(out, o->name);
+			fprintf(out, " | %s | %s | ", *o->core ? o->core : "-",
+			    *o->calls ? o->calls : "-");
+			put_dec(out, o->dur_avg, 3, 3);
+			fputs(" | ", out);
+			put_dec(out, o->wait_avg, 3, 3);
+			fputs(" | ", out);
+			put_dec(out, o->cost_avg, 3, 3);
+			fputs(" | ", out);
+			ratio(o->wait_ratio);
+			fprintf(out, " | %s |\n", *o->tags ? o->tags : "-");
+		}
+	if (n == 0)
+		fputs("\nNo op records: the stream did not go through "
+		    "prof-waitanchor.\n", out);
+	putc('\n', out);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nops; j++) {
+			const struct rop *o = &M->devs[i]->ops[j];
+			if (!tag_has(o->tags, "WAIT_ANCHOR_FALSE_HOTSPOT"))
+				continue;
+			fprintf(out, "- Rank %s: ", M->devs[i]->id);
+			put_md(out, o->name);
+			fputs(" is a wait-anchor false hotspot: its cost is "
+			    "waiting (wait ratio ", out);
+			ratio(o->wait_ratio);
+			fputs("), not work; the cause is the idle time before "
+			    "it.\n", out);
+			n = 0;
+		}
+	if (n == 0)
+		putc('\n', out);
+}
+
+static void
+aicpu(void)
+{
+	size_t i, k;
+
+	fputs("### AI CPU\n\n", out);
+	for (i = 0; i < M->ndevs; i++) {
+		const struct rdev *d = M->devs[i];
+		fprintf(out, "- Rank %s: %" PRIu64 " AI CPU kernel(s)", d->id,
+		    d->naicpu);
+		if (d->naicpu == 0) {
+			fputs(".\n", out);
+			continue;
+		}
+		for (k = 0; k < AC_N; k++)
+			fprintf(out, "%s%s %" PRIu64, k ? ", " : ": ",
+			    render_aicpu_tag[k], d->aicpu[k]);
+		fputs(".\n", out);
+	}
+	putc('\n', out);
+}
+
+static void
+structure(void)
+{
+	size_t i;
+
+	fputs("### Structure\n\n", out);
+	if (M->nkinds == 0)
+		fputs("No layer or pass records: the structure-level "
+		    "drill-down needs prof-layers.\n\n", out);
+	for (i = 0; i < M->nkinds; i++)
+		fprintf(out, "- %" PRIu64 " `%s` record(s)\n", M->kinds[i].n,
+		    M->kinds[i].name);
+	if (M->nkinds)
+		putc('\n', out);
+}
+
+static void
+gaps(void)
+{
+	static const char *const need[][2] = {
+		{ "prof-steps", "step windows and groups" },
+		{ "prof-merge", "busy time" },
+		{ "prof-bubbles", "bubbles and their severity" },
+		{ "prof-attrib", "host evidence and soft labels" },
+		{ "prof-waitanchor", "the op view and wait anchors" },
+	};
+	size_t i, j, n = 0;
+
+	fputs("### Evidence gaps\n\n", out);
+	for (i = 0; i < 5; i++)
+		if (!model_stage_ran(M, need[i][0])) {
+			fprintf(out, "- %s did not run: no %s.\n", need[i][0],
+			    need[i][1]);
+			n++;
+		}
+	for (i = 0; i < M->ndevs; i++) {
+		const struct rdev *d = M->devs[i];
+		if (d->nhost == 0 && d->nkernel > 0) {
+			fprintf(out, "- Rank %s has no host events: bubbles "
+			    "cannot be tied to host activity "
+			    "(possible_untraced_host_blocking or "
+			    "insufficient_evidence).\n", d->id);
+			n++;
+		}
+		for (j = 0; j < d->nflags; j++)
+			if (d->flags[j].value[0] == '0') {
+				fprintf(out, "- Rank %s: %s = %s.\n", d->id,
+				    d->flags[j].name, d->flags[j].value);
+				n++;
+			}
+	}
+	if (n == 0)
+		fputs("None found in the stream.\n", out);
+	putc('\n', out);
+}
+
+void
+render_md_findings(FILE *f, const struct rmodel *m)
+{
+	out = f;
+	M = m;
+	fputs("## Findings\n\n", out);
+	hidden();
+	top_bubbles();
+	kernels();
+	causes();
+	ops();
+	aicpu();
+	structure();
+	gaps();
+}

@@ -1,0 +1,663 @@
+/*
+ * Read a prof-tsv stream into the model the reports are made from.
+ *
+ * Only summary records and bounded lists are kept: windows with their
+ * per-step metrics (one entry per step), group statistics, capture gap
+ * metrics, causes, the longest bubbles of each rank (a fixed-size list)
+ * and the costliest ops.  Kernels and host events are only counted.
+ * The spans of the timeline chart and the kernels of the roofline chart
+ * are kept only when a chart asks for them (see prof-render(1), CAVEATS).
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "render.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+const char *const render_step_metric[SM_N] = {
+	"service_ns", "busy_union_ns", "underfeed_ns", "underfeed_ratio",
+	"prelaunch_gap_ns", "tail_gap_ns", "internal_bubble_total_ns",
+	"largest_internal_bubble_ns", "bubble_count", "inter_step_gap_ns",
+	"kernel_count"
+};
+
+const char *const render_aicpu_tag[AC_N] = {
+	"AICPU_MASKED_BUT_UNDESIRABLE", "AICPU_PARTIALLY_EXPOSED",
+	"AICPU_EXPOSED_NOT_ALLOWED", "AICPU_EXPOSED_RISK"
+};
+
+/* The columns read, by name (-1 when the stream lacks one). */
+enum {
+	C_STEP, C_GROUP, C_TAGS, C_VALUE, C_CAT, C_CORE, C_BUBBLE_ID,
+	C_PREV_NAME, C_PREV_CORE, C_PREV_DUR, C_PREV_TRACK, C_NEXT_NAME,
+	C_NEXT_CORE, C_NEXT_DUR, C_NEXT_TRACK, C_HOST_COV, C_SYNC_COV,
+	C_COMM_COV, C_HOST_PAR, C_LABELS, C_CONFIDENCE, C_SCOPE, C_TARGET,
+	C_EVIDENCE, C_FOLLOWUP, C_CALLS, C_DUR_AVG, C_WAIT_AVG, C_COST_AVG,
+	C_COST_TOTAL, C_WAIT_RATIO, C_RANK_COST, C_RANK_DUR, C_MASKED,
+	C_AI, C_FLOPS, C_BOUND, C_N
+};
+static const char *const colname[C_N] = {
+	"step", "step_group", "tags", "value", "cat", "core", "bubble_id",
+	"prev_name", "prev_core", "prev_dur_ns", "prev_track", "next_name",
+	"next_core", "next_dur_ns", "next_track", "host_cov_ratio",
+	"sync_cov_ratio", "comm_cov_ratio", "host_par", "labels",
+	"confidence", "scope", "target_id", "evidence", "followup", "calls",
+	"dur_avg_ns", "wait_avg_ns", "cost_avg_ns", "cost_total_ns",
+	"wait_ratio", "rank_cost", "rank_dur", "masked_ratio", "ai", "flops",
+	"bound"
+};
+
+static struct tsvr *in;
+static int col[C_N];
+static struct rmodel *M;
+
+/* Field C (one of the C_ indices) as a fresh string; "" when absent. */
+static char *
+fld(int c)
+{
+	size_t n;
+	const char *s;
+
+	if (col[c] < 0)
+		return xstrdup("");
+	s = tsvr_field(in, (size_t)col[c], &n);
+	return xstrndup(s, n);
+}
+
+static const char *
+get(int c)
+{
+	size_t n;
+
+	if (col[c] < 0)
+		return "";
+	return tsvr_field(in, (size_t)col[c], &n);
+}
+
+static const char *
+fixed(size_t i)
+{
+	size_t n;
+
+	return tsvr_field(in, i, &n);
+}
+
+/* Field C checked to be a decimal number, or empty. */
+static char *
+num(int c)
+{
+	char *s = fld(c);
+
+	if (*s != '\0' && !dec_valid(s))
+		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+		    "column '%s': invalid number '%.60s'", colname[c], s);
+	return s;
+}
+
+static struct rdev *
+dev_of(const char *id)
+{
+	struct rdev *d;
+	size_t i;
+
+	for (i = M->ndevs; i > 0; i--)
+		if (strcmp(M->devs[i - 1]->id, id) == 0)
+			return M->devs[i - 1];
+	d = xcalloc(1, sizeof(*d));
+	d->id = xstrdup(id);
+	M->devs = xreallocarray(M->devs, M->ndevs + 1, sizeof(*M->devs));
+	/* Ranks in numeric order when they are numbers, else as met. */
+	for (i = M->ndevs; i > 0; i--) {
+		const char *o = M->devs[i - 1]->id;
+		if (strlen(o) < strlen(id) || (strlen(o) == strlen(id) &&
+		    strcmp(o, id) < 0))
+			break;
+		M->devs[i] = M->devs[i - 1];
+	}
+	M->devs[i] = d;
+	M->ndevs++;
+	return d;
+}
+
+static void
+kv_add(struct rkv **v, size_t *n, const char *name, char *value)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[*n].name = xstrdup(name);
+	(*v)[*n].value = value;
+	(*n)++;
+}
+
+static struct rgroup *
+group_of(struct rdev *d, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < d->ngroups; i++)
+		if (strcmp(d->groups[i].id, id) == 0)
+			return &d->groups[i];
+	d->groups = xreallocarray(d->groups, d->ngroups + 1,
+	    sizeof(*d->groups));
+	memset(&d->groups[d->ngroups], 0, sizeof(*d->groups));
+	d->groups[d->ngroups].id = xstrdup(id);
+	return &d->groups[d->ngroups++];
+}
+
+static void
+on_window(struct rdev *d)
+{
+	struct rstep *s;
+
+	if (d->nsteps == d->capsteps) {
+		d->capsteps = d->capsteps ? 2 * d->capsteps : 16;
+		d->steps = xreallocarray(d->steps, d->capsteps,
+		    sizeof(*d->steps));
+	}
+	s = &d->steps[d->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->step = fld(C_STEP);
+	s->name = xstrdup(fixed(5));
+	s->group = fld(C_GROUP);
+	s->tags = fld(C_TAGS);
+	s->cat = fld(C_CAT);
+	s->ts = tsvr_i64(in, 1, NULL);
+	s->dur = tsvr_i64(in, 2, NULL);
+}
+
+/* A per-step metric goes to its window, the latest one of that step. */
+static int
+on_step_metric(struct rdev *d, const char *name)
+{
+	const char *step = get(C_STEP);
+	size_t i, k;
+
+	for (k = 0; k < SM_N; k++)
+		if (strcmp(name, render_step_metric[k]) == 0)
+			break;
+	if (k == SM_N)
+		return 1;
+	for (i = d->nsteps; i > 0; i--)
+		if (strcmp(d->steps[i - 1].step, step) == 0) {
+			free(d->steps[i - 1].m[k]);
+			d->steps[i - 1].m[k] = num(C_VALUE);
+			return 1;
+		}
+	return 1;
+}
+
+static void
+on_metric(struct rdev *d)
+{
+	const char *name = fixed(5);
+
+	if (*get(C_STEP) != '\0') {
+		on_step_metric(d, name);
+		return;
+	}
+	if (strncmp(name, "peak_", 5) == 0) {
+		kv_add(&M->peaks, &M->npeaks, name, num(C_VALUE));
+		return;
+	}
+	if (strcmp(name, "top_gap_start_ns") == 0) {
+		d->gaps = xreallocarray(d->gaps, d->ngaps + 1,
+		    sizeof(*d->gaps));
+		memset(&d->gaps[d->ngaps], 0, sizeof(*d->gaps));
+		d->gaps[d->ngaps].start = tsvr_i64(in, (size_t)col[C_VALUE],
+		    NULL);
+		d->gaps[d->ngaps++].bubble_id = fld(C_BUBBLE_ID);
+		return;
+	}
+	if (strcmp(name, "top_gap_ns") == 0 && d->ngaps > 0) {
+		d->gaps[d->ngaps - 1].dur = tsvr_i64(in, (size_t)col[C_VALUE],
+		    NULL);
+		return;
+	}
+	if (*get(C_GROUP) != '\0') {
+		struct rgroup *g = group_of(d, get(C_GROUP));
+		kv_add(&g->stat, &g->nstat, name, num(C_VALUE));
+		return;
+	}
+	if (strncmp(name, "capture_", 8) == 0 ||
+	    strcmp(name, "largest_gap_ns") == 0) {
+		if (strcmp(name, "largest_gap_ns") == 0) {
+			free(d->largest_gap_tags);
+			d->largest_gap_tags = fld(C_TAGS);
+		}
+		kv_add(&d->cap, &d->ncap, name, num(C_VALUE));
+		return;
+	}
+	if (strcmp(name, "wait_recorded") == 0 ||
+	    strcmp(name, "variable_shape_checked") == 0 ||
+	    strcmp(name, "step_detect_confidence") == 0) {
+		char *v = fld(C_VALUE), *t = fld(C_TAGS);
+		size_t n = strlen(v) + strlen(t) + 2;
+		char *s = xmalloc(n);
+		snprintf(s, n, "%s%s%s", v, *t ? " " : "", t);
+		free(v);
+		free(t);
+		kv_add(&d->flags, &d->nflags, name, s);
+	}
+}
+
+static void
+bubble_free(struct rbubble *b)
+{
+	char **f[] = { &b->id, &b->scope, &b->step, &b->group, &b->tags,
+	    &b->labels, &b->host_cov, &b->sync_cov, &b->comm_cov,
+	    &b->host_par, &b->prev_name, &b->prev_core, &b->prev_dur,
+	    &b->prev_track, &b->next_name, &b->next_core, &b->next_dur,
+	    &b->next_track };
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		free(*f[i]);
+}
+
+static size_t
+label_index(const char *labels)
+{
+	char first[128];
+	size_t i, n = strcspn(labels, ",");
+
+	if (n >= sizeof(first))
+		n = sizeof(first) - 1;
+	memcpy(first, labels, n);
+	first[n] = '\0';
+	for (i = 0; i < M->nlabels; i++)
+		if (strcmp(M->labels[i], first) == 0)
+			return i;
+	M->labels = xreallocarray(M->labels, M->nlabels + 1,
+	    sizeof(*M->labels));
+	M->labels[M->nlabels] = xstrdup(first);
+	return M->nlabels++;
+}
+
+static void
+span_add(struct rdev *d, int64_t ts, int64_t dur, int what)
+{
+	if (!render_opts.spans)
+		return;
+	if (d->nspans == d->capspans) {
+		d->capspans = d->capspans ? 2 * d->capspans : 256;
+		d->spans = xreallocarray(d->spans, d->capspans,
+		    sizeof(*d->spans));
+	}
+	d->spans[d->nspans].ts = ts;
+	d->spans[d->nspans].dur = dur;
+	d->spans[d->nspans++].what = what;
+}
+
+/*
+ * Keep the bubble when it is among the longest render_opts.top of its
+ * rank (earlier first among equal lengths: input order is time order).
+ */
+static void
+on_bubble(struct rdev *d)
+{
+	static const char *const scopes[4] = {
+		"prelaunch", "step_internal", "tail", "global"
+	};
+	struct rbubble b;
+	int64_t dur = tsvr_i64(in, 2, NULL);
+	size_t i, pos;
+
+	d->nbubbles++;
+	for (i = 0; i < 4; i++)
+		if (strcmp(fixed(5), scopes[i]) == 0)
+			d->nscope[i]++;
+	span_add(d, tsvr_i64(in, 1, NULL), dur, 2 + (int)label_index(
+	    *get(C_LABELS) ? get(C_LABELS) : "unlabelled"));
+	for (pos = d->ntop; pos > 0 && d->top[pos - 1].dur < dur; pos--)
+		;
+	if (pos >= render_opts.top)
+		return;
+	memset(&b, 0, sizeof(b));
+	b.ts = tsvr_i64(in, 1, NULL);
+	b.dur = dur;
+	b.id = fld(C_BUBBLE_ID);
+	b.scope = xstrdup(fixed(5));
+	b.step = fld(C_STEP);
+	b.group = fld(C_GROUP);
+	b.tags = fld(C_TAGS);
+	b.labels = fld(C_LABELS);
+	b.host_cov = num(C_HOST_COV);
+	b.sync_cov = num(C_SYNC_COV);
+	b.comm_cov = num(C_COMM_COV);
+	b.host_par = num(C_HOST_PAR);
+	b.prev_name = fld(C_PREV_NAME);
+	b.prev_core = fld(C_PREV_CORE);
+	b.prev_dur = num(C_PREV_DUR);
+	b.prev_track = fld(C_PREV_TRACK);
+	b.next_name = fld(C_NEXT_NAME);
+	b.next_core = fld(C_NEXT_CORE);
+	b.next_dur = num(C_NEXT_DUR);
+	b.next_track = fld(C_NEXT_TRACK);
+	if (d->ntop == render_opts.top)
+		bubble_free(&d->top[--d->ntop]);
+	else
+		d->top = xreallocarray(d->top, d->ntop + 1, sizeof(*d->top));
+	memmove(&d->top[pos + 1], &d->top[pos],
+	    (d->ntop - pos) * sizeof(*d->top));
+	d->top[pos] = b;
+	d->ntop++;
+}
+
+static void
+on_cause(struct rdev *d)
+{
+	struct rcause *c;
+
+	d->causes = xreallocarray(d->causes, d->ncauses + 1,
+	    sizeof(*d->causes));
+	c = &d->causes[d->ncauses++];
+	c->label = xstrdup(fixed(5));
+	c->value = num(C_VALUE);
+	c->confidence = fld(C_CONFIDENCE);
+	c->scope = fld(C_SCOPE);
+	c->target = fld(C_TARGET);
+	c->evidence = fld(C_EVIDENCE);
+	c->followup = fld(C_FOLLOWUP);
+	c->tags = fld(C_TAGS);
+}
+
+/* Ops by cost rank up to render_opts.ops, and every op a rule tagged. */
+static void
+on_op(struct rdev *d)
+{
+	struct rop *o;
+	int absent;
+	int64_t rank = col[C_RANK_COST] < 0 ? 0 :
+	    tsvr_i64(in, (size_t)col[C_RANK_COST], &absent);
+	const char *tags = get(C_TAGS);
+
+	if (rank > (int64_t)render_opts.ops &&
+	    !tag_has(tags, "WAIT_ANCHOR_FALSE_HOTSPOT") &&
+	    strstr(tags, "AICPU_") == NULL)
+		return;
+	d->ops = xreallocarray(d->ops, d->nops + 1, sizeof(*d->ops));
+	o = &d->ops[d->nops++];
+	o->rank = rank;
+	o->name = xstrdup(fixed(5));
+	o->core = fld(C_CORE);
+	o->calls = num(C_CALLS);
+	o->dur_avg = num(C_DUR_AVG);
+	o->wait_avg = num(C_WAIT_AVG);
+	o->cost_avg = num(C_COST_AVG);
+	o->cost_total = num(C_COST_TOTAL);
+	o->wait_ratio = num(C_WAIT_RATIO);
+	o->rank_cost = fld(C_RANK_COST);
+	o->rank_dur = fld(C_RANK_DUR);
+	o->masked = num(C_MASKED);
+	o->tags = xstrdup(tags);
+}
+
+/* Kernels placed on the roofline: the longest maxpoints of each rank. */
+static void
+on_roof_kernel(struct rdev *d)
+{
+	const char *ai = get(C_AI), *fl = get(C_FLOPS);
+	int64_t dur = tsvr_i64(in, 2, NULL);
+	size_t pos;
+
+	if (*ai == '\0' || *fl == '\0' || dur <= 0)
+		return;
+	M->has_roofline = 1;
+	if (!render_opts.points)
+		return;
+	for (pos = d->npoints; pos > 0 && d->points[pos - 1].dur < dur; pos--)
+		;
+	if (pos >= render_opts.maxpoints)
+		return;
+	if (d->npoints == render_opts.maxpoints) {
+		free(d->points[--d->npoints].name);
+		free(d->points[d->npoints].bound);
+	} else
+		d->points = xreallocarray(d->points, d->npoints + 1,
+		    sizeof(*d->points));
+	memmove(&d->points[pos + 1], &d->points[pos],
+	    (d->npoints - pos) * sizeof(*d->points));
+	/* Chart geometry only: the written numbers stay exact text. */
+	d->points[pos].ai = strtod(ai, NULL);
+	d->points[pos].flops_s = strtod(fl, NULL) * 1e9 / (double)dur;
+	d->points[pos].dur = dur;
+	d->points[pos].name = xstrdup(fixed(5));
+	d->points[pos].bound = fld(C_BOUND);
+	d->npoints++;
+}
+
+static void
+on_kernel(struct rdev *d)
+{
+	const char *tags = get(C_TAGS), *core = get(C_CORE);
+	size_t k;
+
+	d->nkernel++;
+	if (strcmp(core, "AI_CPU") == 0)
+		d->naicpu++;
+	for (k = 0; k < AC_N; k++)
+		if (tag_has(tags, render_aicpu_tag[k]))
+			d->aicpu[k]++;
+	on_roof_kernel(d);
+}
+
+struct rkind *
+model_kind(const struct rmodel *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nkinds; i++)
+		if (strcmp(m->kinds[i].name, name) == 0)
+			return &m->kinds[i];
+	return NULL;
+}
+
+/* Derived kinds with extent other than the anomaly stages' own. */
+static void
+on_other(const char *kind)
+{
+	struct rkind *k = model_kind(M, kind);
+
+	if (k == NULL) {
+		M->kinds = xreallocarray(M->kinds, M->nkinds + 1,
+		    sizeof(*M->kinds));
+		k = &M->kinds[M->nkinds++];
+		k->name = xstrdup(kind);
+		k->n = 0;
+	}
+	k->n++;
+}
+
+static void
+on_record(void)
+{
+	const char *kind = fixed(0);
+	struct rdev *d = dev_of(fixed(3));
+	int absent;
+
+	M->nrecords++;
+	if (strcmp(kind, "kernel") == 0)
+		on_kernel(d);
+	else if (strcmp(kind, "host") == 0)
+		d->nhost++;
+	else if (strcmp(kind, "comm") == 0)
+		d->ncomm++;
+	else if (strcmp(kind, "window") == 0) {
+		on_window(d);
+		span_add(d, tsvr_i64(in, 1, NULL), tsvr_i64(in, 2, NULL), 0);
+	} else if (strcmp(kind, "busy") == 0)
+		span_add(d, tsvr_i64(in, 1, NULL), tsvr_i64(in, 2, NULL), 1);
+	else if (strcmp(kind, "metric") == 0 && col[C_VALUE] >= 0)
+		on_metric(d);
+	else if (strcmp(kind, "group") == 0) {
+		struct rgroup *g = group_of(d, fixed(5));
+		free(g->size);
+		g->size = num(C_VALUE);
+		g->dominant = tag_has(get(C_TAGS), "dominant");
+	} else if (strcmp(kind, "bubble_group") == 0) {
+		struct rgroup *g = group_of(d, get(C_GROUP));
+		free(g->pattern);
+		free(g->pattern_tags);
+		g->pattern = xstrdup(fixed(5));
+		g->pattern_tags = fld(C_TAGS);
+	} else if (strcmp(kind, "bubble") == 0)
+		on_bubble(d);
+	else if (strcmp(kind, "cause") == 0)
+		on_cause(d);
+	else if (strcmp(kind, "op") == 0)
+		on_op(d);
+	else if (strcmp(kind, "flow") != 0 && strcmp(kind, "counter") != 0 &&
+	    strcmp(kind, "step") != 0 && strcmp(kind, "mark") != 0) {
+		tsvr_i64(in, 2, &absent);
+		if (!absent)
+			on_other(kind);
+	}
+}
+
+/* The profile's name: the last operand of prof-ingest, less suffixes. */
+static char *
+profile_name(const struct rmodel *m)
+{
+	static const char *const sfx[] = { ".gz", ".zst", ".bz2", ".xz",
+	    ".json", ".trace", ".pt", ".csv", ".tar", ".zip", ".tsv" };
+	const char *s, *p;
+	char *name;
+	size_t i, n;
+	int again = 1;
+
+	for (i = 0; i < m->nstages; i++)
+		if (strncmp(m->stages[i], "prof-ingest ", 12) == 0)
+			break;
+	if (i == m->nstages)
+		return xstrdup(m->path && strcmp(m->path, "-") != 0 ?
+		    m->path : "stdin");
+	s = m->stages[i];
+	p = s + strlen(s);
+	while (p > s && p[-1] == '/')
+		p--;
+	n = (size_t)(p - s);
+	while (p > s && p[-1] != ' ' && p[-1] != '/')
+		p--;
+	name = xstrndup(p, n - (size_t)(p - s));
+	while (again) {
+		again = 0;
+		for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+			n = strlen(name);
+			if (n > strlen(sfx[i]) + 1 &&
+			    strcmp(name + n - strlen(sfx[i]), sfx[i]) == 0) {
+				name[n - strlen(sfx[i])] = '\0';
+				again = 1;
+			}
+		}
+	}
+	return name;
+}
+
+static void
+read_preamble(void)
+{
+	size_t i, n = tsvr_npreamble(in);
+	const char *l, *o;
+
+	if ((o = tsvr_meta(in, "origin_ns")) != NULL)
+		M->origin = xstrdup(o);
+	for (i = 0; i < n; i++) {
+		l = tsvr_preamble(in, i);
+		if (strncmp(l, "stage ", 6) == 0) {
+			M->stages = xreallocarray(M->stages, M->nstages + 1,
+			    sizeof(*M->stages));
+			M->stages[M->nstages++] = xstrdup(l + 6);
+		} else if (strncmp(l, "source ", 7) == 0) {
+			M->sources = xreallocarray(M->sources,
+			    M->nsources + 1, sizeof(*M->sources));
+			M->sources[M->nsources++] = xstrdup(l + 7);
+		}
+	}
+}
+
+void
+model_read(struct rmodel *m, const char *path, render_hook *hook, void *arg)
+{
+	size_t i;
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	M = m;
+	m->path = path;
+	if ((in = tsvr_open(path)) == NULL)
+		exit(EXIT_BAD);
+	if (tsvr_ncols(in) < 6 || strcmp(tsvr_colname(in, 0), "kind") != 0 ||
+	    strcmp(tsvr_colname(in, 1), "ts_ns") != 0 ||
+	    strcmp(tsvr_colname(in, 2), "dur_ns") != 0 ||
+	    strcmp(tsvr_colname(in, 3), "dev") != 0)
+		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+		    "not a prof-tsv header: want 'kind ts_ns dur_ns dev "
+		    "track name ...'");
+	for (i = 0; i < C_N; i++)
+		col[i] = tsvr_col(in, colname[i]);
+	read_preamble();
+	m->name = xstrdup(render_opts.name ? render_opts.name :
+	    "");
+	while ((r = tsvr_next(in)) > 0) {
+		on_record();
+		if (hook != NULL)
+			hook(in, arg);
+	}
+	if (r < 0)
+		exit(EXIT_BAD);
+	if (*m->name == '\0') {
+		free(m->name);
+		m->name = profile_name(m);
+	}
+	tsvr_close(in);
+	in = NULL;
+}
+
+int
+model_stage_ran(const struct rmodel *m, const char *prog)
+{
+	size_t i, n = strlen(prog);
+
+	for (i = 0; i < m->nstages; i++)
+		if (strncmp(m->stages[i], prog, n) == 0 &&
+		    (m->stages[i][n] == ' ' || m->stages[i][n] == '\0'))
+			return 1;
+	return 0;
+}
+
+const char *
+model_cap(const struct rdev *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncap; i++)
+		if (strcmp(d->cap[i].name, name) == 0)
+			return d->cap[i].value;
+	return NULL;
+}
+
+const char *
+model_stat(const struct rgroup *g, const char *name)
+{
+	size_t i;
+
+	for (i = 0; g != NULL && i < g->nstat; i++)
+		if (strcmp(g->stat[i].name, name) == 0)
+			return g->stat[i].value;
+	return NULL;
+}
+
+/* The dominant group, or the first one, or NULL. */
+struct rgroup *
+model_dominant(const struct rdev *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ngroups; i++)
+		if (d->groups[i].dominant)
+			return &d->groups[i];
+	return d->ngroups > 0 ? &d->groups[0] : NULL;
+}

@@ -1,0 +1,428 @@
+/*
+ * -f svg: three charts, chosen with -c.
+ *
+ *   timeline   per rank, three lanes over the capture: step windows,
+ *              busy segments, and bubbles coloured by their first label;
+ *              segments that meet within a quarter pixel and share a
+ *              colour are drawn as one rectangle, so the file stays
+ *              small on long captures.
+ *   breakdown  per step, a stacked bar of busy, prelaunch, internal and
+ *              tail time (ms), scaled to the longest service time.
+ *   roofline   kernels placed by arithmetic intensity (column ai,
+ *              FLOP/byte) and achieved FLOP/s (flops / dur_ns) on log
+ *              axes, with the peak_* metrics as roofs.  Without those
+ *              columns the chart says so, and so does stderr.
+ *
+ * Geometry is computed in double; the numbers printed as text keep the
+ * stages' exact values.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "render.h"
+
+#define W	1200.0
+#define LEFT	150.0
+#define RIGHT	30.0
+
+static FILE *out;
+static const struct rmodel *M;
+
+static void	text(const char *);
+
+static const char *
+label_colour(const char *label)
+{
+	static const char *const t[][2] = {
+		{ "possible_sync_or_h2d", "#d62728" },
+		{ "possible_comm_wait", "#9467bd" },
+		{ "possible_host_launch_lag", "#ff7f0e" },
+		{ "possible_python_serialization_or_lock", "#8c564b" },
+		{ "possible_untraced_host_blocking", "#e377c2" },
+		{ "insufficient_evidence", "#7f7f7f" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i][0], label) == 0)
+			return t[i][1];
+	return "#bcbd22";
+}
+
+static void
+header(double h, const char *title)
+{
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+	    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+	    "font-family=\"sans-serif\" font-size=\"12\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+	    "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">",
+	    W, h, W, h);
+	text(title);
+	fputs(" &#8212; ", out);
+	text(M->name);
+	fputs("</text>\n", out);
+}
+
+/* S escaped for SVG text. */
+static void
+text(const char *s)
+{
+	for (; *s != '\0'; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			putc(*s, out);
+		}
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about N ticks. */
+static double
+nice_step(double range, int n)
+{
+	double raw = range / n, p = pow(10, floor(log10(raw)));
+
+	if (raw / p >= 5)
+		return 5 * p;
+	if (raw / p >= 2)
+		return 2 * p;
+	return p;
+}
+
+static void
+time_axis(double y0, double y1, double t0, double t1)
+{
+	double step = nice_step((t1 - t0) / 1e6, 8), v;
+	double sx = (W - LEFT - RIGHT) / (t1 - t0);
+
+	for (v = ceil(t0 / 1e6 / step) * step; v * 1e6 <= t1; v += step) {
+		double x = LEFT + (v * 1e6 - t0) * sx;
+		fprintf(out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+		    "y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.2f\" "
+		    "y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, y0, x,
+		    y1, x, y1 + 14, v);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+	    "time from the stream's origin (ms)</text>\n", W - RIGHT,
+	    y1 + 30);
+}
+
+/* Draw one lane's spans of kind WHAT (or bubbles when WHAT is 2). */
+static void
+lane(const struct rdev *d, int what, double y, double h, double t0,
+    double sx)
+{
+	double x0 = -1, x1 = -1;
+	const char *colour = NULL, *c;
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nspans; i++) {
+		const struct rspan *s = &d->spans[i];
+		if ((what < 2 && s->what != what) || (what == 2 && s->what < 2))
+			continue;
+		c = what == 0 ? (n++ % 2 ? "#9ecae1" : "#6baed6") :
+		    what == 1 ? "#31a354" :
+		    label_colour(M->labels[s->what - 2]);
+		double a = LEFT + ((double)s->ts - t0) * sx;
+		double b = a + (double)s->dur * sx;
+		if (what != 0 && colour == c && a <= x1 + 0.25) {
+			if (b > x1)
+				x1 = b;
+			continue;
+		}
+		if (colour != NULL)
+			fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+			    "height=\"%.1f\" fill=\"%s\"/>\n", x0, y,
+			    x1 - x0 < 0.5 ? 0.5 : x1 - x0, h, colour);
+		colour = c;
+		x0 = a;
+		x1 = b;
+	}
+	if (colour != NULL)
+		fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		    "height=\"%.1f\" fill=\"%s\"/>\n", x0, y,
+		    x1 - x0 < 0.5 ? 0.5 : x1 - x0, h, colour);
+}
+
+static void
+timeline(void)
+{
+	double t0 = 0, t1 = 0, sx, y;
+	size_t i, j;
+	int any = 0;
+
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nspans; j++) {
+			const struct rspan *s = &M->devs[i]->spans[j];
+			if (!any++ || (double)s->ts < t0)
+				t0 = (double)s->ts;
+			if ((double)(s->ts + s->dur) > t1)
+				t1 = (double)(s->ts + s->dur);
+		}
+	header(60 + 80.0 * (double)M->ndevs + 60 + 20.0 * (double)M->nlabels,
+	    "Step timeline: steps, busy time and bubbles by label");
+	if (!any) {
+		fputs("<text x=\"10\" y=\"50\">No window, busy or bubble "
+		    "records: run prof-steps, prof-merge and prof-bubbles."
+		    "</text>\n</svg>\n", out);
+		return;
+	}
+	if (t1 <= t0)
+		t1 = t0 + 1;
+	sx = (W - LEFT - RIGHT) / (t1 - t0);
+	for (i = 0; i < M->ndevs; i++) {
+		y = 40 + 80.0 * (double)i;
+		fprintf(out, "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">"
+		    "rank ", y + 14);
+		text(M->devs[i]->id);
+		fprintf(out, "</text>\n<text x=\"70\" y=\"%.1f\">steps</text>"
+		    "\n<text x=\"70\" y=\"%.1f\">busy</text>\n<text x=\"70\" "
+		    "y=\"%.1f\">bubbles</text>\n", y + 14, y + 38, y + 62);
+		lane(M->devs[i], 0, y, 20, t0, sx);
+		lane(M->devs[i], 1, y + 24, 20, t0, sx);
+		lane(M->devs[i], 2, y + 48, 20, t0, sx);
+	}
+	y = 40 + 80.0 * (double)M->ndevs;
+	time_axis(40, y, t0, t1);
+	for (i = 0; i < M->nlabels; i++) {
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
+		    "height=\"12\" fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%.1f\">",
+		    LEFT, y + 44 + 20.0 * (double)i,
+		    label_colour(M->labels[i]), LEFT + 18,
+		    y + 54 + 20.0 * (double)i);
+		text(M->labels[i]);
+		fputs("</text>\n", out);
+	}
+	fputs("</svg>\n", out);
+}
+
+static double
+val(const char *s)
+{
+	return s != NULL && *s ? strtod(s, NULL) : 0;
+}
+
+static void
+breakdown(void)
+{
+	static const struct { int m; const char *name, *colour; } part[] = {
+		{ SM_BUSY, "busy", "#31a354" },
+		{ SM_PRELAUNCH, "prelaunch", "#fd8d3c" },
+		{ SM_INTERNAL, "internal bubbles", "#d62728" },
+		{ SM_TAIL, "tail", "#9467bd" },
+	};
+	double maxs = 0, sx, y = 50, x;
+	size_t i, j, k, rows = 0;
+
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nsteps && j < render_opts.steps;
+		    j++, rows++)
+			if (val(M->devs[i]->steps[j].m[SM_SERVICE]) > maxs)
+				maxs = val(M->devs[i]->steps[j].m[SM_SERVICE]);
+	header(90 + 22.0 * (double)rows, "Per-step time breakdown (ms)");
+	if (rows == 0 || maxs <= 0) {
+		fputs("<text x=\"10\" y=\"50\">No per-step metrics: run "
+		    "prof-steps, prof-merge and prof-bubbles.</text>\n</svg>\n",
+		    out);
+		return;
+	}
+	sx = (W - LEFT - RIGHT - 90) / maxs;
+	for (k = 0; k < 4; k++)
+		fprintf(out, "<rect x=\"%.1f\" y=\"30\" width=\"12\" "
+		    "height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"41\">%s"
+		    "</text>\n", LEFT + 160.0 * (double)k, part[k].colour,
+		    LEFT + 160.0 * (double)k + 16, part[k].name);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nsteps && j < render_opts.steps;
+		    j++) {
+			const struct rstep *s = &M->devs[i]->steps[j];
+			y += 22;
+			fputs("<text x=\"10\" y=\"", out);
+			fprintf(out, "%.1f\">rank ", y + 12);
+			text(M->devs[i]->id);
+			fputs(" step ", out);
+			text(*s->step ? s->step : "-");
+			fputs("</text>\n", out);
+			x = LEFT;
+			for (k = 0; k < 4; k++) {
+				double w = val(s->m[part[k].m]) * sx;
+				fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" "
+				    "width=\"%.2f\" height=\"16\" fill=\"%s\">"
+				    "<title>%s ", x, y, w, part[k].colour,
+				    part[k].name);
+				put_dec(out, s->m[part[k].m], 6, 3);
+				fputs(" ms</title></rect>\n", out);
+				x += w;
+			}
+			fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x + 6,
+			    y + 12);
+			put_dec(out, s->m[SM_SERVICE], 6, 3);
+			fputs(" ms</text>\n", out);
+		}
+	fputs("</svg>\n", out);
+}
+
+/* Log-scale position of V in [LO, HI] over LEN pixels. */
+static double
+logpos(double v, double lo, double hi, double len)
+{
+	return (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * len;
+}
+
+static void
+log_axes(double x0, double y0, double w, double h, double xlo, double xhi,
+    double ylo, double yhi)
+{
+	double v;
+
+	for (v = pow(10, ceil(log10(xlo))); v <= xhi; v *= 10) {
+		double x = x0 + logpos(v, xlo, xhi, w);
+		fprintf(out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+		    "y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%.2f\" y=\"%.1f\" "
+		    "text-anchor=\"middle\">%g</text>\n", x, y0, x, y0 + h, x,
+		    y0 + h + 14, v);
+	}
+	for (v = pow(10, ceil(log10(ylo))); v <= yhi; v *= 10) {
+		double y = y0 + h - logpos(v, ylo, yhi, h);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
+		    "y2=\"%.2f\" stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.2f\" "
+		    "text-anchor=\"end\">%g</text>\n", x0, y, x0 + w, y,
+		    x0 - 4, y + 4, v);
+	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+	    "arithmetic intensity (FLOP/byte)</text>\n<text x=\"14\" "
+	    "y=\"%.1f\" transform=\"rotate(-90 14 %.1f)\" "
+	    "text-anchor=\"middle\">achieved FLOP/s</text>\n", x0 + w / 2,
+	    y0 + h + 32, y0 + h / 2, y0 + h / 2);
+}
+
+static int
+is_bw(const char *name)
+{
+	return strstr(name, "byte") != NULL || strstr(name, "bw") != NULL;
+}
+
+static void
+roofs(double x0, double y0, double w, double h, double xlo, double xhi,
+    double ylo, double yhi)
+{
+	size_t i;
+
+	for (i = 0; i < M->npeaks; i++) {
+		double p = val(M->peaks[i].value), a, b, ya, yb;
+		if (p <= 0)
+			continue;
+		if (is_bw(M->peaks[i].name)) {
+			a = xlo, b = xhi;
+			ya = p * a, yb = p * b;
+		} else if (strstr(M->peaks[i].name, "flop") != NULL) {
+			a = xlo, b = xhi;
+			ya = yb = p;
+		} else
+			continue;
+		if (ya < ylo)
+			ya = ylo, a = ylo / (is_bw(M->peaks[i].name) ? p : 1);
+		if (yb > yhi)
+			yb = yhi, b = yhi / (is_bw(M->peaks[i].name) ? p : 1);
+		fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		    "y2=\"%.2f\" stroke=\"black\" stroke-width=\"1.5\"/>"
+		    "<text x=\"%.2f\" y=\"%.2f\">", x0 + logpos(a, xlo, xhi, w),
+		    y0 + h - logpos(ya, ylo, yhi, h),
+		    x0 + logpos(b, xlo, xhi, w),
+		    y0 + h - logpos(yb, ylo, yhi, h),
+		    x0 + logpos(b, xlo, xhi, w) - 200,
+		    y0 + h - logpos(yb, ylo, yhi, h) - 4);
+		text(M->peaks[i].name);
+		fputs(" ", out);
+		text(M->peaks[i].value);
+		fputs("</text>\n", out);
+	}
+}
+
+static void
+roofline(void)
+{
+	double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
+	double x0 = 90, y0 = 50, w = W - 90 - RIGHT, h = 520;
+	size_t i, j, n = 0;
+
+	header(620, "Roofline: kernels by arithmetic intensity and "
+	    "achieved FLOP/s");
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->npoints; j++) {
+			const struct rpoint *p = &M->devs[i]->points[j];
+			if (p->ai <= 0 || p->flops_s <= 0)
+				continue;
+			n++;
+			xlo = fmin(xlo, p->ai), xhi = fmax(xhi, p->ai);
+			ylo = fmin(ylo, p->flops_s), yhi = fmax(yhi, p->flops_s);
+		}
+	if (n == 0) {
+		diag_warn("%s: no kernel has the roofline columns 'ai' and "
+		    "'flops' (run prof-roofline): the chart is empty",
+		    M->path && strcmp(M->path, "-") ? M->path : "<stdin>");
+		fputs("<text x=\"10\" y=\"60\">No roofline data: no kernel "
+		    "record has the columns ai and flops (written by "
+		    "prof-roofline).</text>\n</svg>\n", out);
+		return;
+	}
+	for (i = 0; i < M->npeaks; i++) {
+		double p = val(M->peaks[i].value);
+		if (p > 0 && !is_bw(M->peaks[i].name) &&
+		    strstr(M->peaks[i].name, "flop") != NULL)
+			yhi = fmax(yhi, p);
+	}
+	xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 4;
+	log_axes(x0, y0, w, h, xlo, xhi, ylo, yhi);
+	roofs(x0, y0, w, h, xlo, xhi, ylo, yhi);
+	if (M->npeaks == 0)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no peak_* metrics "
+		    "in the stream: no roofs drawn</text>\n", x0 + 10, y0 + 14);
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->npoints; j++) {
+			const struct rpoint *p = &M->devs[i]->points[j];
+			const char *c = strstr(p->bound, "mem") ? "#1f77b4" :
+			    strstr(p->bound, "comp") ? "#d62728" : "#7f7f7f";
+			if (p->ai <= 0 || p->flops_s <= 0)
+				continue;
+			fprintf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			    "fill=\"%s\" fill-opacity=\"0.6\"><title>",
+			    x0 + logpos(p->ai, xlo, xhi, w),
+			    y0 + h - logpos(p->flops_s, ylo, yhi, h), c);
+			text(p->name);
+			fputs(" ", out);
+			text(p->bound);
+			fputs("</title></circle>\n", out);
+		}
+	fputs("</svg>\n", out);
+}
+
+void
+render_svg(FILE *f, const struct rmodel *m, int chart)
+{
+	out = f;
+	M = m;
+	if (chart == SVG_TIMELINE)
+		timeline();
+	else if (chart == SVG_BREAKDOWN)
+		breakdown();
+	else
+		roofline();
+}

@@ -1,0 +1,212 @@
+/*
+ * prof-render: what the formats share.  The stream is read once into a
+ * small model (render-model.c): the summary records the stages wrote
+ * (windows with their per-step metrics, group statistics, capture gap
+ * metrics, causes, the costliest ops) and the longest bubbles of each
+ * rank.  Every format is a function from the model to text; only the
+ * Chrome trace needs every record, and it is written while reading.
+ */
+#ifndef PROF_RENDER_H
+#define PROF_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct tsvr;
+
+/* Per-step metrics kept from prof-steps and prof-bubbles, by index. */
+enum {
+	SM_SERVICE, SM_BUSY, SM_UNDERFEED, SM_UNDERFEED_RATIO, SM_PRELAUNCH,
+	SM_TAIL, SM_INTERNAL, SM_LARGEST, SM_BUBBLES, SM_INTER_STEP,
+	SM_KERNELS, SM_N
+};
+extern const char *const render_step_metric[SM_N];
+
+/* A named value (metric name and its text as written). */
+struct rkv {
+	char	*name;
+	char	*value;
+};
+
+/* A window record with the metrics written at its start. */
+struct rstep {
+	char	*step, *name, *group, *tags, *cat;
+	int64_t	 ts, dur;
+	char	*m[SM_N];
+};
+
+/* A step group: group record, its statistics, its bubble_group. */
+struct rgroup {
+	char		*id;
+	char		*size;		/* number of steps, as written */
+	int		 dominant;
+	struct rkv	*stat;		/* service_ns_avg, ... */
+	size_t		 nstat;
+	char		*pattern;	/* bubble_group name */
+	char		*pattern_tags;
+};
+
+/* A bubble record with the columns the reports show. */
+struct rbubble {
+	int64_t	 ts, dur;
+	char	*id, *scope, *step, *group, *tags, *labels;
+	char	*host_cov, *sync_cov, *comm_cov, *host_par;
+	char	*prev_name, *prev_core, *prev_dur, *prev_track;
+	char	*next_name, *next_core, *next_dur, *next_track;
+};
+
+struct rcause {
+	char	*label, *value, *confidence, *scope, *target, *evidence;
+	char	*followup, *tags;
+};
+
+struct rop {
+	char	*name, *core, *calls, *dur_avg, *wait_avg, *cost_avg;
+	char	*cost_total, *wait_ratio, *rank_cost, *rank_dur, *masked;
+	char	*tags;
+	int64_t	 rank;
+};
+
+/* A top gap of the whole capture (prof-bubbles' top_gap_* metrics). */
+struct rgap {
+	int64_t	 start, dur;
+	char	*bubble_id;
+};
+
+/* A time range drawn on the timeline chart. */
+struct rspan {
+	int64_t	 ts, dur;
+	int	 what;		/* 0 window, 1 busy, else label index + 2 */
+};
+
+/* A kernel placed on the roofline chart. */
+struct rpoint {
+	double	 ai, flops_s;
+	int64_t	 dur;
+	char	*name, *bound;
+};
+
+/* AI CPU classes counted on kernel records. */
+enum { AC_MASKED, AC_PARTIAL, AC_EXPOSED, AC_RISK, AC_N };
+extern const char *const render_aicpu_tag[AC_N];
+
+/* Everything known about one device (rank). */
+struct rdev {
+	char		*id;
+	struct rstep	*steps;
+	size_t		 nsteps, capsteps;
+	struct rgroup	*groups;
+	size_t		 ngroups;
+	struct rkv	*cap;		/* capture_* and largest_gap_ns */
+	size_t		 ncap;
+	char		*largest_gap_tags;
+	struct rgap	*gaps;
+	size_t		 ngaps;
+	struct rbubble	*top;		/* longest first, at most opts.top */
+	size_t		 ntop;
+	uint64_t	 nbubbles, nscope[4];
+	struct rcause	*causes;
+	size_t		 ncauses;
+	struct rop	*ops;		/* cost rank <= opts.ops, or tagged */
+	size_t		 nops;
+	uint64_t	 nkernel, nhost, ncomm, naicpu, nkind_other;
+	uint64_t	 aicpu[AC_N];
+	struct rkv	*flags;		/* wait_recorded, variable_shape_... */
+	size_t		 nflags;
+	struct rspan	*spans;		/* for the timeline chart */
+	size_t		 nspans, capspans;
+	struct rpoint	*points;	/* for the roofline chart */
+	size_t		 npoints;
+};
+
+/* A derived kind with extent seen in the stream (layer, pass, ...). */
+struct rkind {
+	char		*name;
+	uint64_t	 n;
+};
+
+struct rmodel {
+	const char	*path;
+	char		*origin;	/* #origin_ns, or NULL */
+	char		*name;		/* the profile's name for file names */
+	char	       **stages;	/* "#stage" programs, in order */
+	size_t		 nstages;
+	char	       **sources;	/* "#source" lines */
+	size_t		 nsources;
+	struct rdev    **devs;
+	size_t		 ndevs;
+	struct rkind	*kinds;
+	size_t		 nkinds;
+	char	       **labels;	/* bubble labels seen, for colours */
+	size_t		 nlabels;
+	struct rkv	*peaks;		/* peak_* metrics, for the roofline */
+	size_t		 npeaks;
+	int		 has_roofline;	/* kernels with ai and flops seen */
+	uint64_t	 nrecords;
+};
+
+struct render_opts {
+	size_t		 top;		/* bubbles per rank */
+	size_t		 ops;		/* ops per rank by cost rank */
+	size_t		 steps;		/* step rows in md and text */
+	int		 spans;		/* keep spans for the timeline */
+	int		 points;	/* keep kernels for the roofline */
+	size_t		 maxpoints;
+	const char	*name;		/* -N */
+};
+extern struct render_opts render_opts;
+
+/* render-model.c */
+typedef void	 render_hook(const struct tsvr *, void *);
+void		 model_read(struct rmodel *, const char *, render_hook *,
+		    void *);
+int		 model_stage_ran(const struct rmodel *, const char *);
+const char	*model_cap(const struct rdev *, const char *);
+const char	*model_stat(const struct rgroup *, const char *);
+struct rgroup	*model_dominant(const struct rdev *);
+struct rkind	*model_kind(const struct rmodel *, const char *);
+
+/* render-util.c */
+size_t		 dec_scale(const char *, int, char *, size_t);
+int		 dec_valid(const char *);
+int		 tag_has(const char *, const char *);
+void		 put_ms(FILE *, int64_t, int);
+void		 put_us(FILE *, int64_t);
+void		 put_scaled(FILE *, const char *, int);
+void		 put_dec(FILE *, const char *, int, int);
+void		 put_json_str(FILE *, const char *);
+void		 put_json_num(FILE *, const char *, int);
+void		 put_md(FILE *, const char *);
+const char	*certainty(const char *);
+const char	*label_advice(const char *);
+
+/* A recommendation of section 5.5, with the ranks it applies to. */
+struct rrec {
+	int		 prio;		/* 0..3 for P0..P3 */
+	const char	*scope;		/* global step_group structure side op */
+	char		*target;
+	char		*action;
+	char		*gap;		/* evidence gap, or "" */
+	int		 followup;
+	char		*devs;		/* "0,1" */
+	char		*why;
+};
+size_t		 recs_build(const struct rmodel *, struct rrec **);
+void		 recs_free(struct rrec *, size_t);
+
+/* The formats. */
+void		 render_md(FILE *, const struct rmodel *);
+void		 render_md_findings(FILE *, const struct rmodel *);
+void		 render_json(FILE *, const struct rmodel *);
+void		 render_text(FILE *, const struct rmodel *);
+enum { SVG_TIMELINE, SVG_BREAKDOWN, SVG_ROOFLINE };
+void		 render_svg(FILE *, const struct rmodel *, int);
+
+/* render-chrome.c: written while the model is read. */
+struct chrome_out;
+struct chrome_out *chrome_open(FILE *);
+void		 chrome_record(const struct tsvr *, void *);
+void		 chrome_close(struct chrome_out *, const struct rmodel *);
+
+#endif
