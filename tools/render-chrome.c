@@ -45,9 +45,15 @@ struct chrome_out {
 struct chrome_out *
 chrome_open(FILE *f)
 {
+	static const char *const fixed[] = { "window", "busy", "bubble" };
 	struct chrome_out *c = xcalloc(1, sizeof(*c));
+	size_t i;
 
 	c->f = f;
+	/* Steps, busy time and bubbles keep their order on every rank. */
+	c->kinds = xreallocarray(NULL, 3, sizeof(*c->kinds));
+	for (i = 0; i < 3; i++)
+		c->kinds[c->nkinds++] = xstrdup(fixed[i]);
 	return c;
 }
 
@@ -225,7 +231,7 @@ counter(struct chrome_out *c, const char *name, const char *pid,
 	fprintf(c->f, ",\"pid\":%s,\"ts\":", pid);
 	put_time(c->f, ts);
 	fputs(",\"args\":{\"value\":", c->f);
-	fputs(value, c->f);
+	put_scaled(c->f, value, 0);	/* "007" is no JSON number */
 	fputs("}}", c->f);
 }
 

@@ -222,9 +222,9 @@ group(const struct rdev *d, const struct rgroup *g)
 	static const char *const pat[] = { "prelaunch", "internal_bubble",
 	    "tail", "inter_step", "mixed", "none" };
 	const char *v, *p = g->pattern != NULL ? g->pattern : "none";
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < 6 && strcmp(pat[i], p) != 0; i++)
+	for (k = 0; k < 6 && strcmp(pat[k], p) != 0; k++)
 		;
 	open_('{');
 	key("group_id"), str(g->id);
@@ -239,7 +239,8 @@ group(const struct rdev *d, const struct rgroup *g)
 	key("recurring_bubble_pattern");
 	boolean(g->pattern_tags != NULL &&
 	    tag_has(g->pattern_tags, "RECURRING_BUBBLE_PATTERN"));
-	key("dominant_idle_pattern"), str(i < 6 ? pat[i] : "mixed");
+	/* A pattern outside the schema's enum would fail validation. */
+	key("dominant_idle_pattern"), str(k < 6 ? pat[k] : "mixed");
 	key("dominant_anomaly_tags"), list(g->pattern_tags);
 	key("requires_followup"), boolean(group_followup(d, g->id));
 	key("dev"), str(d->id);

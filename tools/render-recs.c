@@ -96,6 +96,20 @@ rec_scope(const char *cause_scope)
 	    "global" : "step_group";
 }
 
+/* Whether the rank's global scope has LABEL (a group repeating it adds
+ * nothing to the recommendation). */
+static int
+global_has(const struct rdev *d, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncauses; i++)
+		if (strcmp(d->causes[i].scope, "global") == 0 &&
+		    strcmp(d->causes[i].label, label) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 from_cause(const struct rdev *d, const struct rcause *c, int heavy)
 {
@@ -110,6 +124,8 @@ from_cause(const struct rdev *d, const struct rcause *c, int heavy)
 		prio = strcmp(c->confidence, "low") == 0 ? 1 : 0;
 	else
 		prio = 2;
+	if (strcmp(scope, "global") != 0 && global_has(d, c->label))
+		return;
 	why = fmt(c->label, *c->evidence ? ": " : "", c->evidence);
 	add(prio, scope, c->target, fmt(ie ? "" : c->label, ie ? "" : ": ",
 	    label_advice(c->label)), ie ? "no host evidence explains the "
@@ -119,7 +135,8 @@ from_cause(const struct rdev *d, const struct rcause *c, int heavy)
 		for (i = 0; i < sizeof(fups) / sizeof(fups[0]); i++)
 			if (strlen(fups[i].flag) == n &&
 			    strncmp(p, fups[i].flag, n) == 0)
-				add(heavy ? 1 : 2, scope, c->target,
+				/* Re-profiling is for the whole run. */
+				add(heavy ? 1 : 2, "global", "",
 				    xstrdup(fups[i].action), fups[i].gap, 1,
 				    d->id, fmt("follow-up of ", c->label,
 				    ""));

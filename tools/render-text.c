@@ -13,6 +13,18 @@
 
 static FILE *out;
 
+/* A kernel name cut to fit a line (C++ templates run to 500 bytes). */
+static void
+name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= 48)
+		fputs(s, out);
+	else
+		fprintf(out, "%.45s...", s);
+}
+
 static void
 rank(const struct rdev *d)
 {
@@ -40,22 +52,26 @@ rank(const struct rdev *d)
 		put_ms(out, b->dur, 3);
 		fprintf(out, " ms %s at ", b->scope);
 		put_ms(out, b->ts, 3);
-		fprintf(out, " ms, %s -> %s [%s]\n",
-		    *b->prev_name ? b->prev_name : "(start)",
-		    *b->next_name ? b->next_name : "(end)",
-		    *b->labels ? b->labels : "no labels");
+		fputs(" ms, ", out);
+		name(*b->prev_name ? b->prev_name : "(start)");
+		fputs(" -> ", out);
+		name(*b->next_name ? b->next_name : "(end)");
+		fprintf(out, " [%s]\n", *b->labels ? b->labels : "no labels");
 	}
 	for (i = 0; i < d->ncauses; i++) {
 		const struct rcause *c = &d->causes[i];
-		fprintf(out, "  cause (%s%s%s): %s %s, confidence %s%s%s\n",
+		int ie = strcmp(c->label, "insufficient_evidence") == 0;
+		fprintf(out, "  cause (%s%s%s): %s (%s, confidence %s)%s%s\n",
 		    *c->scope ? c->scope : "global", *c->target ? " " : "",
-		    c->target, certainty(c->confidence), c->label,
-		    c->confidence, *c->followup ? "; follow-up " : "",
-		    c->followup);
+		    c->target, c->label, ie ? "no cause supported" :
+		    certainty(c->confidence), c->confidence,
+		    *c->followup ? "; follow-up " : "", c->followup);
 	}
 	for (i = 0; i < d->nops; i++)
 		if (d->ops[i].rank == 1) {
-			fprintf(out, "  costliest op: %s, ", d->ops[i].name);
+			fputs("  costliest op: ", out);
+			name(d->ops[i].name);
+			fputs(", ", out);
 			put_dec(out, d->ops[i].cost_avg, 3, 3);
 			fputs(" us per call, wait ratio ", out);
 			put_dec(out, d->ops[i].wait_ratio, 0, 6);
