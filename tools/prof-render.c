@@ -22,7 +22,7 @@
 #include "render.h"
 #include "xalloc.h"
 
-struct render_opts render_opts = { 5, 10, 20, 0, 0, 500, NULL };
+struct render_opts render_opts = { 5, 10, 20, 0, 0, 500, NULL, 1 };
 
 enum fmt { F_MD, F_JSON, F_TEXT, F_CHROME, F_SVG, F_ARCH, F_N };
 static const char *const fmtname[F_N] = {
@@ -147,10 +147,20 @@ run_dir(const char *path, const char *dir, int fmt, int chart)
 	FILE *cf = NULL;
 	char *cpath = NULL, *p;
 	FILE *f;
+	struct stat sb;
 	int i;
+
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		diag_errno(EXIT_BAD, "%s", dir);
+	if (stat(dir, &sb) != 0)
+		diag_errno(EXIT_BAD, "%s", dir);
+	if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		diag_errno(EXIT_BAD, "%s", dir);
+	}
+	/* The roofline file says itself when it is empty. */
+	render_opts.warn_roof = 0;
 	render_opts.spans = fmt < 0 || fmt == F_SVG;
 	render_opts.points = fmt < 0 || fmt == F_SVG;
 	if (fmt < 0 || fmt == F_CHROME) {

@@ -155,9 +155,9 @@ q_evidence(const struct rdev *d)
 		if (strcmp(c->scope, "global") != 0 ||
 		    strcmp(c->label, "insufficient_evidence") == 0)
 			continue;
-		fprintf(out, "%s%s %s (confidence %s)", named++ ? ", " :
-		    "candidates, not a proven root cause: ",
-		    certainty(c->confidence), c->label, c->confidence);
+		fprintf(out, "%s%s (%s, confidence %s)", named++ ? ", " :
+		    "candidates, not a proven root cause: ", c->label,
+		    certainty(c->confidence), c->confidence);
 	}
 	if (named)
 		fputs(".\n", out);

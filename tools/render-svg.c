@@ -375,9 +375,11 @@ roofline(void)
 			ylo = fmin(ylo, p->flops_s), yhi = fmax(yhi, p->flops_s);
 		}
 	if (n == 0) {
-		diag_warn("%s: no kernel has the roofline columns 'ai' and "
-		    "'flops' (run prof-roofline): the chart is empty",
-		    M->path && strcmp(M->path, "-") ? M->path : "<stdin>");
+		if (render_opts.warn_roof)
+			diag_warn("%s: no kernel has the roofline columns 'ai' and "
+			    "'flops' (run prof-roofline): the chart is empty",
+			    M->path && strcmp(M->path, "-") ? M->path :
+			    "<stdin>");
 		fputs("<text x=\"10\" y=\"60\">No roofline data: no kernel "
 		    "record has the columns ai and flops (written by "
 		    "prof-roofline).</text>\n</svg>\n", out);

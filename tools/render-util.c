@@ -47,7 +47,7 @@ dec_scale(const char *s, int k, char *out, size_t cap)
 {
 	char dig[128], buf[160];
 	size_t ni = 0, nd = 0, o = 0, i, end;
-	long p;
+	long p, lo;
 	int neg = 0;
 
 	if (*s == '-') {
@@ -70,9 +70,10 @@ dec_scale(const char *s, int k, char *out, size_t cap)
 			buf[o++] = i < nd ? dig[i] : '0';
 	}
 	/* Fraction, without its trailing zeros. */
-	for (end = nd; end > 0 && (long)end > p && dig[end - 1] == '0'; end--)
+	lo = p > 0 ? p : 0;
+	for (end = nd; (long)end > lo && dig[end - 1] == '0'; end--)
 		;
-	if ((long)end > p) {
+	if ((long)end > lo) {
 		buf[o++] = '.';
 		for (i = 0; p < 0 && i < (size_t)-p; i++)
 			buf[o++] = '0';

@@ -154,6 +154,7 @@ struct render_opts {
 	int		 points;	/* keep kernels for the roofline */
 	size_t		 maxpoints;
 	const char	*name;		/* -N */
+	int		 warn_roof;	/* say on stderr the roofline is empty */
 };
 extern struct render_opts render_opts;
 

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+# Check a prof-render -f json report against the JSON Schema of the
+# analysis rules (a real validator: python3-jsonschema) and, value by
+# value, against the prof-tsv stream it was made from, reading the
+# stream here with Python's csv-free split and Decimal arithmetic, apart
+# from prof-render's C code: every step, the longest bubbles of each
+# rank, the chosen rank's capture figures, the ops and the causes.
+# Usage: check-json.py SCHEMA STREAM.tsv REPORT.json [TOP]
+# Prints "ok: N values checked"; exit 1 on a mismatch, 77 when the
+# validator is not installed.
+import json
+import sys
+from decimal import Decimal
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: python3-jsonschema is not installed")
+    sys.exit(77)
+
+schema_path, stream_path, report_path = sys.argv[1:4]
+top = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+schema = json.load(open(schema_path))
+report = json.load(open(report_path), parse_float=Decimal)
+jsonschema.Draft202012Validator.check_schema(schema)
+# Validate the document as a plain JSON reader sees it.
+jsonschema.Draft202012Validator(schema).validate(json.load(open(report_path)))
+
+header, recs = None, []
+for line in open(stream_path, encoding="utf-8"):
+    if line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    if header is None:
+        header = f
+        continue
+    recs.append(dict(zip(header, f)))
+
+n = 0
+bad = []
+
+
+def same(what, got, want):
+    global n
+    n += 1
+    if want is None or want == "":
+        ok = got is None
+    else:
+        ok = got is not None and Decimal(str(got)) == Decimal(want)
+    if not ok:
+        bad.append("%s: report %r, stream %r" % (what, got, want))
+
+
+def ms(v):
+    return None if v in (None, "") else Decimal(v) / Decimal(10**6)
+
+
+def us(v):
+    return None if v in (None, "") else Decimal(v) / Decimal(1000)
+
+
+# Per-step results.
+steps = {(s["dev"], s["step_id"]): s for s in report["steps"]}
+for r in recs:
+    if r["kind"] == "window":
+        s = steps.get((r["dev"], r["step"]))
+        if s is None:
+            bad.append("step %s/%s missing" % (r["dev"], r["step"]))
+            continue
+        same("start_us", s["start_us"], us(r["ts_ns"]))
+        same("window_ms", s["window_ms"], ms(r["dur_ns"]))
+for r in recs:
+    if r["kind"] == "metric" and r.get("step") and (r["dev"], r["step"]) in steps:
+        s = steps[(r["dev"], r["step"])]
+        name = r["name"]
+        key = name[:-3] + "_ms" if name.endswith("_ns") else name
+        if key in s:
+            want = ms(r["value"]) if name.endswith("_ns") else r["value"]
+            same("%s %s" % (r["step"], key), s[key], want)
+
+# The TOP longest bubbles of each rank, earlier first among equals.
+by_dev = {}
+for r in recs:
+    if r["kind"] == "bubble":
+        by_dev.setdefault(r["dev"], []).append(r)
+want = []
+for dev in sorted(by_dev, key=lambda d: (len(d), d)):
+    bs = sorted(by_dev[dev], key=lambda b: -int(b["dur_ns"]))  # stable
+    want += bs[:top]
+got = report["bubble_windows"]
+same("bubble count", len(got), len(want))
+for g, w in zip(got, want):
+    same("bubble id", 1 if g["bubble_id"] == w["bubble_id"] else 0, 1)
+    same("start_us", g["start_us"], us(w["ts_ns"]))
+    same("end_us", g["end_us"], us(int(w["ts_ns"]) + int(w["dur_ns"])))
+    same("duration_ms", g["duration_ms"], ms(w["dur_ns"]))
+    same("host cov", g.get("host_visible_coverage_ratio"), w.get("host_cov_ratio"))
+    same("sync cov", g.get("sync_marker_overlap_ratio"), w.get("sync_cov_ratio"))
+    same("comm cov", g.get("comm_marker_overlap_ratio"), w.get("comm_cov_ratio"))
+    labels = [x for x in w.get("labels", "").split(",") if x]
+    same("labels", 1 if g["candidate_labels"] == labels else 0, 1)
+
+# The chosen rank's whole-capture figures.
+gda = report["global_device_gap_analysis"]
+cap = {}
+for r in recs:
+    if r["kind"] == "metric" and r["name"].startswith(("capture_", "largest_gap")):
+        cap[(r["dev"], r["name"])] = r["value"]
+if gda["dev"] is not None:
+    worst = max((Decimal(v), -i, d) for i, ((d, k), v) in enumerate(cap.items())
+                if k == "capture_gap_ns")
+    same("chosen rank", 1 if gda["dev"] == worst[2] else 0, 1)
+    d = gda["dev"]
+    same("capture_span_ms", gda["capture_span_ms"], ms(cap[(d, "capture_span_ns")]))
+    same("device_busy_union_ms", gda["device_busy_union_ms"],
+         ms(cap[(d, "capture_busy_union_ns")]))
+    same("device_gap_ms", gda["device_gap_ms"], ms(cap[(d, "capture_gap_ns")]))
+    same("device_gap_ratio", gda["device_gap_ratio"], cap[(d, "capture_gap_ratio")])
+    same("largest_gap_ms", gda["largest_gap_ms"], ms(cap[(d, "largest_gap_ns")]))
+
+# Ops and causes, matched by rank and name.
+ops = {(o["dev"], o["op_name"]): o for o in report["wait_anchor_ops"]}
+for r in recs:
+    if r["kind"] == "op" and (r["dev"], r["name"]) in ops:
+        o = ops[(r["dev"], r["name"])]
+        same("dur avg", o["duration_us_avg"], us(r["dur_avg_ns"]))
+        same("wait avg", o["wait_us_avg"], us(r["wait_avg_ns"]) if r["wait_avg_ns"] else "0")
+        same("cost avg", o["total_cost_us_avg"], us(r["cost_avg_ns"]))
+        same("false hotspot", 1 if o["is_false_hotspot_risk"] else 0,
+             1 if "WAIT_ANCHOR_FALSE_HOTSPOT" in r["tags"].split(",") else 0)
+causes = [r for r in recs if r["kind"] == "cause"]
+same("cause count", len(report["soft_root_cause_summary"]), len(causes))
+for g, w in zip(report["soft_root_cause_summary"], causes):
+    same("cause " + w["name"], 1 if (g["label"], g["scope"], g["dev"]) ==
+         (w["name"], w["scope"], w["dev"]) else 0, 1)
+
+if bad:
+    print("\n".join(bad[:20]))
+    sys.exit(1)
+print("ok: %d values checked" % n)

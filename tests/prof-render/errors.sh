@@ -1,0 +1,20 @@
+# Every diagnostic of prof-render, with its exit status.
+t() { "$@" 2>&1; echo "exit $?"; }
+printf 'a\tb\n1\t2\n' | t prof-render -f md
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\nmetric\t1\t\t0\t\tcapture_span_ns\tabc\n' >bad.tsv
+t prof-render -f json bad.tsv
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nwindow\tx\t1\t0\t\tstep\n' >badts.tsv
+t prof-render -f md badts.tsv
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nkernel\t1\t2\t0\t1\n' >short.tsv
+t prof-render -f md short.tsv
+t prof-render -f md no-such-file.tsv
+t prof-render -f arch short.tsv
+t prof-render -f pdf short.tsv
+t prof-render -f md -c roofline short.tsv
+t prof-render -c pie short.tsv
+t prof-render -n x short.tsv
+t prof-render -N a/b short.tsv
+t prof-render -f md a.tsv b.tsv
+: >file
+t prof-render -o file short.tsv
+t prof-render -o file/sub short.tsv

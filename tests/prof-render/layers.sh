@@ -1,0 +1,26 @@
+# Derived kinds the renderer does not know (the layer and pass records
+# prof-layers will write) are drawn generically: an overlay track per
+# kind in the Chrome trace, named by thread_name metadata, a count under
+# Structure in the Markdown report and in the JSON's structure member.
+prof-ingest -q "$top_srcdir/examples/data/alexnet_2rank" | prof-steps |
+    prof-merge | prof-bubbles | prof-attrib | prof-waitanchor >run.tsv
+awk -F'\t' -v OFS='\t' '
+function rec(kind, ts, dur, dev, name,    i) {
+	for (i = 1; i <= nf; i++) f[i] = ""
+	f[1] = kind; f[2] = ts; f[3] = dur; f[4] = dev; f[6] = name
+	s = f[1]; for (i = 2; i <= nf; i++) s = s OFS f[i]; print s
+}
+/^#/ { print; next }
+!nf { nf = NF; print; next }
+{ print }
+$1 == "window" {
+	rec("pass", $2, $3, $4, "forward+backward")
+	rec("layer", $2 + 20000000, 5000000, $4, "conv1")
+	rec("layer", $2 + 25000000, 3000000, $4, "conv2")
+}' run.tsv >layers.tsv
+prof-render -f chrome layers.tsv >trace.json || exit 1
+grep -E '"cat":"prof\.(layer|pass)"' trace.json | cut -d, -f1-7
+grep '"thread_name"' trace.json |
+    sed 's/.*"args":{"name":"\([^"]*\)".*/\1/' | sort | uniq -c
+prof-render -f md layers.tsv | sed -n '/^### Structure/,/^### Evidence/p'
+prof-render -f json layers.tsv | sed -n '/"structure"/,/}/p'
