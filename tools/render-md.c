@@ -367,8 +367,8 @@ render_md(FILE *f, const struct rmodel *m)
 	recs_free(r, n);
 	fputs("\nPriorities: P0 a labelled cause of medium or high "
 	    "confidence on a rank whose dominant step group is "
-	    "DEVICE_IDLE_GAP_HEAVY; P1 a low-confidence cause or a "
-	    "follow-up there, or an AI CPU op running while the AI Core "
+	    "DEVICE_IDLE_GAP_HEAVY; P1 a low-confidence cause, insufficient "
+	    "evidence or a follow-up there, or an AI CPU op running while the AI Core "
 	    "idles; P2 causes and follow-ups on ranks without heavy idle "
 	    "time, wait-anchor false hotspots, wait pollution; P3 the "
 	    "rest.\n", out);

@@ -233,8 +233,9 @@ label_advice(const char *label)
 		{ "possible_untraced_host_blocking", "the host did something "
 		    "the trace does not show: take host-side sampling (perf, "
 		    "py-spy) or a thread view over the same steps" },
-		{ "insufficient_evidence", "collect the missing evidence "
-		    "(host events, stacks, shapes) before naming a cause" },
+		{ "insufficient_evidence", "name no cause yet: capture more "
+		    "steps with host events, stacks and shapes, then rerun "
+		    "the pipeline" },
 	};
 	size_t i;
 
