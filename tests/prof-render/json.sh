@@ -6,7 +6,8 @@
 t=$top_srcdir/tests/prof-render
 py=/usr/bin/python3
 [ -x $py ] || py=$(command -v python3) || { echo "SKIP: no python3"; exit 77; }
-prof-ingest -q "$top_srcdir/examples/data/alexnet_2rank" | prof-steps |
+# From examples/, so that the stages member holds no absolute path.
+(cd "$top_srcdir/examples" && prof-ingest -q data/alexnet_2rank) | prof-steps |
     prof-merge | prof-bubbles | prof-attrib | prof-waitanchor >run.tsv
 prof-render -f json run.tsv >default.json || exit 1
 $py "$t/check-json.py" "$t/anomaly_discovery.schema.json" run.tsv default.json
