@@ -107,13 +107,33 @@ begin(struct chrome_out *c)
 	fputs(c->nevents++ ? ",\n" : "\n", c->f);
 }
 
+/*
+ * NS as us with up to three decimals, exact (num_ratio's result, by
+ * integer division: this runs twice per event).
+ */
 static void
 put_time(FILE *f, int64_t ns)
 {
-	char b[NUM_BUFSIZE];
+	char b[TSV_I64_MAX + 8];
+	size_t n;
+	int64_t frac;
 
-	num_ratio(b, ns, 1000, 3);
-	fputs(b, f);
+	if (ns < 0) {
+		char r[NUM_BUFSIZE];
+		num_ratio(r, ns, 1000, 3);
+		fputs(r, f);
+		return;
+	}
+	n = tsv_i64(b, ns / 1000);
+	if ((frac = ns % 1000) != 0) {
+		b[n++] = '.';
+		b[n++] = (char)('0' + frac / 100);
+		b[n++] = (char)('0' + frac / 10 % 10);
+		b[n++] = (char)('0' + frac % 10);
+		while (b[n - 1] == '0')
+			n--;
+	}
+	fwrite(b, 1, n, f);
 }
 
 /* A process_name / thread_name metadata event, once per pid or tid. */
@@ -212,7 +232,11 @@ span(struct chrome_out *c, const struct tsvr *in, const char *name,
 	put_json_str(c->f, name);
 	fputs(",\"cat\":", c->f);
 	put_json_str(c->f, cat);
-	fprintf(c->f, ",\"pid\":%s,\"tid\":%s,\"ts\":", pid, tid);
+	fputs(",\"pid\":", c->f);
+	fputs(pid, c->f);
+	fputs(",\"tid\":", c->f);
+	fputs(tid, c->f);
+	fputs(",\"ts\":", c->f);
 	put_time(c->f, ts);
 	if (!absent) {
 		fputs(",\"dur\":", c->f);

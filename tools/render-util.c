@@ -147,6 +147,17 @@ put_json_str(FILE *f, const char *s)
 
 	putc('"', f);
 	for (; *p != '\0'; p++) {
+		/* Runs of plain bytes in one write: the Chrome trace is
+		 * mostly names and args. */
+		size_t n = 0;
+		while (p[n] >= 0x20 && p[n] != '"' && p[n] != '\\')
+			n++;
+		if (n > 0) {
+			fwrite(p, 1, n, f);
+			p += n;
+			if (*p == '\0')
+				break;
+		}
 		if (*p == '"' || *p == '\\') {
 			putc('\\', f);
 			putc(*p, f);
