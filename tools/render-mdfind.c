@@ -34,6 +34,8 @@ hidden(void)
 	size_t i;
 
 	fputs("### Hidden issue discovery\n\n", out);
+	if (M->ndevs == 0)
+		fputs("No ranks in the stream.\n", out);
 	for (i = 0; i < M->ndevs; i++) {
 		const struct rdev *d = M->devs[i];
 		const struct rgroup *g = model_dominant(d);
@@ -230,6 +232,8 @@ aicpu(void)
 	size_t i, k;
 
 	fputs("### AI CPU\n\n", out);
+	if (M->ndevs == 0)
+		fputs("No ranks in the stream.\n", out);
 	for (i = 0; i < M->ndevs; i++) {
 		const struct rdev *d = M->devs[i];
 		fprintf(out, "- Rank %s: %" PRIu64 " AI CPU kernel(s)", d->id,
@@ -266,18 +270,18 @@ static void
 gaps(void)
 {
 	static const char *const need[][2] = {
-		{ "prof-steps", "step windows and groups" },
-		{ "prof-merge", "busy time" },
-		{ "prof-bubbles", "bubbles and their severity" },
-		{ "prof-attrib", "host evidence and soft labels" },
-		{ "prof-waitanchor", "the op view and wait anchors" },
+		{ "prof-steps", "no step windows or groups" },
+		{ "prof-merge", "no busy time" },
+		{ "prof-bubbles", "no bubbles, no severity tags" },
+		{ "prof-attrib", "no host evidence, no soft labels" },
+		{ "prof-waitanchor", "no op view, no wait anchors" },
 	};
 	size_t i, j, n = 0;
 
 	fputs("### Evidence gaps\n\n", out);
 	for (i = 0; i < 5; i++)
 		if (!model_stage_ran(M, need[i][0])) {
-			fprintf(out, "- %s did not run: no %s.\n", need[i][0],
+			fprintf(out, "- %s did not run: %s.\n", need[i][0],
 			    need[i][1]);
 			n++;
 		}
