@@ -101,13 +101,16 @@ num(int c)
 static struct rdev *
 dev_of(const char *id)
 {
+	static struct rdev *last;	/* runs of one rank are the rule */
 	struct rdev *d;
 	size_t i;
 
+	if (last != NULL && strcmp(last->id, id) == 0)
+		return last;
 	for (i = M->ndevs; i > 0; i--)
 		if (strcmp(M->devs[i - 1]->id, id) == 0)
-			return M->devs[i - 1];
-	d = xcalloc(1, sizeof(*d));
+			return last = M->devs[i - 1];
+	last = d = xcalloc(1, sizeof(*d));
 	d->id = xstrdup(id);
 	M->devs = xreallocarray(M->devs, M->ndevs + 1, sizeof(*M->devs));
 	/* Ranks in numeric order when they are numbers, else as met. */
