@@ -215,8 +215,14 @@ on_metric(struct rdev *d)
 		return;
 	}
 	if (strcmp(name, "top_gap_ns") == 0 && d->ngaps > 0) {
-		d->gaps[d->ngaps - 1].dur = tsvr_i64(in, (size_t)col[C_VALUE],
-		    NULL);
+		struct rgap *g = &d->gaps[d->ngaps - 1];
+		int64_t end;
+		g->dur = tsvr_i64(in, (size_t)col[C_VALUE], NULL);
+		if (g->dur < 0 || __builtin_add_overflow(g->start, g->dur,
+		    &end))
+			diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+			    "column 'value': invalid gap length '%s'",
+			    get(C_VALUE));
 		return;
 	}
 	if (*get(C_GROUP) != '\0') {
@@ -474,6 +480,22 @@ on_other(const char *kind)
 	k->n++;
 }
 
+/*
+ * A duration must be non-negative and end within int64, as the stage
+ * library checks: every format adds it to ts_ns.
+ */
+static void
+check_extent(void)
+{
+	int tabsent, dabsent;
+	int64_t ts = tsvr_i64(in, 1, &tabsent), dur = tsvr_i64(in, 2, &dabsent),
+	    end;
+
+	if (!dabsent && (dur < 0 || __builtin_add_overflow(ts, dur, &end)))
+		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+		    "column 'dur_ns': invalid duration '%s'", fixed(2));
+}
+
 static void
 on_record(void)
 {
@@ -482,6 +504,7 @@ on_record(void)
 	int absent;
 
 	M->nrecords++;
+	check_extent();
 	if (strcmp(kind, "kernel") == 0)
 		on_kernel(d);
 	else if (strcmp(kind, "host") == 0)

@@ -18,3 +18,9 @@ t prof-render -f md a.tsv b.tsv
 : >file
 t prof-render -o file short.tsv
 t prof-render -o file/sub short.tsv
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nbubble\t10\t9223372036854775800\t0\t\tprelaunch\n' >ovf.tsv
+t prof-render -f json ovf.tsv
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nbusy\t10\t-3\t0\t\tbusy\n' >neg.tsv
+t prof-render -f svg neg.tsv
+printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\nmetric\t1\t\t0\t\ttop_gap_start_ns\t9223372036854775800\nmetric\t1\t\t0\t\ttop_gap_ns\t100\n' >gap.tsv
+t prof-render -f json gap.tsv
