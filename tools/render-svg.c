@@ -89,7 +89,12 @@ text(const char *s)
 			fputs("&quot;", out);
 			break;
 		default:
-			putc(*s, out);
+			/* XML 1.0 has no control characters but these. */
+			if ((unsigned char)*s < 0x20 && *s != '\t' &&
+			    *s != '\n' && *s != '\r')
+				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+			else
+				putc(*s, out);
 		}
 }
 
