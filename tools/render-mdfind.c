@@ -226,6 +226,38 @@ ops(void)
 		putc('\n', out);
 }
 
+/*
+ * The ops prof-waitanchor classed by how much of their AI CPU time the
+ * AI Core hides (masked_ratio): exposed time idles the device.
+ */
+static void
+aicpu_ops(void)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < M->ndevs; i++)
+		for (j = 0; j < M->devs[i]->nops; j++) {
+			const struct rop *o = &M->devs[i]->ops[j];
+			if (strstr(o->tags, "AICPU_") == NULL)
+				continue;
+			if (n++ == 0)
+				fputs("| rank | op | calls | avg duration (us) | "
+				    "masked ratio | class |\n"
+				    "|---|---|---:|---:|---:|---|\n", out);
+			fprintf(out, "| %s | ", M->devs[i]->id);
+			put_md(out, o->name);
+			fprintf(out, " | %s | ", *o->calls ? o->calls : "-");
+			put_dec(out, o->dur_avg, 3, 3);
+			fputs(" | ", out);
+			ratio(o->masked);
+			fprintf(out, " | %s |\n", o->tags);
+		}
+	if (n > 0)
+		fputs("\nMasked ratio: the share of the op's AI CPU time "
+		    "during which AI Core work ran; below 0.2 the op is "
+		    "exposed and the device idles on it.\n\n", out);
+}
+
 static void
 aicpu(void)
 {
@@ -248,6 +280,7 @@ aicpu(void)
 		fputs(".\n", out);
 	}
 	putc('\n', out);
+	aicpu_ops();
 }
 
 static void

@@ -158,12 +158,16 @@ from_op(const struct rdev *d, const struct rop *o)
 		    "its wait time is not a reliable cause "
 		    "(wait_not_reliable_for_rootcause)", 1, d->id,
 		    xstrdup(why));
-	if (tag_has(o->tags, "AICPU_EXPOSED_NOT_ALLOWED") ||
-	    tag_has(o->tags, "AICPU_EXPOSED_RISK"))
+	if (tag_has(o->tags, "AICPU_EXPOSED_NOT_ALLOWED"))
 		add(1, "op", o->name, xstrdup("move this op off the AI CPU "
 		    "(an AI Core implementation, another dtype or shape): "
 		    "it runs while the AI Core idles"), "", 0, d->id,
 		    xstrdup(why));
+	else if (tag_has(o->tags, "AICPU_EXPOSED_RISK"))
+		add(1, "op", o->name, xstrdup("move this op off the AI CPU "
+		    "(an AI Core implementation, another dtype or shape): "
+		    "part of it runs while the AI Core idles, and a call "
+		    "overlaps a device bubble"), "", 0, d->id, xstrdup(why));
 	else if (tag_has(o->tags, "AICPU_PARTIALLY_EXPOSED"))
 		add(2, "op", o->name, xstrdup("move this op off the AI CPU: "
 		    "part of it runs while the AI Core idles"), "", 0, d->id,
