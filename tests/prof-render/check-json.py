@@ -99,6 +99,14 @@ for g, w in zip(got, want):
     same("comm cov", g.get("comm_marker_overlap_ratio"), w.get("comm_cov_ratio"))
     labels = [x for x in w.get("labels", "").split(",") if x]
     same("labels", 1 if g["candidate_labels"] == labels else 0, 1)
+    ev = []
+    for side, word in (("prev", "before"), ("next", "after")):
+        if w.get(side + "_name"):
+            d = Decimal(w.get(side + "_dur_ns") or "0") / 1000
+            ev.append("%s: %s (%s, %s us, stream %s)" % (
+                word, w[side + "_name"], w.get(side + "_core") or "?",
+                format(d.normalize(), "f"), w.get(side + "_track") or "?"))
+    same("evidence_ops " + w["bubble_id"], 1 if g["evidence_ops"] == ev else 0, 1)
 
 # The chosen rank's whole-capture figures.
 gda = report["global_device_gap_analysis"]
