@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -283,6 +284,89 @@ aicpu(void)
 	aicpu_ops();
 }
 
+static int
+by_ts(const void *a, const void *b)
+{
+	const struct rlayer *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Where bubble B lies among the rank's layers (sorted by start): inside
+ * the latest layer that starts at or before it and reaches its end, at
+ * the boundary between the layer that ended before it and the next one,
+ * or before the first or after the last.
+ */
+static void
+place(const struct rdev *d, const struct rbubble *b)
+{
+	const struct rlayer *prev = NULL, *next = NULL, *in = NULL;
+	size_t i;
+
+	for (i = 0; i < d->nlayers; i++) {
+		const struct rlayer *l = &d->layers[i];
+		if (l->ts > b->ts) {
+			next = l;
+			break;
+		}
+		if (l->ts + l->dur >= b->ts + b->dur)
+			in = l;
+		else if (prev == NULL || l->ts + l->dur >= prev->ts + prev->dur)
+			prev = l;
+	}
+	if (in != NULL) {
+		fputs("inside ", out);
+		put_md(out, in->name);
+	} else if (prev != NULL && next != NULL) {
+		fputs(prev->ts + prev->dur > b->ts ? "across the boundary "
+		    "of " : "between ", out);
+		put_md(out, prev->name);
+		fputs(" and ", out);
+		put_md(out, next->name);
+		fputs(" (boundary)", out);
+	} else if (next != NULL) {
+		fputs("before the first layer, ", out);
+		put_md(out, next->name);
+	} else if (prev != NULL) {
+		fputs("after the last layer, ", out);
+		put_md(out, prev->name);
+	} else
+		fputs("-", out);
+}
+
+/* The structure-level drill-down of section 8.1, where layers exist. */
+static void
+drilldown(void)
+{
+	size_t i, j;
+	int any = 0;
+
+	for (i = 0; i < M->ndevs; i++) {
+		struct rdev *d = M->devs[i];
+		if (d->nlayers == 0)
+			continue;
+		qsort(d->layers, d->nlayers, sizeof(*d->layers), by_ts);
+		if (!any++)
+			fputs("| rank | bubble | scope | duration (ms) | where "
+			    "|\n|---|---|---|---:|---|\n", out);
+		for (j = 0; j < d->ntop; j++) {
+			const struct rbubble *b = &d->top[j];
+			fprintf(out, "| %s | %s | %s | ", d->id,
+			    *b->id ? b->id : "-", b->scope);
+			put_ms(out, b->dur, 3);
+			fputs(" | ", out);
+			place(d, b);
+			fputs(" |\n", out);
+		}
+	}
+	if (any)
+		fputs("\nA bubble inside a layer is a gap in that layer's "
+		    "kernel sequence; one between layers is a gap at a "
+		    "structure boundary (the kernels around it are in the "
+		    "table above).\n\n", out);
+}
+
 static void
 structure(void)
 {
@@ -297,6 +381,7 @@ structure(void)
 		    M->kinds[i].name);
 	if (M->nkinds)
 		putc('\n', out);
+	drilldown();
 }
 
 static void

@@ -537,9 +537,16 @@ on_record(void)
 		on_op(d);
 	else if (strcmp(kind, "flow") != 0 && strcmp(kind, "counter") != 0 &&
 	    strcmp(kind, "step") != 0 && strcmp(kind, "mark") != 0) {
-		tsvr_i64(in, 2, &absent);
+		int64_t dur = tsvr_i64(in, 2, &absent);
 		if (!absent)
 			on_other(kind);
+		if (!absent && strcmp(kind, "layer") == 0) {
+			d->layers = xreallocarray(d->layers, d->nlayers + 1,
+			    sizeof(*d->layers));
+			d->layers[d->nlayers].ts = tsvr_i64(in, 1, NULL);
+			d->layers[d->nlayers].dur = dur;
+			d->layers[d->nlayers++].name = xstrdup(fixed(5));
+		}
 	}
 }
 

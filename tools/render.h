@@ -87,6 +87,12 @@ struct rpoint {
 	char	*name, *bound;
 };
 
+/* A layer record (prof-layers), to place bubbles in the structure. */
+struct rlayer {
+	int64_t	 ts, dur;
+	char	*name;
+};
+
 /* AI CPU classes counted on kernel records. */
 enum { AC_MASKED, AC_PARTIAL, AC_EXPOSED, AC_RISK, AC_N };
 extern const char *const render_aicpu_tag[AC_N];
@@ -118,6 +124,8 @@ struct rdev {
 	size_t		 nspans, capspans;
 	struct rpoint	*points;	/* for the roofline chart */
 	size_t		 npoints;
+	struct rlayer	*layers;	/* layer records, for the drill-down */
+	size_t		 nlayers;
 };
 
 /* A derived kind with extent seen in the stream (layer, pass, ...). */

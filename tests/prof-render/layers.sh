@@ -2,6 +2,10 @@
 # prof-layers will write) are drawn generically: an overlay track per
 # kind in the Chrome trace, named by thread_name metadata, a count under
 # Structure in the Markdown report and in the JSON's structure member.
+# The top bubbles are placed among the layers (checked by hand: rank 0's
+# conv1 spans 132.852790-137.852790 ms, conv2 137.852790-140.852790 ms,
+# so d0.s50.b16 at 133.881315 ms for 1.318826 ms is inside conv1; rank
+# 1's d1.s50.b16 ends at 140.034542 ms, past conv1's 139.980160 ms end).
 prof-ingest -q "$top_srcdir/examples/data/alexnet_2rank" | prof-steps |
     prof-merge | prof-bubbles | prof-attrib | prof-waitanchor >run.tsv
 awk -F'\t' -v OFS='\t' '
