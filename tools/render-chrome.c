@@ -50,6 +50,8 @@ chrome_open(FILE *f)
 	size_t i;
 
 	c->f = f;
+	/* Events are small and many: write in large blocks. */
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	/* Steps, busy time and bubbles keep their order on every rank. */
 	c->kinds = xreallocarray(NULL, 3, sizeof(*c->kinds));
 	for (i = 0; i < 3; i++)
