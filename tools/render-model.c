@@ -550,31 +550,62 @@ on_record(void)
 	}
 }
 
-/* The profile's name: the last operand of prof-ingest, less suffixes. */
+/*
+ * The last word of LINE that is not an option (after the program and its
+ * version), as [*START, *END), or 0 when there is none.
+ */
+static int
+last_operand(const char *line, const char **start, const char **end)
+{
+	const char *p = line, *w;
+	int words = 0, found = 0;
+
+	while (*p != '\0') {
+		p += strspn(p, " ");
+		if (*p == '\0')
+			break;
+		w = p;
+		p += strcspn(p, " ");
+		if (++words > 2 && *w != '-') {
+			*start = w;
+			*end = p;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/*
+ * The profile's name: the last operand of prof-ingest (else the input
+ * file), without its directory and its file suffixes.
+ */
 static char *
 profile_name(const struct rmodel *m)
 {
 	static const char *const sfx[] = { ".gz", ".zst", ".bz2", ".xz",
 	    ".json", ".trace", ".pt", ".csv", ".tar", ".zip", ".tsv" };
-	const char *s, *p;
+	const char *s = NULL, *e = NULL, *p;
 	char *name;
 	size_t i, n;
 	int again = 1;
 
 	for (i = 0; i < m->nstages; i++)
-		if (strncmp(m->stages[i], "prof-ingest ", 12) == 0)
+		if (strncmp(m->stages[i], "prof-ingest ", 12) == 0 &&
+		    last_operand(m->stages[i], &s, &e))
 			break;
-	if (i == m->nstages)
-		return xstrdup(m->path && strcmp(m->path, "-") != 0 ?
-		    m->path : "stdin");
-	s = m->stages[i];
-	p = s + strlen(s);
-	while (p > s && p[-1] == '/')
-		p--;
-	n = (size_t)(p - s);
-	while (p > s && p[-1] != ' ' && p[-1] != '/')
-		p--;
-	name = xstrndup(p, n - (size_t)(p - s));
+	if (s == NULL) {
+		if (m->path == NULL || strcmp(m->path, "-") == 0)
+			return xstrdup("stdin");
+		s = m->path;
+		e = s + strlen(s);
+	}
+	while (e > s && e[-1] == '/')
+		e--;
+	for (p = e; p > s && p[-1] != '/'; p--)
+		;
+	if (p == e)
+		return xstrdup("stdin");
+	name = xstrndup(p, (size_t)(e - p));
 	while (again) {
 		again = 0;
 		for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
