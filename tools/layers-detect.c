@@ -8,15 +8,16 @@
  *
  * Candidates are names that occur at least three times.  For each, the
  * modal distance (in kernels) between its consecutive occurrences is
- * the candidate period P, and its score is the number of kernels in the
- * region from its first to its last occurrence that recur P kernels
- * later (s[i] == s[i+P]).  A name that occurs once per layer gives the
- * layer period; one that occurs several times per layer gives a period
- * that does not repeat the sequence and scores low.  The best score
- * wins; ties go to an attention kernel, then to the longest total
- * duration.  Confidence = score / region length: the share of the
- * kernels of the repeated region that recur exactly one period later
- * (1 for a perfectly periodic sequence).
+ * the candidate period P, and its score is the number of kernels from
+ * its first occurrence F to P before its last one L that recur P
+ * kernels later (s[i] == s[i+P], F <= i <= L-P).  A name that occurs
+ * once per layer gives the layer period; one that occurs several times
+ * per layer gives a period that does not repeat the sequence and scores
+ * low.  Scores within 5% of the best tie; ties go to an attention
+ * kernel, then to the longest total duration.  Confidence = score /
+ * (L - P - F + 1): the share of the kernels of the repeated region that
+ * recur exactly one period later (1 for a perfectly periodic sequence),
+ * rounded down to a millionth.
  */
 #include <config.h>
 
@@ -28,11 +29,11 @@
 #include "xalloc.h"
 
 /* The candidates whose score is computed in full. */
-#define NCAND	16
+#define NCAND	64
 
 struct cand {
 	uint32_t	 name;
-	size_t		 first, last, count, period, modal;
+	size_t		 first, last, count, period, modal, score;
 	int64_t		 dur;
 };
 
@@ -79,13 +80,17 @@ cmp_cand(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-/* Kernels in C's region that recur one period later. */
+/*
+ * The kernels of C's region that recur one period later, where that is
+ * still inside the region: positions first .. last - period, so that no
+ * candidate loses for lying nearer the window's end.
+ */
 static size_t
-score(const struct cand *c, const struct lkern *k, size_t n)
+score(const struct cand *c, const struct lkern *k)
 {
 	size_t i, m = 0;
 
-	for (i = c->first; i < c->last && i + c->period < n; i++)
+	for (i = c->first; i + c->period <= c->last; i++)
 		m += k[i].name == k[i + c->period].name;
 	return m;
 }
@@ -129,14 +134,17 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
 }
 
 /*
- * The anchor of the window of D, or -1; *CONF is its confidence in
- * millionths.
+ * The anchor of the window K (N kernels), or -1; *CONF is its
+ * confidence in millionths.  Candidates within 5% of the best score
+ * are equal: an attention kernel among them is the natural marker (a
+ * capture that starts mid-layer gives it one occurrence less than the
+ * kernels before it), then the one with the most kernel time.
  */
 static int64_t
 find_anchor(const struct lkern *k, size_t n, int64_t *conf)
 {
 	struct cand *c;
-	size_t nc, i, *tmp, sc, best_sc = 0;
+	size_t nc, i, *tmp, best_sc = 0;
 	int64_t best = -1, best_dur = 0;
 	int best_attn = 0;
 
@@ -146,22 +154,27 @@ find_anchor(const struct lkern *k, size_t n, int64_t *conf)
 		modal_gap(&c[i], k, n, tmp);
 	free(tmp);
 	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (nc > NCAND)
+		nc = NCAND;
+	for (i = 0; i < nc; i++) {
+		c[i].score = c[i].period < 2 || c[i].modal < 2 ? 0 :
+		    score(&c[i], k);
+		if (c[i].score > best_sc)
+			best_sc = c[i].score;
+	}
 	*conf = 0;
-	for (i = 0; i < nc && i < NCAND; i++) {
+	for (i = 0; i < nc && best_sc > 0; i++) {
 		int attn = names_get(c[i].name)->role == ROLE_ATTN;
 
-		if (c[i].period < 2 || c[i].modal < 2)
+		if (20 * c[i].score < 19 * best_sc || (best >= 0 &&
+		    (best_attn > attn || (best_attn == attn &&
+		    c[i].dur <= best_dur))))
 			continue;
-		sc = score(&c[i], k, n);
-		if (sc < best_sc || (sc == best_sc && (best_attn > attn ||
-		    (best_attn == attn && c[i].dur <= best_dur))))
-			continue;
-		best_sc = sc;
 		best = c[i].name;
 		best_dur = c[i].dur;
 		best_attn = attn;
-		*conf = (int64_t)((__int128)sc * 1000000 /
-		    (int64_t)(c[i].last - c[i].first));
+		*conf = (int64_t)((__int128)c[i].score * 1000000 /
+		    (int64_t)(c[i].last - c[i].period - c[i].first + 1));
 	}
 	free(c);
 	return best;

@@ -38,8 +38,7 @@ static const char *const rule_names[] = {
 	"first", "gap", "direction", "step", "phase", "end"
 };
 
-enum { PH_NONE, PH_PREFILL, PH_DECODE, PH_FWD, PH_BWD };
-static const char *const phase_names[] = {
+const char *const phase_names[NPHASES] = {
 	"", "prefill", "decode", "forward", "backward"
 };
 
@@ -281,6 +280,7 @@ close_pass(struct ldev *d, int64_t cut)
 	num_sort(d->mdur, d->nmdur);
 	md = median_of(d->mdur, d->nmdur);
 	ph = pass_phase(d, md);
+	sum_pass(d, ph);
 	put_checks(d);
 	for (i = 0; i < nlrecs; i++) {
 		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
@@ -354,17 +354,30 @@ open_layer(struct ldev *d, struct lkern *k)
 	set_deadline(d);
 }
 
-/* Which rule makes marker K (direction DIR) open a new pass, or -1. */
+/*
+ * Which rule makes marker K (direction DIR, step STEP) start a new pass,
+ * or -1 when it continues the open one.  With no pass open (the first
+ * marker, or the clock closed the last pass) it says why the new one is
+ * new: direction, step and phase come before the gap.
+ */
 static int
-new_pass_rule(struct ldev *d, const struct lkern *k, int dir)
+new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
+    const char *step, size_t slen)
 {
 	int64_t ref = ref_gap(d), gap = k->s - d->layer_ts;
 	int64_t prev = d->marker_dur, cur = k->e - k->s;
 
+	if (d->npasses == 0 && d->pass_rec == NULL)
+		return RULE_FIRST;
 	if (dir != d->pass_dir)
 		return RULE_DIR;
+	if (slen > 0 && (strlen(d->pass_step) != slen ||
+	    memcmp(d->pass_step, step, slen) != 0))
+		return RULE_STEP;
 	if ((prev > 10 * MS && cur < MS) || (prev < MS && cur > 10 * MS))
 		return RULE_PHASE;
+	if (d->pass_rec == NULL)
+		return RULE_GAP;
 	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref * lopts.gap_ppm)
 		return RULE_GAP;
 	return -1;
@@ -375,17 +388,11 @@ static void
 on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
     size_t slen)
 {
-	int rule = RULE_FIRST;
+	int rule = new_pass_rule(d, k, dir, step, slen);
 	int64_t ref, cut;
 
-	/* a pass closed by the clock: say why the next one is new */
-	if (d->npasses > 0)
-		rule = dir != d->pass_dir ? RULE_DIR : slen > 0 &&
-		    (strlen(d->pass_step) != slen || memcmp(d->pass_step,
-		    step, slen) != 0) ? RULE_STEP : RULE_GAP;
 	d->seen_marker = 1;
 	if (d->pass_rec != NULL) {
-		rule = new_pass_rule(d, k, dir);
 		if (rule < 0) {
 			close_layer(d, k->s, 0);
 			push64(&d->gaps, &d->ngaps, &d->gapcap,

@@ -189,7 +189,7 @@ void
 sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
     int64_t ts, int64_t end, int64_t ksum, int64_t busy, int complete)
 {
-	struct ltype *ty = &d->types[t];
+	struct ltype *ty = &d->pend[t];
 	struct ival *iv = xreallocarray(NULL, n + 1, sizeof(*iv));
 	unsigned present = 0;
 	size_t i, m;
@@ -225,6 +225,70 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
 		ty->seq_final = complete;
 		ty->seq_pass = d->pass_idx;
 		ty->seq_layer = d->layer_idx;
+	}
+}
+
+/* Move the sequence of F into T. */
+static void
+seq_move(struct ltype *t, struct ltype *f)
+{
+	free(t->seq_name);
+	free(t->seq_track);
+	free(t->seq_rep);
+	free(t->seq_dur);
+	t->seq_name = f->seq_name;
+	t->seq_track = f->seq_track;
+	t->seq_rep = f->seq_rep;
+	t->seq_dur = f->seq_dur;
+	t->nseq = f->nseq;
+	t->seq_final = f->seq_final;
+	t->seq_pass = f->seq_pass;
+	t->seq_layer = f->seq_layer;
+	f->seq_name = f->seq_track = f->seq_rep = NULL;
+	f->seq_dur = NULL;
+	f->nseq = 0;
+	f->seq_final = 0;
+}
+
+/*
+ * The open pass closed with phase PH: its layers join the summaries of
+ * their (phase, type), since a backward or decode layer is not a
+ * forward or prefill one of the same type.
+ */
+void
+sum_pass(struct ldev *d, int ph)
+{
+	int t, r;
+
+	for (t = 0; t < NLTYPES; t++) {
+		struct ltype *f = &d->pend[t], *to = &d->types[ph][t];
+		size_t i;
+
+		for (i = 0; i < f->n; i++) {
+			if (to->n == to->cap) {
+				to->cap = to->cap ? 2 * to->cap : 64;
+				to->wall = xreallocarray(to->wall, to->cap,
+				    sizeof(int64_t));
+			}
+			to->wall[to->n++] = f->wall[i];
+		}
+		to->wall_sum += f->wall_sum;
+		to->ksum += f->ksum;
+		to->busy += f->busy;
+		for (r = 0; r < NROLES; r++) {
+			to->role_busy[r] += f->role_busy[r];
+			to->role_sum[r] += f->role_sum[r];
+			to->role_n[r] += f->role_n[r];
+			f->role_busy[r] = f->role_sum[r] = 0;
+			f->role_n[r] = 0;
+		}
+		if (f->nseq > 0 && (to->nseq == 0 || (!to->seq_final &&
+		    f->seq_final)))
+			seq_move(to, f);
+		f->nseq = 0;
+		f->seq_final = 0;
+		f->n = 0;
+		f->wall_sum = f->ksum = f->busy = 0;
 	}
 }
 
@@ -277,15 +341,16 @@ isqrt(__int128 v)
  * down to the nanosecond, over the mean).
  */
 static void
-put_type(struct ldev *d, int t)
+put_type(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[t];
+	struct ltype *ty = &d->types[ph][t];
 	struct srec *r = summary(d, "layer_type", ltype_names[t]);
 	__int128 var = 0, dev;
 	int64_t n = (int64_t)ty->n;
 	size_t i;
 
 	srec_set_str(r, lc_ltype, ltype_names[t]);
+	srec_set_str(r, lc_phase, phase_names[ph]);
 	srec_set_i64(r, lc_value, n);
 	for (i = 0; i < ty->n; i++) {
 		dev = (__int128)ty->wall[i] * n - ty->wall_sum;
@@ -295,9 +360,21 @@ put_type(struct ldev *d, int t)
 	srec_set_i64(r, lc_min, ty->wall[0]);
 	srec_set_i64(r, lc_median, median_of(ty->wall, ty->n));
 	srec_set_i64(r, lc_max, ty->wall[ty->n - 1]);
-	/* var = n^3 sd^2, so sd * n = sqrt(var / n); cv = sd * n / sum */
-	if (ty->wall_sum > 0)
-		put_ratio(r, lc_cv, isqrt(var / n), ty->wall_sum);
+	/*
+	 * var = n^3 sd^2, so n sd = sqrt(var / n) and cv = n sd / sum;
+	 * n sd is taken to a millionth of a nanosecond where that fits.
+	 */
+	var /= n;
+	if (ty->wall_sum > 0) {
+		__int128 scale = 1000000;
+		int64_t q = 1000000;
+
+		if (var >= (__int128)10000000000000 * 1000000000000 ||
+		    ty->wall_sum > INT64_MAX / q)
+			scale = q = 1;
+		put_ratio(r, lc_cv, isqrt(var * scale * scale), ty->wall_sum *
+		    q);
+	}
 	srec_set_i64(r, lc_ksum, ty->ksum);
 	srec_set_i64(r, lc_busy, ty->busy);
 	stage_put(lst, r);
@@ -305,9 +382,9 @@ put_type(struct ldev *d, int t)
 
 /* The role groups of a type, with busy time and share of layer wall. */
 static void
-put_roles(struct ldev *d, int t)
+put_roles(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[t];
+	struct ltype *ty = &d->types[ph][t];
 	int ro;
 
 	for (ro = 0; ro < NROLES; ro++) {
@@ -317,6 +394,7 @@ put_roles(struct ldev *d, int t)
 			continue;
 		r = summary(d, "role", role_names[ro]);
 		srec_set_str(r, lc_ltype, ltype_names[t]);
+		srec_set_str(r, lc_phase, phase_names[ph]);
 		srec_set_i64(r, lc_value, (int64_t)ty->role_n[ro]);
 		srec_set_i64(r, lc_busy, ty->role_busy[ro]);
 		srec_set_i64(r, lc_ksum, ty->role_sum[ro]);
@@ -328,9 +406,9 @@ put_roles(struct ldev *d, int t)
 }
 
 static void
-put_seq(struct ldev *d, int t)
+put_seq(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[t];
+	struct ltype *ty = &d->types[ph][t];
 	size_t i;
 
 	for (i = 0; i < ty->nseq; i++) {
@@ -339,6 +417,7 @@ put_seq(struct ldev *d, int t)
 
 		srec_set_str(r, COL_TRACK, stream_name(d, ty->seq_track[i]));
 		srec_set_str(r, lc_ltype, ltype_names[t]);
+		srec_set_str(r, lc_phase, phase_names[ph]);
 		srec_set_i64(r, lc_pass, ty->seq_pass);
 		srec_set_i64(r, lc_layer, ty->seq_layer);
 		srec_set_i64(r, lc_seq, (int64_t)i);
@@ -397,7 +476,7 @@ put_streams(struct ldev *d)
 void
 sum_dev(struct ldev *d)
 {
-	int t;
+	int ph, t;
 
 	overlap_cut(d, INT64_MAX);
 	metric(d, "pass_count", d->npasses);
@@ -424,12 +503,13 @@ sum_dev(struct ldev *d)
 	if (d->detect_ran)
 		metric_ratio(d, "layer_detect_confidence_ratio",
 		    d->confidence_ppm, 1000000);
-	for (t = 0; t < NLTYPES; t++) {
-		if (d->types[t].n == 0)
-			continue;
-		put_type(d, t);
-		put_roles(d, t);
-		put_seq(d, t);
-	}
+	for (ph = 0; ph < NPHASES; ph++)
+		for (t = 0; t < NLTYPES; t++) {
+			if (d->types[ph][t].n == 0)
+				continue;
+			put_type(d, ph, t);
+			put_roles(d, ph, t);
+			put_seq(d, ph, t);
+		}
 	put_streams(d);
 }

@@ -55,6 +55,9 @@ struct lkern {
 	uint32_t	 track;		/* stream index in the dev */
 };
 
+/* Pass phases. */
+enum { PH_NONE, PH_PREFILL, PH_DECODE, PH_FWD, PH_BWD, NPHASES };
+
 /* Layer types. */
 enum { LT_DENSE, LT_MOE, LT_MOE_GMM, LT_MOE_DFC, NLTYPES };
 
@@ -121,7 +124,8 @@ struct ldev {
 	int		 detect_ran;
 	char		*win_step;
 	/* whole-capture summary */
-	struct ltype	 types[NLTYPES];
+	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
+	struct ltype	 types[NPHASES][NLTYPES];
 	int64_t		 npasses, nlayers, nmarkers, ndir[3];
 	int64_t		 nprefill, ndecode;
 	int64_t		*layers_per;	/* layers of each pass */
@@ -159,6 +163,7 @@ int		 names_marker_dir(const char *, size_t, const char *, size_t);
 extern const char *const role_names[NROLES];
 extern const char *const ltype_names[NLTYPES];
 extern const char *const check_names[NCHECK];
+extern const char *const phase_names[NPHASES];
 extern const unsigned check_flags[NCHECK];
 
 /* layers-pass.c */
@@ -174,6 +179,7 @@ void		 detect_window(struct ldev *, int);
 /* layers-sum.c */
 void		 sum_layer(struct ldev *, int, const struct lkern *, size_t,
 		    int64_t, int64_t, int64_t, int64_t, int);
+void		 sum_pass(struct ldev *, int);
 void		 sum_kernel(struct ldev *, const struct lkern *, unsigned);
 void		 sum_dev(struct ldev *);
 uint32_t	 stream_of(struct ldev *, const char *, size_t);

@@ -143,19 +143,28 @@ do_kernel(void)
 }
 
 static void
+ltype_free(struct ltype *t)
+{
+	free(t->wall);
+	free(t->seq_name);
+	free(t->seq_track);
+	free(t->seq_rep);
+	free(t->seq_dur);
+}
+
+static void
 free_devs(void)
 {
 	size_t i, j;
+	int ph;
 
 	for (i = 0; i < ndevs; i++) {
 		struct ldev *d = devs[i];
 
 		for (j = 0; j < NLTYPES; j++) {
-			free(d->types[j].wall);
-			free(d->types[j].seq_name);
-			free(d->types[j].seq_track);
-			free(d->types[j].seq_rep);
-			free(d->types[j].seq_dur);
+			ltype_free(&d->pend[j]);
+			for (ph = 0; ph < NPHASES; ph++)
+				ltype_free(&d->types[ph][j]);
 		}
 		for (j = 0; j < d->nstreams; j++)
 			free(d->streams[j].track);
