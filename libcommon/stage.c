@@ -816,6 +816,21 @@ stage_tag_add(char *buf, size_t cap, const char *tag)
 }
 
 void
+srec_tag_add(struct srec *r, int col, const char *tag)
+{
+	size_t n, len = strlen(tag);
+	const char *old = srec_get(r, col, &n);
+	char *buf = xmalloc(n + len + 2);
+
+	memcpy(buf, old, n);
+	if (n > 0)
+		buf[n++] = ',';
+	memcpy(buf + n, tag, len);
+	srec_set(r, col, buf, n + len);
+	free(buf);
+}
+
+void
 stage_close(struct stage *st)
 {
 	size_t i;

@@ -42,8 +42,12 @@ const char *const phase_names[NPHASES] = {
 	"", "prefill", "decode", "forward", "backward"
 };
 
-/* Layer records of the open pass: they take its phase when it closes. */
+/*
+ * Layer records of the open pass and their walls: they take its phase,
+ * and the outlier tag, when it closes.
+ */
 static struct srec **lrecs;
+static int64_t *lwalls;
 static size_t nlrecs, lrcap;
 
 void
@@ -193,7 +197,9 @@ close_layer(struct ldev *d, int64_t end, int last)
 	if (nlrecs == lrcap) {
 		lrcap = lrcap ? 2 * lrcap : 64;
 		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
+		lwalls = xreallocarray(lwalls, lrcap, sizeof(*lwalls));
 	}
+	lwalls[nlrecs] = lend - d->layer_ts;
 	lrecs[nlrecs++] = d->layer_rec;
 	d->layer_rec = NULL;
 	d->pass_layers++;
@@ -268,12 +274,35 @@ put_checks(struct ldev *d)
 	}
 }
 
+/*
+ * Write the layer records of the pass that closed with phase PH.  A
+ * layer at least twice the median wall of its pass is tagged outlier
+ * (layer-0 warm-up, a transition layer, a stall): the spec's
+ * type-specific anomalies start there.
+ */
+static void
+put_layers(int ph)
+{
+	int64_t *w = xreallocarray(NULL, nlrecs + 1, sizeof(*w)), med;
+	size_t i;
+
+	memcpy(w, lwalls, nlrecs * sizeof(*w));
+	med = median_of(w, nlrecs);
+	free(w);
+	for (i = 0; i < nlrecs; i++) {
+		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
+		if (nlrecs > 2 && lwalls[i] / 2 >= med)
+			srec_tag_add(lrecs[i], lc_tags, "outlier");
+		stage_put(lst, lrecs[i]);
+	}
+	nlrecs = 0;
+}
+
 /* Close the open pass: its last layer ends by CUT. */
 static void
 close_pass(struct ldev *d, int64_t cut)
 {
 	int64_t md;
-	size_t i;
 	int ph;
 
 	close_layer(d, cut, 1);
@@ -282,11 +311,7 @@ close_pass(struct ldev *d, int64_t cut)
 	ph = pass_phase(d, md);
 	sum_pass(d, ph);
 	put_checks(d);
-	for (i = 0; i < nlrecs; i++) {
-		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
-		stage_put(lst, lrecs[i]);
-	}
-	nlrecs = 0;
+	put_layers(ph);
 	srec_set_i64(d->pass_rec, COL_DUR, d->pass_end - d->pass_ts);
 	srec_set_str(d->pass_rec, COL_NAME, phase_names[ph]);
 	srec_set_str(d->pass_rec, lc_phase, phase_names[ph]);
@@ -296,6 +321,7 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_ksum, d->pass_ksum);
 	srec_set_i64(d->pass_rec, lc_busy, d->pass_busy);
 	srec_set_i64(d->pass_rec, lc_mdur, md);
+	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
 	stage_put(lst, d->pass_rec);
@@ -308,6 +334,7 @@ close_pass(struct ldev *d, int64_t cut)
 	}
 	d->nprefill += ph == PH_PREFILL;
 	d->ndecode += ph == PH_DECODE;
+	d->nphase_layers[ph] += d->pass_layers;
 	d->ndir[d->pass_dir]++;
 	d->npasses++;
 	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);

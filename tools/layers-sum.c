@@ -28,6 +28,18 @@ put_ratio(struct srec *r, int col, int64_t num, int64_t den)
 	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
 }
 
+/* Mean of N values, rounded down (0 for none). */
+int64_t
+mean_of(const int64_t *v, size_t n)
+{
+	__int128 sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n > 0 ? (int64_t)(sum / (__int128)n) : 0;
+}
+
 /* Median of N values (sorted in place), rounded down to an integer. */
 int64_t
 median_of(int64_t *v, size_t n)
@@ -142,6 +154,7 @@ sum_kernel(struct ldev *d, const struct lkern *k, unsigned flags)
 
 	s->n++;
 	s->sum += dur;
+	d->nkernels++;
 	if (flags & NF_COMM) {
 		s->comm += dur;
 		d->comm_sum += dur;
@@ -198,7 +211,10 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
 	if (ty->n == ty->cap) {
 		ty->cap = ty->cap ? 2 * ty->cap : 64;
 		ty->wall = xreallocarray(ty->wall, ty->cap, sizeof(int64_t));
+		ty->kcount = xreallocarray(ty->kcount, ty->cap,
+		    sizeof(int64_t));
 	}
+	ty->kcount[ty->n] = (int64_t)n;
 	ty->wall[ty->n++] = end - ts;
 	ty->wall_sum += end - ts;
 	ty->ksum += ksum;
@@ -269,7 +285,10 @@ sum_pass(struct ldev *d, int ph)
 				to->cap = to->cap ? 2 * to->cap : 64;
 				to->wall = xreallocarray(to->wall, to->cap,
 				    sizeof(int64_t));
+				to->kcount = xreallocarray(to->kcount,
+				    to->cap, sizeof(int64_t));
 			}
+			to->kcount[to->n] = f->kcount[i];
 			to->wall[to->n++] = f->wall[i];
 		}
 		to->wall_sum += f->wall_sum;
@@ -377,6 +396,7 @@ put_type(struct ldev *d, int ph, int t)
 	}
 	srec_set_i64(r, lc_ksum, ty->ksum);
 	srec_set_i64(r, lc_busy, ty->busy);
+	srec_set_i64(r, lc_kcount, median_of(ty->kcount, ty->n));
 	stage_put(lst, r);
 }
 
@@ -485,6 +505,8 @@ sum_dev(struct ldev *d)
 	metric(d, "prefill_pass_count", d->nprefill);
 	metric(d, "decode_pass_count", d->ndecode);
 	metric(d, "layer_count", d->nlayers);
+	metric(d, "prefill_layer_count", d->nphase_layers[PH_PREFILL]);
+	metric(d, "decode_layer_count", d->nphase_layers[PH_DECODE]);
 	metric(d, "marker_count", d->nmarkers);
 	if (d->nlp > 0) {
 		int64_t twice;
@@ -494,6 +516,8 @@ sum_dev(struct ldev *d)
 		metric_ratio(d, "layers_per_pass_median", twice, 2);
 		metric(d, "layers_per_pass_max", d->layers_per[d->nlp - 1]);
 	}
+	metric(d, "kernel_count", d->nkernels);
+	metric(d, "stream_count", (int64_t)d->nstreams);
 	metric(d, "comm_kernel_sum_ns", d->comm_sum);
 	metric(d, "comm_union_ns", d->comm_union);
 	metric(d, "comm_overlap_ns", d->comm_overlap);

@@ -64,6 +64,7 @@ enum { LT_DENSE, LT_MOE, LT_MOE_GMM, LT_MOE_DFC, NLTYPES };
 /* Per (dev, layer type) summary. */
 struct ltype {
 	int64_t		*wall;		/* every layer's wall, for variation */
+	int64_t		*kcount;	/* and its kernel count */
 	size_t		 n, cap;
 	int64_t		 role_busy[NROLES], role_sum[NROLES];
 	uint64_t	 role_n[NROLES];
@@ -127,7 +128,8 @@ struct ldev {
 	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
 	struct ltype	 types[NPHASES][NLTYPES];
 	int64_t		 npasses, nlayers, nmarkers, ndir[3];
-	int64_t		 nprefill, ndecode;
+	int64_t		 nprefill, ndecode, nphase_layers[NPHASES];
+	int64_t		 nkernels;
 	int64_t		*layers_per;	/* layers of each pass */
 	size_t		 nlp, lpcap;
 	struct lstream	*streams;
@@ -153,7 +155,7 @@ extern int		 lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule;
 extern int		 lc_layers, lc_kcount, lc_ksum, lc_busy, lc_mdur;
 extern int		 lc_expect, lc_min, lc_median, lc_max, lc_cv;
 extern int		 lc_share, lc_repeat, lc_seq, lc_value, lc_tags;
-extern int		 lc_perlayer, lc_step, lc_type, lc_core;
+extern int		 lc_perlayer, lc_mmean, lc_step, lc_type, lc_core;
 
 /* layers-names.c */
 uint32_t	 names_intern(const char *, size_t, const char *, size_t,
@@ -185,6 +187,7 @@ void		 sum_dev(struct ldev *);
 uint32_t	 stream_of(struct ldev *, const char *, size_t);
 const char	*stream_name(const struct ldev *, uint32_t);
 int64_t		 median_of(int64_t *, size_t);
+int64_t		 mean_of(const int64_t *, size_t);
 void		 put_ratio(struct srec *, int, int64_t, int64_t);
 
 #endif

@@ -28,6 +28,7 @@
 static const char *const added[] = {
 	"pass", "layer", "layer_type", "phase", "rule", "layers",
 	"kernel_count", "kernel_sum_ns", "busy_ns", "marker_dur_ns",
+	"marker_mean_ns",
 	"expect_layers", "per_layer", "min_ns", "median_ns", "max_ns",
 	"cv_ratio", "share_ratio", "seq", "repeat", "value", "tags"
 };
@@ -37,7 +38,7 @@ struct stage *lst;
 int lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule, lc_layers, lc_kcount;
 int lc_ksum, lc_busy, lc_mdur, lc_expect, lc_perlayer, lc_min, lc_median;
 int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
-int lc_step, lc_type, lc_core;
+int lc_mmean, lc_step, lc_type, lc_core;
 
 static struct ldev **devs;
 static size_t ndevs;
@@ -146,6 +147,7 @@ static void
 ltype_free(struct ltype *t)
 {
 	free(t->wall);
+	free(t->kcount);
 	free(t->seq_name);
 	free(t->seq_track);
 	free(t->seq_rep);
@@ -202,6 +204,7 @@ run(const char *path, int argc, char *argv[])
 	lc_ksum = stage_col(lst, "kernel_sum_ns");
 	lc_busy = stage_col(lst, "busy_ns");
 	lc_mdur = stage_col(lst, "marker_dur_ns");
+	lc_mmean = stage_col(lst, "marker_mean_ns");
 	lc_expect = stage_col(lst, "expect_layers");
 	lc_perlayer = stage_col(lst, "per_layer");
 	lc_min = stage_col(lst, "min_ns");

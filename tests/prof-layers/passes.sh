@@ -44,3 +44,10 @@ echo '--- summary'
 awk -v kind=metric,layer_type,role,layer_seq,stream -v want=kind,track,name,layer_type,phase,pass,layer,seq,repeat,value,kernel_sum_ns,busy_ns,min_ns,median_ns,max_ns,cv_ratio,share_ratio,tags -f "$f" out.tsv
 echo '--- -g 3: the gap at 800 (300 ns) is no longer a boundary'
 prof-layers -g 3 in.tsv | awk -v kind=pass -v want=ts_ns,dur_ns,pass,rule,layers -f "$f"
+echo '--- a stall: layers 100, 100, 300, 100 ns with -g 4 stay one pass; the'
+echo '--- 300 ns layer is at least twice the median (100) and is tagged outlier'
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >stall.tsv
+for t in 0 100 200 500 600; do
+	printf 'kernel\t%s\t10\t0\t1\tflash_fwd_kernel\nkernel\t%s\t10\t0\t1\tgemm\n' $t $((t + 20)) >>stall.tsv
+done
+prof-layers -g 4 stall.tsv | awk -v kind=pass,layer -v want=kind,ts_ns,dur_ns,layers,marker_dur_ns,marker_mean_ns,tags -f "$f"
