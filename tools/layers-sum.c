@@ -53,6 +53,26 @@ median_of(int64_t *v, size_t n)
 	return twice / 2;
 }
 
+/* Room for the overlap of every pair of N streams (N x N, row-major). */
+static void
+pair_grow(struct ldev *d, size_t n)
+{
+	int64_t *m;
+	size_t i, j, cap = d->paircap;
+
+	if (n <= cap)
+		return;
+	while (cap < n)
+		cap = cap ? 2 * cap : 4;
+	m = xcalloc(cap * cap, sizeof(*m));
+	for (i = 0; i < d->paircap; i++)
+		for (j = 0; j < d->paircap; j++)
+			m[i * cap + j] = d->pair[i * d->paircap + j];
+	free(d->pair);
+	d->pair = m;
+	d->paircap = cap;
+}
+
 uint32_t
 stream_of(struct ldev *d, const char *track, size_t len)
 {
@@ -66,6 +86,7 @@ stream_of(struct ldev *d, const char *track, size_t len)
 	    sizeof(*d->streams));
 	memset(&d->streams[d->nstreams], 0, sizeof(*d->streams));
 	d->streams[d->nstreams].track = xstrndup(track, len);
+	pair_grow(d, d->nstreams + 1);
 	return (uint32_t)d->nstreams++;
 }
 
@@ -120,17 +141,30 @@ lrun_trim(struct lrun *r, int64_t t)
 	r->n = j;
 }
 
+/* The part of R before T as intervals (freed by the caller). */
+static struct ival *
+run_ivals(const struct lrun *r, int64_t t, size_t *n)
+{
+	struct ival *iv = xreallocarray(NULL, r->n + 1, sizeof(*iv));
+
+	*n = lrun_before(r, t, iv);
+	return iv;
+}
+
 /*
  * Sum what lies before T: no interval that starts at or after T can
- * change the union or the overlap there.
+ * change the unions or the overlaps there.  Communication against
+ * compute for the overlap ratio, and every stream against every other
+ * for the table of which stream overlaps which.
  */
 static void
 overlap_cut(struct ldev *d, int64_t t)
 {
-	struct ival *a = xreallocarray(NULL, d->comm.n + 1, sizeof(*a));
-	struct ival *b = xreallocarray(NULL, d->comp.n + 1, sizeof(*b));
-	size_t na = lrun_before(&d->comm, t, a), nb = lrun_before(&d->comp,
-	    t, b);
+	size_t na, nb, i, j, ns = d->nstreams;
+	struct ival *a = run_ivals(&d->comm, t, &na);
+	struct ival *b = run_ivals(&d->comp, t, &nb);
+	struct ival **sv = xreallocarray(NULL, ns + 1, sizeof(*sv));
+	size_t *sn = xreallocarray(NULL, ns + 1, sizeof(*sn));
 
 	d->comm_union += ival_total(a, na);
 	d->comm_overlap += ival_overlap(a, na, b, nb);
@@ -138,6 +172,21 @@ overlap_cut(struct ldev *d, int64_t t)
 	lrun_trim(&d->comp, t);
 	free(a);
 	free(b);
+	for (i = 0; i < ns; i++) {
+		sv[i] = run_ivals(&d->streams[i].run, t, &sn[i]);
+		d->streams[i].busy += ival_total(sv[i], sn[i]);
+		lrun_trim(&d->streams[i].run, t);
+	}
+	for (i = 0; i < ns; i++)
+		for (j = i + 1; j < ns; j++)
+			if (sn[i] > 0 && sn[j] > 0)
+				d->pair[i * d->paircap + j] += ival_overlap(
+				    sv[i], sn[i], sv[j], sn[j]);
+	for (i = 0; i < ns; i++)
+		free(sv[i]);
+	free(sv);
+	free(sn);
+	d->nruns = 0;
 }
 
 /*
@@ -163,7 +212,8 @@ sum_kernel(struct ldev *d, const struct lkern *k, unsigned flags)
 		s->aicpu += dur;
 	else if (role != ROLE_MEM)
 		lrun_add(&d->comp, k->s, k->e);
-	if (d->comm.n + d->comp.n > LRUN_CUT)
+	lrun_add(&s->run, k->s, k->e);
+	if (++d->nruns > LRUN_CUT)
 		overlap_cut(d, k->s);
 }
 
@@ -449,6 +499,32 @@ put_seq(struct ldev *d, int ph, int t)
 }
 
 /*
+ * Which stream overlaps which: one record per ordered pair that shares
+ * time, track = the stream, name = the other, busy_ns = the time both
+ * are busy, share_ratio = that over the stream's own busy time.
+ */
+static void
+put_pairs(struct ldev *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nstreams; i++)
+		for (j = 0; j < d->nstreams; j++) {
+			int64_t ov = i < j ? d->pair[i * d->paircap + j] :
+			    d->pair[j * d->paircap + i];
+			struct srec *r;
+
+			if (i == j || ov == 0)
+				continue;
+			r = summary(d, "stream_overlap", d->streams[j].track);
+			srec_set_str(r, COL_TRACK, d->streams[i].track);
+			srec_set_i64(r, lc_busy, ov);
+			put_ratio(r, lc_share, ov, d->streams[i].busy);
+			stage_put(lst, r);
+		}
+}
+
+/*
  * Stream roles: communication or AI CPU when that is most of the
  * stream's kernel time, else compute; the compute stream with the most
  * kernel time is the main one.
@@ -486,10 +562,12 @@ put_streams(struct ldev *d)
 		srec_set_str(r, COL_TRACK, s->track);
 		srec_set_i64(r, lc_value, (int64_t)s->n);
 		srec_set_i64(r, lc_ksum, s->sum);
+		srec_set_i64(r, lc_busy, s->busy);
 		if (total > 0)
 			put_ratio(r, lc_share, s->sum, total);
 		stage_put(lst, r);
 	}
+	put_pairs(d);
 }
 
 /* End of input: the summary records of dev D. */

@@ -77,17 +77,19 @@ struct ltype {
 	int		 seq_final;	/* from a layer that is not a last one */
 };
 
+/* A merged interval list that is cut from the front as time passes. */
+struct lrun {
+	int64_t		*s, *e;
+	size_t		 n, cap;
+};
+
 /* A stream of a dev: what runs on it, for its role. */
 struct lstream {
 	char		*track;
 	uint64_t	 n;
 	int64_t		 sum, comm, aicpu;
-};
-
-/* A merged interval list that is cut from the front as time passes. */
-struct lrun {
-	int64_t		*s, *e;
-	size_t		 n, cap;
+	struct lrun	 run;		/* its busy intervals, not yet summed */
+	int64_t		 busy;		/* union of its kernels, summed */
 };
 
 /* The per-dev state. */
@@ -136,6 +138,8 @@ struct ldev {
 	size_t		 nstreams;
 	struct lrun	 comm, comp;
 	int64_t		 comm_union, comm_overlap, comm_sum;
+	int64_t		*pair;		/* stream overlaps, paircap^2 */
+	size_t		 paircap, nruns;
 };
 
 /* Options, set once in main(). */

@@ -168,8 +168,12 @@ free_devs(void)
 			for (ph = 0; ph < NPHASES; ph++)
 				ltype_free(&d->types[ph][j]);
 		}
-		for (j = 0; j < d->nstreams; j++)
+		for (j = 0; j < d->nstreams; j++) {
 			free(d->streams[j].track);
+			free(d->streams[j].run.s);
+			free(d->streams[j].run.e);
+		}
+		free(d->pair);
 		free(d->streams);
 		free(d->comm.s);
 		free(d->comm.e);
