@@ -70,7 +70,7 @@ usage(void)
 	    "                      defaults\n"
 	    "  -w, --window=N      kernels held per device to detect the "
 	    "sequence\n"
-	    "                      (default 65536)\n"
+	    "                      (default 8192)\n"
 	    "  -h, --help          display this help and exit\n"
 	    "  -V, --version       output version information and exit\n\n");
 	printf("Adds pass, layer, check and summary records; see "
@@ -252,7 +252,7 @@ main(int argc, char **argv)
 		{ "window",	required_argument,	NULL, 'w' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	const char *conf = "0.5", *gap = "1.5", *win = "65536";
+	const char *conf = "0.5", *gap = "1.5", *win = "8192";
 	int c;
 
 	cli_init("prof-layers");
