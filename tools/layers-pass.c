@@ -116,82 +116,76 @@ layer_type(unsigned f)
 	return LT_DENSE;
 }
 
+/* What the kernels of a layer add up to. */
+struct lsums {
+	size_t		 n;		/* kernels in the layer */
+	unsigned	 flags;		/* NF_ of their names */
+	int64_t		 ksum, busy, end;
+	uint64_t	 cnt[NCHECK];	/* cross-check counts */
+};
+
 /*
- * Close the open layer at END: the kernels held that start before END
- * are its own (all of them unless it is the pass's last layer), the
- * rest lie between passes.
+ * Sum the layer's kernels: the first N held (all of them unless it is
+ * the pass's last layer, whose kernels start before END).  The last
+ * layer's span ends with its last kernel, but not after END.
  */
 static void
-close_layer(struct ldev *d, int64_t end, int last)
+layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 {
 	struct ival *iv = xreallocarray(NULL, d->nk + 1, sizeof(*iv));
-	size_t i, n = 0, niv;
-	unsigned flags = 0;
-	int64_t ksum = 0, lend = end, busy;
-	uint64_t cnt[NCHECK] = { 0 };
-	char tags[64] = "";
-	int t, c;
+	size_t i;
+	int c;
 
+	memset(ls, 0, sizeof(*ls));
 	for (i = 0; i < d->nk && (!last || d->k[i].s < end); i++) {
 		const struct lname *e = names_get(d->k[i].name);
 
-		n++;
-		flags |= e->flags;
-		ksum += d->k[i].e - d->k[i].s;
-		cnt[0] += i == 0;
+		ls->n++;
+		ls->flags |= e->flags;
+		ls->ksum += d->k[i].e - d->k[i].s;
+		ls->cnt[0] += i == 0;
 		for (c = 1; c < NCHECK; c++)
-			cnt[c] += (e->flags & check_flags[c]) != 0;
+			ls->cnt[c] += (e->flags & check_flags[c]) != 0;
 	}
+	ls->end = end;
 	if (last) {
-		/* the span of the last layer: its kernels, up to the cut */
-		lend = d->layer_ts;
-		for (i = 0; i < n; i++)
-			if (d->k[i].e > lend)
-				lend = d->k[i].e;
-		if (lend > end)
-			lend = end;
+		ls->end = d->layer_ts;
+		for (i = 0; i < ls->n; i++)
+			if (d->k[i].e > ls->end)
+				ls->end = d->k[i].e;
+		if (ls->end > end)
+			ls->end = end;
 	}
-	for (i = niv = 0; i < n; i++) {
-		iv[niv].s = d->k[i].s;
-		iv[niv].e = d->k[i].e < lend ? d->k[i].e : lend;
-		niv++;
+	for (i = 0; i < ls->n; i++) {
+		iv[i].s = d->k[i].s;
+		iv[i].e = d->k[i].e < ls->end ? d->k[i].e : ls->end;
 	}
-	niv = ival_union(iv, niv);
-	busy = ival_total(iv, niv);
+	ls->busy = ival_total(iv, ival_union(iv, ls->n));
 	free(iv);
-	t = layer_type(flags);
-	for (i = 0; i < d->nk; i++) {
-		if (i < n) {
-			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
-			srec_set_i64(d->k[i].rec, lc_layer, d->layer_idx);
-			srec_set_str(d->k[i].rec, lc_ltype, ltype_names[t]);
-		}
-		stage_put(lst, d->k[i].rec);
-		d->k[i].rec = NULL;
-	}
-	sum_layer(d, t, d->k, n, d->layer_ts, lend, ksum, busy, !last);
-	d->nk = 0;
-	for (c = 0; c < NCHECK; c++) {
-		d->chk_n[c] += cnt[c];
-		d->chk_layers[c] += cnt[c] > 0;
-	}
-	d->type_layers[t]++;
+}
+
+/* Fill in the open layer's record, to be written when the pass closes. */
+static void
+layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
+{
+	char tags[64] = "";
+
 	if (d->layer_idx == 0)
 		stage_tag_add(tags, sizeof(tags), "first");
 	if (last)
 		stage_tag_add(tags, sizeof(tags), "last");
-	if (flags & NF_SAMPLE) {
+	if (ls->flags & NF_SAMPLE) {
 		stage_tag_add(tags, sizeof(tags), "sampling");
 		d->sample_layers++;
 	}
 	if (d->detected)
 		stage_tag_add(tags, sizeof(tags), "detected");
-	srec_set_i64(d->layer_rec, COL_DUR, lend - d->layer_ts);
+	srec_set_i64(d->layer_rec, COL_DUR, ls->end - d->layer_ts);
 	srec_set_str(d->layer_rec, COL_NAME, ltype_names[t]);
 	srec_set_str(d->layer_rec, lc_ltype, ltype_names[t]);
-	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)n);
-	srec_set_i64(d->layer_rec, lc_ksum, ksum);
-	srec_set_i64(d->layer_rec, lc_busy, busy);
+	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)ls->n);
+	srec_set_i64(d->layer_rec, lc_ksum, ls->ksum);
+	srec_set_i64(d->layer_rec, lc_busy, ls->busy);
 	if (tags[0] != '\0')
 		srec_set_str(d->layer_rec, lc_tags, tags);
 	if (nlrecs == lrcap) {
@@ -199,14 +193,49 @@ close_layer(struct ldev *d, int64_t end, int last)
 		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
 		lwalls = xreallocarray(lwalls, lrcap, sizeof(*lwalls));
 	}
-	lwalls[nlrecs] = lend - d->layer_ts;
+	lwalls[nlrecs] = ls->end - d->layer_ts;
 	lrecs[nlrecs++] = d->layer_rec;
 	d->layer_rec = NULL;
+}
+
+/*
+ * Close the open layer at END: its kernels get its pass, index and type
+ * and are written (they still wait behind the pass record); the held
+ * kernels after a last layer's end lie between passes and are written
+ * as they are.
+ */
+static void
+close_layer(struct ldev *d, int64_t end, int last)
+{
+	struct lsums ls;
+	size_t i;
+	int t, c;
+
+	layer_sums(d, end, last, &ls);
+	t = layer_type(ls.flags);
+	for (i = 0; i < d->nk; i++) {
+		if (i < ls.n) {
+			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
+			srec_set_i64(d->k[i].rec, lc_layer, d->layer_idx);
+			srec_set_str(d->k[i].rec, lc_ltype, ltype_names[t]);
+		}
+		stage_put(lst, d->k[i].rec);
+		d->k[i].rec = NULL;
+	}
+	sum_layer(d, t, d->k, ls.n, d->layer_ts, ls.end, ls.ksum, ls.busy,
+	    !last);
+	d->nk = 0;
+	for (c = 0; c < NCHECK; c++) {
+		d->chk_n[c] += ls.cnt[c];
+		d->chk_layers[c] += ls.cnt[c] > 0;
+	}
+	d->type_layers[t]++;
+	layer_record(d, t, last, &ls);
 	d->pass_layers++;
-	d->pass_kern += (int64_t)n;
-	d->pass_ksum += ksum;
-	d->pass_busy += busy;
-	d->pass_end = lend;
+	d->pass_kern += (int64_t)ls.n;
+	d->pass_ksum += ls.ksum;
+	d->pass_busy += ls.busy;
+	d->pass_end = ls.end;
 	d->nlayers++;
 }
 

@@ -585,6 +585,7 @@ sum_dev(struct ldev *d)
 	metric(d, "layer_count", d->nlayers);
 	metric(d, "prefill_layer_count", d->nphase_layers[PH_PREFILL]);
 	metric(d, "decode_layer_count", d->nphase_layers[PH_DECODE]);
+	metric(d, "sampling_layer_count", (int64_t)d->sample_layers);
 	metric(d, "marker_count", d->nmarkers);
 	if (d->nlp > 0) {
 		int64_t twice;
