@@ -206,6 +206,7 @@ detect_window(struct ldev *d, int eof)
 	}
 	d->detected = 1;
 	d->anchor = (uint32_t)anchor;
+	d->anchor_dir = names_anchor_dir(d->anchor);
 	d->confidence_ppm = conf;
 	d->k = NULL;
 	d->nk = d->kcap = 0;

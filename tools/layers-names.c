@@ -158,6 +158,28 @@ pat_match(const char *pat, const char *s)
 	return strstr(s, pat) != NULL;
 }
 
+/* DIR_BWD when NAME says it is a gradient kernel, else DIR_FWD. */
+static int
+name_dir(const char *name, size_t nlen)
+{
+	char *l = lower(name, nlen);
+	size_t i;
+	int dir = DIR_FWD;
+
+	for (i = 0; i < sizeof(bwd_words) / sizeof(bwd_words[0]); i++)
+		if (strstr(l, bwd_words[i]) != NULL)
+			dir = DIR_BWD;
+	free(l);
+	return dir;
+}
+
+/* The direction a detected anchor's name says (no pattern needed). */
+int
+names_anchor_dir(uint32_t id)
+{
+	return name_dir(tab[id].name, tab[id].len);
+}
+
 /*
  * The marker direction of a kernel NAME of op TYPE: DIR_NONE when no
  * marker pattern (-m, or the defaults) matches the name or the type.
@@ -166,7 +188,7 @@ int
 names_marker_dir(const char *name, size_t nlen, const char *type,
     size_t tlen)
 {
-	char *n = xstrndup(name, nlen), *t = xstrndup(type, tlen), *l;
+	char *n = xstrndup(name, nlen), *t = xstrndup(type, tlen);
 	const char *const *pats = def_markers;
 	size_t i, npats = sizeof(def_markers) / sizeof(def_markers[0]);
 	int dir = DIR_NONE;
@@ -179,13 +201,8 @@ names_marker_dir(const char *name, size_t nlen, const char *type,
 		if (pat_match(pats[i], n) || (tlen > 0 &&
 		    pat_match(pats[i], t)))
 			dir = DIR_FWD;
-	if (dir == DIR_FWD) {
-		l = lower(name, nlen);
-		for (i = 0; i < sizeof(bwd_words) / sizeof(bwd_words[0]); i++)
-			if (strstr(l, bwd_words[i]) != NULL)
-				dir = DIR_BWD;
-		free(l);
-	}
+	if (dir == DIR_FWD)
+		dir = name_dir(name, nlen);
 	free(n);
 	free(t);
 	return dir;

@@ -242,7 +242,8 @@ close_layer(struct ldev *d, int64_t end, int last)
 /*
  * The phase of the pass being closed, from its median marker duration
  * MD: the spec's thresholds first, else a ratio of 4 or more against
- * the previous forward pass, else the previous pass's phase.
+ * the previous forward pass, else the previous pass's phase.  Unknown
+ * (empty) when the marker is a detected anchor that is not attention.
  */
 static int
 pass_phase(struct ldev *d, int64_t md)
@@ -251,6 +252,9 @@ pass_phase(struct ldev *d, int64_t md)
 
 	if (d->pass_dir == DIR_BWD)
 		return PH_BWD;
+	/* a detected anchor that is not attention says nothing of phase */
+	if (d->detected && names_get(d->anchor)->role != ROLE_ATTN)
+		return PH_NONE;
 	if (md > 10 * MS)
 		return PH_PREFILL;
 	if (md < 1 * MS && d->prev_phase == PH_PREFILL)
@@ -364,7 +368,8 @@ close_pass(struct ldev *d, int64_t cut)
 	d->nprefill += ph == PH_PREFILL;
 	d->ndecode += ph == PH_DECODE;
 	d->nphase_layers[ph] += d->pass_layers;
-	d->ndir[d->pass_dir]++;
+	if (ph != PH_NONE)
+		d->ndir[d->pass_dir]++;
 	d->npasses++;
 	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);
 	d->deadline = INT64_MAX;
@@ -474,8 +479,8 @@ void
 pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 {
 	const struct lname *e = names_get(k->name);
-	int dir = d->detected ? (k->name == d->anchor ? DIR_FWD : DIR_NONE) :
-	    e->dir;
+	int dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
+	    DIR_NONE) : e->dir;
 
 	if (d->pass_rec != NULL && slen > 0 &&
 	    strcmp(d->pass_step, "") != 0 &&

@@ -123,6 +123,7 @@ struct ldev {
 	int		 seen_marker;
 	int		 detected;	/* the anchor came from detection */
 	uint32_t	 anchor;	/* detected anchor name id */
+	int		 anchor_dir;	/* the direction its name says */
 	int64_t		 confidence_ppm;
 	int		 detect_ran;
 	char		*win_step;
@@ -166,6 +167,7 @@ uint32_t	 names_intern(const char *, size_t, const char *, size_t,
 		    const char *, size_t);
 const struct lname *names_get(uint32_t);
 int		 names_marker_dir(const char *, size_t, const char *, size_t);
+int		 names_anchor_dir(uint32_t);
 extern const char *const role_names[NROLES];
 extern const char *const ltype_names[NLTYPES];
 extern const char *const check_names[NCHECK];

@@ -81,3 +81,12 @@ awk -v kind=layer_seq -v want=phase,pass,layer,seq,track,name,repeat,kernel_sum_
 echo '--- kernels of pass 1, layer 13 (the last) and the first after it'
 awk -v kind=kernel -v want=ts_ns,dur_ns,name,pass,layer,layer_type -f "$f" out.tsv |
     awk -F'\t' '$1 >= 152081860 && $1 < 160000000'
+echo '--- -d: without markers, the detection finds one period per device:'
+echo '--- ConcatD (30 kernels), 36 kernels apart: the backward layers, 2'
+echo '--- passes of 14, and a 2-layer pass of the two ConcatD in the forward'
+echo '--- prologues; the forward layers are missed, and the phase of a'
+echo '--- non-attention anchor is unknown (empty)'
+prof-ingest "$R" | prof-layers -d >det.tsv || exit 1
+awk -v kind=pass,metric -v want=kind,ts_ns,dur_ns,phase,rule,layers,marker_dur_ns,name,value,src -f "$f" det.tsv |
+    awk -F'\t' 'NR == 1 || $1 == "pass" || $8 ~ /^(layer_count|forward_pass_count|layer_detect)/' | cut -f 1-9
+awk -v kind=layer_seq -v want=seq,name,layer_type -f "$f" det.tsv | awk -F'\t' '$1 == 0'
