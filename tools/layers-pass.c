@@ -33,9 +33,9 @@
 
 #define MS	1000000	/* ns */
 
-enum { RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_END };
+enum { RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE };
 static const char *const rule_names[] = {
-	"first", "gap", "direction", "step", "phase", "end"
+	"first", "gap", "direction", "step", "phase", "sampling"
 };
 
 const char *const phase_names[NPHASES] = {
@@ -416,10 +416,26 @@ open_layer(struct ldev *d, struct lkern *k)
 }
 
 /*
+ * Whether the open layer sampled a token: inference ends a forward pass
+ * with sampling, so the next marker starts the next pass however short
+ * the gap (a fast decode loop leaves little time between passes).
+ */
+static int
+has_sampling(const struct ldev *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nk; i++)
+		if (names_get(d->k[i].name)->flags & NF_SAMPLE)
+			return 1;
+	return 0;
+}
+
+/*
  * Which rule makes marker K (direction DIR, step STEP) start a new pass,
  * or -1 when it continues the open one.  With no pass open (the first
  * marker, or the clock closed the last pass) it says why the new one is
- * new: direction, step and phase come before the gap.
+ * new: direction, step and phase come before sampling and the gap.
  */
 static int
 new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
@@ -439,6 +455,8 @@ new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
 		return RULE_PHASE;
 	if (d->pass_rec == NULL)
 		return RULE_GAP;
+	if (has_sampling(d))
+		return RULE_SAMPLE;
 	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref * lopts.gap_ppm)
 		return RULE_GAP;
 	return -1;
