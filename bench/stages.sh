@@ -43,6 +43,7 @@ timing_init
 
 # The stages in pipeline order; each reads what the one before wrote.
 chain="prof-steps prof-merge prof-bubbles prof-attrib prof-waitanchor"
+chain="$chain prof-layers"
 present=
 for t in $chain; do
 	if [ -x "$tools/$t" ]; then present="$present $t"

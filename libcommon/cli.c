@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "dtime.h"
 
 void
 cli_version(void)
@@ -58,6 +59,28 @@ cli_parse_i64(const char *arg, const char *opt, int64_t min, int64_t max)
 	    v > max)
 		cli_usage_error("option '%s': invalid number '%s' "
 		    "(expected %" PRId64 "..%" PRId64 ")", opt, arg, min, max);
+	return v;
+}
+
+/*
+ * A decimal option argument ("1.5") scaled by 10^SCALE, exactly (no
+ * binary floating point), within [MIN, MAX] after scaling; MIN and MAX
+ * are printed unscaled in the message.
+ */
+int64_t
+cli_parse_fixed(const char *arg, const char *opt, int scale, int64_t min,
+    int64_t max)
+{
+	char lo[32], hi[32];
+	int64_t v;
+
+	if (dtime_parse(arg, strlen(arg), scale, &v) != DTIME_OK ||
+	    strpbrk(arg, " \t") != NULL || v < min || v > max) {
+		dtime_format(min, scale, lo);
+		dtime_format(max, scale, hi);
+		cli_usage_error("option '%s': invalid number '%s' "
+		    "(expected %s..%s)", opt, arg, lo, hi);
+	}
 	return v;
 }
 

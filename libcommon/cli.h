@@ -19,6 +19,11 @@ void	 cli_usage_error(const char *, ...)
  * failure report "option 'NAME' ..." as a usage error.
  */
 int64_t	 cli_parse_i64(const char *, const char *, int64_t, int64_t);
+/*
+ * Parse a decimal option argument (such as "1.5") scaled by 10^SCALE,
+ * exactly, within [min, max] (scaled values).
+ */
+int64_t	 cli_parse_fixed(const char *, const char *, int, int64_t, int64_t);
 /* Parse a size with an optional K, M or G suffix (powers of 1024). */
 uint64_t cli_parse_size(const char *, const char *);
 /*

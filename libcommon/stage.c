@@ -40,6 +40,7 @@ struct okey {
  */
 struct srec {
 	struct okey	 key;
+	struct stage	*st;		/* whose open heap holds it */
 	size_t		 open_slot;	/* index in st->open */
 	char		*buf;
 	size_t		 blen, bcap;
@@ -548,18 +549,55 @@ heap_pop(struct stage *st)
 	return top;
 }
 
-/* The smallest key of a record still open; FINAL: none may be. */
+/*
+ * The open records form a min-heap by key, so that the oldest is found
+ * at once: a stage may hold tens of thousands (prof-layers keeps every
+ * kernel of an open pass), and a scan per written record would make
+ * that quadratic.
+ */
+static void
+open_swap(struct stage *st, size_t i, size_t j)
+{
+	struct srec *t = st->open[i];
+
+	st->open[i] = st->open[j];
+	st->open[j] = t;
+	st->open[i]->open_slot = i;
+	st->open[j]->open_slot = j;
+}
+
+/* Restore the heap order around slot I after its key changed. */
+static void
+open_fix(struct stage *st, size_t i)
+{
+	size_t c;
+
+	while (i > 0 && key_lt(st->open[i]->key,
+	    st->open[(i - 1) / 2]->key)) {
+		open_swap(st, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= st->nopen)
+			break;
+		if (c + 1 < st->nopen && key_lt(st->open[c + 1]->key,
+		    st->open[c]->key))
+			c++;
+		if (!key_lt(st->open[c]->key, st->open[i]->key))
+			break;
+		open_swap(st, i, c);
+		i = c;
+	}
+}
+
+/* The smallest key of a record still open, if any. */
 static int
 open_limit(const struct stage *st, struct okey *lim)
 {
-	size_t i;
-
 	if (st->nopen == 0)
 		return 0;
 	*lim = st->open[0]->key;
-	for (i = 1; i < st->nopen; i++)
-		if (key_lt(st->open[i]->key, *lim))
-			*lim = st->open[i]->key;
 	return 1;
 }
 
@@ -638,8 +676,10 @@ srec_alloc(struct stage *st, struct okey key)
 		st->open = xreallocarray(st->open, st->opencap,
 		    sizeof(*st->open));
 	}
+	r->st = st;
 	r->open_slot = st->nopen;
 	st->open[st->nopen++] = r;
+	open_fix(st, r->open_slot);
 	return r;
 }
 
@@ -669,8 +709,10 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 	char buf[TSV_I64_MAX];
 
 	srec_set(r, col, buf, tsv_i64(buf, v));
-	if (col == COL_TS)
+	if (col == COL_TS && r->key.ts != v) {
 		r->key.ts = v;
+		open_fix(r->st, r->open_slot);
+	}
 }
 
 const char *
@@ -720,8 +762,12 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 static void
 unopen(struct stage *st, struct srec *r)
 {
-	st->open[r->open_slot] = st->open[--st->nopen];
-	st->open[r->open_slot]->open_slot = r->open_slot;
+	size_t i = r->open_slot;
+
+	st->open[i] = st->open[--st->nopen];
+	st->open[i]->open_slot = i;
+	if (i < st->nopen)
+		open_fix(st, i);
 	r->next_free = st->free_recs;
 	st->free_recs = r;
 }
@@ -767,6 +813,21 @@ stage_tag_add(char *buf, size_t cap, const char *tag)
 	if (n > 0)
 		buf[n++] = ',';
 	memcpy(buf + n, tag, len + 1);
+}
+
+void
+srec_tag_add(struct srec *r, int col, const char *tag)
+{
+	size_t n, len = strlen(tag);
+	const char *old = srec_get(r, col, &n);
+	char *buf = xmalloc(n + len + 2);
+
+	memcpy(buf, old, n);
+	if (n > 0)
+		buf[n++] = ',';
+	memcpy(buf + n, tag, len);
+	srec_set(r, col, buf, n + len);
+	free(buf);
 }
 
 void

@@ -114,6 +114,8 @@ int64_t		 srec_ts(const struct srec *);
  * form of every tags column; a tag that does not fit is left out.
  */
 void		 stage_tag_add(char *, size_t, const char *);
+/* Append TAG to the comma-separated list in column COL of R. */
+void		 srec_tag_add(struct srec *, int, const char *);
 
 /*
  * Write what is left, check that no record is still open, flush and

@@ -1,0 +1,46 @@
+# Layer types, the cross-check and prefill/decode on an Ascend-style
+# inference stream (FusedInferAttentionScore markers; times in ms):
+#   prefill pass, markers of 20 ms at 0, 30, 60:
+#     layer 0: MatMul                                       -> Dense
+#     layer 1: MoeGatingTopK, DispatchFFNCombine, GroupedMatmul -> MoE+DFC
+#     layer 2: MoeGatingTopK, GroupedMatmul x2, alltoallv, ArgMax
+#                                          -> MoE+GMM, tagged sampling
+#   decode pass, markers of 0.2 ms at 200, 203, 206 ms:
+#     layer 0: MoeGatingTopK, GroupedMatmul x2 -> MoE+GMM
+#     layer 1: MatMul                          -> Dense
+#     layer 2: MoeGatingTopK                   -> MoE
+# The clock closes the prefill pass at 60 + 1.5*30 ms; the marker at 200
+# ms is 100 times shorter than the one before: rule phase.  Cross-check
+# of the prefill pass: GroupedMatmul in 2 layers but 1 MoE+GMM layer
+# (the DFC layer has one too): mismatch, stated; 2 per GMM layer in the
+# decode pass: match with per_layer 2.
+M=000000
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\ttype\n' >in.tsv
+k() { printf 'kernel\t%s\t%s\t3\t%s\t%s\t%s\n' "$@" >>in.tsv; }
+k 0 20$M 1 FIA FusedInferAttentionScore
+k 21$M 2$M 1 MatMulV3 MatMulV3
+k 30$M 20$M 1 FIA FusedInferAttentionScore
+k 51$M 1$M 1 MoeGatingTopK MoeGatingTopK
+k 52$M 5$M 1 DispatchFFNCombine DispatchFFNCombine
+k 57$M 1$M 1 GroupedMatmul GroupedMatmul
+k 60$M 20$M 1 FIA FusedInferAttentionScore
+k 81$M 1$M 1 MoeGatingTopK MoeGatingTopK
+k 82$M 1$M 1 GroupedMatmul GroupedMatmul
+k 83$M 1$M 1 GroupedMatmul GroupedMatmul
+k 83$M 4$M 5 alltoallv alltoallv
+k 88$M 1$M 1 ArgMax ArgMax
+k 200$M 200000 1 FIA FusedInferAttentionScore
+k 200300000 100000 1 MoeGatingTopK MoeGatingTopK
+k 200500000 100000 1 GroupedMatmul GroupedMatmul
+k 200700000 100000 1 GroupedMatmul GroupedMatmul
+k 203$M 200000 1 FIA FusedInferAttentionScore
+k 203300000 100000 1 MatMulV3 MatMulV3
+k 206$M 200000 1 FIA FusedInferAttentionScore
+k 206300000 100000 1 MoeGatingTopK MoeGatingTopK
+f="$top_srcdir/tests/prof-layers/cols.awk"
+prof-layers in.tsv >out.tsv || exit 1
+awk -v kind=pass,layer,check -v want=kind,ts_ns,dur_ns,name,pass,layer,phase,rule,layers,kernel_count,marker_dur_ns,value,expect_layers,per_layer,tags -f "$f" out.tsv
+echo '--- kernels'
+awk -v kind=kernel -v want=ts_ns,name,pass,layer,layer_type -f "$f" out.tsv
+echo '--- summary'
+awk -v kind=metric,layer_type,role,stream -v want=kind,track,name,layer_type,phase,value,kernel_sum_ns,busy_ns,min_ns,median_ns,max_ns,share_ratio -f "$f" out.tsv

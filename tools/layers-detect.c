@@ -1,0 +1,221 @@
+/*
+ * prof-layers: layers without an attention marker.  A dev that has
+ * shown no marker holds its kernels in a window (up to -w kernels, one
+ * step, or the input's end); the window is then searched for the
+ * repeating kernel sequence of the layers, and the kernel that marks
+ * one period of it becomes the dev's marker, so that the window and the
+ * rest of the input go through the same pass and layer rules.
+ *
+ * Candidates are names that occur at least three times.  For each, the
+ * modal distance (in kernels) between its consecutive occurrences is
+ * the candidate period P, and its score is the number of kernels from
+ * its first occurrence F to P before its last one L that recur P
+ * kernels later (s[i] == s[i+P], F <= i <= L-P).  A name that occurs
+ * once per layer gives the layer period; one that occurs several times
+ * per layer gives a period that does not repeat the sequence and scores
+ * low.  Scores within 5% of the best tie; ties go to an attention
+ * kernel, then to the longest total duration.  Confidence = score /
+ * (L - P - F + 1): the share of the kernels of the repeated region that
+ * recur exactly one period later (1 for a perfectly periodic sequence),
+ * rounded down to a millionth.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "layers.h"
+#include "stage.h"
+#include "xalloc.h"
+
+/* The candidates whose score is computed in full. */
+#define NCAND	64
+
+struct cand {
+	uint32_t	 name;
+	size_t		 first, last, count, period, modal, score;
+	int64_t		 dur;
+};
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The modal gap between consecutive occurrences of C's name. */
+static void
+modal_gap(struct cand *c, const struct lkern *k, size_t n, size_t *tmp)
+{
+	size_t i, m = 0, best = 0, run;
+
+	for (i = c->first; i < n; i++)
+		if (k[i].name == c->name)
+			tmp[m++] = i;
+	for (i = 1; i < m; i++)
+		tmp[i - 1] = tmp[i] - tmp[i - 1];
+	m--;
+	qsort(tmp, m, sizeof(*tmp), cmp_size);
+	c->period = 0;
+	for (i = 0; i < m; i += run) {
+		for (run = 1; i + run < m && tmp[i + run] == tmp[i]; run++)
+			;
+		if (run > best) {
+			best = run;
+			c->period = tmp[i];
+		}
+	}
+	c->modal = best;
+}
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->modal != y->modal)
+		return x->modal > y->modal ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/*
+ * The kernels of C's region that recur one period later, where that is
+ * still inside the region: positions first .. last - period, so that no
+ * candidate loses for lying nearer the window's end.
+ */
+static size_t
+score(const struct cand *c, const struct lkern *k)
+{
+	size_t i, m = 0;
+
+	for (i = c->first; i + c->period <= c->last; i++)
+		m += k[i].name == k[i + c->period].name;
+	return m;
+}
+
+/* The candidates: every name seen at least three times in K. */
+static struct cand *
+candidates(const struct lkern *k, size_t n, size_t *ncand)
+{
+	struct cand *c = NULL;
+	size_t i, j, nc = 0, cap = 0;
+	uint32_t maxid = 0;
+	int64_t *idx;
+
+	for (i = 0; i < n; i++)
+		if (k[i].name > maxid)
+			maxid = k[i].name;
+	idx = xcalloc((size_t)maxid + 1, sizeof(*idx));
+	for (i = 0; i < n; i++) {
+		j = (size_t)idx[k[i].name];
+		if (j == 0) {
+			if (nc == cap) {
+				cap = cap ? 2 * cap : 64;
+				c = xreallocarray(c, cap, sizeof(*c));
+			}
+			memset(&c[nc], 0, sizeof(c[nc]));
+			c[nc].name = k[i].name;
+			c[nc].first = i;
+			idx[k[i].name] = (int64_t)++nc;
+			j = nc;
+		}
+		c[j - 1].last = i;
+		c[j - 1].count++;
+		c[j - 1].dur += k[i].e - k[i].s;
+	}
+	free(idx);
+	for (i = j = 0; i < nc; i++)
+		if (c[i].count >= 3)
+			c[j++] = c[i];
+	*ncand = j;
+	return c;
+}
+
+/*
+ * The anchor of the window K (N kernels), or -1; *CONF is its
+ * confidence in millionths.  Candidates within 5% of the best score
+ * are equal: an attention kernel among them is the natural marker (a
+ * capture that starts mid-layer gives it one occurrence less than the
+ * kernels before it), then the one with the most kernel time.
+ */
+static int64_t
+find_anchor(const struct lkern *k, size_t n, int64_t *conf)
+{
+	struct cand *c;
+	size_t nc, i, *tmp, best_sc = 0;
+	int64_t best = -1, best_dur = 0;
+	int best_attn = 0;
+
+	c = candidates(k, n, &nc);
+	tmp = xreallocarray(NULL, n + 1, sizeof(*tmp));
+	for (i = 0; i < nc; i++)
+		modal_gap(&c[i], k, n, tmp);
+	free(tmp);
+	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (nc > NCAND)
+		nc = NCAND;
+	for (i = 0; i < nc; i++) {
+		c[i].score = c[i].period < 2 || c[i].modal < 2 ? 0 :
+		    score(&c[i], k);
+		if (c[i].score > best_sc)
+			best_sc = c[i].score;
+	}
+	*conf = 0;
+	for (i = 0; i < nc && best_sc > 0; i++) {
+		int attn = names_get(c[i].name)->role == ROLE_ATTN;
+
+		if (20 * c[i].score < 19 * best_sc || (best >= 0 &&
+		    (best_attn > attn || (best_attn == attn &&
+		    c[i].dur <= best_dur))))
+			continue;
+		best = c[i].name;
+		best_dur = c[i].dur;
+		best_attn = attn;
+		*conf = (int64_t)((__int128)c[i].score * 1000000 /
+		    (int64_t)(c[i].last - c[i].period - c[i].first + 1));
+	}
+	free(c);
+	return best;
+}
+
+/*
+ * Search the window of D.  With an anchor of enough confidence the dev
+ * switches to it and the window is replayed; else the window's kernels
+ * are written as they are and a new window starts.
+ */
+void
+detect_window(struct ldev *d, int eof)
+{
+	struct lkern *w = d->k;
+	size_t i, n = d->nk;
+	int64_t anchor, conf;
+	char *step;
+
+	(void)eof;
+	anchor = find_anchor(w, n, &conf);
+	d->detect_ran = 1;
+	if (anchor < 0 || conf < lopts.min_conf_ppm) {
+		if (conf > d->confidence_ppm)
+			d->confidence_ppm = conf;
+		for (i = 0; i < n; i++)
+			stage_put(lst, w[i].rec);
+		d->nk = 0;
+		return;
+	}
+	d->detected = 1;
+	d->anchor = (uint32_t)anchor;
+	d->anchor_dir = names_anchor_dir(d->anchor);
+	d->confidence_ppm = conf;
+	d->k = NULL;
+	d->nk = d->kcap = 0;
+	step = d->win_step;
+	d->win_step = NULL;
+	for (i = 0; i < n; i++) {
+		pass_tick(d, w[i].s);
+		pass_kernel(d, &w[i], step, strlen(step));
+	}
+	free(step);
+	free(w);
+}

@@ -1,0 +1,303 @@
+/*
+ * prof-layers: what a kernel name says.  Each distinct name is looked at
+ * once, when it is first seen, and interned: whether it is an attention
+ * marker and of which direction, its functional role group (the table
+ * of the analysis spec, 9.4, widened to the GPU names of the corpus),
+ * and the flags the layer type and the cross-check need.  Matching is by
+ * case-insensitive substring, since the same op is "hcom_allReduce_" on
+ * Ascend, "ncclDevKernel_AllReduce" on NVIDIA and "all_reduce" in vLLM.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "layers.h"
+#include "xalloc.h"
+
+const char *const role_names[NROLES] = {
+	"attention", "matmul", "norm", "layer_prep", "activation",
+	"moe_routing", "expert", "tp_comm", "ep_comm", "pp_comm",
+	"sampling", "memory", "other"
+};
+
+const char *const ltype_names[NLTYPES] = {
+	"Dense", "MoE", "MoE+GMM", "MoE+DFC"
+};
+
+/* The cross-check (spec A4): what is counted, and by which flag. */
+const char *const check_names[NCHECK] = {
+	"attention_marker", "dispatch_ffn_combine", "grouped_matmul",
+	"moe_gating_topk", "kv_cache_update", "split_qkv_rmsnorm_rope"
+};
+const unsigned check_flags[NCHECK] = {
+	0, NF_DFC, NF_GMM, NF_ROUTE, NF_KVC, NF_QKV
+};
+
+/*
+ * Default markers: one attention kernel per layer and pass.  Ascend
+ * inference (FusedInferAttentionScore and the older Prompt/Incre pair),
+ * Ascend training (FlashAttentionScore, ...Grad), FlashAttention 2/3 as
+ * built into PyTorch and vLLM (only the main kernel: the split-KV
+ * combine and the backward dot/convert kernels are extra kernels of the
+ * same layer), and fmha kernels (cuDNN/TRT-LLM/CK/xformers).
+ */
+static const char *const def_markers[] = {
+	"FusedInferAttentionScore", "PromptFlashAttention",
+	"IncreFlashAttention", "FlashAttentionScore", "flash_fwd_kernel",
+	"flash_fwd_splitkv_kernel", "flash_bwd_dq_dk_dv", "FlashAttnFwd",
+	"FlashAttnBwd", "fmha", "Fmha"
+};
+
+/* Words that make a marker a backward one. */
+static const char *const bwd_words[] = {
+	"grad", "bwd", "backward", "cutlassb"
+};
+
+/* Role table: first match wins; patterns are lower case. */
+static const struct {
+	const char	*pat;
+	int		 role;
+	unsigned	 flags;
+} roles[] = {
+	{ "dispatchffncombine", ROLE_EXPERT, NF_DFC },
+	{ "groupedmatmul", ROLE_EXPERT, NF_GMM },
+	{ "grouped_gemm", ROLE_EXPERT, NF_GMM },
+	{ "groupgemm", ROLE_EXPERT, NF_GMM },
+	{ "group_gemm", ROLE_EXPERT, NF_GMM },
+	{ "fused_moe", ROLE_EXPERT, NF_GMM },
+	{ "moe::dev::finalize", ROLE_EXPERT, NF_GMM },
+	{ "moefinalizerouting", ROLE_EXPERT, 0 },
+	{ "moeinitrouting", ROLE_ROUTE, NF_ROUTE },
+	{ "moegatingtopk", ROLE_ROUTE, NF_ROUTE },
+	{ "top_k_top_p", ROLE_SAMPLE, NF_SAMPLE },
+	{ "topktopp", ROLE_SAMPLE, NF_SAMPLE },
+	{ "routing", ROLE_ROUTE, NF_ROUTE },
+	{ "topk", ROLE_ROUTE, NF_ROUTE },
+	{ "histogramv2", ROLE_ROUTE, 0 },
+	{ "alltoall", ROLE_EPCOMM, NF_A2A | NF_COMM },
+	{ "all_to_all", ROLE_EPCOMM, NF_A2A | NF_COMM },
+	{ "aivkernel", ROLE_EPCOMM, 0 },
+	{ "sendrecv", ROLE_PPCOMM, NF_COMM },
+	{ "hcom_send", ROLE_PPCOMM, NF_COMM },
+	{ "hcom_receive", ROLE_PPCOMM, NF_COMM },
+	{ "reducescatter", ROLE_TPCOMM, NF_COMM },
+	{ "reduce_scatter", ROLE_TPCOMM, NF_COMM },
+	{ "allgather", ROLE_TPCOMM, NF_COMM },
+	{ "all_gather", ROLE_TPCOMM, NF_COMM },
+	{ "allreduce", ROLE_TPCOMM, NF_COMM },
+	{ "all_reduce", ROLE_TPCOMM, NF_COMM },
+	{ "broadcast", ROLE_TPCOMM, NF_COMM },
+	{ "nccl", ROLE_TPCOMM, NF_COMM },
+	{ "rccl", ROLE_TPCOMM, NF_COMM },
+	{ "hcom_", ROLE_TPCOMM, NF_COMM },
+	{ "argmax", ROLE_SAMPLE, NF_SAMPLE },
+	{ "rejection_", ROLE_SAMPLE, NF_SAMPLE },
+	{ "sampling", ROLE_SAMPLE, NF_SAMPLE },
+	{ "indexfill", ROLE_SAMPLE, 0 },
+	{ "logicaland", ROLE_SAMPLE, 0 },
+	{ "split_qkv_rmsnorm_rope", ROLE_PREP, NF_QKV },
+	{ "reshapeandcache", ROLE_PREP, NF_KVC },
+	{ "reshape_and_cache", ROLE_PREP, NF_KVC },
+	{ "store_kvcache", ROLE_PREP, NF_KVC },
+	{ "rotary", ROLE_PREP, 0 },
+	{ "rope", ROLE_PREP, 0 },
+	{ "attention", ROLE_ATTN, 0 },
+	{ "flash_", ROLE_ATTN, 0 },
+	{ "flash::", ROLE_ATTN, 0 },
+	{ "fmha", ROLE_ATTN, 0 },
+	{ "sdpa", ROLE_ATTN, 0 },
+	{ "rmsnorm", ROLE_NORM, 0 },
+	{ "rms_norm", ROLE_NORM, 0 },
+	{ "layernorm", ROLE_NORM, 0 },
+	{ "layer_norm", ROLE_NORM, 0 },
+	{ "swiglu", ROLE_ACT, 0 },
+	{ "silu", ROLE_ACT, 0 },
+	{ "gelu", ROLE_ACT, 0 },
+	{ "act_and_mul", ROLE_ACT, 0 },
+	{ "matmul", ROLE_MATMUL, 0 },
+	{ "gemm", ROLE_MATMUL, 0 },
+	{ "cijk_", ROLE_MATMUL, 0 },
+	{ "nvjet", ROLE_MATMUL, 0 },
+	{ "xmma", ROLE_MATMUL, 0 },
+	{ "cutlass", ROLE_MATMUL, 0 },
+	{ "bmm", ROLE_MATMUL, 0 },
+	{ "memcpy", ROLE_MEM, 0 },
+	{ "memset", ROLE_MEM, 0 },
+	{ "tensormove", ROLE_MEM, 0 },
+	{ "copy", ROLE_MEM, 0 },
+};
+
+static struct lname *tab;
+static size_t ntab, tabcap;
+static uint32_t *slot;		/* id + 1, 0 empty */
+static size_t nslot;
+
+/* Lower-case copy of S, LEN bytes, NUL-terminated. */
+static char *
+lower(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (char)tolower((unsigned char)s[i]);
+	p[len] = '\0';
+	return p;
+}
+
+/* Whether PAT matches S: a glob when it has one, else a substring. */
+static int
+pat_match(const char *pat, const char *s)
+{
+	if (strpbrk(pat, "*?[") != NULL)
+		return fnmatch(pat, s, 0) == 0;
+	return strstr(s, pat) != NULL;
+}
+
+/* DIR_BWD when NAME says it is a gradient kernel, else DIR_FWD. */
+static int
+name_dir(const char *name, size_t nlen)
+{
+	char *l = lower(name, nlen);
+	size_t i;
+	int dir = DIR_FWD;
+
+	for (i = 0; i < sizeof(bwd_words) / sizeof(bwd_words[0]); i++)
+		if (strstr(l, bwd_words[i]) != NULL)
+			dir = DIR_BWD;
+	free(l);
+	return dir;
+}
+
+/* The direction a detected anchor's name says (no pattern needed). */
+int
+names_anchor_dir(uint32_t id)
+{
+	return name_dir(tab[id].name, tab[id].len);
+}
+
+/*
+ * The marker direction of a kernel NAME of op TYPE: DIR_NONE when no
+ * marker pattern (-m, or the defaults) matches the name or the type.
+ */
+int
+names_marker_dir(const char *name, size_t nlen, const char *type,
+    size_t tlen)
+{
+	char *n = xstrndup(name, nlen), *t = xstrndup(type, tlen);
+	const char *const *pats = def_markers;
+	size_t i, npats = sizeof(def_markers) / sizeof(def_markers[0]);
+	int dir = DIR_NONE;
+
+	if (lopts.markers != NULL) {
+		pats = (const char *const *)lopts.markers;
+		npats = lopts.nmarkers;
+	}
+	for (i = 0; i < npats && dir == DIR_NONE; i++)
+		if (pat_match(pats[i], n) || (tlen > 0 &&
+		    pat_match(pats[i], t)))
+			dir = DIR_FWD;
+	if (dir == DIR_FWD)
+		dir = name_dir(name, nlen);
+	free(n);
+	free(t);
+	return dir;
+}
+
+/* Role and flags of a name (lower case L), its type and its core. */
+static void
+classify(struct lname *e, const char *l, const char *type, size_t tlen,
+    const char *core, size_t clen)
+{
+	size_t i;
+
+	e->role = ROLE_OTHER;
+	if (e->dir != DIR_NONE)
+		e->role = ROLE_ATTN;
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		if (strstr(l, roles[i].pat) != NULL) {
+			e->flags |= roles[i].flags;
+			if (e->role == ROLE_OTHER)
+				e->role = roles[i].role;
+			break;
+		}
+	if ((tlen == 13 && memcmp(type, "COMMUNICATION", 13) == 0) ||
+	    (clen == 4 && memcmp(core, "HCCL", 4) == 0)) {
+		e->flags |= NF_COMM;
+		if (e->role == ROLE_OTHER)
+			e->role = ROLE_TPCOMM;
+	}
+	if (clen == 6 && memcmp(core, "AI_CPU", 6) == 0)
+		e->flags |= NF_AICPU;
+}
+
+static void
+grow(void)
+{
+	size_t i, j;
+
+	free(slot);
+	nslot = nslot ? 2 * nslot : 1024;
+	slot = xcalloc(nslot, sizeof(*slot));
+	for (i = 0; i < ntab; i++) {
+		j = tab[i].hash & (nslot - 1);
+		while (slot[j] != 0)
+			j = (j + 1) & (nslot - 1);
+		slot[j] = (uint32_t)i + 1;
+	}
+}
+
+/*
+ * The id of kernel NAME; a name seen for the first time is classified
+ * with the type and core of that first kernel.
+ */
+uint32_t
+names_intern(const char *name, size_t len, const char *type, size_t tlen,
+    const char *core, size_t clen)
+{
+	uint64_t h = hash_bytes(name, len, 0);
+	size_t j;
+	struct lname *e;
+	char *l, *lc;
+
+	if (2 * (ntab + 1) > nslot)
+		grow();
+	for (j = h & (nslot - 1); slot[j] != 0; j = (j + 1) & (nslot - 1)) {
+		e = &tab[slot[j] - 1];
+		if (e->hash == h && e->len == len &&
+		    memcmp(e->name, name, len) == 0)
+			return slot[j] - 1;
+	}
+	if (ntab == tabcap) {
+		tabcap = tabcap ? 2 * tabcap : 256;
+		tab = xreallocarray(tab, tabcap, sizeof(*tab));
+	}
+	e = &tab[ntab];
+	memset(e, 0, sizeof(*e));
+	e->name = xstrndup(name, len);
+	e->len = len;
+	e->hash = h;
+	e->dir = names_marker_dir(name, len, type, tlen);
+	/* the op type helps where the name is an aclnn wrapper's */
+	l = xmalloc(len + tlen + 2);
+	memcpy(l, name, len);
+	l[len] = ' ';
+	memcpy(l + len + 1, type, tlen);
+	l[len + tlen + 1] = '\0';
+	lc = lower(l, len + tlen + 1);
+	classify(e, lc, type, tlen, core, clen);
+	free(lc);
+	free(l);
+	slot[j] = (uint32_t)ntab + 1;
+	return (uint32_t)ntab++;
+}
+
+const struct lname *
+names_get(uint32_t id)
+{
+	return &tab[id];
+}

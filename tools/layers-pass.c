@@ -1,0 +1,572 @@
+/*
+ * prof-layers: passes and layers from attention markers, per device.
+ *
+ * A layer is [marker_i.start, marker_i+1.start) (spec A3); the kernels
+ * that start in it are held (stage_keep) until the next marker closes
+ * it, then annotated with the layer's type and written.  A marker opens
+ * a new pass instead when its direction differs (forward attention
+ * after backward), when the step column changes, when the spec's
+ * duration thresholds put it in another phase (> 10 ms vs < 1 ms), or
+ * when the gap since the previous marker exceeds the gap factor (-g)
+ * times the reference gap: the median marker-to-marker gap of the pass
+ * so far, or of the previous pass while this one has no gap yet.  This
+ * breaks the circle of the spec (num_passes from passes) in a stream.
+ *
+ * The last layer of a pass has no next marker: it is given the
+ * reference gap as its length (kernels starting after that lie between
+ * passes, in no layer), or less when the next pass starts sooner.  Once
+ * the input passes the last marker by the gap factor times the
+ * reference gap, no later marker can continue the pass, so it is
+ * closed there and memory stays bounded by one pass.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ival.h"
+#include "layers.h"
+#include "num.h"
+#include "stage.h"
+#include "xalloc.h"
+
+#define MS	1000000	/* ns */
+
+enum { RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE };
+static const char *const rule_names[] = {
+	"first", "gap", "direction", "step", "phase", "sampling"
+};
+
+const char *const phase_names[NPHASES] = {
+	"", "prefill", "decode", "forward", "backward"
+};
+
+/*
+ * Layer records of the open pass and their walls: they take its phase,
+ * and the outlier tag, when it closes.
+ */
+static struct srec **lrecs;
+static int64_t *lwalls;
+static size_t nlrecs, lrcap;
+
+void
+held_push(struct ldev *d, struct lkern *k)
+{
+	if (k->rec == NULL)
+		k->rec = stage_keep(lst);
+	if (d->nk == d->kcap) {
+		d->kcap = d->kcap ? 2 * d->kcap : 256;
+		d->k = xreallocarray(d->k, d->kcap, sizeof(*d->k));
+	}
+	d->k[d->nk++] = *k;
+}
+
+/* Write a kernel that is in no layer. */
+static void
+let_go(struct lkern *k)
+{
+	if (k->rec != NULL)
+		stage_put(lst, k->rec);
+	else
+		stage_pass(lst);
+}
+
+static void
+push64(int64_t **v, size_t *n, size_t *cap, int64_t x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = xreallocarray(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = x;
+}
+
+/* The reference gap of the open pass (0: none yet). */
+static int64_t
+ref_gap(struct ldev *d)
+{
+	if (d->ngaps > 0)
+		return median_of(d->gaps, d->ngaps);
+	return d->ref_gap;
+}
+
+/* Keep the deadline of the open pass current after a marker. */
+static void
+set_deadline(struct ldev *d)
+{
+	int64_t ref = ref_gap(d);
+
+	d->deadline = INT64_MAX;
+	if (ref > 0 && ref < INT64_MAX / 8)
+		d->deadline = d->layer_ts + (int64_t)((__int128)ref *
+		    lopts.gap_ppm / 1000000);
+}
+
+/* The layer type from the flags of its kernels (spec A3). */
+static int
+layer_type(unsigned f)
+{
+	if (f & NF_DFC)
+		return LT_MOE_DFC;
+	if (f & NF_GMM)
+		return LT_MOE_GMM;
+	if (f & NF_ROUTE)
+		return LT_MOE;
+	return LT_DENSE;
+}
+
+/* What the kernels of a layer add up to. */
+struct lsums {
+	size_t		 n;		/* kernels in the layer */
+	unsigned	 flags;		/* NF_ of their names */
+	int64_t		 ksum, busy, end;
+	uint64_t	 cnt[NCHECK];	/* cross-check counts */
+};
+
+/*
+ * Sum the layer's kernels: the first N held (all of them unless it is
+ * the pass's last layer, whose kernels start before END).  The last
+ * layer's span ends with its last kernel, but not after END.
+ */
+static void
+layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
+{
+	struct ival *iv = xreallocarray(NULL, d->nk + 1, sizeof(*iv));
+	size_t i;
+	int c;
+
+	memset(ls, 0, sizeof(*ls));
+	for (i = 0; i < d->nk && (!last || d->k[i].s < end); i++) {
+		const struct lname *e = names_get(d->k[i].name);
+
+		ls->n++;
+		ls->flags |= e->flags;
+		ls->ksum += d->k[i].e - d->k[i].s;
+		ls->cnt[0] += i == 0;
+		for (c = 1; c < NCHECK; c++)
+			ls->cnt[c] += (e->flags & check_flags[c]) != 0;
+	}
+	ls->end = end;
+	if (last) {
+		ls->end = d->layer_ts;
+		for (i = 0; i < ls->n; i++)
+			if (d->k[i].e > ls->end)
+				ls->end = d->k[i].e;
+		if (ls->end > end)
+			ls->end = end;
+	}
+	for (i = 0; i < ls->n; i++) {
+		iv[i].s = d->k[i].s;
+		iv[i].e = d->k[i].e < ls->end ? d->k[i].e : ls->end;
+	}
+	ls->busy = ival_total(iv, ival_union(iv, ls->n));
+	free(iv);
+}
+
+/* Fill in the open layer's record, to be written when the pass closes. */
+static void
+layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
+{
+	char tags[64] = "";
+
+	if (d->layer_idx == 0)
+		stage_tag_add(tags, sizeof(tags), "first");
+	if (last)
+		stage_tag_add(tags, sizeof(tags), "last");
+	if (ls->flags & NF_SAMPLE) {
+		stage_tag_add(tags, sizeof(tags), "sampling");
+		d->sample_layers++;
+	}
+	if (d->detected)
+		stage_tag_add(tags, sizeof(tags), "detected");
+	srec_set_i64(d->layer_rec, COL_DUR, ls->end - d->layer_ts);
+	srec_set_str(d->layer_rec, COL_NAME, ltype_names[t]);
+	srec_set_str(d->layer_rec, lc_ltype, ltype_names[t]);
+	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)ls->n);
+	srec_set_i64(d->layer_rec, lc_ksum, ls->ksum);
+	srec_set_i64(d->layer_rec, lc_busy, ls->busy);
+	if (tags[0] != '\0')
+		srec_set_str(d->layer_rec, lc_tags, tags);
+	if (nlrecs == lrcap) {
+		lrcap = lrcap ? 2 * lrcap : 64;
+		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
+		lwalls = xreallocarray(lwalls, lrcap, sizeof(*lwalls));
+	}
+	lwalls[nlrecs] = ls->end - d->layer_ts;
+	lrecs[nlrecs++] = d->layer_rec;
+	d->layer_rec = NULL;
+}
+
+/*
+ * Close the open layer at END: its kernels get its pass, index and type
+ * and are written (they still wait behind the pass record); the held
+ * kernels after a last layer's end lie between passes and are written
+ * as they are.
+ */
+static void
+close_layer(struct ldev *d, int64_t end, int last)
+{
+	struct lsums ls;
+	size_t i;
+	int t, c;
+
+	layer_sums(d, end, last, &ls);
+	t = layer_type(ls.flags);
+	for (i = 0; i < d->nk; i++) {
+		if (i < ls.n) {
+			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
+			srec_set_i64(d->k[i].rec, lc_layer, d->layer_idx);
+			srec_set_str(d->k[i].rec, lc_ltype, ltype_names[t]);
+		}
+		stage_put(lst, d->k[i].rec);
+		d->k[i].rec = NULL;
+	}
+	sum_layer(d, t, d->k, ls.n, d->layer_ts, ls.end, ls.ksum, ls.busy,
+	    !last);
+	d->nk = 0;
+	for (c = 0; c < NCHECK; c++) {
+		d->chk_n[c] += ls.cnt[c];
+		d->chk_layers[c] += ls.cnt[c] > 0;
+	}
+	d->type_layers[t]++;
+	layer_record(d, t, last, &ls);
+	d->pass_layers++;
+	d->pass_kern += (int64_t)ls.n;
+	d->pass_ksum += ls.ksum;
+	d->pass_busy += ls.busy;
+	d->pass_end = ls.end;
+	d->nlayers++;
+}
+
+/*
+ * The phase of the pass being closed, from its median marker duration
+ * MD: the spec's thresholds first, else a ratio of 4 or more against
+ * the previous forward pass, else the previous pass's phase.  Unknown
+ * (empty) when the marker is a detected anchor that is not attention.
+ */
+static int
+pass_phase(struct ldev *d, int64_t md)
+{
+	int64_t prev = d->prev_fwd_mdur;
+
+	if (d->pass_dir == DIR_BWD)
+		return PH_BWD;
+	/* a detected anchor that is not attention says nothing of phase */
+	if (d->detected && names_get(d->anchor)->role != ROLE_ATTN)
+		return PH_NONE;
+	if (md > 10 * MS)
+		return PH_PREFILL;
+	if (md < 1 * MS && d->prev_phase == PH_PREFILL)
+		return PH_DECODE;
+	if (prev > 0 && md <= prev / 4)
+		return PH_DECODE;
+	if (prev > 0 && md / 4 >= prev)
+		return PH_PREFILL;
+	if (prev > 0 && (d->prev_phase == PH_PREFILL ||
+	    d->prev_phase == PH_DECODE))
+		return d->prev_phase;
+	return PH_FWD;
+}
+
+/* The cross-check records of the pass (spec A4, 12 item 12). */
+static void
+put_checks(struct ldev *d)
+{
+	uint64_t expect[NCHECK];
+	uint64_t moe = d->type_layers[LT_MOE] + d->type_layers[LT_MOE_GMM] +
+	    d->type_layers[LT_MOE_DFC];
+	int c;
+
+	expect[0] = (uint64_t)d->pass_layers;
+	/* the prep of layer 0 runs before the first marker */
+	expect[4] = expect[5] = (uint64_t)d->pass_layers - 1;
+	expect[1] = d->type_layers[LT_MOE_DFC];
+	expect[2] = d->type_layers[LT_MOE_GMM];
+	expect[3] = moe;
+	for (c = 0; c < NCHECK; c++) {
+		struct srec *r;
+		int ok;
+
+		if (d->chk_n[c] == 0 && (expect[c] == 0 || c >= 4))
+			continue;
+		r = stage_new(lst, "check", d->pass_ts);
+		srec_set_str(r, COL_DEV, d->name);
+		srec_set_str(r, COL_NAME, check_names[c]);
+		srec_set_i64(r, lc_pass, d->pass_idx);
+		srec_set_i64(r, lc_value, (int64_t)d->chk_n[c]);
+		srec_set_i64(r, lc_layers, (int64_t)d->chk_layers[c]);
+		srec_set_i64(r, lc_expect, (int64_t)expect[c]);
+		if (d->chk_layers[c] > 0)
+			put_ratio(r, lc_perlayer, (int64_t)d->chk_n[c],
+			    (int64_t)d->chk_layers[c]);
+		ok = d->chk_layers[c] == expect[c] && (d->chk_layers[c] == 0 ||
+		    d->chk_n[c] % d->chk_layers[c] == 0);
+		srec_set_str(r, lc_tags, ok ? "match" : "mismatch");
+		stage_put(lst, r);
+	}
+}
+
+/*
+ * Write the layer records of the pass that closed with phase PH.  A
+ * layer at least twice the median wall of its pass is tagged outlier
+ * (layer-0 warm-up, a transition layer, a stall): the spec's
+ * type-specific anomalies start there.
+ */
+static void
+put_layers(int ph)
+{
+	int64_t *w = xreallocarray(NULL, nlrecs + 1, sizeof(*w)), med;
+	size_t i;
+
+	memcpy(w, lwalls, nlrecs * sizeof(*w));
+	med = median_of(w, nlrecs);
+	free(w);
+	for (i = 0; i < nlrecs; i++) {
+		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
+		if (nlrecs > 2 && lwalls[i] / 2 >= med)
+			srec_tag_add(lrecs[i], lc_tags, "outlier");
+		stage_put(lst, lrecs[i]);
+	}
+	nlrecs = 0;
+}
+
+/* Close the open pass: its last layer ends by CUT. */
+static void
+close_pass(struct ldev *d, int64_t cut)
+{
+	int64_t md;
+	int ph;
+
+	close_layer(d, cut, 1);
+	num_sort(d->mdur, d->nmdur);
+	md = median_of(d->mdur, d->nmdur);
+	ph = pass_phase(d, md);
+	sum_pass(d, ph);
+	put_checks(d);
+	put_layers(ph);
+	srec_set_i64(d->pass_rec, COL_DUR, d->pass_end - d->pass_ts);
+	srec_set_str(d->pass_rec, COL_NAME, phase_names[ph]);
+	srec_set_str(d->pass_rec, lc_phase, phase_names[ph]);
+	srec_set_str(d->pass_rec, lc_rule, rule_names[d->pass_rule]);
+	srec_set_i64(d->pass_rec, lc_layers, d->pass_layers);
+	srec_set_i64(d->pass_rec, lc_kcount, d->pass_kern);
+	srec_set_i64(d->pass_rec, lc_ksum, d->pass_ksum);
+	srec_set_i64(d->pass_rec, lc_busy, d->pass_busy);
+	srec_set_i64(d->pass_rec, lc_mdur, md);
+	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
+	if (d->detected)
+		srec_set_str(d->pass_rec, lc_tags, "detected");
+	stage_put(lst, d->pass_rec);
+	d->pass_rec = NULL;
+	if (d->ngaps > 0)
+		d->ref_gap = median_of(d->gaps, d->ngaps);
+	if (ph != PH_BWD) {
+		d->prev_fwd_mdur = md;
+		d->prev_phase = ph;
+	}
+	d->nprefill += ph == PH_PREFILL;
+	d->ndecode += ph == PH_DECODE;
+	d->nphase_layers[ph] += d->pass_layers;
+	if (ph != PH_NONE)
+		d->ndir[d->pass_dir]++;
+	d->npasses++;
+	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);
+	d->deadline = INT64_MAX;
+}
+
+static void
+open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
+    const char *step, size_t slen)
+{
+	d->pass_rec = stage_new(lst, "pass", k->s);
+	srec_set_str(d->pass_rec, COL_DEV, d->name);
+	srec_set_i64(d->pass_rec, lc_pass, d->npasses);
+	d->pass_idx = d->npasses;
+	d->pass_ts = k->s;
+	d->pass_dir = dir;
+	d->pass_rule = rule;
+	free(d->pass_step);
+	d->pass_step = xstrndup(step, slen);
+	d->ngaps = d->nmdur = 0;
+	d->pass_layers = d->pass_kern = d->pass_ksum = d->pass_busy = 0;
+	memset(d->chk_n, 0, sizeof(d->chk_n));
+	memset(d->chk_layers, 0, sizeof(d->chk_layers));
+	memset(d->type_layers, 0, sizeof(d->type_layers));
+	d->layer_idx = -1;
+}
+
+static void
+open_layer(struct ldev *d, struct lkern *k)
+{
+	d->layer_rec = stage_new(lst, "layer", k->s);
+	srec_set_str(d->layer_rec, COL_DEV, d->name);
+	srec_set_str(d->layer_rec, COL_TRACK,
+	    stream_name(d, k->track));
+	d->layer_ts = k->s;
+	d->layer_idx++;
+	d->marker_dur = k->e - k->s;
+	srec_set_i64(d->layer_rec, lc_pass, d->pass_idx);
+	srec_set_i64(d->layer_rec, lc_layer, d->layer_idx);
+	srec_set_i64(d->layer_rec, lc_mdur, d->marker_dur);
+	d->nmarkers++;
+	push64(&d->mdur, &d->nmdur, &d->mdcap, d->marker_dur);
+	held_push(d, k);
+	set_deadline(d);
+}
+
+/*
+ * Whether the open layer sampled a token: inference ends a forward pass
+ * with sampling, so the next marker starts the next pass however short
+ * the gap (a fast decode loop leaves little time between passes).
+ */
+static int
+has_sampling(const struct ldev *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nk; i++)
+		if (names_get(d->k[i].name)->flags & NF_SAMPLE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Which rule makes marker K (direction DIR, step STEP) start a new pass,
+ * or -1 when it continues the open one.  With no pass open (the first
+ * marker, or the clock closed the last pass) it says why the new one is
+ * new: direction, step and phase come before sampling and the gap.
+ */
+static int
+new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
+    const char *step, size_t slen)
+{
+	int64_t ref = ref_gap(d), gap = k->s - d->layer_ts;
+	int64_t prev = d->marker_dur, cur = k->e - k->s;
+
+	if (d->npasses == 0 && d->pass_rec == NULL)
+		return RULE_FIRST;
+	if (dir != d->pass_dir)
+		return RULE_DIR;
+	if (slen > 0 && (strlen(d->pass_step) != slen ||
+	    memcmp(d->pass_step, step, slen) != 0))
+		return RULE_STEP;
+	if ((prev > 10 * MS && cur < MS) || (prev < MS && cur > 10 * MS))
+		return RULE_PHASE;
+	if (d->pass_rec == NULL)
+		return RULE_GAP;
+	if (has_sampling(d))
+		return RULE_SAMPLE;
+	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref * lopts.gap_ppm)
+		return RULE_GAP;
+	return -1;
+}
+
+/* A marker K of direction DIR. */
+static void
+on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
+    size_t slen)
+{
+	int rule = new_pass_rule(d, k, dir, step, slen);
+	int64_t ref, cut;
+
+	d->seen_marker = 1;
+	if (d->pass_rec != NULL) {
+		if (rule < 0) {
+			close_layer(d, k->s, 0);
+			push64(&d->gaps, &d->ngaps, &d->gapcap,
+			    k->s - d->layer_ts);
+			open_layer(d, k);
+			return;
+		}
+		ref = ref_gap(d);
+		cut = ref > 0 && d->layer_ts + ref < k->s ? d->layer_ts + ref :
+		    k->s;
+		close_pass(d, cut);
+	}
+	open_pass(d, k, dir, rule, step, slen);
+	open_layer(d, k);
+}
+
+/*
+ * One kernel K of dev D, whose step column is STEP (SLEN bytes, 0 when
+ * absent).  It is held while a layer or the detection window is open,
+ * else written at once.
+ */
+void
+pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
+{
+	const struct lname *e = names_get(k->name);
+	int dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
+	    DIR_NONE) : e->dir;
+
+	if (d->pass_rec != NULL && slen > 0 &&
+	    strcmp(d->pass_step, "") != 0 &&
+	    (strlen(d->pass_step) != slen ||
+	    memcmp(d->pass_step, step, slen) != 0)) {
+		close_pass(d, k->s);
+		if (dir != DIR_NONE) {
+			open_pass(d, k, dir, RULE_STEP, step, slen);
+			open_layer(d, k);
+			return;
+		}
+	}
+	if (!d->seen_marker && !d->detected && dir == DIR_NONE) {
+		if (d->nk > 0 && (d->nk >= (size_t)lopts.window ||
+		    (slen > 0 && (strlen(d->win_step) != slen ||
+		    memcmp(d->win_step, step, slen) != 0))))
+			detect_window(d, 0);
+		if (d->detected) {
+			pass_kernel(d, k, step, slen);
+			return;
+		}
+		if (d->nk == 0) {
+			free(d->win_step);
+			d->win_step = xstrndup(step, slen);
+		}
+		held_push(d, k);
+		return;
+	}
+	if (dir != DIR_NONE) {
+		if (!d->seen_marker && !d->detected) {
+			/* the window before the first marker: no layer */
+			size_t i;
+
+			for (i = 0; i < d->nk; i++)
+				stage_put(lst, d->k[i].rec);
+			d->nk = 0;
+		}
+		on_marker(d, k, dir, step, slen);
+		return;
+	}
+	if (d->pass_rec != NULL)
+		held_push(d, k);
+	else
+		let_go(k);
+}
+
+/* The input has reached TS: close the pass when no marker can follow. */
+void
+pass_tick(struct ldev *d, int64_t ts)
+{
+	int64_t ref;
+
+	if (d->pass_rec == NULL || ts <= d->deadline)
+		return;
+	ref = ref_gap(d);
+	close_pass(d, d->layer_ts + ref);
+}
+
+/* End of input. */
+void
+pass_finish(struct ldev *d)
+{
+	int64_t ref;
+
+	if (!d->seen_marker && !d->detected && d->nk > 0)
+		detect_window(d, 1);
+	if (d->pass_rec != NULL) {
+		ref = ref_gap(d);
+		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
+	}
+}

@@ -1,0 +1,618 @@
+/*
+ * prof-layers: what is summed over the whole capture, per dev, and the
+ * summary records written at the end: per layer type the variation of
+ * layer wall time, the functional role groups and one collapsed kernel
+ * sequence; per stream its role; the communication/compute overlap.
+ * Everything kept here is small (one wall time per layer, one sequence
+ * per layer type, a few intervals), so memory stays bounded by a pass.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ival.h"
+#include "layers.h"
+#include "num.h"
+#include "stage.h"
+#include "xalloc.h"
+
+/* Intervals kept in a run before the prefix that is final is summed. */
+#define LRUN_CUT	256
+
+void
+put_ratio(struct srec *r, int col, int64_t num, int64_t den)
+{
+	char buf[NUM_BUFSIZE];
+
+	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+}
+
+/* Mean of N values, rounded down (0 for none). */
+int64_t
+mean_of(const int64_t *v, size_t n)
+{
+	__int128 sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n > 0 ? (int64_t)(sum / (__int128)n) : 0;
+}
+
+/* Median of N values (sorted in place), rounded down to an integer. */
+int64_t
+median_of(int64_t *v, size_t n)
+{
+	int64_t twice;
+
+	if (n == 0)
+		return 0;
+	num_sort(v, n);
+	num_median(v, n, &twice);
+	return twice / 2;
+}
+
+/* Room for the overlap of every pair of N streams (N x N, row-major). */
+static void
+pair_grow(struct ldev *d, size_t n)
+{
+	int64_t *m;
+	size_t i, j, cap = d->paircap;
+
+	if (n <= cap)
+		return;
+	while (cap < n)
+		cap = cap ? 2 * cap : 4;
+	m = xcalloc(cap * cap, sizeof(*m));
+	for (i = 0; i < d->paircap; i++)
+		for (j = 0; j < d->paircap; j++)
+			m[i * cap + j] = d->pair[i * d->paircap + j];
+	free(d->pair);
+	d->pair = m;
+	d->paircap = cap;
+}
+
+uint32_t
+stream_of(struct ldev *d, const char *track, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < d->nstreams; i++)
+		if (strlen(d->streams[i].track) == len &&
+		    memcmp(d->streams[i].track, track, len) == 0)
+			return (uint32_t)i;
+	d->streams = xreallocarray(d->streams, d->nstreams + 1,
+	    sizeof(*d->streams));
+	memset(&d->streams[d->nstreams], 0, sizeof(*d->streams));
+	d->streams[d->nstreams].track = xstrndup(track, len);
+	pair_grow(d, d->nstreams + 1);
+	return (uint32_t)d->nstreams++;
+}
+
+const char *
+stream_name(const struct ldev *d, uint32_t i)
+{
+	return d->streams[i].track;
+}
+
+static void
+lrun_add(struct lrun *r, int64_t s, int64_t e)
+{
+	if (r->n > 0 && s <= r->e[r->n - 1]) {
+		if (e > r->e[r->n - 1])
+			r->e[r->n - 1] = e;
+		return;
+	}
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->s = xreallocarray(r->s, r->cap, sizeof(*r->s));
+		r->e = xreallocarray(r->e, r->cap, sizeof(*r->e));
+	}
+	r->s[r->n] = s;
+	r->e[r->n++] = e;
+}
+
+/* Copy the part of R before T into IV; returns the count. */
+static size_t
+lrun_before(const struct lrun *r, int64_t t, struct ival *iv)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n && r->s[i] < t; i++) {
+		iv[n].s = r->s[i];
+		iv[n++].e = r->e[i] < t ? r->e[i] : t;
+	}
+	return n;
+}
+
+/* Drop the part of R before T. */
+static void
+lrun_trim(struct lrun *r, int64_t t)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < r->n; i++) {
+		if (r->e[i] <= t)
+			continue;
+		r->s[j] = r->s[i] > t ? r->s[i] : t;
+		r->e[j++] = r->e[i];
+	}
+	r->n = j;
+}
+
+/* The part of R before T as intervals (freed by the caller). */
+static struct ival *
+run_ivals(const struct lrun *r, int64_t t, size_t *n)
+{
+	struct ival *iv = xreallocarray(NULL, r->n + 1, sizeof(*iv));
+
+	*n = lrun_before(r, t, iv);
+	return iv;
+}
+
+/*
+ * Sum what lies before T: no interval that starts at or after T can
+ * change the unions or the overlaps there.  Communication against
+ * compute for the overlap ratio, and every stream against every other
+ * for the table of which stream overlaps which.
+ */
+static void
+overlap_cut(struct ldev *d, int64_t t)
+{
+	size_t na, nb, i, j, ns = d->nstreams;
+	struct ival *a = run_ivals(&d->comm, t, &na);
+	struct ival *b = run_ivals(&d->comp, t, &nb);
+	struct ival **sv = xreallocarray(NULL, ns + 1, sizeof(*sv));
+	size_t *sn = xreallocarray(NULL, ns + 1, sizeof(*sn));
+
+	d->comm_union += ival_total(a, na);
+	d->comm_overlap += ival_overlap(a, na, b, nb);
+	lrun_trim(&d->comm, t);
+	lrun_trim(&d->comp, t);
+	free(a);
+	free(b);
+	for (i = 0; i < ns; i++) {
+		sv[i] = run_ivals(&d->streams[i].run, t, &sn[i]);
+		d->streams[i].busy += ival_total(sv[i], sn[i]);
+		lrun_trim(&d->streams[i].run, t);
+	}
+	for (i = 0; i < ns; i++)
+		for (j = i + 1; j < ns; j++)
+			if (sn[i] > 0 && sn[j] > 0)
+				d->pair[i * d->paircap + j] += ival_overlap(
+				    sv[i], sn[i], sv[j], sn[j]);
+	for (i = 0; i < ns; i++)
+		free(sv[i]);
+	free(sv);
+	free(sn);
+	d->nruns = 0;
+}
+
+/*
+ * Every kernel of the dev, in input order: stream statistics and the
+ * two unions of the overlap ratio (communication kernels; compute
+ * kernels, which are neither communication, memory nor AI CPU ones).
+ */
+void
+sum_kernel(struct ldev *d, const struct lkern *k, unsigned flags)
+{
+	struct lstream *s = &d->streams[k->track];
+	int64_t dur = k->e - k->s;
+	int role = names_get(k->name)->role;
+
+	s->n++;
+	s->sum += dur;
+	d->nkernels++;
+	if (flags & NF_COMM) {
+		s->comm += dur;
+		d->comm_sum += dur;
+		lrun_add(&d->comm, k->s, k->e);
+	} else if (flags & NF_AICPU)
+		s->aicpu += dur;
+	else if (role != ROLE_MEM)
+		lrun_add(&d->comp, k->s, k->e);
+	lrun_add(&s->run, k->s, k->e);
+	if (++d->nruns > LRUN_CUT)
+		overlap_cut(d, k->s);
+}
+
+/* The collapsed kernel sequence of a layer: runs of a name on a stream. */
+static void
+set_seq(struct ltype *ty, const struct lkern *k, size_t n)
+{
+	size_t i, m = 0;
+
+	ty->seq_name = xreallocarray(ty->seq_name, n + 1, sizeof(uint32_t));
+	ty->seq_track = xreallocarray(ty->seq_track, n + 1, sizeof(uint32_t));
+	ty->seq_rep = xreallocarray(ty->seq_rep, n + 1, sizeof(uint32_t));
+	ty->seq_dur = xreallocarray(ty->seq_dur, n + 1, sizeof(int64_t));
+	for (i = 0; i < n; i++) {
+		if (m > 0 && ty->seq_name[m - 1] == k[i].name &&
+		    ty->seq_track[m - 1] == k[i].track) {
+			ty->seq_rep[m - 1]++;
+			ty->seq_dur[m - 1] += k[i].e - k[i].s;
+			continue;
+		}
+		ty->seq_name[m] = k[i].name;
+		ty->seq_track[m] = k[i].track;
+		ty->seq_rep[m] = 1;
+		ty->seq_dur[m++] = k[i].e - k[i].s;
+	}
+	ty->nseq = m;
+}
+
+/*
+ * A layer of type T closed: its N kernels K, its span [TS, END), and
+ * whether it is complete (not the last of its pass, whose end is an
+ * estimate).  Role busy time is the union of the role's kernels within
+ * the span, per layer.
+ */
+void
+sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
+    int64_t ts, int64_t end, int64_t ksum, int64_t busy, int complete)
+{
+	struct ltype *ty = &d->pend[t];
+	struct ival *iv = xreallocarray(NULL, n + 1, sizeof(*iv));
+	unsigned present = 0;
+	size_t i, m;
+	int r;
+
+	if (ty->n == ty->cap) {
+		ty->cap = ty->cap ? 2 * ty->cap : 64;
+		ty->wall = xreallocarray(ty->wall, ty->cap, sizeof(int64_t));
+		ty->kcount = xreallocarray(ty->kcount, ty->cap,
+		    sizeof(int64_t));
+	}
+	ty->kcount[ty->n] = (int64_t)n;
+	ty->wall[ty->n++] = end - ts;
+	ty->wall_sum += end - ts;
+	ty->ksum += ksum;
+	ty->busy += busy;
+	for (i = 0; i < n; i++)
+		present |= 1u << names_get(k[i].name)->role;
+	for (r = 0; r < NROLES; r++) {
+		if (!(present & (1u << r)))
+			continue;
+		for (i = m = 0; i < n; i++) {
+			if (names_get(k[i].name)->role != r)
+				continue;
+			iv[m].s = k[i].s;
+			iv[m++].e = k[i].e < end ? k[i].e : end;
+			ty->role_sum[r] += k[i].e - k[i].s;
+			ty->role_n[r]++;
+		}
+		m = ival_union(iv, m);
+		ty->role_busy[r] += ival_total(iv, m);
+	}
+	free(iv);
+	if (ty->nseq == 0 || (!ty->seq_final && complete)) {
+		set_seq(ty, k, n);
+		ty->seq_final = complete;
+		ty->seq_pass = d->pass_idx;
+		ty->seq_layer = d->layer_idx;
+	}
+}
+
+/* Move the sequence of F into T. */
+static void
+seq_move(struct ltype *t, struct ltype *f)
+{
+	free(t->seq_name);
+	free(t->seq_track);
+	free(t->seq_rep);
+	free(t->seq_dur);
+	t->seq_name = f->seq_name;
+	t->seq_track = f->seq_track;
+	t->seq_rep = f->seq_rep;
+	t->seq_dur = f->seq_dur;
+	t->nseq = f->nseq;
+	t->seq_final = f->seq_final;
+	t->seq_pass = f->seq_pass;
+	t->seq_layer = f->seq_layer;
+	f->seq_name = f->seq_track = f->seq_rep = NULL;
+	f->seq_dur = NULL;
+	f->nseq = 0;
+	f->seq_final = 0;
+}
+
+/*
+ * The open pass closed with phase PH: its layers join the summaries of
+ * their (phase, type), since a backward or decode layer is not a
+ * forward or prefill one of the same type.
+ */
+void
+sum_pass(struct ldev *d, int ph)
+{
+	int t, r;
+
+	for (t = 0; t < NLTYPES; t++) {
+		struct ltype *f = &d->pend[t], *to = &d->types[ph][t];
+		size_t i;
+
+		for (i = 0; i < f->n; i++) {
+			if (to->n == to->cap) {
+				to->cap = to->cap ? 2 * to->cap : 64;
+				to->wall = xreallocarray(to->wall, to->cap,
+				    sizeof(int64_t));
+				to->kcount = xreallocarray(to->kcount,
+				    to->cap, sizeof(int64_t));
+			}
+			to->kcount[to->n] = f->kcount[i];
+			to->wall[to->n++] = f->wall[i];
+		}
+		to->wall_sum += f->wall_sum;
+		to->ksum += f->ksum;
+		to->busy += f->busy;
+		for (r = 0; r < NROLES; r++) {
+			to->role_busy[r] += f->role_busy[r];
+			to->role_sum[r] += f->role_sum[r];
+			to->role_n[r] += f->role_n[r];
+			f->role_busy[r] = f->role_sum[r] = 0;
+			f->role_n[r] = 0;
+		}
+		if (f->nseq > 0 && (to->nseq == 0 || (!to->seq_final &&
+		    f->seq_final)))
+			seq_move(to, f);
+		f->nseq = 0;
+		f->seq_final = 0;
+		f->n = 0;
+		f->wall_sum = f->ksum = f->busy = 0;
+	}
+}
+
+static struct srec *
+summary(struct ldev *d, const char *kind, const char *name)
+{
+	struct srec *r = stage_new(lst, kind, stage_end_ts(lst));
+
+	srec_set_str(r, COL_DEV, d->name);
+	srec_set_str(r, COL_NAME, name);
+	return r;
+}
+
+static void
+metric(struct ldev *d, const char *name, int64_t v)
+{
+	struct srec *r = summary(d, "metric", name);
+
+	srec_set_i64(r, lc_value, v);
+	stage_put(lst, r);
+}
+
+static void
+metric_ratio(struct ldev *d, const char *name, int64_t num, int64_t den)
+{
+	struct srec *r = summary(d, "metric", name);
+
+	put_ratio(r, lc_value, num, den);
+	stage_put(lst, r);
+}
+
+/* Integer square root (floor). */
+static int64_t
+isqrt(__int128 v)
+{
+	int64_t x = 0, b = (int64_t)1 << 62;
+	__int128 t;
+
+	for (; b > 0; b >>= 1) {
+		t = (__int128)(x + b) * (x + b);
+		if (t <= v)
+			x += b;
+	}
+	return x;
+}
+
+/*
+ * Layer-to-layer variation of a type: min, median and max wall time and
+ * the coefficient of variation (population standard deviation, rounded
+ * down to the nanosecond, over the mean).
+ */
+static void
+put_type(struct ldev *d, int ph, int t)
+{
+	struct ltype *ty = &d->types[ph][t];
+	struct srec *r = summary(d, "layer_type", ltype_names[t]);
+	__int128 var = 0, dev;
+	int64_t n = (int64_t)ty->n;
+	size_t i;
+
+	srec_set_str(r, lc_ltype, ltype_names[t]);
+	srec_set_str(r, lc_phase, phase_names[ph]);
+	srec_set_i64(r, lc_value, n);
+	for (i = 0; i < ty->n; i++) {
+		dev = (__int128)ty->wall[i] * n - ty->wall_sum;
+		var += dev * dev;
+	}
+	num_sort(ty->wall, ty->n);
+	srec_set_i64(r, lc_min, ty->wall[0]);
+	srec_set_i64(r, lc_median, median_of(ty->wall, ty->n));
+	srec_set_i64(r, lc_max, ty->wall[ty->n - 1]);
+	/*
+	 * var = n^3 sd^2, so n sd = sqrt(var / n) and cv = n sd / sum;
+	 * n sd is taken to a millionth of a nanosecond where that fits.
+	 */
+	var /= n;
+	if (ty->wall_sum > 0) {
+		__int128 scale = 1000000;
+		int64_t q = 1000000;
+
+		if (var >= (__int128)10000000000000 * 1000000000000 ||
+		    ty->wall_sum > INT64_MAX / q)
+			scale = q = 1;
+		put_ratio(r, lc_cv, isqrt(var * scale * scale), ty->wall_sum *
+		    q);
+	}
+	srec_set_i64(r, lc_ksum, ty->ksum);
+	srec_set_i64(r, lc_busy, ty->busy);
+	srec_set_i64(r, lc_kcount, median_of(ty->kcount, ty->n));
+	stage_put(lst, r);
+}
+
+/* The role groups of a type, with busy time and share of layer wall. */
+static void
+put_roles(struct ldev *d, int ph, int t)
+{
+	struct ltype *ty = &d->types[ph][t];
+	int ro;
+
+	for (ro = 0; ro < NROLES; ro++) {
+		struct srec *r;
+
+		if (ty->role_n[ro] == 0)
+			continue;
+		r = summary(d, "role", role_names[ro]);
+		srec_set_str(r, lc_ltype, ltype_names[t]);
+		srec_set_str(r, lc_phase, phase_names[ph]);
+		srec_set_i64(r, lc_value, (int64_t)ty->role_n[ro]);
+		srec_set_i64(r, lc_busy, ty->role_busy[ro]);
+		srec_set_i64(r, lc_ksum, ty->role_sum[ro]);
+		if (ty->wall_sum > 0)
+			put_ratio(r, lc_share, ty->role_busy[ro],
+			    ty->wall_sum);
+		stage_put(lst, r);
+	}
+}
+
+static void
+put_seq(struct ldev *d, int ph, int t)
+{
+	struct ltype *ty = &d->types[ph][t];
+	size_t i;
+
+	for (i = 0; i < ty->nseq; i++) {
+		const struct lname *e = names_get(ty->seq_name[i]);
+		struct srec *r = summary(d, "layer_seq", e->name);
+
+		srec_set_str(r, COL_TRACK, stream_name(d, ty->seq_track[i]));
+		srec_set_str(r, lc_ltype, ltype_names[t]);
+		srec_set_str(r, lc_phase, phase_names[ph]);
+		srec_set_i64(r, lc_pass, ty->seq_pass);
+		srec_set_i64(r, lc_layer, ty->seq_layer);
+		srec_set_i64(r, lc_seq, (int64_t)i);
+		srec_set_i64(r, lc_repeat, ty->seq_rep[i]);
+		srec_set_i64(r, lc_ksum, ty->seq_dur[i]);
+		srec_set_str(r, lc_tags, role_names[e->role]);
+		stage_put(lst, r);
+	}
+}
+
+/*
+ * Which stream overlaps which: one record per ordered pair that shares
+ * time, track = the stream, name = the other, busy_ns = the time both
+ * are busy, share_ratio = that over the stream's own busy time.
+ */
+static void
+put_pairs(struct ldev *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nstreams; i++)
+		for (j = 0; j < d->nstreams; j++) {
+			int64_t ov = i < j ? d->pair[i * d->paircap + j] :
+			    d->pair[j * d->paircap + i];
+			struct srec *r;
+
+			if (i == j || ov == 0)
+				continue;
+			r = summary(d, "stream_overlap", d->streams[j].track);
+			srec_set_str(r, COL_TRACK, d->streams[i].track);
+			srec_set_i64(r, lc_busy, ov);
+			put_ratio(r, lc_share, ov, d->streams[i].busy);
+			stage_put(lst, r);
+		}
+}
+
+/*
+ * Stream roles: communication or AI CPU when that is most of the
+ * stream's kernel time, else compute; the compute stream with the most
+ * kernel time is the main one.
+ */
+static void
+put_streams(struct ldev *d)
+{
+	size_t i, main_i = d->nstreams;
+	int64_t total = 0, best = -1;
+
+	for (i = 0; i < d->nstreams; i++) {
+		struct lstream *s = &d->streams[i];
+
+		total += s->sum;
+		if (2 * s->comm <= s->sum && 2 * s->aicpu <= s->sum &&
+		    s->sum > best) {
+			best = s->sum;
+			main_i = i;
+		}
+	}
+	for (i = 0; i < d->nstreams; i++) {
+		struct lstream *s = &d->streams[i];
+		const char *role = "compute";
+		struct srec *r;
+
+		if (s->n == 0)
+			continue;
+		if (2 * s->comm > s->sum)
+			role = "comm";
+		else if (2 * s->aicpu > s->sum)
+			role = "ai_cpu";
+		else if (i == main_i)
+			role = "main_compute";
+		r = summary(d, "stream", role);
+		srec_set_str(r, COL_TRACK, s->track);
+		srec_set_i64(r, lc_value, (int64_t)s->n);
+		srec_set_i64(r, lc_ksum, s->sum);
+		srec_set_i64(r, lc_busy, s->busy);
+		if (total > 0)
+			put_ratio(r, lc_share, s->sum, total);
+		stage_put(lst, r);
+	}
+	put_pairs(d);
+}
+
+/* End of input: the summary records of dev D. */
+void
+sum_dev(struct ldev *d)
+{
+	int ph, t;
+
+	overlap_cut(d, INT64_MAX);
+	metric(d, "pass_count", d->npasses);
+	metric(d, "forward_pass_count", d->ndir[DIR_FWD]);
+	metric(d, "backward_pass_count", d->ndir[DIR_BWD]);
+	metric(d, "prefill_pass_count", d->nprefill);
+	metric(d, "decode_pass_count", d->ndecode);
+	metric(d, "layer_count", d->nlayers);
+	metric(d, "prefill_layer_count", d->nphase_layers[PH_PREFILL]);
+	metric(d, "decode_layer_count", d->nphase_layers[PH_DECODE]);
+	metric(d, "sampling_layer_count", (int64_t)d->sample_layers);
+	metric(d, "marker_count", d->nmarkers);
+	if (d->nlp > 0) {
+		int64_t twice;
+
+		num_sort(d->layers_per, d->nlp);
+		num_median(d->layers_per, d->nlp, &twice);
+		metric_ratio(d, "layers_per_pass_median", twice, 2);
+		metric(d, "layers_per_pass_max", d->layers_per[d->nlp - 1]);
+	}
+	metric(d, "kernel_count", d->nkernels);
+	metric(d, "stream_count", (int64_t)d->nstreams);
+	metric(d, "comm_kernel_sum_ns", d->comm_sum);
+	metric(d, "comm_union_ns", d->comm_union);
+	metric(d, "comm_overlap_ns", d->comm_overlap);
+	if (d->comm_union > 0)
+		metric_ratio(d, "comm_overlap_ratio", d->comm_overlap,
+		    d->comm_union);
+	if (d->detect_ran)
+		metric_ratio(d, "layer_detect_confidence_ratio",
+		    d->confidence_ppm, 1000000);
+	for (ph = 0; ph < NPHASES; ph++)
+		for (t = 0; t < NLTYPES; t++) {
+			if (d->types[ph][t].n == 0)
+				continue;
+			put_type(d, ph, t);
+			put_roles(d, ph, t);
+			put_seq(d, ph, t);
+		}
+	put_streams(d);
+}

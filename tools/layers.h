@@ -1,0 +1,199 @@
+/*
+ * prof-layers internals shared by its files: kernel names and what they
+ * are (layers-names.c), passes and layers found from attention markers
+ * (layers-pass.c), the repeating-sequence fallback (layers-detect.c), the
+ * per-device summaries (layers-sum.c) and the stage loop (prof-layers.c).
+ */
+#ifndef LAYERS_H
+#define LAYERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stage;
+struct srec;
+
+/* Marker direction: a forward or a backward (gradient) attention. */
+enum { DIR_NONE, DIR_FWD, DIR_BWD };
+
+/* Functional role groups of the analysis spec (9.4), in report order. */
+enum {
+	ROLE_ATTN, ROLE_MATMUL, ROLE_NORM, ROLE_PREP, ROLE_ACT, ROLE_ROUTE,
+	ROLE_EXPERT, ROLE_TPCOMM, ROLE_EPCOMM, ROLE_PPCOMM, ROLE_SAMPLE,
+	ROLE_MEM, ROLE_OTHER, NROLES
+};
+
+/* What a kernel name says, for the layer type and the cross-check. */
+#define NF_DFC		0x001	/* DispatchFFNCombine */
+#define NF_GMM		0x002	/* grouped matmul / grouped GEMM */
+#define NF_ROUTE	0x004	/* MoE gating, top-k routing */
+#define NF_A2A		0x008	/* all-to-all (expert parallel) */
+#define NF_SAMPLE	0x010	/* sampling ops */
+#define NF_COMM		0x020	/* a communication kernel */
+#define NF_AICPU	0x040	/* runs on the AI CPU */
+#define NF_KVC		0x080	/* KV-cache update (ReshapeAndCache) */
+#define NF_QKV		0x100	/* split_qkv_rmsnorm_rope */
+
+/* The ops the per-pass cross-check counts (spec A4), by NF_ bit. */
+#define NCHECK	6
+
+/* One distinct kernel name (interned; ids are indexes). */
+struct lname {
+	char		*name;
+	size_t		 len;
+	uint64_t	 hash;
+	unsigned	 flags;		/* NF_ */
+	int		 role;		/* ROLE_ */
+	int		 dir;		/* DIR_ when it is a marker */
+};
+
+/* A kernel held until its layer closes. */
+struct lkern {
+	struct srec	*rec;		/* NULL once written */
+	int64_t		 s, e;
+	uint32_t	 name;		/* lname id */
+	uint32_t	 track;		/* stream index in the dev */
+};
+
+/* Pass phases. */
+enum { PH_NONE, PH_PREFILL, PH_DECODE, PH_FWD, PH_BWD, NPHASES };
+
+/* Layer types. */
+enum { LT_DENSE, LT_MOE, LT_MOE_GMM, LT_MOE_DFC, NLTYPES };
+
+/* Per (dev, layer type) summary. */
+struct ltype {
+	int64_t		*wall;		/* every layer's wall, for variation */
+	int64_t		*kcount;	/* and its kernel count */
+	size_t		 n, cap;
+	int64_t		 role_busy[NROLES], role_sum[NROLES];
+	uint64_t	 role_n[NROLES];
+	int64_t		 wall_sum, ksum, busy;
+	/* the collapsed kernel sequence of the first complete layer */
+	uint32_t	*seq_name, *seq_track, *seq_rep;
+	int64_t		*seq_dur;
+	size_t		 nseq;
+	int64_t		 seq_layer, seq_pass;
+	int		 seq_final;	/* from a layer that is not a last one */
+};
+
+/* A merged interval list that is cut from the front as time passes. */
+struct lrun {
+	int64_t		*s, *e;
+	size_t		 n, cap;
+};
+
+/* A stream of a dev: what runs on it, for its role. */
+struct lstream {
+	char		*track;
+	uint64_t	 n;
+	int64_t		 sum, comm, aicpu;
+	struct lrun	 run;		/* its busy intervals, not yet summed */
+	int64_t		 busy;		/* union of its kernels, summed */
+};
+
+/* The per-dev state. */
+struct ldev {
+	char		*name;
+	/* kernels held: the open layer's, or the detection window */
+	struct lkern	*k;
+	size_t		 nk, kcap;
+	/* the open pass */
+	struct srec	*pass_rec;
+	int64_t		 pass_ts, pass_idx, pass_rule;
+	int		 pass_dir;
+	char		*pass_step;	/* step column of its first marker */
+	int64_t		*gaps;		/* marker-to-marker starts */
+	size_t		 ngaps, gapcap;
+	int64_t		*mdur;		/* marker durations */
+	size_t		 nmdur, mdcap;
+	int64_t		 ref_gap;	/* median gap of the last pass */
+	int64_t		 prev_fwd_mdur;	/* median marker dur, last fwd pass */
+	int		 prev_phase;
+	int64_t		 pass_layers, pass_kern, pass_ksum, pass_busy;
+	int64_t		 pass_end;
+	uint64_t	 chk_n[NCHECK], chk_layers[NCHECK];
+	uint64_t	 type_layers[NLTYPES], sample_layers;
+	/* the open layer */
+	struct srec	*layer_rec;
+	int64_t		 layer_ts, layer_idx, marker_dur;
+	uint32_t	 marker_track;
+	int64_t		 deadline;	/* pass closes when input passes it */
+	/* detection window (no marker seen yet on this dev) */
+	int		 seen_marker;
+	int		 detected;	/* the anchor came from detection */
+	uint32_t	 anchor;	/* detected anchor name id */
+	int		 anchor_dir;	/* the direction its name says */
+	int64_t		 confidence_ppm;
+	int		 detect_ran;
+	char		*win_step;
+	/* whole-capture summary */
+	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
+	struct ltype	 types[NPHASES][NLTYPES];
+	int64_t		 npasses, nlayers, nmarkers, ndir[3];
+	int64_t		 nprefill, ndecode, nphase_layers[NPHASES];
+	int64_t		 nkernels;
+	int64_t		*layers_per;	/* layers of each pass */
+	size_t		 nlp, lpcap;
+	struct lstream	*streams;
+	size_t		 nstreams;
+	struct lrun	 comm, comp;
+	int64_t		 comm_union, comm_overlap, comm_sum;
+	int64_t		*pair;		/* stream overlaps, paircap^2 */
+	size_t		 paircap, nruns;
+};
+
+/* Options, set once in main(). */
+struct lopts {
+	char		**markers;	/* -m patterns, NULL: the defaults */
+	size_t		  nmarkers;
+	int64_t		  gap_ppm;	/* -g as a millionth fraction */
+	int		  detect;	/* -d: 0 auto, 1 always */
+	int64_t		  window;	/* -w: detection window in kernels */
+	int64_t		  min_conf_ppm;	/* -c */
+};
+
+extern struct lopts	 lopts;
+extern struct stage	*lst;
+/* Output columns. */
+extern int		 lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule;
+extern int		 lc_layers, lc_kcount, lc_ksum, lc_busy, lc_mdur;
+extern int		 lc_expect, lc_min, lc_median, lc_max, lc_cv;
+extern int		 lc_share, lc_repeat, lc_seq, lc_value, lc_tags;
+extern int		 lc_perlayer, lc_mmean, lc_step, lc_type, lc_core;
+
+/* layers-names.c */
+uint32_t	 names_intern(const char *, size_t, const char *, size_t,
+		    const char *, size_t);
+const struct lname *names_get(uint32_t);
+int		 names_marker_dir(const char *, size_t, const char *, size_t);
+int		 names_anchor_dir(uint32_t);
+extern const char *const role_names[NROLES];
+extern const char *const ltype_names[NLTYPES];
+extern const char *const check_names[NCHECK];
+extern const char *const phase_names[NPHASES];
+extern const unsigned check_flags[NCHECK];
+
+/* layers-pass.c */
+void		 pass_kernel(struct ldev *, struct lkern *, const char *,
+		    size_t);
+void		 pass_tick(struct ldev *, int64_t);
+void		 pass_finish(struct ldev *);
+void		 held_push(struct ldev *, struct lkern *);
+
+/* layers-detect.c */
+void		 detect_window(struct ldev *, int);
+
+/* layers-sum.c */
+void		 sum_layer(struct ldev *, int, const struct lkern *, size_t,
+		    int64_t, int64_t, int64_t, int64_t, int);
+void		 sum_pass(struct ldev *, int);
+void		 sum_kernel(struct ldev *, const struct lkern *, unsigned);
+void		 sum_dev(struct ldev *);
+uint32_t	 stream_of(struct ldev *, const char *, size_t);
+const char	*stream_name(const struct ldev *, uint32_t);
+int64_t		 median_of(int64_t *, size_t);
+int64_t		 mean_of(const int64_t *, size_t);
+void		 put_ratio(struct srec *, int, int64_t, int64_t);
+
+#endif

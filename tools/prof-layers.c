@@ -1,0 +1,310 @@
+/*
+ * prof-layers: what the model does, layer by layer, from the trace
+ * alone (the architecture pipeline A1-A7 of the analysis spec, section
+ * 9, for Ascend and GPU names).
+ *
+ * Attention kernels mark layers: one per layer and pass.  Kernels pass
+ * through annotated with their pass, layer and layer type; pass, layer
+ * and per-pass cross-check records are added in time order, and per
+ * device summary records (layer types and their variation, role groups,
+ * one collapsed kernel sequence per type, stream roles, metrics) at the
+ * end.  This file is the stage loop: options, per-device dispatch, and
+ * the clock that closes passes no later marker can continue.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "layers.h"
+#include "stage.h"
+#include "xalloc.h"
+
+static const char *const added[] = {
+	"pass", "layer", "layer_type", "phase", "rule", "layers",
+	"kernel_count", "kernel_sum_ns", "busy_ns", "marker_dur_ns",
+	"marker_mean_ns",
+	"expect_layers", "per_layer", "min_ns", "median_ns", "max_ns",
+	"cv_ratio", "share_ratio", "seq", "repeat", "value", "tags"
+};
+
+struct lopts lopts;
+struct stage *lst;
+int lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule, lc_layers, lc_kcount;
+int lc_ksum, lc_busy, lc_mdur, lc_expect, lc_perlayer, lc_min, lc_median;
+int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
+int lc_mmean, lc_step, lc_type, lc_core;
+
+static struct ldev **devs;
+static size_t ndevs;
+static struct ldev *last_dev;
+static int64_t min_deadline = INT64_MAX;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Find passes and layers from attention kernels (or from the "
+	    "repeating kernel\nsequence), type each layer, and annotate "
+	    "kernels with pass, layer and type.\n\n");
+	printf("With no FILE, or when FILE is -, read standard input.\n\n");
+	printf("  -c, --confidence=R  least confidence (0 to 1) of a "
+	    "detected layer sequence\n"
+	    "                      (default 0.5)\n"
+	    "  -d, --detect        ignore attention markers: find layers "
+	    "from the\n"
+	    "                      repeating kernel sequence\n"
+	    "  -g, --gap=F         a marker more than F times the typical "
+	    "marker gap after\n"
+	    "                      the previous one starts a new pass "
+	    "(default 1.5)\n"
+	    "  -m, --marker=PAT    a layer marker: kernel name or type "
+	    "containing PAT, or\n"
+	    "                      matching it as a glob; repeatable; "
+	    "replaces the\n"
+	    "                      defaults\n"
+	    "  -w, --window=N      kernels held per device to detect the "
+	    "sequence\n"
+	    "                      (default 8192)\n"
+	    "  -h, --help          display this help and exit\n"
+	    "  -V, --version       output version information and exit\n\n");
+	printf("Adds pass, layer, check and summary records; see "
+	    "prof-layers(1).\n\n");
+	printf("Exit status: 0 on success, 1 if the input was bad or "
+	    "unreadable, 2 for\nusage errors.\n");
+	exit(EXIT_OK);
+}
+
+static struct ldev *
+dev_of(const char *name)
+{
+	size_t i;
+
+	if (last_dev != NULL && strcmp(last_dev->name, name) == 0)
+		return last_dev;
+	for (i = 0; i < ndevs; i++)
+		if (strcmp(devs[i]->name, name) == 0)
+			return last_dev = devs[i];
+	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
+	last_dev = devs[ndevs++] = xcalloc(1, sizeof(**devs));
+	last_dev->name = xstrdup(name);
+	last_dev->deadline = INT64_MAX;
+	last_dev->pass_step = xstrdup("");
+	last_dev->win_step = xstrdup("");
+	return last_dev;
+}
+
+/* Close the passes that no marker can continue once the input is at TS. */
+static void
+tick(int64_t ts)
+{
+	size_t i;
+
+	if (ts <= min_deadline)
+		return;
+	min_deadline = INT64_MAX;
+	for (i = 0; i < ndevs; i++) {
+		pass_tick(devs[i], ts);
+		if (devs[i]->deadline < min_deadline)
+			min_deadline = devs[i]->deadline;
+	}
+}
+
+static void
+do_kernel(void)
+{
+	size_t nl, tl, cl, kl, sl;
+	const char *name = stage_get(lst, COL_NAME, &nl);
+	const char *type = stage_get(lst, lc_type, &tl);
+	const char *core = stage_get(lst, lc_core, &cl);
+	const char *track = stage_get(lst, COL_TRACK, &kl);
+	const char *step = stage_get(lst, lc_step, &sl);
+	struct ldev *d = dev_of(stage_get(lst, COL_DEV, NULL));
+	struct lkern k;
+	int64_t ts = stage_ts(lst);
+
+	if (ts == STAGE_NO_TS || stage_absent(lst, COL_DUR))
+		diag_at_fatal(EXIT_BAD, stage_path(lst), stage_lineno(lst),
+		    "kernel record without %s", ts == STAGE_NO_TS ? "ts_ns" :
+		    "dur_ns");
+	k.rec = NULL;
+	k.s = ts;
+	k.e = ts + stage_dur(lst);
+	k.name = names_intern(name, nl, type, tl, core, cl);
+	k.track = stream_of(d, track, kl);
+	sum_kernel(d, &k, names_get(k.name)->flags);
+	pass_kernel(d, &k, step, sl);
+	if (d->deadline < min_deadline)
+		min_deadline = d->deadline;
+}
+
+static void
+ltype_free(struct ltype *t)
+{
+	free(t->wall);
+	free(t->kcount);
+	free(t->seq_name);
+	free(t->seq_track);
+	free(t->seq_rep);
+	free(t->seq_dur);
+}
+
+static void
+free_devs(void)
+{
+	size_t i, j;
+	int ph;
+
+	for (i = 0; i < ndevs; i++) {
+		struct ldev *d = devs[i];
+
+		for (j = 0; j < NLTYPES; j++) {
+			ltype_free(&d->pend[j]);
+			for (ph = 0; ph < NPHASES; ph++)
+				ltype_free(&d->types[ph][j]);
+		}
+		for (j = 0; j < d->nstreams; j++) {
+			free(d->streams[j].track);
+			free(d->streams[j].run.s);
+			free(d->streams[j].run.e);
+		}
+		free(d->pair);
+		free(d->streams);
+		free(d->comm.s);
+		free(d->comm.e);
+		free(d->comp.s);
+		free(d->comp.e);
+		free(d->k);
+		free(d->gaps);
+		free(d->mdur);
+		free(d->layers_per);
+		free(d->pass_step);
+		free(d->win_step);
+		free(d->name);
+		free(d);
+	}
+	free(devs);
+}
+
+static void
+run(const char *path, int argc, char *argv[])
+{
+	size_t i;
+
+	lst = stage_open(path, argc, argv, added, sizeof(added) /
+	    sizeof(added[0]));
+	lc_pass = stage_col(lst, "pass");
+	lc_layer = stage_col(lst, "layer");
+	lc_ltype = stage_col(lst, "layer_type");
+	lc_phase = stage_col(lst, "phase");
+	lc_rule = stage_col(lst, "rule");
+	lc_layers = stage_col(lst, "layers");
+	lc_kcount = stage_col(lst, "kernel_count");
+	lc_ksum = stage_col(lst, "kernel_sum_ns");
+	lc_busy = stage_col(lst, "busy_ns");
+	lc_mdur = stage_col(lst, "marker_dur_ns");
+	lc_mmean = stage_col(lst, "marker_mean_ns");
+	lc_expect = stage_col(lst, "expect_layers");
+	lc_perlayer = stage_col(lst, "per_layer");
+	lc_min = stage_col(lst, "min_ns");
+	lc_median = stage_col(lst, "median_ns");
+	lc_max = stage_col(lst, "max_ns");
+	lc_cv = stage_col(lst, "cv_ratio");
+	lc_share = stage_col(lst, "share_ratio");
+	lc_seq = stage_col(lst, "seq");
+	lc_repeat = stage_col(lst, "repeat");
+	lc_value = stage_col(lst, "value");
+	lc_tags = stage_col(lst, "tags");
+	lc_step = stage_col(lst, "step");
+	lc_type = stage_col(lst, "type");
+	lc_core = stage_col(lst, "core");
+	while (stage_next(lst)) {
+		if (stage_ts(lst) != STAGE_NO_TS)
+			tick(stage_ts(lst));
+		if (stage_is(lst, "kernel"))
+			do_kernel();
+		else
+			stage_pass(lst);
+	}
+	for (i = 0; i < ndevs; i++)
+		pass_finish(devs[i]);
+	for (i = 0; i < ndevs; i++)
+		sum_dev(devs[i]);
+	stage_close(lst);
+	free_devs();
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "confidence",	required_argument,	NULL, 'c' },
+		{ "detect",	no_argument,		NULL, 'd' },
+		{ "gap",	required_argument,	NULL, 'g' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "marker",	required_argument,	NULL, 'm' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "window",	required_argument,	NULL, 'w' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	const char *conf = "0.5", *gap = "1.5", *win = "8192";
+	int c;
+
+	cli_init("prof-layers");
+	while ((c = getopt_long(argc, argv, "c:dg:hm:Vw:", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'c':
+			conf = optarg;
+			break;
+		case 'd':
+			lopts.detect = 1;
+			break;
+		case 'g':
+			gap = optarg;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'm':
+			if (optarg[0] == '\0')
+				cli_usage_error("option '--marker': empty "
+				    "pattern");
+			lopts.markers = xreallocarray(lopts.markers,
+			    lopts.nmarkers + 1, sizeof(*lopts.markers));
+			lopts.markers[lopts.nmarkers++] = optarg;
+			break;
+		case 'V':
+			cli_version();
+			break;
+		case 'w':
+			win = optarg;
+			break;
+		default:
+			cli_try_help();
+		}
+	}
+	lopts.min_conf_ppm = cli_parse_fixed(conf, "--confidence", 6, 0,
+	    1000000);
+	lopts.gap_ppm = cli_parse_fixed(gap, "--gap", 6, 1000000,
+	    1000000000);
+	lopts.window = cli_parse_i64(win, "--window", 16, 1 << 24);
+	if (lopts.detect && lopts.markers != NULL)
+		cli_usage_error("options '--detect' and '--marker' exclude "
+		    "each other");
+	if (lopts.detect) {
+		/* no name is a marker: every dev goes to detection */
+		lopts.nmarkers = 0;
+		lopts.markers = xcalloc(1, sizeof(*lopts.markers));
+	}
+	if (argc - optind > 1)
+		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	run(optind < argc ? argv[optind] : "-", argc, argv);
+	free(lopts.markers);
+	return EXIT_OK;
+}
