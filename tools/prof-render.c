@@ -33,6 +33,20 @@ static const char *const chartname[] = { "timeline", "breakdown",
 
 static struct rmodel model;
 
+/* The hooks run on every record while the model is read. */
+static struct chrome_out *hook_chrome;
+static struct arch *hook_arch;
+
+static void
+hooks(const struct tsvr *in, void *arg)
+{
+	(void)arg;
+	if (hook_chrome != NULL)
+		chrome_record(in, hook_chrome);
+	if (hook_arch != NULL)
+		arch_record(in, hook_arch);
+}
+
 static void
 usage(void)
 {
@@ -131,6 +145,9 @@ write_fmt(FILE *f, int fmt, int chart)
 	case F_SVG:
 		render_svg(f, &model, chart);
 		break;
+	case F_ARCH:
+		render_arch(f, &model, hook_arch);
+		break;
 	default:
 		break;
 	}
@@ -171,7 +188,10 @@ run_dir(const char *path, const char *dir, int fmt, int chart)
 			diag_errno(EXIT_BAD, "%s", cpath);
 		co = chrome_open(cf);
 	}
-	model_read(&model, path, co ? chrome_record : NULL, co);
+	hook_chrome = co;
+	if (fmt < 0 || fmt == F_ARCH)
+		hook_arch = arch_open();
+	model_read(&model, path, co || hook_arch ? hooks : NULL, NULL);
 	if (co != NULL) {
 		chrome_close(co, &model);
 		/* The profile's name is known only now. */
@@ -195,6 +215,15 @@ run_dir(const char *path, const char *dir, int fmt, int chart)
 			render_svg(f, &model, i);
 			finish(f, p);
 		}
+	if (fmt < 0 || fmt == F_ARCH) {
+		f = create(dir, "model_architecture_report", "md", &p);
+		render_arch(f, &model, hook_arch);
+		finish(f, xstrdup(p));
+		/* Step A9 of the analysis rules: tell the user the path. */
+		fprintf(stderr, "%s: architecture report written to %s\n",
+		    diag_progname(), p);
+		free(p);
+	}
 }
 
 static void
@@ -206,7 +235,10 @@ run(const char *path, int fmt, int chart)
 		co = chrome_open(stdout);
 	render_opts.spans = fmt == F_SVG && chart == SVG_TIMELINE;
 	render_opts.points = fmt == F_SVG && chart == SVG_ROOFLINE;
-	model_read(&model, path, co ? chrome_record : NULL, co);
+	hook_chrome = co;
+	if (fmt == F_ARCH)
+		hook_arch = arch_open();
+	model_read(&model, path, co || hook_arch ? hooks : NULL, NULL);
 	if (co != NULL)
 		chrome_close(co, &model);
 	else
@@ -274,10 +306,6 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_usage_error("extra operand '%s'", argv[optind + 1]);
-	if (fmt == F_ARCH)
-		diag_err(EXIT_USAGE, "format 'arch' is not available yet: the "
-		    "architecture report needs the layer and pass records of "
-		    "prof-layers");
 	if (chart >= 0 && fmt >= 0 && fmt != F_SVG)
 		cli_usage_error("option '--chart' needs '--format=svg'");
 	if (chart >= 0 && fmt < 0 && dir == NULL)

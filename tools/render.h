@@ -218,4 +218,48 @@ struct chrome_out *chrome_open(FILE *);
 void		 chrome_record(const struct tsvr *, void *);
 void		 chrome_close(struct chrome_out *, const struct rmodel *);
 
+/*
+ * -f arch: the architecture report.  The records of prof-layers are kept
+ * while the stream is read (arch_record, a render_hook), by dev, with
+ * the columns the report shows as text (render-arch.c); the sections are
+ * written from them (render-arch.c 1-5, render-archsec.c 6-10).
+ */
+enum {
+	A_TS, A_DUR, A_TRACK, A_NAME, A_PASS, A_LAYER, A_LTYPE, A_PHASE,
+	A_RULE, A_LAYERS, A_KCOUNT, A_KSUM, A_BUSY, A_MDUR, A_MMEAN, A_VALUE,
+	A_EXPECT, A_PERLAYER, A_MIN, A_MEDIAN, A_MAX, A_CV, A_SHARE, A_SEQ,
+	A_REPEAT, A_TAGS, A_N
+};
+struct arow {
+	char	*f[A_N];
+};
+struct arows {
+	struct arow	*v;
+	size_t		 n, cap;
+};
+enum { AR_PASS, AR_LAYER, AR_CHECK, AR_LTYPE, AR_ROLE, AR_SEQ, AR_STREAM,
+	AR_OVL, AR_METRIC, AR_N };
+struct adev {
+	char		*id;
+	struct arows	 r[AR_N];
+	int64_t		 kfirst, kend;	/* first kernel start, last end */
+	uint64_t	 nk;
+};
+struct arch;
+struct arch	*arch_open(void);
+void		 arch_record(const struct tsvr *, void *);
+void		 render_arch(FILE *, const struct rmodel *, struct arch *);
+void		 arch_hint_line(const char *, char *, size_t);
+/* render-archsec.c */
+const char	*arch_metric(const struct adev *, const char *);
+void		 arch_kname(FILE *, const char *, size_t);
+void		 arch_pct(FILE *, const char *);
+void		 arch_tree(FILE *, const struct adev *, const struct arow *);
+void		 arch_sec6(FILE *, const struct adev *);
+void		 arch_sec7(FILE *, const struct adev *);
+void		 arch_sec8(FILE *, const struct adev *);
+void		 arch_sec9(FILE *, const struct adev *);
+void		 arch_sec10(FILE *, const struct rmodel *, const struct adev *,
+		    const char *);
+
 #endif

@@ -11,5 +11,6 @@ prof-render -f json run.tsv | cmp - rep/anomaly_discovery_alexnet_2rank.json && 
 prof-render -f text run.tsv | cmp - rep/summary_alexnet_2rank.txt && echo "text same"
 prof-render -f chrome run.tsv | cmp - rep/trace_alexnet_2rank.json && echo "chrome same"
 prof-render -f svg -c breakdown run.tsv | cmp - rep/breakdown_alexnet_2rank.svg && echo "svg same"
+prof-render -f arch run.tsv | cmp - rep/model_architecture_report_alexnet_2rank.md && echo "arch same"
 prof-render -o rep2 -f svg -c timeline -N my-run run.tsv && ls rep2
 prof-render -o rep3 -f chrome run.tsv && ls -a rep3

@@ -1,0 +1,1010 @@
+/*
+ * -f arch: the model architecture report of section 9.2 of the analysis
+ * rules, from the records of prof-layers (pass, layer, check, per-device
+ * metric, layer_type, role, layer_seq, stream, stream_overlap) and the
+ * preamble of prof-ingest.  This file keeps those records while the
+ * stream is read and writes the first five sections; render-archsec.c
+ * writes the other five.
+ *
+ * Like every format, it only formats: a number is a record's value with
+ * its decimal point moved to change the unit.  The exceptions are
+ * positions: the marker index ranges of passes and layer types (counted
+ * over the layer records) and the extent of the kernel records.  A
+ * section whose records are missing says which stage or capture option
+ * would supply them.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+static const char *const acol[A_N] = {
+	"ts_ns", "dur_ns", "track", "name", "pass", "layer", "layer_type",
+	"phase", "rule", "layers", "kernel_count", "kernel_sum_ns", "busy_ns",
+	"marker_dur_ns", "marker_mean_ns", "value", "expect_layers",
+	"per_layer", "min_ns", "median_ns", "max_ns", "cv_ratio",
+	"share_ratio", "seq", "repeat", "tags"
+};
+static const char *const akind[AR_N] = {
+	"pass", "layer", "check", "layer_type", "role", "layer_seq", "stream",
+	"stream_overlap", "metric"
+};
+
+struct arch {
+	int		 col[A_N];
+	int		 init;
+	struct adev    **devs;
+	size_t		 ndevs;
+};
+
+struct arch *
+arch_open(void)
+{
+	return xcalloc(1, sizeof(struct arch));
+}
+
+static struct adev *
+adev_of(struct arch *a, const char *id)
+{
+	size_t i;
+
+	for (i = a->ndevs; i > 0; i--)
+		if (strcmp(a->devs[i - 1]->id, id) == 0)
+			return a->devs[i - 1];
+	a->devs = xreallocarray(a->devs, a->ndevs + 1, sizeof(*a->devs));
+	a->devs[a->ndevs] = xcalloc(1, sizeof(struct adev));
+	a->devs[a->ndevs]->id = xstrdup(id);
+	return a->devs[a->ndevs++];
+}
+
+static void
+keep(struct arch *a, const struct tsvr *in, struct arows *rs)
+{
+	struct arow *r;
+	const char *s;
+	size_t i, n;
+
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 16;
+		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
+	}
+	r = &rs->v[rs->n++];
+	for (i = 0; i < A_N; i++) {
+		if (a->col[i] < 0) {
+			r->f[i] = xstrdup("");
+			continue;
+		}
+		s = tsvr_field(in, (size_t)a->col[i], &n);
+		r->f[i] = xstrndup(s, n);
+	}
+}
+
+/*
+ * The hook run on every record: prof-layers' records are kept (per-dev
+ * metrics only when they carry no step: the per-step ones belong to
+ * other stages), kernels give the extent of the capture.
+ */
+void
+arch_record(const struct tsvr *in, void *arg)
+{
+	struct arch *a = arg;
+	const char *kind;
+	struct adev *d;
+	size_t i, n;
+	int absent;
+
+	if (!a->init) {
+		for (i = 0; i < A_N; i++)
+			a->col[i] = tsvr_col(in, acol[i]);
+		a->init = 1;
+	}
+	kind = tsvr_field(in, 0, &n);
+	d = adev_of(a, tsvr_field(in, 3, &n));
+	if (strcmp(kind, "kernel") == 0) {
+		int64_t ts = tsvr_i64(in, 1, &absent), dur;
+		if (absent)
+			return;
+		dur = tsvr_i64(in, 2, &absent);
+		if (d->nk == 0 || ts < d->kfirst)
+			d->kfirst = ts;
+		if (d->nk == 0 || ts + (absent ? 0 : dur) > d->kend)
+			d->kend = ts + (absent ? 0 : dur);
+		d->nk++;
+		return;
+	}
+	for (i = 0; i < AR_N; i++)
+		if (strcmp(kind, akind[i]) == 0)
+			break;
+	if (i == AR_N)
+		return;
+	if (i == AR_METRIC) {
+		int c = tsvr_col(in, "step");
+		if (c >= 0 && (tsvr_field(in, (size_t)c, &n), n > 0))
+			return;
+	}
+	keep(a, in, &d->r[i]);
+}
+
+/* Small helpers shared with render-archsec.c. */
+
+const char *
+arch_metric(const struct adev *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->r[AR_METRIC].n; i++)
+		if (strcmp(d->r[AR_METRIC].v[i].f[A_NAME], name) == 0)
+			return d->r[AR_METRIC].v[i].f[A_VALUE];
+	return NULL;
+}
+
+/* A ratio (0.176557) as a percentage with one decimal (17.7). */
+void
+arch_pct(FILE *f, const char *ratio)
+{
+	char b[160];
+
+	if (ratio == NULL || *ratio == '\0') {
+		fputs("-", f);
+		return;
+	}
+	dec_scale(ratio, -2, b, sizeof(b));
+	put_dec(f, b, 0, 1);
+}
+
+static FILE *out;
+
+static void
+ms(const char *ns)
+{
+	put_dec(out, ns, 6, 3);
+}
+
+static void
+sec(int64_t ns)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "%" PRId64, ns);
+	put_dec(out, b, 9, 6);
+}
+
+static const char *
+metric_or(const struct adev *d, const char *name, const char *dflt)
+{
+	const char *v = arch_metric(d, name);
+
+	return v != NULL && *v != '\0' ? v : dflt;
+}
+
+/* Hints in the profile directory's name (section 9.2, item 1). */
+struct hints {
+	char	 par[128];	/* "PP 2 × DP 2" */
+	char	 ep[32];
+	char	 bs[32];
+	char	 len[64];	/* "100k / 1k" */
+	char	 world[32];
+	char	 mode[32];
+	char	 model[96];
+	int	 nlen;
+};
+
+/* Append SEP (when DST is not empty) and S to DST, cut to CAP. */
+static void
+cat(char *dst, size_t cap, const char *sep, const char *s)
+{
+	size_t n = strlen(dst);
+
+	snprintf(dst + n, cap - n, "%s%s", n ? sep : "", s);
+}
+
+/* "pp2dp2", "tp8", "ep": parallelism of one token, 0 when not one. */
+static int
+par_token(struct hints *h, const char *t)
+{
+	static const char *const dims[] = { "etp", "dp", "tp", "pp", "ep",
+	    "cp", "sp" };
+	char buf[128] = "", one[32];
+	const char *p = t;
+	size_t i, n;
+
+	if (strcmp(t, "ep") == 0) {
+		snprintf(h->ep, sizeof(h->ep), "on");
+		return 1;
+	}
+	while (*p != '\0') {
+		for (i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
+			if (strncmp(p, dims[i], strlen(dims[i])) == 0 &&
+			    isdigit((unsigned char)p[strlen(dims[i])]))
+				break;
+		if (i == sizeof(dims) / sizeof(dims[0]))
+			return 0;
+		p += strlen(dims[i]);
+		n = strspn(p, "0123456789");
+		snprintf(one, sizeof(one), "%c%c%s %.*s",
+		    toupper((unsigned char)dims[i][0]),
+		    toupper((unsigned char)dims[i][1]), dims[i][2] ? "P" : "",
+		    (int)n, p);
+		if (strcmp(dims[i], "ep") == 0)
+			snprintf(h->ep, sizeof(h->ep), "%.*s", (int)n, p);
+		cat(buf, sizeof(buf), " × ", one);
+		p += n;
+	}
+	cat(h->par, sizeof(h->par), " × ", buf);
+	return 1;
+}
+
+/* digits, then SUFFIX exactly (case already folded). */
+static int
+num_suffix(const char *t, const char *sfx, int dot)
+{
+	size_t n = strspn(t, dot ? "0123456789." : "0123456789");
+
+	return n > 0 && isdigit((unsigned char)t[0]) &&
+	    strcmp(t + n, sfx) == 0;
+}
+
+static void
+hint_token(struct hints *h, const char *orig)
+{
+	static const char *const fam[] = { "qwen", "llama", "deepseek",
+	    "mixtral", "mistral", "gpt", "glm", "gemma", "baichuan", "bert",
+	    "alexnet", "resnet", "vit", "t5", "bloom", "opt", "phi" };
+	char t[64];
+	size_t i, n = strlen(orig);
+
+	if (n == 0 || n >= sizeof(t))
+		return;
+	for (i = 0; i <= n; i++)
+		t[i] = (char)tolower((unsigned char)orig[i]);
+	if (par_token(h, t))
+		return;
+	if (strncmp(t, "bs", 2) == 0 && num_suffix(t + 2, "", 0))
+		snprintf(h->bs, sizeof(h->bs), "%.20s", t + 2);
+	else if (num_suffix(t, "k", 0) && h->nlen++ < 2)
+		cat(h->len, sizeof(h->len), " / ", orig);
+	else if (num_suffix(t, "rank", 0) || num_suffix(t, "ranks", 0) ||
+	    num_suffix(t, "card", 0) || num_suffix(t, "cards", 0) ||
+	    num_suffix(t, "npu", 0) || num_suffix(t, "gpu", 0))
+		snprintf(h->world, sizeof(h->world), "%.*s devices",
+		    (int)strspn(t, "0123456789"), t);
+	else if (strcmp(t, "infer") == 0 || strcmp(t, "inference") == 0 ||
+	    strcmp(t, "serving") == 0 || strcmp(t, "prefill") == 0 ||
+	    strcmp(t, "decode") == 0 || strcmp(t, "prefilldecode") == 0)
+		cat(h->mode, sizeof(h->mode), ", ", strcmp(t, "infer") == 0 ?
+		    "inference" : t);
+	else if (strcmp(t, "train") == 0 || strcmp(t, "training") == 0 ||
+	    strcmp(t, "pretrain") == 0 || strcmp(t, "sft") == 0)
+		cat(h->mode, sizeof(h->mode), ", ", strcmp(t, "train") == 0 ?
+		    "training" : t);
+	else if (num_suffix(t, "b", 1)) {
+		char s[80];
+		snprintf(s, sizeof(s), "%s parameters", orig);
+		cat(h->model, sizeof(h->model), ", ", s);
+	} else
+		for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++)
+			if (strncmp(t, fam[i], strlen(fam[i])) == 0 &&
+			    (t[strlen(fam[i])] == '\0' ||
+			    !isalpha((unsigned char)t[strlen(fam[i])]))) {
+				cat(h->model, sizeof(h->model), ", ", orig);
+				break;
+			}
+}
+
+static void
+hints_parse(struct hints *h, const char *name)
+{
+	char *s = xstrdup(name), *p, *tok;
+
+	memset(h, 0, sizeof(*h));
+	for (p = s; (tok = strsep(&p, "_-")) != NULL; )
+		hint_token(h, tok);
+	free(s);
+}
+
+/*
+ * The profile directory of the first #source path: the component above
+ * the first one a profiler names (*_ascend_pt, *_ascend_ms,
+ * ASCEND_PROFILER_OUTPUT, mindstudio_profiler_output, PROF_*), else the
+ * file's own name.  NULL without a source line.
+ */
+static char *
+profile_dir(const struct rmodel *m)
+{
+	const char *p, *c, *prev = NULL, *e;
+	size_t n, k;
+	int sp = 0;
+
+	if (m->nsources == 0)
+		return NULL;
+	for (p = m->sources[0]; *p != '\0' && sp < 3; p++)
+		if (*p == ' ')
+			sp++;
+	for (c = p; *c != '\0'; c = *e ? e + 1 : e) {
+		e = c + strcspn(c, "/");
+		n = (size_t)(e - c);
+		if ((n > 10 && (strncmp(e - 10, "_ascend_pt", 10) == 0 ||
+		    strncmp(e - 10, "_ascend_ms", 10) == 0)) ||
+		    (n == 22 && strncmp(c, "ASCEND_PROFILER_OUTPUT", n) == 0) ||
+		    (n == 26 && strncmp(c, "mindstudio_profiler_output", n) ==
+		    0) || strncmp(c, "PROF_", 5) == 0)
+			break;
+		if (*e == '\0')
+			break;
+		if (n > 0)
+			prev = c;
+	}
+	if (*c != '\0' && *e != '\0' && prev != NULL) {
+		/* prev ends at the next '/'. */
+		k = strcspn(prev, "/");
+		return xstrndup(prev, k);
+	}
+	/* A file: its name without the suffixes prof-render drops. */
+	{
+		static const char *const sfx[] = { ".gz", ".zst", ".bz2",
+		    ".xz", ".json", ".trace", ".pt", ".csv", ".tar", ".zip",
+		    ".tsv", ".db", ".pb", ".xplane" };
+		char *s = xstrdup(c);
+		size_t i;
+		int again = 1;
+
+		while (again) {
+			again = 0;
+			for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+				n = strlen(s);
+				k = strlen(sfx[i]);
+				if (n > k + 1 && strcmp(s + n - k, sfx[i]) == 0) {
+					s[n - k] = '\0';
+					again = 1;
+				}
+			}
+		}
+		return s;
+	}
+}
+
+/* The hints of DIR on one line, for the summary box. */
+void
+arch_hint_line(const char *dir, char *buf, size_t cap)
+{
+	struct hints h;
+
+	hints_parse(&h, dir);
+	*buf = '\0';
+	if (*h.par)
+		cat(buf, cap, ", ", h.par);
+	if (*h.ep) {
+		cat(buf, cap, ", ", "EP ");
+		cat(buf, cap, "", h.ep);
+	}
+	if (*h.len) {
+		cat(buf, cap, ", ", "lengths ");
+		cat(buf, cap, "", h.len);
+	}
+	if (*h.bs) {
+		cat(buf, cap, ", ", "batch ");
+		cat(buf, cap, "", h.bs);
+	}
+	if (*h.world)
+		cat(buf, cap, ", ", h.world);
+	if (*h.mode)
+		cat(buf, cap, ", ", h.mode);
+	if (*h.model)
+		cat(buf, cap, ", ", h.model);
+	if (*buf == '\0')
+		snprintf(buf, cap, "none in `%s`", dir);
+}
+
+static void
+row(const char *item, const char *value, const char *src)
+{
+	fprintf(out, "| %s | %s | %s |\n", item, value, src);
+}
+
+static void
+hint_row(const char *item, const char *v, const char *dir, const char *none)
+{
+	char src[320];
+
+	if (*v == '\0') {
+		row(item, "not in the directory name", none);
+		return;
+	}
+	snprintf(src, sizeof(src), "parsed from the directory name `%s`", dir);
+	row(item, v, src);
+}
+
+static size_t
+count_phase(const struct adev *d, const char *phase)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->r[AR_PASS].n; i++)
+		if (strcmp(d->r[AR_PASS].v[i].f[A_PHASE], phase) == 0)
+			n++;
+	return n;
+}
+
+static int
+has_type(const struct adev *d, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < d->r[AR_LTYPE].n; i++)
+		if (strncmp(d->r[AR_LTYPE].v[i].f[A_NAME], prefix,
+		    strlen(prefix)) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+model_type(const struct adev *d)
+{
+	const char *kind = count_phase(d, "backward") ? "training (forward "
+	    "and backward passes)" : count_phase(d, "prefill") ||
+	    count_phase(d, "decode") ? "inference (prefill and decode)" :
+	    "forward passes only (inference, or evaluation: the trace does "
+	    "not say which)";
+
+	fprintf(out, "| Model type | %s; %s | `pass` and `layer_type` records "
+	    "(prof-layers) |\n", kind, has_type(d, "MoE") ? "**MoE** layers "
+	    "(routing and expert kernels)" : "Dense layers only (no MoE "
+	    "routing or expert kernel)");
+}
+
+static void
+sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
+    const char *dir)
+{
+	struct hints h;
+	const char *src = "no record carries it (prof-ingest reads no "
+	    "parallelism metadata)";
+	char v[128];
+
+	fputs("### 1. Configuration Context\n\n", out);
+	hints_parse(&h, dir);
+	fputs("| Item | Value | Source |\n|---|---|---|\n", out);
+	fprintf(out, "| Profile | `%s` | ", dir);
+	fputs(m->nsources ? "`#source` paths (prof-ingest)" :
+	    "no `#source` line: the stream's name", out);
+	fputs(" |\n", out);
+	hint_row("Parallelism", h.par, dir, src);
+	hint_row("Expert parallelism (EP)", h.ep, dir, src);
+	hint_row("Prefill / decode lengths", h.len, dir, "not recorded in "
+	    "the trace");
+	hint_row("Batch size", h.bs, dir, "not recorded in the trace");
+	hint_row("Devices", h.world, dir, "see the ranks below");
+	hint_row("Mode", h.mode, dir, "see model type below");
+	hint_row("Model", h.model, dir, "not recorded in the trace");
+	fprintf(out, "| Ranks in the stream | %zu | `dev` column |\n",
+	    m->ndevs);
+	if (rd->nsteps > 0)
+		fprintf(out, "| Profiling scope | %zu step window(s) | `window` "
+		    "records (prof-steps) |\n", rd->nsteps);
+	else
+		fputs("| Profiling scope | single pseudo-step: no step windows "
+		    "| prof-steps did not run or found no step |\n", out);
+	if (d->nk > 0) {
+		fputs("| Capture | kernels from ", out);
+		sec(d->kfirst);
+		fputs(" s to ", out);
+		sec(d->kend);
+		fputs(" s from the stream origin: span ", out);
+		put_ms(out, d->kend - d->kfirst, 3);
+		fputs(" ms | `kernel` records |\n", out);
+	}
+	snprintf(v, sizeof(v), "%s", metric_or(d, "kernel_count", ""));
+	if (*v == '\0')
+		snprintf(v, sizeof(v), "%" PRIu64, d->nk);
+	row("Kernels", v, arch_metric(d, "kernel_count") ? "`kernel_count` "
+	    "(prof-layers)" : "`kernel` records");
+	row("Streams", metric_or(d, "stream_count", "-"), "`stream_count` "
+	    "(prof-layers)");
+	if (d->r[AR_PASS].n == 0)
+		return;
+	model_type(d);
+	fprintf(out, "| Layers | ~%s per pass (median %s) | "
+	    "`layers_per_pass_max`, `layers_per_pass_median` |\n",
+	    metric_or(d, "layers_per_pass_max", "-"),
+	    metric_or(d, "layers_per_pass_median", "-"));
+	fprintf(out, "| Passes | %s: %s forward, %s backward, %s prefill, %s "
+	    "decode | `pass_count` and per-phase counts |\n",
+	    metric_or(d, "pass_count", "-"),
+	    metric_or(d, "forward_pass_count", "-"),
+	    metric_or(d, "backward_pass_count", "-"),
+	    metric_or(d, "prefill_pass_count", "-"),
+	    metric_or(d, "decode_pass_count", "-"));
+	fprintf(out, "| Attention markers | %s (prefill %s, decode %s) | "
+	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
+	    metric_or(d, "marker_count", "-"),
+	    metric_or(d, "prefill_layer_count", "-"),
+	    metric_or(d, "decode_layer_count", "-"));
+	if (*h.par != '\0' && strstr(h.par, "PP") != NULL)
+		fputs("\nThe name says pipeline parallelism: this rank runs one "
+		    "pipeline stage, so its passes hold that stage's share of "
+		    "the model's layers.\n", out);
+}
+
+/* The first layer_seq row of (phase, type), or NULL. */
+static const struct arow *
+seq_first(const struct adev *d)
+{
+	return d->r[AR_SEQ].n > 0 ? &d->r[AR_SEQ].v[0] : NULL;
+}
+
+static void
+sec2(const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	const struct arow *s = seq_first(d);
+	static const char *const phases[] = { "prefill", "decode", "forward",
+	    "backward", "" };
+	static const char *const why[] = {
+		"over 10 ms: prefill (rule A1)",
+		"under 1 ms after a prefill pass: decode (rule A1)",
+		"neither threshold, or the data-driven split: forward",
+		"gradient kernels (`grad`, `bwd` in the name): backward",
+		"detected anchor that is not an attention kernel: unknown"
+	};
+	size_t i, j, nmis = 0, nchk = d->r[AR_CHECK].n;
+	int det = 0;
+
+	fputs("### 2. Model Architecture Determination\n\n"
+	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", out);
+	for (i = 0; i < p->n; i++)
+		det |= tag_has(p->v[i].f[A_TAGS], "detected");
+	fputs("| Marker kernel | ", out);
+	if (s != NULL) {
+		/* Names are short or C++ templates without '|' or '`'. */
+		fputs("`", out);
+		arch_kname(out, s->f[A_NAME], 80);
+		fputs("`", out);
+	} else
+		fputs("-", out);
+	fprintf(out, " | %s |\n", det ? "detected anchor: the kernel of the "
+	    "repeating sequence (no attention marker)" : "the attention "
+	    "kernel: once per layer per pass (rule A1)");
+	if (det)
+		fprintf(out, "| Detection confidence | %s | share of the kernels "
+		    "that recur one period later |\n",
+		    metric_or(d, "layer_detect_confidence_ratio", "-"));
+	fprintf(out, "| Markers | %s | one per layer: %s layers found |\n",
+	    metric_or(d, "marker_count", "-"),
+	    metric_or(d, "layer_count", "-"));
+	for (j = 0; j < sizeof(phases) / sizeof(phases[0]); j++) {
+		int any = 0;
+		for (i = 0; i < p->n; i++) {
+			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
+				continue;
+			if (any)
+				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
+			else
+				fprintf(out, "| Median marker duration, %s "
+				    "passes | pass %s ", *phases[j] ?
+				    phases[j] : "unknown", p->v[i].f[A_PASS]);
+			ms(p->v[i].f[A_MDUR]);
+			fputs(" ms", out);
+			any = 1;
+		}
+		if (any)
+			fprintf(out, " | %s |\n", why[j]);
+	}
+	fprintf(out, "| Passes | %s:", metric_or(d, "pass_count", "-"));
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
+	fputs(" layers | a pass starts where a rule fires: ", out);
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
+	fputs(" |\n| Transition points | ", out);
+	for (i = 1; i < p->n; i++) {
+		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
+		    p->v[i].f[A_PASS]);
+		ms(p->v[i].f[A_TS]);
+		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
+	}
+	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
+	    "none: one pass" : "");
+	fputs("| Layer types | ", out);
+	for (i = 0; i < d->r[AR_LTYPE].n; i++)
+		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
+		    d->r[AR_LTYPE].v[i].f[A_NAME],
+		    d->r[AR_LTYPE].v[i].f[A_VALUE],
+		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
+	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
+	    out);
+	for (i = 0; i < nchk; i++)
+		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
+	fprintf(out, "| Cross-checks | %zu, %zu mismatch | op counts per pass "
+	    "against the layers (section 5) |\n\n", nchk, nmis);
+	fprintf(out, "**%s layers in %s passes**, each layer from one marker's "
+	    "start to the next one's.\n", metric_or(d, "layer_count", "-"),
+	    metric_or(d, "pass_count", "-"));
+}
+
+static void
+sec3(const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	size_t i;
+	long first = 0;
+	int64_t ts, dur;
+
+	fputs("### 3. Forward Pass Boundaries\n\n", out);
+	fputs("Passes of every phase (backward passes included), times from "
+	    "the stream origin.\n\n", out);
+	fputs("| Pass | Phase | Rule | Marker range | Start (s) | End (s) | "
+	    "Wall (ms) | Median marker (ms) | Mean marker (ms) | Kernels | "
+	    "Kernel time (ms) | Busy (ms) |\n"
+	    "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+	    out);
+	for (i = 0; i < p->n; i++) {
+		const struct arow *r = &p->v[i];
+		long n = strtol(r->f[A_LAYERS], NULL, 10);
+		ts = strtoll(r->f[A_TS], NULL, 10);
+		dur = strtoll(r->f[A_DUR], NULL, 10);
+		fprintf(out, "| %s | %s | %s | #%ld–#%ld | ", r->f[A_PASS],
+		    *r->f[A_PHASE] ? r->f[A_PHASE] : "unknown", r->f[A_RULE],
+		    first, first + n - 1);
+		first += n;
+		sec(ts);
+		fputs(" | ", out);
+		sec(ts + dur);
+		fputs(" | ", out);
+		ms(r->f[A_DUR]);
+		fputs(" | ", out);
+		ms(r->f[A_MDUR]);
+		fputs(" | ", out);
+		ms(r->f[A_MMEAN]);
+		fprintf(out, " | %s | ", r->f[A_KCOUNT]);
+		ms(r->f[A_KSUM]);
+		fputs(" | ", out);
+		ms(r->f[A_BUSY]);
+		fputs(" |\n", out);
+	}
+	fputs("\nDrift across passes of one phase (KV-cache growth, memory "
+	    "pressure, a pipeline wait show here):", out);
+	for (i = 0; i < p->n; i++) {
+		size_t j;
+		int any = 0;
+		for (j = 0; j < i; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) == 0)
+				any = 1;
+		if (any)
+			continue;
+		fprintf(out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
+		    p->v[i].f[A_PHASE] : "unknown");
+		for (j = i; j < p->n; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
+			    0) {
+				fputs(j > i ? " →" : "", out);
+				fputs(" ", out);
+				ms(p->v[j].f[A_MDUR]);
+				fputs(" ms", out);
+			}
+		fputs("; wall", out);
+		for (j = i; j < p->n; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
+			    0) {
+				fputs(j > i ? " →" : "", out);
+				fputs(" ", out);
+				ms(p->v[j].f[A_DUR]);
+				fputs(" ms", out);
+			}
+	}
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].f[A_LAYERS], metric_or(d,
+		    "layers_per_pass_max", "")) != 0)
+			fprintf(out, "\n- **pass %s has %s layers of the %s of "
+			    "the longest pass**: a capture that starts or ends "
+			    "inside a pass cuts it, or a rule split one",
+			    p->v[i].f[A_PASS], p->v[i].f[A_LAYERS],
+			    metric_or(d, "layers_per_pass_max", "-"));
+	fputs("\n\nKernel time above busy time means kernels overlap: "
+	    "communication on its own stream, or a collective that waits "
+	    "for its peer while the compute runs.\n", out);
+}
+
+/* Marker index ranges of the layers of (phase, type): "#0–#13, #28". */
+static void
+ranges(const struct adev *d, const char *phase, const char *type)
+{
+	const struct arows *l = &d->r[AR_LAYER];
+	size_t i, start = 0, nr = 0;
+	int open = 0;
+
+	for (i = 0; i <= l->n; i++) {
+		int in = i < l->n &&
+		    strcmp(l->v[i].f[A_PHASE], phase) == 0 &&
+		    strcmp(l->v[i].f[A_LTYPE], type) == 0;
+		if (in && !open) {
+			start = i;
+			open = 1;
+		} else if (!in && open) {
+			fprintf(out, "%s#%zu", nr++ ? ", " : "", start);
+			if (i - 1 > start)
+				fprintf(out, "–#%zu", i - 1);
+			open = 0;
+		}
+	}
+}
+
+static const char *
+type_meaning(const char *t)
+{
+	if (strcmp(t, "MoE+DFC") == 0)
+		return "fused expert dispatch (`DispatchFFNCombine`)";
+	if (strcmp(t, "MoE+GMM") == 0)
+		return "grouped matmul experts (`GroupedMatmul`, grouped GEMM, "
+		    "MoE finalize)";
+	if (strcmp(t, "MoE") == 0)
+		return "MoE routing without a recognised expert kernel";
+	return "no MoE routing or expert kernel";
+}
+
+/* The role with the largest share of (phase, type), or NULL. */
+static const struct arow *
+top_role(const struct adev *d, const char *phase, const char *type)
+{
+	const struct arow *best = NULL;
+	size_t i;
+
+	for (i = 0; i < d->r[AR_ROLE].n; i++) {
+		const struct arow *r = &d->r[AR_ROLE].v[i];
+		if (strcmp(r->f[A_PHASE], phase) != 0 ||
+		    strcmp(r->f[A_LTYPE], type) != 0)
+			continue;
+		if (best == NULL || strtoll(r->f[A_BUSY], NULL, 10) >
+		    strtoll(best->f[A_BUSY], NULL, 10))
+			best = r;
+	}
+	return best;
+}
+
+static void
+sec4(const struct adev *d)
+{
+	size_t i, j, nsamp, nout;
+
+	fputs("### 4. Layer Classification\n\n| Layer Type | Phase | Layers "
+	    "| Count | Characteristics |\n|---|---|---|---:|---|\n", out);
+	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
+		const struct arow *t = &d->r[AR_LTYPE].v[i];
+		const struct arow *r = top_role(d, t->f[A_PHASE], t->f[A_NAME]);
+		nsamp = nout = 0;
+		for (j = 0; j < d->r[AR_LAYER].n; j++) {
+			const struct arow *l = &d->r[AR_LAYER].v[j];
+			if (strcmp(l->f[A_PHASE], t->f[A_PHASE]) != 0 ||
+			    strcmp(l->f[A_LTYPE], t->f[A_NAME]) != 0)
+				continue;
+			nsamp += tag_has(l->f[A_TAGS], "sampling");
+			nout += tag_has(l->f[A_TAGS], "outlier");
+		}
+		fprintf(out, "| %s | %s | ", t->f[A_NAME], t->f[A_PHASE]);
+		ranges(d, t->f[A_PHASE], t->f[A_NAME]);
+		fprintf(out, " | %s | %s; median wall ", t->f[A_VALUE],
+		    type_meaning(t->f[A_NAME]));
+		ms(t->f[A_MEDIAN]);
+		fputs(" ms (", out);
+		ms(t->f[A_MIN]);
+		fputs("–", out);
+		ms(t->f[A_MAX]);
+		fprintf(out, " ms), %s kernels per layer (median)",
+		    t->f[A_KCOUNT]);
+		if (r != NULL) {
+			fprintf(out, "; largest role `%s`, ", r->f[A_NAME]);
+			arch_pct(out, r->f[A_SHARE]);
+			fputs("% of the wall", out);
+		}
+		if (nsamp)
+			fprintf(out, "; **%zu with sampling ops**", nsamp);
+		if (nout)
+			fprintf(out, "; **%zu outlier(s)**", nout);
+		fputs(" |\n", out);
+	}
+	fputs("\nMarker indices (#) count the layers of the rank in time "
+	    "order; a layer runs from its marker to the next marker, so it "
+	    "holds the next layer's input norm and projections.\n", out);
+}
+
+static const char *
+check_meaning(const char *op)
+{
+	static const char *const t[][2] = {
+		{ "attention_marker", "attention marker (FIA): one per layer" },
+		{ "dispatch_ffn_combine", "`DispatchFFNCombine`: one per "
+		    "MoE+DFC layer" },
+		{ "grouped_matmul", "`GroupedMatmul` / grouped GEMM: the "
+		    "MoE+GMM layers" },
+		{ "moe_gating_topk", "`MoeGatingTopK` / routing: every MoE "
+		    "layer" },
+		{ "kv_cache_update", "`ReshapeAndCache` KV-cache updates: "
+		    "every layer but the first, whose update runs before the "
+		    "first marker (the spec's N+1)" },
+		{ "split_qkv_rmsnorm_rope", "`split_qkv_rmsnorm_rope`: next-"
+		    "layer prep, every layer but the first" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i][0], op) == 0)
+			return t[i][1];
+	return "";
+}
+
+static void
+sec5(const struct adev *d)
+{
+	const struct arows *c = &d->r[AR_CHECK];
+	size_t i;
+
+	fputs("### 5. Cross-Verification Table\n\n", out);
+	if (c->n == 0) {
+		fputs("No `check` records: prof-layers found no pass.\n", out);
+		return;
+	}
+	fputs("| Op | Pass | Per Pass Count | Layers with it | Expected layers "
+	    "| Per layer | Result | Interpretation |\n"
+	    "|---|---:|---:|---:|---:|---:|---|---|\n", out);
+	for (i = 0; i < c->n; i++) {
+		const struct arow *r = &c->v[i];
+		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
+		    r->f[A_NAME], r->f[A_PASS], r->f[A_VALUE], r->f[A_LAYERS],
+		    r->f[A_EXPECT], r->f[A_PERLAYER],
+		    tag_has(r->f[A_TAGS], "mismatch") ? "**mismatch**" :
+		    "match", check_meaning(r->f[A_NAME]));
+	}
+	fputs("\nCounts are compared as layers × kernels per layer (spec 12, "
+	    "item 12).", out);
+	for (i = 0; i < c->n; i++)
+		if (tag_has(c->v[i].f[A_TAGS], "mismatch"))
+			fprintf(out, "\n**Pass %s: `%s` is in %s layer(s), %s "
+			    "expected: stated, not corrected.**",
+			    c->v[i].f[A_PASS], c->v[i].f[A_NAME],
+			    c->v[i].f[A_LAYERS], c->v[i].f[A_EXPECT]);
+	fputs("\n", out);
+}
+
+static void
+missing(int n, const char *title, const char *why)
+{
+	fprintf(out, "### %d. %s\n\n%s\n\n", n, title, why);
+}
+
+/* The sections of one rank. */
+static void
+rank(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
+    const char *dir)
+{
+	static const char *const title[] = { "Model Architecture "
+	    "Determination", "Forward Pass Boundaries", "Layer Classification",
+	    "Cross-Verification Table", "Per-Layer Sub-Structure",
+	    "Decode Phase Analysis", "Communication Pipeline Structure",
+	    "Layer-to-Layer Variation", "Model Architecture Summary" };
+	char why[512], hl[256];
+	int i;
+
+	arch_hint_line(dir, hl, sizeof(hl));
+	fprintf(out, "## Rank %s\n\n", rd->id);
+	sec1(m, rd, d, dir);
+	fputs("\n", out);
+	if (!model_stage_ran(m, "prof-layers")) {
+		for (i = 0; i < 9; i++)
+			missing(i + 2, title[i], i == 0 ? "Missing: the "
+			    "`pass`, `layer`, `check`, `layer_type`, `role`, "
+			    "`layer_seq`, `stream` and `stream_overlap` records "
+			    "and the per-device metrics of prof-layers, which "
+			    "did not run: put `prof-layers` in the pipeline "
+			    "before `prof-render`." : i == 6 ? "Missing: the "
+			    "`stream` and `stream_overlap` records and the "
+			    "`comm_*` metrics of prof-layers (section 2)." :
+			    "Missing: the records of prof-layers (section 2).");
+		return;
+	}
+	if (d->r[AR_PASS].n == 0) {
+		const char *c = arch_metric(d, "layer_detect_confidence_ratio");
+		snprintf(why, sizeof(why), "Missing: prof-layers found no "
+		    "layer on this rank: no attention marker kernel, and %s%s%s. "
+		    "Name the model's attention kernel with `prof-layers -m "
+		    "PATTERN`, or lower the detection threshold with `-c`; a "
+		    "CNN, or a capture without a whole layer, has none.",
+		    c ? "the repeating-sequence detection stayed below its "
+		    "confidence threshold (best confidence " : "no kernel to "
+		    "detect a sequence in", c ? c : "", c ? ")" : "");
+		for (i = 0; i < 9; i++) {
+			if (i == 6)
+				arch_sec8(out, d);
+			else if (i == 8)
+				arch_sec10(out, m, d, hl);
+			else
+				missing(i + 2, title[i], i == 0 ? why :
+				    "Missing: no layers on this rank "
+				    "(section 2 says why).");
+		}
+		return;
+	}
+	sec2(d);
+	fputs("\n", out);
+	sec3(d);
+	fputs("\n", out);
+	sec4(d);
+	fputs("\n", out);
+	sec5(d);
+	fputs("\n", out);
+	arch_sec6(out, d);
+	arch_sec7(out, d);
+	arch_sec8(out, d);
+	arch_sec9(out, d);
+	arch_sec10(out, m, d, hl);
+}
+
+static struct adev *
+find(struct arch *a, const char *id)
+{
+	size_t i;
+
+	for (i = 0; a != NULL && i < a->ndevs; i++)
+		if (strcmp(a->devs[i]->id, id) == 0)
+			return a->devs[i];
+	return NULL;
+}
+
+/*
+ * One section set per rank that has kernels or prof-layers records, in
+ * rank order; the ranks with neither (communication only, host only)
+ * are named at the top.
+ */
+void
+render_arch(FILE *f, const struct rmodel *m, struct arch *a)
+{
+	char *dir = profile_dir(m);
+	size_t i, nskip = 0, nshown = 0;
+
+	out = f;
+	if (dir == NULL)
+		dir = xstrdup(m->name);
+	fprintf(out, "# Model architecture report: %s\n\n", m->name);
+	fputs("Reverse-engineered from the trace alone by prof-layers; every "
+	    "number is a record of the stream (ms and s from the stream "
+	    "origin", out);
+	if (m->origin != NULL)
+		fprintf(out, ", %s ns since the epoch", m->origin);
+	fputs(").  Stages: ", out);
+	for (i = 0; i < m->nstages; i++)
+		fprintf(out, "%s`%.*s`", i ? ", " : "",
+		    (int)strcspn(m->stages[i], " "), m->stages[i]);
+	fputs(m->nstages ? ".\n" : "none recorded.\n", out);
+	for (i = 0; i < m->ndevs; i++) {
+		struct adev *d = find(a, m->devs[i]->id);
+		if (d == NULL || (d->nk == 0 && d->r[AR_PASS].n == 0 &&
+		    d->r[AR_STREAM].n == 0)) {
+			fprintf(out, "%s%s", nskip++ ? ", " : "\nNo kernels and "
+			    "no prof-layers records on rank(s) ", m->devs[i]->id);
+			continue;
+		}
+	}
+	if (nskip)
+		fputs(" (communication or host records only): no sections for "
+		    "them.\n", out);
+	for (i = 0; i < m->ndevs; i++) {
+		struct adev *d = find(a, m->devs[i]->id);
+		if (d == NULL || (d->nk == 0 && d->r[AR_PASS].n == 0 &&
+		    d->r[AR_STREAM].n == 0))
+			continue;
+		fputs("\n", out);
+		rank(m, m->devs[i], d, dir);
+		nshown++;
+	}
+	if (nshown == 0) {
+		fprintf(out, "\n## No rank\n\nMissing: the stream has no "
+		    "kernel record and no prof-layers record, so there is "
+		    "nothing to reverse-engineer.  Ingest a profile with "
+		    "device kernels (prof-ingest), then run prof-layers.\n");
+	}
+	free(dir);
+}
