@@ -53,18 +53,18 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
 	printf("Render a prof-tsv stream as reports and files for tools: "
 	    "the Markdown\nanomaly report, its JSON object, a terminal "
-	    "summary, a Chrome trace with\noverlays for Perfetto, and SVG "
-	    "charts.\n\n");
+	    "summary, a Chrome trace with\noverlays for Perfetto, SVG "
+	    "charts, and the model architecture report.\n\n");
 	printf("With no FILE, or when FILE is -, read standard input.\n\n");
 	printf("  -f, --format=FMT    md (Markdown anomaly report), json "
 	    "(anomaly_discovery),\n"
 	    "                      text (terminal summary), chrome "
 	    "(Chrome trace JSON),\n"
-	    "                      svg (a chart, see -c); arch (the "
-	    "architecture report)\n"
-	    "                      is not available yet.  Default: text "
-	    "on a terminal,\n"
-	    "                      md otherwise\n"
+	    "                      svg (a chart, see -c), arch (the "
+	    "model architecture\n"
+	    "                      report, from prof-layers' records).  "
+	    "Default: text on\n"
+	    "                      a terminal, md otherwise\n"
 	    "  -c, --chart=CHART   the svg chart: timeline (steps, busy "
 	    "time, bubbles\n"
 	    "                      by label; the default), breakdown "
@@ -86,7 +86,8 @@ usage(void)
 	printf("Files written by -o: anomaly_report_NAME.md, "
 	    "anomaly_discovery_NAME.json,\nsummary_NAME.txt, "
 	    "trace_NAME.json, timeline_NAME.svg, breakdown_NAME.svg,\n"
-	    "roofline_NAME.svg; see prof-render(1).\n\n");
+	    "roofline_NAME.svg, model_architecture_report_NAME.md; see "
+	    "prof-render(1).\n\n");
 	printf("Exit status: 0 on success, 1 if the input was bad or "
 	    "unreadable, 2 for\nusage errors.\n");
 	exit(EXIT_OK);
