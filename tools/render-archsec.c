@@ -256,7 +256,7 @@ arch_sec6(FILE *f, const struct adev *d)
 		    t->f[A_NAME]);
 		fprintf(out, "#### %s layers (%s)\n\n", t->f[A_NAME],
 		    t->f[A_PHASE]);
-		fprintf(out, "%s layers, %s kernels per layer (median), typical "
+		fprintf(out, "%s layer(s), %s kernels per layer (median), typical "
 		    "wall ", t->f[A_VALUE], t->f[A_KCOUNT]);
 		ms(t->f[A_MEDIAN]);
 		fputs(" ms", out);
@@ -311,12 +311,13 @@ contrast(const struct adev *d, const char *a, const char *b)
 	ms(pa->f[A_MDUR]);
 	fputs(" | ", out);
 	ms(pb->f[A_MDUR]);
-	fputs(" |\n| Median layer wall (ms) | ", out);
+	fputs(" |\n| Median layer wall, first layer type (ms) | ", out);
 	ms(ta->f[A_MEDIAN]);
-	fputs(" | ", out);
+	fprintf(out, " (%s) | ", ta->f[A_NAME]);
 	ms(tb->f[A_MEDIAN]);
-	fprintf(out, " |\n| Kernels per layer (median) | %s | %s |\n",
-	    ta->f[A_KCOUNT], tb->f[A_KCOUNT]);
+	fprintf(out, " (%s) |\n| Kernels per layer (median), first layer "
+	    "type | %s (%s) | %s (%s) |\n", tb->f[A_NAME], ta->f[A_KCOUNT],
+	    ta->f[A_NAME], tb->f[A_KCOUNT], tb->f[A_NAME]);
 	fputs("| Pass wall, first pass (ms) | ", out);
 	ms(pa->f[A_DUR]);
 	fputs(" | ", out);
