@@ -3,8 +3,9 @@
  * rules, from the records of prof-layers (pass, layer, check, per-device
  * metric, layer_type, role, layer_seq, stream, stream_overlap) and the
  * preamble of prof-ingest.  This file keeps those records while the
- * stream is read and writes the first five sections; render-archsec.c
- * writes the other five.
+ * stream is read, reads the hints of the profile directory's name and
+ * writes the configuration context (section 1); render-archtab.c writes
+ * sections 2 to 5, render-archsec.c 6 to 9, render-archsum.c 10.
  *
  * Like every format, it only formats: a number is a record's value with
  * its decimal point moved to change the unit.  The exceptions are
@@ -131,7 +132,7 @@ arch_record(const struct tsvr *in, void *arg)
 	keep(a, in, &d->r[i]);
 }
 
-/* Small helpers shared with render-archsec.c. */
+/* Small helpers shared by the render-arch*.c files. */
 
 const char *
 arch_metric(const struct adev *d, const char *name)
@@ -160,23 +161,19 @@ arch_pct(FILE *f, const char *ratio)
 
 static FILE *out;
 
-static void
-ms(const char *ns)
-{
-	put_dec(out, ns, 6, 3);
-}
-
-static void
-sec(int64_t ns)
+/* NS as seconds with six decimals. */
+void
+arch_seconds(FILE *f, int64_t ns)
 {
 	char b[64];
 
 	snprintf(b, sizeof(b), "%" PRId64, ns);
-	put_dec(out, b, 9, 6);
+	put_dec(f, b, 9, 6);
 }
 
-static const char *
-metric_or(const struct adev *d, const char *name, const char *dflt)
+/* The per-device metric NAME, or DFLT when absent or empty. */
+const char *
+arch_metric_or(const struct adev *d, const char *name, const char *dflt)
 {
 	const char *v = arch_metric(d, name);
 
@@ -492,382 +489,43 @@ sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
 		    "| prof-steps did not run or found no step |\n", out);
 	if (d->nk > 0) {
 		fputs("| Capture | kernels from ", out);
-		sec(d->kfirst);
+		arch_seconds(out, d->kfirst);
 		fputs(" s to ", out);
-		sec(d->kend);
+		arch_seconds(out, d->kend);
 		fputs(" s from the stream origin: span ", out);
 		put_ms(out, d->kend - d->kfirst, 3);
 		fputs(" ms | `kernel` records |\n", out);
 	}
-	snprintf(v, sizeof(v), "%s", metric_or(d, "kernel_count", ""));
+	snprintf(v, sizeof(v), "%s", arch_metric_or(d, "kernel_count", ""));
 	if (*v == '\0')
 		snprintf(v, sizeof(v), "%" PRIu64, d->nk);
 	row("Kernels", v, arch_metric(d, "kernel_count") ? "`kernel_count` "
 	    "(prof-layers)" : "`kernel` records");
-	row("Streams", metric_or(d, "stream_count", "-"), "`stream_count` "
+	row("Streams", arch_metric_or(d, "stream_count", "-"), "`stream_count` "
 	    "(prof-layers)");
 	if (d->r[AR_PASS].n == 0)
 		return;
 	model_type(d);
 	fprintf(out, "| Layers | ~%s per pass (median %s) | "
 	    "`layers_per_pass_max`, `layers_per_pass_median` |\n",
-	    metric_or(d, "layers_per_pass_max", "-"),
-	    metric_or(d, "layers_per_pass_median", "-"));
+	    arch_metric_or(d, "layers_per_pass_max", "-"),
+	    arch_metric_or(d, "layers_per_pass_median", "-"));
 	fprintf(out, "| Passes | %s: %s forward, %s backward, %s prefill, %s "
 	    "decode | `pass_count` and per-phase counts |\n",
-	    metric_or(d, "pass_count", "-"),
-	    metric_or(d, "forward_pass_count", "-"),
-	    metric_or(d, "backward_pass_count", "-"),
-	    metric_or(d, "prefill_pass_count", "-"),
-	    metric_or(d, "decode_pass_count", "-"));
+	    arch_metric_or(d, "pass_count", "-"),
+	    arch_metric_or(d, "forward_pass_count", "-"),
+	    arch_metric_or(d, "backward_pass_count", "-"),
+	    arch_metric_or(d, "prefill_pass_count", "-"),
+	    arch_metric_or(d, "decode_pass_count", "-"));
 	fprintf(out, "| Attention markers | %s (prefill %s, decode %s) | "
 	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
-	    metric_or(d, "marker_count", "-"),
-	    metric_or(d, "prefill_layer_count", "-"),
-	    metric_or(d, "decode_layer_count", "-"));
+	    arch_metric_or(d, "marker_count", "-"),
+	    arch_metric_or(d, "prefill_layer_count", "-"),
+	    arch_metric_or(d, "decode_layer_count", "-"));
 	if (*h.par != '\0' && strstr(h.par, "PP") != NULL)
 		fputs("\nThe name says pipeline parallelism: this rank runs one "
 		    "pipeline stage, so its passes hold that stage's share of "
 		    "the model's layers.\n", out);
-}
-
-/* The first layer_seq row of (phase, type), or NULL. */
-static const struct arow *
-seq_first(const struct adev *d)
-{
-	return d->r[AR_SEQ].n > 0 ? &d->r[AR_SEQ].v[0] : NULL;
-}
-
-static void
-sec2(const struct adev *d)
-{
-	const struct arows *p = &d->r[AR_PASS];
-	const struct arow *s = seq_first(d);
-	static const char *const phases[] = { "prefill", "decode", "forward",
-	    "backward", "" };
-	static const char *const why[] = {
-		"over 10 ms: prefill (rule A1)",
-		"under 1 ms after a prefill pass: decode (rule A1)",
-		"neither threshold, or the data-driven split: forward",
-		"gradient kernels (`grad`, `bwd` in the name): backward",
-		"detected anchor that is not an attention kernel: unknown"
-	};
-	size_t i, j, nmis = 0, nchk = d->r[AR_CHECK].n;
-	int det = 0;
-
-	fputs("### 2. Model Architecture Determination\n\n"
-	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", out);
-	for (i = 0; i < p->n; i++)
-		det |= tag_has(p->v[i].f[A_TAGS], "detected");
-	fputs("| Marker kernel | ", out);
-	if (s != NULL) {
-		/* Names are short or C++ templates without '|' or '`'. */
-		fputs("`", out);
-		arch_kname(out, s->f[A_NAME], 80);
-		fputs("`", out);
-	} else
-		fputs("-", out);
-	fprintf(out, " | %s |\n", det ? "detected anchor: the kernel of the "
-	    "repeating sequence (no attention marker)" : "the attention "
-	    "kernel: once per layer per pass (rule A1)");
-	if (det)
-		fprintf(out, "| Detection confidence | %s | share of the kernels "
-		    "that recur one period later |\n",
-		    metric_or(d, "layer_detect_confidence_ratio", "-"));
-	fprintf(out, "| Markers | %s | one per layer: %s layers found |\n",
-	    metric_or(d, "marker_count", "-"),
-	    metric_or(d, "layer_count", "-"));
-	for (j = 0; j < sizeof(phases) / sizeof(phases[0]); j++) {
-		int any = 0;
-		for (i = 0; i < p->n; i++) {
-			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
-				continue;
-			if (any)
-				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
-			else
-				fprintf(out, "| Median marker duration, %s "
-				    "passes | pass %s ", *phases[j] ?
-				    phases[j] : "unknown", p->v[i].f[A_PASS]);
-			ms(p->v[i].f[A_MDUR]);
-			fputs(" ms", out);
-			any = 1;
-		}
-		if (any)
-			fprintf(out, " | %s |\n", why[j]);
-	}
-	fprintf(out, "| Passes | %s:", metric_or(d, "pass_count", "-"));
-	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
-	fputs(" layers | a pass starts where a rule fires: ", out);
-	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
-	fputs(" |\n| Transition points | ", out);
-	for (i = 1; i < p->n; i++) {
-		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
-		    p->v[i].f[A_PASS]);
-		ms(p->v[i].f[A_TS]);
-		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
-	}
-	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
-	    "none: one pass" : "");
-	fputs("| Layer types | ", out);
-	for (i = 0; i < d->r[AR_LTYPE].n; i++)
-		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
-		    d->r[AR_LTYPE].v[i].f[A_NAME],
-		    d->r[AR_LTYPE].v[i].f[A_VALUE],
-		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
-	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
-	    out);
-	for (i = 0; i < nchk; i++)
-		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
-	fprintf(out, "| Cross-checks | %zu, %zu mismatch | op counts per pass "
-	    "against the layers (section 5) |\n\n", nchk, nmis);
-	fprintf(out, "**%s layers in %s passes**, each layer from one marker's "
-	    "start to the next one's.\n", metric_or(d, "layer_count", "-"),
-	    metric_or(d, "pass_count", "-"));
-}
-
-static void
-sec3(const struct adev *d)
-{
-	const struct arows *p = &d->r[AR_PASS];
-	size_t i;
-	long first = 0;
-	int64_t ts, dur;
-
-	fputs("### 3. Forward Pass Boundaries\n\n", out);
-	fputs("Passes of every phase (backward passes included), times from "
-	    "the stream origin.\n\n", out);
-	fputs("| Pass | Phase | Rule | Marker range | Start (s) | End (s) | "
-	    "Wall (ms) | Median marker (ms) | Mean marker (ms) | Kernels | "
-	    "Kernel time (ms) | Busy (ms) |\n"
-	    "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-	    out);
-	for (i = 0; i < p->n; i++) {
-		const struct arow *r = &p->v[i];
-		long n = strtol(r->f[A_LAYERS], NULL, 10);
-		ts = strtoll(r->f[A_TS], NULL, 10);
-		dur = strtoll(r->f[A_DUR], NULL, 10);
-		fprintf(out, "| %s | %s | %s | #%ld–#%ld | ", r->f[A_PASS],
-		    *r->f[A_PHASE] ? r->f[A_PHASE] : "unknown", r->f[A_RULE],
-		    first, first + n - 1);
-		first += n;
-		sec(ts);
-		fputs(" | ", out);
-		sec(ts + dur);
-		fputs(" | ", out);
-		ms(r->f[A_DUR]);
-		fputs(" | ", out);
-		ms(r->f[A_MDUR]);
-		fputs(" | ", out);
-		ms(r->f[A_MMEAN]);
-		fprintf(out, " | %s | ", r->f[A_KCOUNT]);
-		ms(r->f[A_KSUM]);
-		fputs(" | ", out);
-		ms(r->f[A_BUSY]);
-		fputs(" |\n", out);
-	}
-	fputs("\nDrift across passes of one phase (KV-cache growth, memory "
-	    "pressure, a pipeline wait show here):", out);
-	for (i = 0; i < p->n; i++) {
-		size_t j;
-		int any = 0;
-		for (j = 0; j < i; j++)
-			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) == 0)
-				any = 1;
-		if (any)
-			continue;
-		fprintf(out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
-		    p->v[i].f[A_PHASE] : "unknown");
-		for (j = i; j < p->n; j++)
-			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
-			    0) {
-				fputs(j > i ? " →" : "", out);
-				fputs(" ", out);
-				ms(p->v[j].f[A_MDUR]);
-				fputs(" ms", out);
-			}
-		fputs("; wall", out);
-		for (j = i; j < p->n; j++)
-			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
-			    0) {
-				fputs(j > i ? " →" : "", out);
-				fputs(" ", out);
-				ms(p->v[j].f[A_DUR]);
-				fputs(" ms", out);
-			}
-	}
-	for (i = 0; i < p->n; i++)
-		if (strcmp(p->v[i].f[A_LAYERS], metric_or(d,
-		    "layers_per_pass_max", "")) != 0)
-			fprintf(out, "\n- **pass %s has %s layers of the %s of "
-			    "the longest pass**: a capture that starts or ends "
-			    "inside a pass cuts it, or a rule split one",
-			    p->v[i].f[A_PASS], p->v[i].f[A_LAYERS],
-			    metric_or(d, "layers_per_pass_max", "-"));
-	fputs("\n\nKernel time above busy time means kernels overlap: "
-	    "communication on its own stream, or a collective that waits "
-	    "for its peer while the compute runs.\n", out);
-}
-
-/* Marker index ranges of the layers of (phase, type): "#0–#13, #28". */
-static void
-ranges(const struct adev *d, const char *phase, const char *type)
-{
-	const struct arows *l = &d->r[AR_LAYER];
-	size_t i, start = 0, nr = 0;
-	int open = 0;
-
-	for (i = 0; i <= l->n; i++) {
-		int in = i < l->n &&
-		    strcmp(l->v[i].f[A_PHASE], phase) == 0 &&
-		    strcmp(l->v[i].f[A_LTYPE], type) == 0;
-		if (in && !open) {
-			start = i;
-			open = 1;
-		} else if (!in && open) {
-			fprintf(out, "%s#%zu", nr++ ? ", " : "", start);
-			if (i - 1 > start)
-				fprintf(out, "–#%zu", i - 1);
-			open = 0;
-		}
-	}
-}
-
-static const char *
-type_meaning(const char *t)
-{
-	if (strcmp(t, "MoE+DFC") == 0)
-		return "fused expert dispatch (`DispatchFFNCombine`)";
-	if (strcmp(t, "MoE+GMM") == 0)
-		return "grouped matmul experts (`GroupedMatmul`, grouped GEMM, "
-		    "MoE finalize)";
-	if (strcmp(t, "MoE") == 0)
-		return "MoE routing without a recognised expert kernel";
-	return "no MoE routing or expert kernel";
-}
-
-/* The role with the largest share of (phase, type), or NULL. */
-static const struct arow *
-top_role(const struct adev *d, const char *phase, const char *type)
-{
-	const struct arow *best = NULL;
-	size_t i;
-
-	for (i = 0; i < d->r[AR_ROLE].n; i++) {
-		const struct arow *r = &d->r[AR_ROLE].v[i];
-		if (strcmp(r->f[A_PHASE], phase) != 0 ||
-		    strcmp(r->f[A_LTYPE], type) != 0)
-			continue;
-		if (best == NULL || strtoll(r->f[A_BUSY], NULL, 10) >
-		    strtoll(best->f[A_BUSY], NULL, 10))
-			best = r;
-	}
-	return best;
-}
-
-static void
-sec4(const struct adev *d)
-{
-	size_t i, j, nsamp, nout;
-
-	fputs("### 4. Layer Classification\n\n| Layer Type | Phase | Layers "
-	    "| Count | Characteristics |\n|---|---|---|---:|---|\n", out);
-	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
-		const struct arow *t = &d->r[AR_LTYPE].v[i];
-		const struct arow *r = top_role(d, t->f[A_PHASE], t->f[A_NAME]);
-		nsamp = nout = 0;
-		for (j = 0; j < d->r[AR_LAYER].n; j++) {
-			const struct arow *l = &d->r[AR_LAYER].v[j];
-			if (strcmp(l->f[A_PHASE], t->f[A_PHASE]) != 0 ||
-			    strcmp(l->f[A_LTYPE], t->f[A_NAME]) != 0)
-				continue;
-			nsamp += tag_has(l->f[A_TAGS], "sampling");
-			nout += tag_has(l->f[A_TAGS], "outlier");
-		}
-		fprintf(out, "| %s | %s | ", t->f[A_NAME], t->f[A_PHASE]);
-		ranges(d, t->f[A_PHASE], t->f[A_NAME]);
-		fprintf(out, " | %s | %s; median wall ", t->f[A_VALUE],
-		    type_meaning(t->f[A_NAME]));
-		ms(t->f[A_MEDIAN]);
-		fputs(" ms (", out);
-		ms(t->f[A_MIN]);
-		fputs("–", out);
-		ms(t->f[A_MAX]);
-		fprintf(out, " ms), %s kernels per layer (median)",
-		    t->f[A_KCOUNT]);
-		if (r != NULL) {
-			fprintf(out, "; largest role `%s`, ", r->f[A_NAME]);
-			arch_pct(out, r->f[A_SHARE]);
-			fputs("% of the wall", out);
-		}
-		if (nsamp)
-			fprintf(out, "; **%zu with sampling ops**", nsamp);
-		if (nout)
-			fprintf(out, "; **%zu outlier(s)**", nout);
-		fputs(" |\n", out);
-	}
-	fputs("\nMarker indices (#) count the layers of the rank in time "
-	    "order; a layer runs from its marker to the next marker, so it "
-	    "holds the next layer's input norm and projections.\n", out);
-}
-
-static const char *
-check_meaning(const char *op)
-{
-	static const char *const t[][2] = {
-		{ "attention_marker", "attention marker (FIA): one per layer" },
-		{ "dispatch_ffn_combine", "`DispatchFFNCombine`: one per "
-		    "MoE+DFC layer" },
-		{ "grouped_matmul", "`GroupedMatmul` / grouped GEMM: the "
-		    "MoE+GMM layers" },
-		{ "moe_gating_topk", "`MoeGatingTopK` / routing: every MoE "
-		    "layer" },
-		{ "kv_cache_update", "`ReshapeAndCache` KV-cache updates: "
-		    "every layer but the first, whose update runs before the "
-		    "first marker (the spec's N+1)" },
-		{ "split_qkv_rmsnorm_rope", "`split_qkv_rmsnorm_rope`: next-"
-		    "layer prep, every layer but the first" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(t[i][0], op) == 0)
-			return t[i][1];
-	return "";
-}
-
-static void
-sec5(const struct adev *d)
-{
-	const struct arows *c = &d->r[AR_CHECK];
-	size_t i;
-
-	fputs("### 5. Cross-Verification Table\n\n", out);
-	if (c->n == 0) {
-		fputs("No `check` records: prof-layers found no pass.\n", out);
-		return;
-	}
-	fputs("| Op | Pass | Per Pass Count | Layers with it | Expected layers "
-	    "| Per layer | Result | Interpretation |\n"
-	    "|---|---:|---:|---:|---:|---:|---|---|\n", out);
-	for (i = 0; i < c->n; i++) {
-		const struct arow *r = &c->v[i];
-		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
-		    r->f[A_NAME], r->f[A_PASS], r->f[A_VALUE], r->f[A_LAYERS],
-		    r->f[A_EXPECT], r->f[A_PERLAYER],
-		    tag_has(r->f[A_TAGS], "mismatch") ? "**mismatch**" :
-		    "match", check_meaning(r->f[A_NAME]));
-	}
-	fputs("\nCounts are compared as layers × kernels per layer (spec 12, "
-	    "item 12).", out);
-	for (i = 0; i < c->n; i++)
-		if (tag_has(c->v[i].f[A_TAGS], "mismatch"))
-			fprintf(out, "\n**Pass %s: `%s` is in %s layer(s), %s "
-			    "expected: stated, not corrected.**",
-			    c->v[i].f[A_PASS], c->v[i].f[A_NAME],
-			    c->v[i].f[A_LAYERS], c->v[i].f[A_EXPECT]);
-	fputs("\n", out);
 }
 
 static void
@@ -928,13 +586,13 @@ rank(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
 		}
 		return;
 	}
-	sec2(d);
+	arch_sec2(out, d);
 	fputs("\n", out);
-	sec3(d);
+	arch_sec3(out, d);
 	fputs("\n", out);
-	sec4(d);
+	arch_sec4(out, d);
 	fputs("\n", out);
-	sec5(d);
+	arch_sec5(out, d);
 	fputs("\n", out);
 	arch_sec6(out, d);
 	arch_sec7(out, d);

@@ -222,7 +222,8 @@ void		 chrome_close(struct chrome_out *, const struct rmodel *);
  * -f arch: the architecture report.  The records of prof-layers are kept
  * while the stream is read (arch_record, a render_hook), by dev, with
  * the columns the report shows as text (render-arch.c); the sections are
- * written from them (render-arch.c 1-5, render-archsec.c 6-10).
+ * written from them (render-arch.c 1, render-archtab.c 2-5,
+ * render-archsec.c 6-9, render-archsum.c 10).
  */
 enum {
 	A_TS, A_DUR, A_TRACK, A_NAME, A_PASS, A_LAYER, A_LTYPE, A_PHASE,
@@ -250,15 +251,24 @@ struct arch	*arch_open(void);
 void		 arch_record(const struct tsvr *, void *);
 void		 render_arch(FILE *, const struct rmodel *, struct arch *);
 void		 arch_hint_line(const char *, char *, size_t);
-/* render-archsec.c */
 const char	*arch_metric(const struct adev *, const char *);
-void		 arch_kname(FILE *, const char *, size_t);
+const char	*arch_metric_or(const struct adev *, const char *,
+		    const char *);
 void		 arch_pct(FILE *, const char *);
+void		 arch_seconds(FILE *, int64_t);
+/* render-archtab.c */
+void		 arch_sec2(FILE *, const struct adev *);
+void		 arch_sec3(FILE *, const struct adev *);
+void		 arch_sec4(FILE *, const struct adev *);
+void		 arch_sec5(FILE *, const struct adev *);
+/* render-archsec.c */
+void		 arch_kname(FILE *, const char *, size_t);
 void		 arch_tree(FILE *, const struct adev *, const struct arow *);
 void		 arch_sec6(FILE *, const struct adev *);
 void		 arch_sec7(FILE *, const struct adev *);
 void		 arch_sec8(FILE *, const struct adev *);
 void		 arch_sec9(FILE *, const struct adev *);
+/* render-archsum.c */
 void		 arch_sec10(FILE *, const struct rmodel *, const struct adev *,
 		    const char *);
 

@@ -1,0 +1,364 @@
+/*
+ * -f arch, sections 2 to 5: the evidence that decided the layers and
+ * passes, the pass boundaries, the layer classification and the
+ * cross-verification of op counts, as pipe tables (section 9.3 of the
+ * analysis rules).  Only the marker index ranges are counted here.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+static FILE *out;
+
+static void
+ms(const char *ns)
+{
+	put_dec(out, ns, 6, 3);
+}
+
+/* The first layer_seq row of (phase, type), or NULL. */
+static const struct arow *
+seq_first(const struct adev *d)
+{
+	return d->r[AR_SEQ].n > 0 ? &d->r[AR_SEQ].v[0] : NULL;
+}
+
+void
+arch_sec2(FILE *f, const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	const struct arow *s = seq_first(d);
+	static const char *const phases[] = { "prefill", "decode", "forward",
+	    "backward", "" };
+	static const char *const why[] = {
+		"over 10 ms: prefill (rule A1)",
+		"under 1 ms after a prefill pass: decode (rule A1)",
+		"neither threshold, or the data-driven split: forward",
+		"gradient kernels (`grad`, `bwd` in the name): backward",
+		"detected anchor that is not an attention kernel: unknown"
+	};
+	size_t i, j, nmis = 0, nchk = d->r[AR_CHECK].n;
+	int det = 0;
+
+	out = f;
+	fputs("### 2. Model Architecture Determination\n\n"
+	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", out);
+	for (i = 0; i < p->n; i++)
+		det |= tag_has(p->v[i].f[A_TAGS], "detected");
+	fputs("| Marker kernel | ", out);
+	if (s != NULL) {
+		/* Names are short or C++ templates without '|' or '`'. */
+		fputs("`", out);
+		arch_kname(out, s->f[A_NAME], 80);
+		fputs("`", out);
+	} else
+		fputs("-", out);
+	fprintf(out, " | %s |\n", det ? "detected anchor: the kernel of the "
+	    "repeating sequence (no attention marker)" : "the attention "
+	    "kernel: once per layer per pass (rule A1)");
+	if (det)
+		fprintf(out, "| Detection confidence | %s | share of the kernels "
+		    "that recur one period later |\n",
+		    arch_metric_or(d, "layer_detect_confidence_ratio", "-"));
+	fprintf(out, "| Markers | %s | one per layer: %s layers found |\n",
+	    arch_metric_or(d, "marker_count", "-"),
+	    arch_metric_or(d, "layer_count", "-"));
+	for (j = 0; j < sizeof(phases) / sizeof(phases[0]); j++) {
+		int any = 0;
+		for (i = 0; i < p->n; i++) {
+			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
+				continue;
+			if (any)
+				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
+			else
+				fprintf(out, "| Median marker duration, %s "
+				    "passes | pass %s ", *phases[j] ?
+				    phases[j] : "unknown", p->v[i].f[A_PASS]);
+			ms(p->v[i].f[A_MDUR]);
+			fputs(" ms", out);
+			any = 1;
+		}
+		if (any)
+			fprintf(out, " | %s |\n", why[j]);
+	}
+	fprintf(out, "| Passes | %s:", arch_metric_or(d, "pass_count", "-"));
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
+	fputs(" layers | a pass starts where a rule fires: ", out);
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
+	fputs(" |\n| Transition points | ", out);
+	for (i = 1; i < p->n; i++) {
+		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
+		    p->v[i].f[A_PASS]);
+		ms(p->v[i].f[A_TS]);
+		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
+	}
+	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
+	    "none: one pass" : "");
+	fputs("| Layer types | ", out);
+	for (i = 0; i < d->r[AR_LTYPE].n; i++)
+		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
+		    d->r[AR_LTYPE].v[i].f[A_NAME],
+		    d->r[AR_LTYPE].v[i].f[A_VALUE],
+		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
+	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
+	    out);
+	for (i = 0; i < nchk; i++)
+		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
+	fprintf(out, "| Cross-checks | %zu, %zu mismatch | op counts per pass "
+	    "against the layers (section 5) |\n\n", nchk, nmis);
+	fprintf(out, "**%s layers in %s passes**, each layer from one marker's "
+	    "start to the next one's.\n", arch_metric_or(d, "layer_count", "-"),
+	    arch_metric_or(d, "pass_count", "-"));
+}
+
+void
+arch_sec3(FILE *f, const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	size_t i;
+	long first = 0;
+	int64_t ts, dur;
+
+	out = f;
+	fputs("### 3. Forward Pass Boundaries\n\n", out);
+	fputs("Passes of every phase (backward passes included), times from "
+	    "the stream origin.\n\n", out);
+	fputs("| Pass | Phase | Rule | Marker range | Start (s) | End (s) | "
+	    "Wall (ms) | Median marker (ms) | Mean marker (ms) | Kernels | "
+	    "Kernel time (ms) | Busy (ms) |\n"
+	    "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+	    out);
+	for (i = 0; i < p->n; i++) {
+		const struct arow *r = &p->v[i];
+		long n = strtol(r->f[A_LAYERS], NULL, 10);
+		ts = strtoll(r->f[A_TS], NULL, 10);
+		dur = strtoll(r->f[A_DUR], NULL, 10);
+		fprintf(out, "| %s | %s | %s | #%ld–#%ld | ", r->f[A_PASS],
+		    *r->f[A_PHASE] ? r->f[A_PHASE] : "unknown", r->f[A_RULE],
+		    first, first + n - 1);
+		first += n;
+		arch_seconds(out, ts);
+		fputs(" | ", out);
+		arch_seconds(out, ts + dur);
+		fputs(" | ", out);
+		ms(r->f[A_DUR]);
+		fputs(" | ", out);
+		ms(r->f[A_MDUR]);
+		fputs(" | ", out);
+		ms(r->f[A_MMEAN]);
+		fprintf(out, " | %s | ", r->f[A_KCOUNT]);
+		ms(r->f[A_KSUM]);
+		fputs(" | ", out);
+		ms(r->f[A_BUSY]);
+		fputs(" |\n", out);
+	}
+	fputs("\nDrift across passes of one phase (KV-cache growth, memory "
+	    "pressure, a pipeline wait show here):", out);
+	for (i = 0; i < p->n; i++) {
+		size_t j;
+		int any = 0;
+		for (j = 0; j < i; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) == 0)
+				any = 1;
+		if (any)
+			continue;
+		fprintf(out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
+		    p->v[i].f[A_PHASE] : "unknown");
+		for (j = i; j < p->n; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
+			    0) {
+				fputs(j > i ? " →" : "", out);
+				fputs(" ", out);
+				ms(p->v[j].f[A_MDUR]);
+				fputs(" ms", out);
+			}
+		fputs("; wall", out);
+		for (j = i; j < p->n; j++)
+			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
+			    0) {
+				fputs(j > i ? " →" : "", out);
+				fputs(" ", out);
+				ms(p->v[j].f[A_DUR]);
+				fputs(" ms", out);
+			}
+	}
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->v[i].f[A_LAYERS], arch_metric_or(d,
+		    "layers_per_pass_max", "")) != 0)
+			fprintf(out, "\n- **pass %s has %s layers of the %s of "
+			    "the longest pass**: a capture that starts or ends "
+			    "inside a pass cuts it, or a rule split one",
+			    p->v[i].f[A_PASS], p->v[i].f[A_LAYERS],
+			    arch_metric_or(d, "layers_per_pass_max", "-"));
+	fputs("\n\nKernel time above busy time means kernels overlap: "
+	    "communication on its own stream, or a collective that waits "
+	    "for its peer while the compute runs.\n", out);
+}
+
+/* Marker index ranges of the layers of (phase, type): "#0–#13, #28". */
+static void
+ranges(const struct adev *d, const char *phase, const char *type)
+{
+	const struct arows *l = &d->r[AR_LAYER];
+	size_t i, start = 0, nr = 0;
+	int open = 0;
+
+	for (i = 0; i <= l->n; i++) {
+		int in = i < l->n &&
+		    strcmp(l->v[i].f[A_PHASE], phase) == 0 &&
+		    strcmp(l->v[i].f[A_LTYPE], type) == 0;
+		if (in && !open) {
+			start = i;
+			open = 1;
+		} else if (!in && open) {
+			fprintf(out, "%s#%zu", nr++ ? ", " : "", start);
+			if (i - 1 > start)
+				fprintf(out, "–#%zu", i - 1);
+			open = 0;
+		}
+	}
+}
+
+static const char *
+type_meaning(const char *t)
+{
+	if (strcmp(t, "MoE+DFC") == 0)
+		return "fused expert dispatch (`DispatchFFNCombine`)";
+	if (strcmp(t, "MoE+GMM") == 0)
+		return "grouped matmul experts (`GroupedMatmul`, grouped GEMM, "
+		    "MoE finalize)";
+	if (strcmp(t, "MoE") == 0)
+		return "MoE routing without a recognised expert kernel";
+	return "no MoE routing or expert kernel";
+}
+
+/* The role with the largest share of (phase, type), or NULL. */
+static const struct arow *
+top_role(const struct adev *d, const char *phase, const char *type)
+{
+	const struct arow *best = NULL;
+	size_t i;
+
+	for (i = 0; i < d->r[AR_ROLE].n; i++) {
+		const struct arow *r = &d->r[AR_ROLE].v[i];
+		if (strcmp(r->f[A_PHASE], phase) != 0 ||
+		    strcmp(r->f[A_LTYPE], type) != 0)
+			continue;
+		if (best == NULL || strtoll(r->f[A_BUSY], NULL, 10) >
+		    strtoll(best->f[A_BUSY], NULL, 10))
+			best = r;
+	}
+	return best;
+}
+
+void
+arch_sec4(FILE *f, const struct adev *d)
+{
+	size_t i, j, nsamp, nout;
+
+	out = f;
+	fputs("### 4. Layer Classification\n\n| Layer Type | Phase | Layers "
+	    "| Count | Characteristics |\n|---|---|---|---:|---|\n", out);
+	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
+		const struct arow *t = &d->r[AR_LTYPE].v[i];
+		const struct arow *r = top_role(d, t->f[A_PHASE], t->f[A_NAME]);
+		nsamp = nout = 0;
+		for (j = 0; j < d->r[AR_LAYER].n; j++) {
+			const struct arow *l = &d->r[AR_LAYER].v[j];
+			if (strcmp(l->f[A_PHASE], t->f[A_PHASE]) != 0 ||
+			    strcmp(l->f[A_LTYPE], t->f[A_NAME]) != 0)
+				continue;
+			nsamp += tag_has(l->f[A_TAGS], "sampling");
+			nout += tag_has(l->f[A_TAGS], "outlier");
+		}
+		fprintf(out, "| %s | %s | ", t->f[A_NAME], t->f[A_PHASE]);
+		ranges(d, t->f[A_PHASE], t->f[A_NAME]);
+		fprintf(out, " | %s | %s; median wall ", t->f[A_VALUE],
+		    type_meaning(t->f[A_NAME]));
+		ms(t->f[A_MEDIAN]);
+		fputs(" ms (", out);
+		ms(t->f[A_MIN]);
+		fputs("–", out);
+		ms(t->f[A_MAX]);
+		fprintf(out, " ms), %s kernels per layer (median)",
+		    t->f[A_KCOUNT]);
+		if (r != NULL) {
+			fprintf(out, "; largest role `%s`, ", r->f[A_NAME]);
+			arch_pct(out, r->f[A_SHARE]);
+			fputs("% of the wall", out);
+		}
+		if (nsamp)
+			fprintf(out, "; **%zu with sampling ops**", nsamp);
+		if (nout)
+			fprintf(out, "; **%zu outlier(s)**", nout);
+		fputs(" |\n", out);
+	}
+	fputs("\nMarker indices (#) count the layers of the rank in time "
+	    "order; a layer runs from its marker to the next marker, so it "
+	    "holds the next layer's input norm and projections.\n", out);
+}
+
+static const char *
+check_meaning(const char *op)
+{
+	static const char *const t[][2] = {
+		{ "attention_marker", "attention marker (FIA): one per layer" },
+		{ "dispatch_ffn_combine", "`DispatchFFNCombine`: one per "
+		    "MoE+DFC layer" },
+		{ "grouped_matmul", "`GroupedMatmul` / grouped GEMM: the "
+		    "MoE+GMM layers" },
+		{ "moe_gating_topk", "`MoeGatingTopK` / routing: every MoE "
+		    "layer" },
+		{ "kv_cache_update", "`ReshapeAndCache` KV-cache updates: "
+		    "every layer but the first, whose update runs before the "
+		    "first marker (the spec's N+1)" },
+		{ "split_qkv_rmsnorm_rope", "`split_qkv_rmsnorm_rope`: next-"
+		    "layer prep, every layer but the first" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i][0], op) == 0)
+			return t[i][1];
+	return "";
+}
+
+void
+arch_sec5(FILE *f, const struct adev *d)
+{
+	const struct arows *c = &d->r[AR_CHECK];
+	size_t i;
+
+	out = f;
+	fputs("### 5. Cross-Verification Table\n\n", out);
+	if (c->n == 0) {
+		fputs("No `check` records: prof-layers found no pass.\n", out);
+		return;
+	}
+	fputs("| Op | Pass | Per Pass Count | Layers with it | Expected layers "
+	    "| Per layer | Result | Interpretation |\n"
+	    "|---|---:|---:|---:|---:|---:|---|---|\n", out);
+	for (i = 0; i < c->n; i++) {
+		const struct arow *r = &c->v[i];
+		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
+		    r->f[A_NAME], r->f[A_PASS], r->f[A_VALUE], r->f[A_LAYERS],
+		    r->f[A_EXPECT], r->f[A_PERLAYER],
+		    tag_has(r->f[A_TAGS], "mismatch") ? "**mismatch**" :
+		    "match", check_meaning(r->f[A_NAME]));
+	}
+	fputs("\nCounts are compared as layers × kernels per layer (spec 12, "
+	    "item 12).", out);
+	for (i = 0; i < c->n; i++)
+		if (tag_has(c->v[i].f[A_TAGS], "mismatch"))
+			fprintf(out, "\n**Pass %s: `%s` is in %s layer(s), %s "
+			    "expected: stated, not corrected.**",
+			    c->v[i].f[A_PASS], c->v[i].f[A_NAME],
+			    c->v[i].f[A_LAYERS], c->v[i].f[A_EXPECT]);
+	fputs("\n", out);
+}
