@@ -117,6 +117,20 @@ arch_sec2(FILE *f, const struct adev *d)
 	    arch_metric_or(d, "pass_count", "-"));
 }
 
+/* Column COL of the passes of pass I's phase, from I on: " a → b". */
+static void
+drift(const struct arows *p, size_t i, int col)
+{
+	size_t j;
+
+	for (j = i; j < p->n; j++)
+		if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) == 0) {
+			fputs(j > i ? " → " : " ", out);
+			ms(p->v[j].f[col]);
+			fputs(" ms", out);
+		}
+}
+
 void
 arch_sec3(FILE *f, const struct adev *d)
 {
@@ -170,23 +184,9 @@ arch_sec3(FILE *f, const struct adev *d)
 			continue;
 		fprintf(out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
 		    p->v[i].f[A_PHASE] : "unknown");
-		for (j = i; j < p->n; j++)
-			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
-			    0) {
-				fputs(j > i ? " →" : "", out);
-				fputs(" ", out);
-				ms(p->v[j].f[A_MDUR]);
-				fputs(" ms", out);
-			}
+		drift(p, i, A_MDUR);
 		fputs("; wall", out);
-		for (j = i; j < p->n; j++)
-			if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) ==
-			    0) {
-				fputs(j > i ? " →" : "", out);
-				fputs(" ", out);
-				ms(p->v[j].f[A_DUR]);
-				fputs(" ms", out);
-			}
+		drift(p, i, A_DUR);
 	}
 	for (i = 0; i < p->n; i++)
 		if (strcmp(p->v[i].f[A_LAYERS], arch_metric_or(d,
