@@ -69,20 +69,33 @@ keep(struct arch *a, const struct tsvr *in, struct arows *rs)
 {
 	struct arow *r;
 	const char *s;
-	size_t i, n;
+	char *p;
+	size_t i, n, len;
 
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? 2 * rs->cap : 16;
 		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
 	}
 	r = &rs->v[rs->n++];
-	for (i = 0; i < A_N; i++) {
-		if (a->col[i] < 0) {
-			r->f[i] = xstrdup("");
-			continue;
+	/* One block per row: a layer costs about 300 bytes, not 27 mallocs. */
+	for (i = 0, len = 0; i < A_N; i++)
+		if (a->col[i] >= 0) {
+			(void)tsvr_field(in, (size_t)a->col[i], &n);
+			len += n + 1;
 		}
+	p = xmalloc(len + 1);
+	*p++ = '\0';
+	for (i = 0; i < A_N; i++) {
+		r->f[i] = p - 1;	/* an absent column is "" */
+		if (a->col[i] < 0)
+			continue;
 		s = tsvr_field(in, (size_t)a->col[i], &n);
-		r->f[i] = xstrndup(s, n);
+		if (n == 0)
+			continue;
+		memcpy(p, s, n);
+		p[n] = '\0';
+		r->f[i] = p;
+		p += n + 1;
 	}
 }
 
