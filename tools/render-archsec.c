@@ -36,10 +36,13 @@ same(const struct arow *r, const char *phase, const char *type)
 	    strcmp(r->f[A_LTYPE], type) == 0;
 }
 
+#define ANON	"(anonymous namespace)"
+
 /*
  * A kernel name that fits a tree line: C++ names run to 500 bytes, so
- * a name longer than MAX loses its return type and its template and
- * argument lists ("vllm::fused_add_rms_norm_kernel<…>"), then is cut.
+ * a name longer than MAX loses its return type, anonymous namespaces and
+ * its template and argument lists ("vllm::fused_add_rms_norm_kernel<…>"),
+ * then is cut.
  */
 void
 arch_kname(FILE *f, const char *s, size_t max)
@@ -54,8 +57,6 @@ arch_kname(FILE *f, const char *s, size_t max)
 	}
 	if (strncmp(s, "void ", 5) == 0)
 		s += 5;
-	if (strncmp(s, "(anonymous namespace)::", 23) == 0)
-		start = 23;
 	/* The name proper ends at the first '(' outside a template. */
 	for (i = start; s[i] != '\0'; i++) {
 		/* A '>' in parentheses inside a template compares. */
@@ -71,6 +72,8 @@ arch_kname(FILE *f, const char *s, size_t max)
 			depth--;
 		else if (depth == 0 && s[i] == ' ')
 			start = i + 1;	/* a return type before it */
+		else if (depth == 0 && strncmp(s + i, ANON, strlen(ANON)) == 0)
+			i += strlen(ANON) - 1;
 		else if (depth == 0 && s[i] == '(')
 			break;
 	}
@@ -81,6 +84,9 @@ arch_kname(FILE *f, const char *s, size_t max)
 			paren--;
 		else if (paren > 0)
 			continue;
+		else if (depth == 0 && strncmp(s + start, ANON "::",
+		    strlen(ANON) + 2) == 0)
+			start += strlen(ANON) + 1;
 		else if (s[start] == '<' && depth++ == 0) {
 			memcpy(b + o, "<…>", 5);
 			o += 5;
