@@ -468,13 +468,51 @@ model_type(const struct adev *d)
 	    "routing or expert kernel)");
 }
 
+/* The rows of the directory name's hints, said to be parsed. */
+static void
+hint_rows(const struct hints *h, const char *dir)
+{
+	const char *src = "no record carries it (prof-ingest reads no "
+	    "parallelism metadata)";
+
+	hint_row("Parallelism", h->par, dir, src);
+	hint_row("Expert parallelism (EP)", h->ep, dir, src);
+	hint_row("Prefill / decode lengths", h->len, dir, "not recorded in "
+	    "the trace");
+	hint_row("Batch size", h->bs, dir, "not recorded in the trace");
+	hint_row("Devices", h->world, dir, "see the ranks below");
+	hint_row("Mode", h->mode, dir, "see model type below");
+	hint_row("Model", h->model, dir, "not recorded in the trace");
+}
+
+/* What prof-layers found, in the configuration table. */
+static void
+layer_rows(const struct adev *d)
+{
+	model_type(d);
+	fprintf(out, "| Layers | ~%s per pass (median %s) | "
+	    "`layers_per_pass_max`, `layers_per_pass_median` |\n",
+	    arch_metric_or(d, "layers_per_pass_max", "-"),
+	    arch_metric_or(d, "layers_per_pass_median", "-"));
+	fprintf(out, "| Passes | %s: %s forward, %s backward, %s prefill, %s "
+	    "decode | `pass_count` and per-phase counts |\n",
+	    arch_metric_or(d, "pass_count", "-"),
+	    arch_metric_or(d, "forward_pass_count", "-"),
+	    arch_metric_or(d, "backward_pass_count", "-"),
+	    arch_metric_or(d, "prefill_pass_count", "-"),
+	    arch_metric_or(d, "decode_pass_count", "-"));
+	fprintf(out, "| Attention markers | %s (prefill %s, decode %s) | "
+	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
+	    arch_metric_or(d, "marker_count", "-"),
+	    arch_metric_or(d, "prefill_layer_count", "-"),
+	    arch_metric_or(d, "decode_layer_count", "-"));
+}
+
 static void
 sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
     const char *dir)
 {
 	struct hints h;
-	const char *src = "no record carries it (prof-ingest reads no "
-	    "parallelism metadata)";
 	char v[128];
 
 	fputs("### 1. Configuration Context\n\n", out);
@@ -484,14 +522,7 @@ sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
 	fputs(m->nsources ? "`#source` paths (prof-ingest)" :
 	    "no `#source` line: the stream's name", out);
 	fputs(" |\n", out);
-	hint_row("Parallelism", h.par, dir, src);
-	hint_row("Expert parallelism (EP)", h.ep, dir, src);
-	hint_row("Prefill / decode lengths", h.len, dir, "not recorded in "
-	    "the trace");
-	hint_row("Batch size", h.bs, dir, "not recorded in the trace");
-	hint_row("Devices", h.world, dir, "see the ranks below");
-	hint_row("Mode", h.mode, dir, "see model type below");
-	hint_row("Model", h.model, dir, "not recorded in the trace");
+	hint_rows(&h, dir);
 	fprintf(out, "| Ranks in the stream | %zu | `dev` column |\n",
 	    m->ndevs);
 	if (rd->nsteps > 0)
@@ -516,30 +547,14 @@ sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
 	    "(prof-layers)" : "`kernel` records");
 	row("Streams", arch_metric_or(d, "stream_count", "-"), "`stream_count` "
 	    "(prof-layers)");
-	if (d->r[AR_PASS].n == 0)
-		return;
-	model_type(d);
-	fprintf(out, "| Layers | ~%s per pass (median %s) | "
-	    "`layers_per_pass_max`, `layers_per_pass_median` |\n",
-	    arch_metric_or(d, "layers_per_pass_max", "-"),
-	    arch_metric_or(d, "layers_per_pass_median", "-"));
-	fprintf(out, "| Passes | %s: %s forward, %s backward, %s prefill, %s "
-	    "decode | `pass_count` and per-phase counts |\n",
-	    arch_metric_or(d, "pass_count", "-"),
-	    arch_metric_or(d, "forward_pass_count", "-"),
-	    arch_metric_or(d, "backward_pass_count", "-"),
-	    arch_metric_or(d, "prefill_pass_count", "-"),
-	    arch_metric_or(d, "decode_pass_count", "-"));
-	fprintf(out, "| Attention markers | %s (prefill %s, decode %s) | "
-	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
-	    arch_metric_or(d, "marker_count", "-"),
-	    arch_metric_or(d, "prefill_layer_count", "-"),
-	    arch_metric_or(d, "decode_layer_count", "-"));
+	if (d->r[AR_PASS].n > 0)
+		layer_rows(d);
 	if (*h.par != '\0' && strstr(h.par, "PP") != NULL)
 		fputs("\nThe name says pipeline parallelism: this rank runs one "
 		    "pipeline stage, so its passes hold that stage's share of "
 		    "the model's layers.\n", out);
 }
+
 
 static void
 missing(int n, const char *title, const char *why)

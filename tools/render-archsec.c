@@ -403,22 +403,13 @@ track(const char *t)
 	fprintf(out, "%s", *t ? t : "-");
 }
 
-void
-arch_sec8(FILE *f, const struct adev *d)
+/* Stream | Purpose | ... | Overlaps with (rule A7). */
+static void
+stream_table(const struct arows *s, const struct arows *o)
 {
-	const struct arows *s = &d->r[AR_STREAM], *o = &d->r[AR_OVL];
-	const char *ratio = arch_metric(d, "comm_overlap_ratio");
-	int64_t span = d->kend - d->kfirst;
 	size_t i, j;
 	int n;
 
-	out = f;
-	fputs("### 8. Communication Pipeline Structure\n\n", out);
-	if (s->n == 0) {
-		fputs("Missing: no `stream` records (prof-layers did not run on "
-		    "this rank's kernels).\n\n", out);
-		return;
-	}
 	fputs("| Stream | Purpose | Kernels | Kernel time (ms) | Busy (ms) | "
 	    "Share of kernel time (%) | Overlaps with |\n"
 	    "|---|---|---:|---:|---:|---:|---|\n", out);
@@ -446,6 +437,16 @@ arch_sec8(FILE *f, const struct adev *d)
 		}
 		fputs(n ? " |\n" : "none |\n", out);
 	}
+}
+
+/* The overlap diagram: a bar per stream, and one of hidden comm. */
+static void
+stream_bars(const struct adev *d, const char *ratio)
+{
+	const struct arows *s = &d->r[AR_STREAM];
+	int64_t span = d->kend - d->kfirst;
+	size_t i;
+
 	fputs("\nBusy time of each stream over the kernels' extent (", out);
 	put_ms(out, span, 3);
 	fputs(" ms):\n\n```text\n", out);
@@ -458,7 +459,7 @@ arch_sec8(FILE *f, const struct adev *d)
 		fputs(" ms\n", out);
 	}
 	if (ratio != NULL) {
-		fprintf(out, "%-20s │", "comm hidden");
+		fprintf(out, "%-27s│", "comm hidden under compute");
 		bar(i64(arch_metric(d, "comm_overlap_ns")),
 		    i64(arch_metric(d, "comm_union_ns")), 40);
 		fputs("│ ", out);
@@ -466,6 +467,22 @@ arch_sec8(FILE *f, const struct adev *d)
 		fputs("% of comm\n", out);
 	}
 	fputs("```\n\n", out);
+}
+
+void
+arch_sec8(FILE *f, const struct adev *d)
+{
+	const char *ratio = arch_metric(d, "comm_overlap_ratio");
+
+	out = f;
+	fputs("### 8. Communication Pipeline Structure\n\n", out);
+	if (d->r[AR_STREAM].n == 0) {
+		fputs("Missing: no `stream` records (prof-layers did not run on "
+		    "this rank's kernels).\n\n", out);
+		return;
+	}
+	stream_table(&d->r[AR_STREAM], &d->r[AR_OVL]);
+	stream_bars(d, ratio);
 	if (ratio == NULL) {
 		fputs("No communication kernels on this rank: a single-device "
 		    "run, or the collectives are not in the trace (capture "

@@ -27,11 +27,10 @@ seq_first(const struct adev *d)
 	return d->r[AR_SEQ].n > 0 ? &d->r[AR_SEQ].v[0] : NULL;
 }
 
-void
-arch_sec2(FILE *f, const struct adev *d)
+/* The median marker of every pass, a row per phase (rule A1). */
+static void
+marker_rows(const struct arows *p)
 {
-	const struct arows *p = &d->r[AR_PASS];
-	const struct arow *s = seq_first(d);
 	static const char *const phases[] = { "prefill", "decode", "forward",
 	    "backward", "" };
 	static const char *const why[] = {
@@ -41,7 +40,64 @@ arch_sec2(FILE *f, const struct adev *d)
 		"gradient kernels (`grad`, `bwd` in the name): backward",
 		"detected anchor that is not an attention kernel: unknown"
 	};
-	size_t i, j, nmis = 0, nchk = d->r[AR_CHECK].n;
+	size_t i, j;
+	int any;
+
+	for (j = 0; j < sizeof(phases) / sizeof(phases[0]); j++) {
+		for (i = 0, any = 0; i < p->n; i++) {
+			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
+				continue;
+			if (any++)
+				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
+			else
+				fprintf(out, "| Median marker duration, %s "
+				    "passes | pass %s ", *phases[j] ?
+				    phases[j] : "unknown", p->v[i].f[A_PASS]);
+			ms(p->v[i].f[A_MDUR]);
+			fputs(" ms", out);
+		}
+		if (any)
+			fprintf(out, " | %s |\n", why[j]);
+	}
+}
+
+/* The rows of the passes, their boundaries and the layer types. */
+static void
+pass_rows(const struct adev *d, const struct arows *p)
+{
+	size_t i;
+
+	fprintf(out, "| Passes | %s:", arch_metric_or(d, "pass_count", "-"));
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
+	fputs(" layers | a pass starts where a rule fires: ", out);
+	for (i = 0; i < p->n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
+	fputs(" |\n| Transition points | ", out);
+	for (i = 1; i < p->n; i++) {
+		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
+		    p->v[i].f[A_PASS]);
+		ms(p->v[i].f[A_TS]);
+		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
+	}
+	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
+	    "none: one pass" : "");
+	fputs("| Layer types | ", out);
+	for (i = 0; i < d->r[AR_LTYPE].n; i++)
+		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
+		    d->r[AR_LTYPE].v[i].f[A_NAME],
+		    d->r[AR_LTYPE].v[i].f[A_VALUE],
+		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
+	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
+	    out);
+}
+
+void
+arch_sec2(FILE *f, const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	const struct arow *s = seq_first(d);
+	size_t i, nmis = 0, nchk = d->r[AR_CHECK].n;
 	int det = 0;
 
 	out = f;
@@ -67,47 +123,8 @@ arch_sec2(FILE *f, const struct adev *d)
 	fprintf(out, "| Markers | %s | one per layer: %s layers found |\n",
 	    arch_metric_or(d, "marker_count", "-"),
 	    arch_metric_or(d, "layer_count", "-"));
-	for (j = 0; j < sizeof(phases) / sizeof(phases[0]); j++) {
-		int any = 0;
-		for (i = 0; i < p->n; i++) {
-			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
-				continue;
-			if (any)
-				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
-			else
-				fprintf(out, "| Median marker duration, %s "
-				    "passes | pass %s ", *phases[j] ?
-				    phases[j] : "unknown", p->v[i].f[A_PASS]);
-			ms(p->v[i].f[A_MDUR]);
-			fputs(" ms", out);
-			any = 1;
-		}
-		if (any)
-			fprintf(out, " | %s |\n", why[j]);
-	}
-	fprintf(out, "| Passes | %s:", arch_metric_or(d, "pass_count", "-"));
-	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
-	fputs(" layers | a pass starts where a rule fires: ", out);
-	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
-	fputs(" |\n| Transition points | ", out);
-	for (i = 1; i < p->n; i++) {
-		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
-		    p->v[i].f[A_PASS]);
-		ms(p->v[i].f[A_TS]);
-		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
-	}
-	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
-	    "none: one pass" : "");
-	fputs("| Layer types | ", out);
-	for (i = 0; i < d->r[AR_LTYPE].n; i++)
-		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
-		    d->r[AR_LTYPE].v[i].f[A_NAME],
-		    d->r[AR_LTYPE].v[i].f[A_VALUE],
-		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
-	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
-	    out);
+	marker_rows(p);
+	pass_rows(d, p);
 	for (i = 0; i < nchk; i++)
 		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
 	fprintf(out, "| Cross-checks | %zu, %zu mismatch | op counts per pass "
