@@ -185,13 +185,46 @@ phase_cell(const char *ph)
 	return "█";
 }
 
+/* One row of the layers of pass R, each a block of W cells' share. */
+static void
+layer_blocks(const struct adev *d, const struct arow *r, int w)
+{
+	const struct arows *l = &d->r[AR_LAYER];
+	int64_t s0 = i64(r->f[A_TS]), s1 = s0 + i64(r->f[A_DUR]);
+	size_t j, n = 0;
+	int c = 0, c0, c1;
+	char a[64];
+
+	fprintf(out, "pass %-3s %-9s│", r->f[A_PASS], *r->f[A_PHASE] ?
+	    r->f[A_PHASE] : "unknown");
+	for (j = 0; j < l->n; j++) {
+		const struct arow *y = &l->v[j];
+		if (strcmp(y->f[A_PASS], r->f[A_PASS]) != 0)
+			continue;
+		cells(i64(y->f[A_TS]), i64(y->f[A_DUR]), s0, s1, w, &c0, &c1);
+		for (; c < c0; c++)
+			fputs(" ", out);
+		for (; c < c1; c++)
+			fputs(n % 2 ? "░" : "█", out);
+		n++;
+	}
+	for (; c < w; c++)
+		fputs(" ", out);
+	fputs("│ ", out);
+	ms(r->f[A_TS]);
+	fputs("–", out);
+	snprintf(a, sizeof(a), "%" PRId64, s1);
+	ms(a);
+	fputs(" ms\n", out);
+}
+
 static void
 timeline(const struct adev *d)
 {
-	const struct arows *p = &d->r[AR_PASS], *l = &d->r[AR_LAYER];
+	const struct arows *p = &d->r[AR_PASS];
 	enum { W = 64 };
 	int64_t t0 = i64(p->v[0].f[A_TS]), t1 = t0;
-	size_t i, j;
+	size_t i;
 	int c, c0, c1;
 	char a[64], b[64];
 
@@ -218,38 +251,12 @@ timeline(const struct adev *d)
 	fputs("```\n\nLayer blocks of the first pass of each phase "
 	    "(alternating █ and ░, one block per layer):\n\n```text\n", out);
 	for (i = 0; i < p->n; i++) {
-		const struct arow *r = &p->v[i];
-		int64_t s0 = i64(r->f[A_TS]), s1 = s0 + i64(r->f[A_DUR]);
-		size_t k, n = 0;
+		size_t k;
 		for (k = 0; k < i; k++)
-			if (strcmp(p->v[k].f[A_PHASE], r->f[A_PHASE]) == 0)
+			if (strcmp(p->v[k].f[A_PHASE], p->v[i].f[A_PHASE]) == 0)
 				break;
-		if (k < i)
-			continue;
-		fprintf(out, "pass %-3s %-9s│", r->f[A_PASS], *r->f[A_PHASE] ?
-		    r->f[A_PHASE] : "unknown");
-		for (c = 0; c < W; ) {
-			for (j = 0; j < l->n; j++) {
-				const struct arow *y = &l->v[j];
-				if (strcmp(y->f[A_PASS], r->f[A_PASS]) != 0)
-					continue;
-				cells(i64(y->f[A_TS]), i64(y->f[A_DUR]), s0, s1,
-				    W, &c0, &c1);
-				for (; c < c0; c++)
-					fputs(" ", out);
-				for (; c < c1; c++)
-					fputs(n % 2 ? "░" : "█", out);
-				n++;
-			}
-			for (; c < W; c++)
-				fputs(" ", out);
-		}
-		fprintf(out, "│ ");
-		ms(r->f[A_TS]);
-		fputs("–", out);
-		snprintf(a, sizeof(a), "%" PRId64, s1);
-		ms(a);
-		fputs(" ms\n", out);
+		if (k == i)
+			layer_blocks(d, &p->v[i], W);
 	}
 	fputs("```\n", out);
 }
