@@ -61,6 +61,53 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 	return len;
 }
 
+size_t
+num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
+    int places)
+{
+	unsigned __int128 q = n / d, r = n % d;
+	char frac[19], digits[NUM_BUFSIZE];
+	size_t len = 0, k = 0;
+	int i, keep = 0, carry;
+
+	if (places < 0)
+		places = 0;
+	if (places > 18)
+		places = 18;
+	for (i = 0; i < places; i++) {
+		r *= 10;
+		frac[i] = (char)('0' + (int)(r / d));
+		r %= d;
+	}
+	/* Round half away from zero: propagate the carry leftwards. */
+	carry = 2 * r >= d;
+	for (i = places - 1; i >= 0 && carry; i--) {
+		if (frac[i] == '9')
+			frac[i] = '0';
+		else {
+			frac[i]++;
+			carry = 0;
+		}
+	}
+	q += (unsigned)carry;
+	do {
+		digits[k++] = (char)('0' + (int)(q % 10));
+		q /= 10;
+	} while (q != 0 && k < sizeof(digits));
+	while (k > 0)
+		buf[len++] = digits[--k];
+	for (i = 0; i < places; i++)
+		if (frac[i] != '0')
+			keep = i + 1;
+	if (keep > 0) {
+		buf[len++] = '.';
+		memcpy(buf + len, frac, (size_t)keep);
+		len += (size_t)keep;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
 void
 num_percentile(const int64_t *v, size_t n, int p, int64_t *num)
 {
