@@ -422,8 +422,8 @@ do_kernel(void)
 			k.key = h->name;
 			k.keylen = strlen(h->name);
 		}
-		if (h->used || (h->kind != OPK_MOVE && h->kind != OPK_NONE &&
-		    aux_kernel(name)))
+		if (h->used || (h->kind >= OPK_GEMM && h->kind <=
+		    OPK_CONV_BWD_W && aux_kernel(name)))
 			stage_tag_add(tags, sizeof(tags), h->used ?
 			    "op_shared" : "op_aux");
 		else {
@@ -533,7 +533,8 @@ run(const char *path, int argc, char *argv[])
 			    stage_ts(st), stage_dur(st));
 		else if (stage_is(st, "bubble") && stage_dur(st) > 0)
 			rf_sum_bubble(dev, stage_get(st, c_step, NULL),
-			    stage_dur(st), stage_get(st, c_labels, NULL));
+			    stage_ts(st), stage_dur(st), stage_get(st,
+			    c_labels, NULL));
 		else if (stage_is(st, "comm") && stage_dur(st) > 0)
 			rf_sum_comm(dev, stage_get(st, c_step, NULL),
 			    stage_dur(st));

@@ -87,6 +87,19 @@ rf_op_kind(const char *s, size_t n)
 		"ZerosLike", "OnesLike", "Fill", "aten::fill_", "aten::zero_",
 		NULL
 	};
+	static const char *const eltwise[] = {
+		"Add", "AddV2", "Adds", "Sub", "Subs", "Mul", "Muls", "Div",
+		"RealDiv", "Neg", "Maximum", "Minimum", "Relu", "ReluGrad",
+		"Gelu", "GeluGrad", "Silu", "Swish", "Sigmoid", "Tanh", "Exp",
+		"Sqrt", "Rsqrt", "Pows", "Pow", "Sin", "Cos", "Greater", "Less",
+		"Equal", "NotEqual", "LogicalNot", "LogicalOr", "LogicalAnd",
+		"aten::add", "aten::add_", "aten::sub", "aten::sub_", "aten::mul",
+		"aten::mul_", "aten::div", "aten::div_", "aten::neg",
+		"aten::relu", "aten::relu_", "aten::gelu", "aten::silu",
+		"aten::silu_", "aten::sigmoid", "aten::tanh", "aten::exp",
+		"aten::sqrt", "aten::rsqrt", "aten::pow", "aten::sin",
+		"aten::cos", "aten::where", "aten::threshold_backward", NULL
+	};
 	static const char *const gather[] = {
 		"GatherV2", "Gather", "aten::index_select", "aten::embedding",
 		NULL
@@ -96,7 +109,7 @@ rf_op_kind(const char *s, size_t n)
 		return OPK_GEMM;
 	if (name_is(s, n, addmm))
 		return OPK_ADDMM;
-	if (n == 11 && strncmp(s, "aten::linear", n) == 0)
+	if (n == 12 && strncmp(s, "aten::linear", n) == 0)
 		return OPK_LINEAR;
 	if (name_is(s, n, grouped))
 		return OPK_GROUPED;
@@ -120,6 +133,8 @@ rf_op_kind(const char *s, size_t n)
 		return OPK_MOVE;
 	if (name_is(s, n, fill))
 		return OPK_FILL;
+	if (name_is(s, n, eltwise))
+		return OPK_ELTWISE;
 	if (name_is(s, n, gather))
 		return OPK_GATHER;
 	return OPK_NONE;
@@ -486,6 +501,34 @@ est_conv(int kind, const struct rf_shapes *s, struct rf_est *e)
 }
 
 /*
+ * Element-wise ops: one FLOP per output element (a transcendental costs
+ * the vector unit more, so this is a lower bound).  Without an output
+ * shape the output is the largest input (the broadcast result).
+ */
+static void
+est_eltwise(const struct rf_shapes *s, struct rf_est *e)
+{
+	const struct rf_tensor *o = out_at(s, 0);
+	__int128 n = o != NULL ? numel(o) : -1, v;
+	int i;
+
+	if (o != NULL)
+		e->dt = o->dt;
+	for (i = 0; o == NULL && i < s->nin; i++)
+		if ((v = numel(&s->in[i])) > n) {
+			n = v;
+			e->dt = s->in[i].dt;
+		}
+	if (n < 0) {
+		e->note = "eltwise_shapes";
+		return;
+	}
+	e->flops = (int64_t)n;
+	if (o == NULL)
+		e->out_elems = n;
+}
+
+/*
  * Ops that do not read all of their inputs: a fill writes its output
  * (Kineto: its in-place self) and reads nothing; a gather reads the
  * rows it writes and the indices, not the whole table.
@@ -547,6 +590,9 @@ rf_estimate(int kind, const struct rf_shapes *s, struct rf_est *e)
 		break;
 	case OPK_MOVE:
 		e->flops = 0;
+		break;
+	case OPK_ELTWISE:
+		est_eltwise(s, e);
 		break;
 	case OPK_FILL:
 	case OPK_GATHER:

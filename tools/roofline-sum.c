@@ -32,6 +32,7 @@ struct acc {
 	int		 dt;		/* -2: mixed */
 	/* steps and runs */
 	int64_t		 first, last_end, busy;
+	int64_t		 kend;		/* end of the kernel union so far */
 	int64_t		 win_ts, win_dur;
 	int		 has_win;
 	int64_t		 comm_k, comm_r;	/* comm kernels, comm records */
@@ -100,7 +101,7 @@ map_get(struct map *m, const char *dev, size_t dl, const char *key,
 	a->is_step = is_step;
 	a->dt = DT_NONE;
 	a->first = INT64_MAX;
-	a->last_end = INT64_MIN;
+	a->last_end = a->kend = INT64_MIN;
 	m->slot[i] = a;
 	m->n++;
 	return a;
@@ -116,9 +117,11 @@ acc_add(struct acc *a, const struct rf_kern *k, int64_t tiny_ns)
 		a->kernels++;
 		if (k->ts < a->first)
 			a->first = k->ts;
-		from = k->ts > a->last_end ? k->ts : a->last_end;
+		from = k->ts > a->kend ? k->ts : a->kend;
 		if (end > from)
 			a->busy += end - from;
+		if (end > a->kend)
+			a->kend = end;
 		if (end > a->last_end)
 			a->last_end = end;
 		if (k->comm) {
@@ -172,6 +175,18 @@ run_of(const char *dev)
 	return map_get(&steps, dev, strlen(dev), "", 0, 2);
 }
 
+/* The run's span covers its windows and bubbles, not only kernels. */
+static void
+run_extend(const char *dev, int64_t ts, int64_t dur)
+{
+	struct acc *r = run_of(dev);
+
+	if (ts < r->first)
+		r->first = ts;
+	if (ts + dur > r->last_end)
+		r->last_end = ts + dur;
+}
+
 void
 rf_sum_window(const char *dev, const char *step, int64_t ts, int64_t dur)
 {
@@ -180,16 +195,18 @@ rf_sum_window(const char *dev, const char *step, int64_t ts, int64_t dur)
 	a->has_win = 1;
 	a->win_ts = ts;
 	a->win_dur = dur;
+	run_extend(dev, ts, dur);
 }
 
 /* Idle time of a bubble, split by prof-attrib's labels when present. */
 void
-rf_sum_bubble(const char *dev, const char *step, int64_t dur,
+rf_sum_bubble(const char *dev, const char *step, int64_t ts, int64_t dur,
     const char *labels)
 {
 	struct acc *a[2] = { step_of(dev, step), run_of(dev) };
 	int i;
 
+	run_extend(dev, ts, dur);
 	for (i = 0; i < 2; i++) {
 		a[i]->has_bubble = 1;
 		a[i]->idle_b += dur;
@@ -436,7 +453,7 @@ write_bottleneck(const struct acc *a)
 	srec_set_str(r, c_evid, ev);
 	srec_set_i64(r, c_durt, span);
 	set_ratio(r, c_value, v[w], span);
-	if (!a->has_win)
+	if (!a->has_win && a->is_step == 1)
 		stage_tag_add(tags, sizeof(tags), "span_from_kernels");
 	if (a->has_bubble)
 		stage_tag_add(tags, sizeof(tags), "idle_from_bubbles");

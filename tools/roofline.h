@@ -92,7 +92,8 @@ enum rf_kind {
 	OPK_CONV_BWD_W,		/* gradient of the weights */
 	OPK_MOVE,	/* data movement: no FLOPs */
 	OPK_FILL,	/* writes its output only */
-	OPK_GATHER	/* reads indices and the rows it writes */
+	OPK_GATHER,	/* reads indices and the rows it writes */
+	OPK_ELTWISE	/* one FLOP per output element */
 };
 
 /* An estimate: FLOPs and bytes, -1 when unknown; why in NOTE. */
@@ -173,7 +174,7 @@ void		 rf_sum_kernel(const struct rf_kern *);
 /* A window record (prof-steps): the span of (dev, step). */
 void		 rf_sum_window(const char *, const char *, int64_t, int64_t);
 /* A bubble record: idle time, with prof-attrib labels when present. */
-void		 rf_sum_bubble(const char *, const char *, int64_t,
+void		 rf_sum_bubble(const char *, const char *, int64_t, int64_t,
 		    const char *);
 /* A host synchronisation call. */
 void		 rf_sum_sync(const char *, const char *, int64_t);
