@@ -167,6 +167,54 @@ record_work(struct rf_est *e, unsigned *flags)
 	}
 }
 
+/*
+ * The host ops with an estimate that are open on each host thread, so
+ * that a launch that names no such op (older Kineto traces give the
+ * launch and the kernel the correlation id as External id) finds the
+ * innermost op around it.  Depth is bounded: deeper ops are dropped.
+ */
+#define NEST_MAX	32
+struct nest {
+	char		*key;		/* dev NUL track */
+	size_t		 keylen;
+	int64_t		 end[NEST_MAX], ext[NEST_MAX];
+	int		 n;
+};
+static struct nest *nests;
+static size_t nnests;
+
+static struct nest *
+nest_of(void)
+{
+	size_t dl, tl, i;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	const char *track = stage_get(st, COL_TRACK, &tl);
+	struct nest *n;
+
+	for (i = 0; i < nnests; i++)
+		if (nests[i].keylen == dl + tl + 1 &&
+		    memcmp(nests[i].key, dev, dl) == 0 &&
+		    memcmp(nests[i].key + dl + 1, track, tl) == 0)
+			return &nests[i];
+	nests = xreallocarray(nests, nnests + 1, sizeof(*nests));
+	n = &nests[nnests++];
+	memset(n, 0, sizeof(*n));
+	n->keylen = dl + tl + 1;
+	n->key = xmalloc(n->keylen);
+	memcpy(n->key, dev, dl);
+	n->key[dl] = '\0';
+	memcpy(n->key + dl + 1, track, tl);
+	return n;
+}
+
+/* The ops of N that are still open at TS. */
+static void
+nest_pop(struct nest *n, int64_t ts)
+{
+	while (n->n > 0 && n->end[n->n - 1] <= ts)
+		n->n--;
+}
+
 /* A host op with an External id: keep its estimate for its kernels. */
 static void
 do_hostop(int64_t ext)
@@ -180,6 +228,15 @@ do_hostop(int64_t ext)
 	record_work(&e, &flags);
 	if (e.flops < 0 && e.bytes < 0)
 		return;
+	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0) {
+		struct nest *ns = nest_of();
+
+		nest_pop(ns, stage_ts(st));
+		if (ns->n < NEST_MAX) {
+			ns->end[ns->n] = stage_ts(st) + stage_dur(st);
+			ns->ext[ns->n++] = ext;
+		}
+	}
 	if (ops == NULL)
 		ops = xcalloc(LINK_CAP, sizeof(*ops));
 	h = &ops[slot_of(ext)];
@@ -197,10 +254,27 @@ do_hostop(int64_t ext)
 	h->name[nl] = '\0';
 }
 
+/* Whether a host op with External id EXT is known. */
+static int
+op_known(int64_t ext)
+{
+	return ops != NULL && ops[slot_of(ext)].set &&
+	    ops[slot_of(ext)].ext == ext;
+}
+
 static void
-do_launch(int64_t corr, int64_t ext)
+do_launch(int64_t corr, int64_t ext, int has_ext)
 {
 	struct launch *l;
+	struct nest *ns;
+
+	if ((!has_ext || !op_known(ext)) && stage_ts(st) != STAGE_NO_TS) {
+		ns = nest_of();
+		nest_pop(ns, stage_ts(st));
+		if (ns->n == 0)
+			return;
+		ext = ns->ext[ns->n - 1];
+	}
 
 	if (launches == NULL)
 		launches = xcalloc(LINK_CAP, sizeof(*launches));
@@ -218,8 +292,8 @@ do_host(void)
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
 
-	if (!ea && !ca)
-		do_launch(corr, ext);
+	if (!ca && strcmp(stage_get(st, c_cat, NULL), "cpu_op") != 0)
+		do_launch(corr, ext, !ea);
 	else if (!ea)
 		do_hostop(ext);
 	/* Host synchronisation calls, for the bottleneck rule. */
@@ -258,7 +332,7 @@ kernel_hostop(void)
 	struct launch *l;
 	struct hostop *h;
 
-	if (ea && !ca && launches != NULL) {
+	if (!ca && launches != NULL) {
 		l = &launches[slot_of(corr)];
 		if (l->set && l->corr == corr) {
 			ext = l->ext;
@@ -545,6 +619,9 @@ run(const char *path, int argc, char *argv[])
 	stage_close(st);
 	free(ops);
 	free(launches);
+	while (nnests > 0)
+		free(nests[--nnests].key);
+	free(nests);
 }
 
 static void
