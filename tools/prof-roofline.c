@@ -512,6 +512,15 @@ do_kernel(void)
 		e.flops = e.bytes = -1;
 		stage_tag_add(tags, sizeof(tags), "comm");
 	}
+	/*
+	 * An fp32 GEMM that ran on TF32 tensor cores says so in its
+	 * kernel name (cuBLAS/CUTLASS "s1688gemm", "tf32"): use that peak.
+	 */
+	if (e.dt == DT_FP32 && e.flops > 0 && (strstr(name, "s1688") !=
+	    NULL || strstr(name, "tf32") != NULL)) {
+		e.dt = DT_TF32;
+		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
+	}
 	k.flops = e.flops;
 	k.bytes = e.bytes;
 	k.dt = e.dt;
