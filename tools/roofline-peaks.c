@@ -214,7 +214,8 @@ rf_chip_list(void)
 	for (i = 0; i < nuser; i++)
 		list_one(&user[i]);
 	for (i = 0; i < NBUILTIN; i++)
-		list_one(&builtin[i]);
+		if (chip_find(builtin[i].name) == &builtin[i])
+			list_one(&builtin[i]);	/* not hidden by the file */
 }
 
 /* A whole non-negative decimal integer; -1 when S is not one. */
