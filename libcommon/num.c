@@ -65,43 +65,46 @@ size_t
 num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
     int places)
 {
-	unsigned __int128 q = n / d, r = n % d;
-	char frac[19], digits[NUM_BUFSIZE];
+	unsigned __int128 q = n / d, r = n % d, scale = 1, f;
+	uint64_t frac, q64;
+	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
-	int i, keep = 0, carry;
+	int i, keep;
 
 	if (places < 0)
 		places = 0;
 	if (places > 18)
 		places = 18;
-	for (i = 0; i < places; i++) {
-		r *= 10;
-		frac[i] = (char)('0' + (int)(r / d));
-		r %= d;
+	for (i = 0; i < places; i++)
+		scale *= 10;
+	/* r < d, so r * scale fits while d * 10^places < 2^128. */
+	f = r * scale;
+	frac = (uint64_t)(f / d);
+	if (2 * (f % d) >= d && ++frac == (uint64_t)scale) {
+		frac = 0;		/* half away from zero, carried */
+		q++;
 	}
-	/* Round half away from zero: propagate the carry leftwards. */
-	carry = 2 * r >= d;
-	for (i = places - 1; i >= 0 && carry; i--) {
-		if (frac[i] == '9')
-			frac[i] = '0';
-		else {
-			frac[i]++;
-			carry = 0;
-		}
-	}
-	q += (unsigned)carry;
-	do {
-		digits[k++] = (char)('0' + (int)(q % 10));
-		q /= 10;
-	} while (q != 0 && k < sizeof(digits));
+	if (q >> 64 == 0) {
+		q64 = (uint64_t)q;
+		do {
+			digits[k++] = (char)('0' + (int)(q64 % 10));
+			q64 /= 10;
+		} while (q64 != 0);
+	} else
+		do {
+			digits[k++] = (char)('0' + (int)(q % 10));
+			q /= 10;
+		} while (q != 0 && k < sizeof(digits));
 	while (k > 0)
 		buf[len++] = digits[--k];
-	for (i = 0; i < places; i++)
-		if (frac[i] != '0')
-			keep = i + 1;
+	for (keep = places; keep > 0 && frac % 10 == 0; keep--)
+		frac /= 10;
 	if (keep > 0) {
 		buf[len++] = '.';
-		memcpy(buf + len, frac, (size_t)keep);
+		for (i = keep - 1; i >= 0; i--) {
+			buf[len + (size_t)i] = (char)('0' + (int)(frac % 10));
+			frac /= 10;
+		}
 		len += (size_t)keep;
 	}
 	buf[len] = '\0';

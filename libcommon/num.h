@@ -21,8 +21,8 @@
 size_t	 num_ratio(char *, int64_t, int64_t, int);
 /*
  * The same for unsigned 128-bit NUM and DEN (FLOPs times 10^9 over a
- * peak in FLOP/s), by long division; DEN must not be 0 and must stay
- * below 2^123 so that a remainder times ten fits.
+ * duration times a peak in FLOP/s); DEN must not be 0, and DEN times
+ * 10^PLACES must stay below 2^128.
  */
 size_t	 num_ratio_u128(char *, unsigned __int128, unsigned __int128, int);
 /*

@@ -345,20 +345,30 @@ kernel_hostop(void)
 	return h->set && h->ext == ext ? h : NULL;
 }
 
+/*
+ * A communication kernel: core HCCL or COMMUNICATION, or a name with
+ * hcom, hccl, nccl or rccl in any case (one pass: Kineto kernel names
+ * run to hundreds of bytes).
+ */
 static int
 is_comm_kernel(void)
 {
-	static const char *const pat[] = { "hcom", "hccl", "nccl", "rccl",
-	    "HCCL", "Hccl", "NCCL", NULL };
+	size_t n, i;
 	const char *core = stage_get(st, c_core, NULL);
-	const char *name = stage_get(st, COL_NAME, NULL);
-	int i;
+	const char *s = stage_get(st, COL_NAME, &n);
+	char c;
 
 	if (strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0)
 		return 1;
-	for (i = 0; pat[i] != NULL; i++)
-		if (strstr(name, pat[i]) != NULL)
+	for (i = 0; i + 4 <= n; i++) {
+		c = (char)(s[i] | 0x20);
+		if ((c == 'h' || c == 'n' || c == 'r') &&
+		    (strncasecmp(s + i, "hcom", 4) == 0 ||
+		    strncasecmp(s + i, "hccl", 4) == 0 ||
+		    strncasecmp(s + i, "nccl", 4) == 0 ||
+		    strncasecmp(s + i, "rccl", 4) == 0))
 			return 1;
+	}
 	return 0;
 }
 
@@ -464,6 +474,26 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 		stage_tag_add(tags, tcap, "pmu_disagrees");
 }
 
+/* Append TAGS to the tags column of the current record. */
+static void
+append_tags(const char *tags)
+{
+	size_t tl, nl = strlen(tags);
+	const char *old = stage_get(st, c_tags, &tl);
+	char *buf;
+
+	if (tl == 0) {
+		stage_set(st, c_tags, tags, nl);
+		return;
+	}
+	buf = xmalloc(tl + nl + 1);
+	memcpy(buf, old, tl);
+	buf[tl] = ',';
+	memcpy(buf + tl + 1, tags, nl);
+	stage_set(st, c_tags, buf, tl + nl + 1);
+	free(buf);
+}
+
 static void
 do_kernel(void)
 {
@@ -537,16 +567,8 @@ do_kernel(void)
 		kernel_roof(&k, tags, sizeof(tags));
 		kernel_pmu(&k, tags, sizeof(tags));
 	}
-	if (tags[0] != '\0') {
-		size_t tl;
-		const char *old = stage_get(st, c_tags, &tl);
-		char *buf = xmalloc(tl + strlen(tags) + 2);
-
-		snprintf(buf, tl + strlen(tags) + 2, "%.*s%s%s", (int)tl, old,
-		    tl > 0 ? "," : "", tags);
-		stage_set_str(st, c_tags, buf);
-		free(buf);
-	}
+	if (tags[0] != '\0')
+		append_tags(tags);
 	rf_sum_kernel(&k);
 	stage_pass(st);
 }

@@ -12,20 +12,48 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hash.h"
 #include "roofline.h"
 
-/* Whether NAME ends with, or is, one of the words in LIST. */
-static int
-name_is(const char *s, size_t n, const char *const *list)
-{
-	size_t i, l;
+/*
+ * The op names of every kind, in one hash table built on first use:
+ * the lookup runs on every kernel that has shapes.
+ */
+#define KIND_SLOTS	512
 
-	for (i = 0; list[i] != NULL; i++) {
-		l = strlen(list[i]);
-		if (n == l && strncmp(s, list[i], l) == 0)
-			return 1;
+struct kname {
+	const char	*s;
+	size_t		 n;
+	int		 kind;
+};
+
+static struct kname ktab[KIND_SLOTS];
+
+static void
+ktab_add(const char *const *list, int kind)
+{
+	size_t i, n;
+
+	for (; *list != NULL; list++) {
+		n = strlen(*list);
+		i = (size_t)hash_bytes(*list, n, 0) & (KIND_SLOTS - 1);
+		while (ktab[i].s != NULL)
+			i = (i + 1) & (KIND_SLOTS - 1);
+		ktab[i].s = *list;
+		ktab[i].n = n;
+		ktab[i].kind = kind;
 	}
-	return 0;
+}
+
+static int
+ktab_find(const char *s, size_t n)
+{
+	size_t i = (size_t)hash_bytes(s, n, 0) & (KIND_SLOTS - 1);
+
+	for (; ktab[i].s != NULL; i = (i + 1) & (KIND_SLOTS - 1))
+		if (ktab[i].n == n && memcmp(ktab[i].s, s, n) == 0)
+			return ktab[i].kind;
+	return OPK_NONE;
 }
 
 static int
@@ -74,6 +102,7 @@ rf_op_kind(const char *s, size_t n)
 		"aten::_flash_attention_backward",
 		"flash_attn::_flash_attn_backward", NULL
 	};
+	static const char *const linear[] = { "aten::linear", NULL };
 	static const char *const conv[] = {
 		"Conv2D", "Conv3D", "Conv2DV2", NULL
 	};
@@ -105,38 +134,35 @@ rf_op_kind(const char *s, size_t n)
 		NULL
 	};
 
-	if (name_is(s, n, gemm))
-		return OPK_GEMM;
-	if (name_is(s, n, addmm))
-		return OPK_ADDMM;
-	if (n == 12 && strncmp(s, "aten::linear", n) == 0)
-		return OPK_LINEAR;
-	if (name_is(s, n, grouped))
-		return OPK_GROUPED;
-	if (name_is(s, n, attn))
-		return OPK_ATTN;
-	if (name_is(s, n, attn_bwd))
-		return OPK_ATTN_BWD;
-	if (name_is(s, n, bsnd))
-		return OPK_ATTN_BSND;
-	if (name_is(s, n, bsnd_bwd))
-		return OPK_ATTN_BSND_BWD;
-	if (name_is(s, n, conv))
-		return OPK_CONV;
-	if (has_prefix(s, n, "Conv2DBackpropInput") ||
-	    has_prefix(s, n, "Conv3DBackpropInput"))
-		return OPK_CONV_BWD_IN;
-	if (has_prefix(s, n, "Conv2DBackpropFilter") ||
-	    has_prefix(s, n, "Conv3DBackpropFilter"))
-		return OPK_CONV_BWD_W;
-	if (name_is(s, n, move))
-		return OPK_MOVE;
-	if (name_is(s, n, fill))
-		return OPK_FILL;
-	if (name_is(s, n, eltwise))
-		return OPK_ELTWISE;
-	if (name_is(s, n, gather))
-		return OPK_GATHER;
+	static int built;
+	int k;
+
+	if (!built) {
+		ktab_add(gemm, OPK_GEMM);
+		ktab_add(addmm, OPK_ADDMM);
+		ktab_add(linear, OPK_LINEAR);
+		ktab_add(grouped, OPK_GROUPED);
+		ktab_add(attn, OPK_ATTN);
+		ktab_add(attn_bwd, OPK_ATTN_BWD);
+		ktab_add(bsnd, OPK_ATTN_BSND);
+		ktab_add(bsnd_bwd, OPK_ATTN_BSND_BWD);
+		ktab_add(conv, OPK_CONV);
+		ktab_add(move, OPK_MOVE);
+		ktab_add(fill, OPK_FILL);
+		ktab_add(eltwise, OPK_ELTWISE);
+		ktab_add(gather, OPK_GATHER);
+		built = 1;
+	}
+	if ((k = ktab_find(s, n)) != OPK_NONE)
+		return k;
+	if (n > 0 && s[0] == 'C') {
+		if (has_prefix(s, n, "Conv2DBackpropInput") ||
+		    has_prefix(s, n, "Conv3DBackpropInput"))
+			return OPK_CONV_BWD_IN;
+		if (has_prefix(s, n, "Conv2DBackpropFilter") ||
+		    has_prefix(s, n, "Conv3DBackpropFilter"))
+			return OPK_CONV_BWD_W;
+	}
 	return OPK_NONE;
 }
 

@@ -102,39 +102,40 @@ rf_dtype_size(int dt)
  * Trace spellings: Ascend (DT_BF16, FLOAT16, FLOAT, INT8, HIFLOAT8...)
  * and Kineto (c10::BFloat16, c10::Half, float, double, long int...).
  */
+#define D(s, dt)	RF_WORD(s, dt)
+static const struct rf_word dtmap[] = {
+	D("DT_BF16", DT_BF16), D("BF16", DT_BF16),
+	D("BFLOAT16", DT_BF16), D("c10::BFloat16", DT_BF16),
+	D("DT_FLOAT16", DT_FP16), D("FLOAT16", DT_FP16),
+	D("FP16", DT_FP16), D("HALF", DT_FP16), D("c10::Half", DT_FP16),
+	D("DT_FLOAT", DT_FP32), D("FLOAT", DT_FP32),
+	D("FLOAT32", DT_FP32), D("FP32", DT_FP32),
+	D("DT_DOUBLE", DT_FP64), D("DOUBLE", DT_FP64),
+	D("FLOAT64", DT_FP64),
+	D("c10::Float8_e4m3fn", DT_FP8), D("c10::Float8_e5m2", DT_FP8),
+	D("c10::Float8_e4m3fnuz", DT_FP8),
+	D("c10::Float8_e5m2fnuz", DT_FP8),
+	D("FLOAT8_E4M3FN", DT_FP8), D("FLOAT8_E5M2", DT_FP8),
+	D("HIFLOAT8", DT_FP8),
+	D("DT_INT8", DT_INT8), D("INT8", DT_INT8),
+	D("signed char", DT_INT8),
+	D("DT_UINT8", DT_UINT8), D("UINT8", DT_UINT8),
+	D("unsigned char", DT_UINT8),
+	D("DT_INT16", DT_INT16), D("INT16", DT_INT16),
+	D("short int", DT_INT16),
+	D("DT_INT32", DT_INT32), D("INT32", DT_INT32),
+	D("int", DT_INT32),
+	D("DT_INT64", DT_INT64), D("INT64", DT_INT64),
+	D("long int", DT_INT64), D("long", DT_INT64),
+	D("DT_BOOL", DT_BOOL), D("BOOL", DT_BOOL), D("bool", DT_BOOL),
+};
+#undef D
+#define NDTMAP	(sizeof(dtmap) / sizeof(dtmap[0]))
+
 int
 rf_dtype_of(const char *s, size_t n)
 {
-	static const struct {
-		const char	*name;
-		int		 dt;
-	} map[] = {
-		{ "DT_BF16", DT_BF16 }, { "BF16", DT_BF16 },
-		{ "BFLOAT16", DT_BF16 }, { "c10::BFloat16", DT_BF16 },
-		{ "DT_FLOAT16", DT_FP16 }, { "FLOAT16", DT_FP16 },
-		{ "FP16", DT_FP16 }, { "HALF", DT_FP16 }, { "c10::Half", DT_FP16 },
-		{ "DT_FLOAT", DT_FP32 }, { "FLOAT", DT_FP32 },
-		{ "FLOAT32", DT_FP32 }, { "FP32", DT_FP32 },
-		{ "DT_DOUBLE", DT_FP64 }, { "DOUBLE", DT_FP64 },
-		{ "FLOAT64", DT_FP64 },
-		{ "c10::Float8_e4m3fn", DT_FP8 }, { "c10::Float8_e5m2", DT_FP8 },
-		{ "c10::Float8_e4m3fnuz", DT_FP8 },
-		{ "c10::Float8_e5m2fnuz", DT_FP8 },
-		{ "FLOAT8_E4M3FN", DT_FP8 }, { "FLOAT8_E5M2", DT_FP8 },
-		{ "HIFLOAT8", DT_FP8 },
-		{ "DT_INT8", DT_INT8 }, { "INT8", DT_INT8 },
-		{ "signed char", DT_INT8 },
-		{ "DT_UINT8", DT_UINT8 }, { "UINT8", DT_UINT8 },
-		{ "unsigned char", DT_UINT8 },
-		{ "DT_INT16", DT_INT16 }, { "INT16", DT_INT16 },
-		{ "short int", DT_INT16 },
-		{ "DT_INT32", DT_INT32 }, { "INT32", DT_INT32 },
-		{ "int", DT_INT32 },
-		{ "DT_INT64", DT_INT64 }, { "INT64", DT_INT64 },
-		{ "long int", DT_INT64 }, { "long", DT_INT64 },
-		{ "DT_BOOL", DT_BOOL }, { "BOOL", DT_BOOL }, { "bool", DT_BOOL },
-	};
-	size_t i;
+	int dt;
 
 	while (n > 0 && (s[0] == ' ' || s[0] == '"' || s[0] == '\n')) {
 		s++;
@@ -143,11 +144,10 @@ rf_dtype_of(const char *s, size_t n)
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '"' ||
 	    s[n - 1] == '\n'))
 		n--;
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strlen(map[i].name) == n &&
-		    strncasecmp(map[i].name, s, n) == 0)
-			return map[i].dt;
-	return DT_NONE;
+	/* Traces spell them as the table does; other cases are rare. */
+	if ((dt = rf_word_find(dtmap, NDTMAP, s, n, 0, DT_NONE)) != DT_NONE)
+		return dt;
+	return rf_word_find(dtmap, NDTMAP, s, n, 1, DT_NONE);
 }
 
 /* Whether chip names A and B are the same: case and '-'/'_' ignored. */

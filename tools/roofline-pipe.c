@@ -39,23 +39,30 @@ rf_pipe_class(int p)
 }
 
 int
-rf_pipe_of(const char *s, size_t n)
+rf_word_find(const struct rf_word *t, size_t nt, const char *s, size_t n,
+    int fold, int dflt)
 {
-	static const struct {
-		const char	*name;
-		int		 pipe;
-	} lanes[] = {
-		{ "CUBE", P_CUBE }, { "VECTOR", P_VECTOR }, { "VEC", P_VECTOR },
-		{ "MTE1", P_MTE1 }, { "MTE2", P_MTE2 }, { "MTE3", P_MTE3 },
-		{ "FIXPIPE", P_FIXPIPE }, { "SCALAR", P_SCALAR },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(lanes) / sizeof(lanes[0]); i++)
-		if (strlen(lanes[i].name) == n &&
-		    strncasecmp(lanes[i].name, s, n) == 0)
-			return lanes[i].pipe;
-	return P_NONE;
+	for (i = 0; i < nt; i++)
+		if (t[i].len == n && (fold ? strncasecmp(t[i].s, s, n) :
+		    memcmp(t[i].s, s, n)) == 0)
+			return t[i].v;
+	return dflt;
+}
+
+int
+rf_pipe_of(const char *s, size_t n)
+{
+	static const struct rf_word lanes[] = {
+		RF_WORD("CUBE", P_CUBE), RF_WORD("VECTOR", P_VECTOR),
+		RF_WORD("VEC", P_VECTOR), RF_WORD("MTE1", P_MTE1),
+		RF_WORD("MTE2", P_MTE2), RF_WORD("MTE3", P_MTE3),
+		RF_WORD("FIXPIPE", P_FIXPIPE), RF_WORD("SCALAR", P_SCALAR),
+	};
+
+	return rf_word_find(lanes, sizeof(lanes) / sizeof(lanes[0]), s, n, 1,
+	    P_NONE);
 }
 
 int
@@ -75,31 +82,25 @@ rf_is_sync_instr(const char *s, size_t n)
 static int
 key_pipe(const char *k, size_t n)
 {
-	static const struct {
-		const char	*unit;
-		int		 pipe;
-	} units[] = {
-		{ "mac", P_CUBE }, { "mac_fp16", P_CUBE }, { "mac_int8", P_CUBE },
-		{ "cube", P_CUBE }, { "vec", P_VECTOR }, { "vec_fp32", P_VECTOR },
-		{ "vec_fp16", P_VECTOR }, { "mte1", P_MTE1 }, { "mte2", P_MTE2 },
-		{ "mte3", P_MTE3 }, { "fixpipe", P_FIXPIPE },
-		{ "scalar", P_SCALAR },
+#define U(s, p)	RF_WORD(s, p)
+	static const struct rf_word units[] = {
+		U("mac", P_CUBE), U("mac_fp16", P_CUBE), U("mac_int8", P_CUBE),
+		U("cube", P_CUBE), U("vec", P_VECTOR), U("vec_fp32", P_VECTOR),
+		U("vec_fp16", P_VECTOR), U("mte1", P_MTE1), U("mte2", P_MTE2),
+		U("mte3", P_MTE3), U("fixpipe", P_FIXPIPE),
+		U("scalar", P_SCALAR),
 	};
-	size_t i, l;
+#undef U
 
-	if (n < 6 || strncmp(k + n - 6, "_ratio", 6) != 0)
+	if (n < 6 || memcmp(k + n - 6, "_ratio", 6) != 0)
 		return P_NONE;
 	n -= 6;
-	if (n > 4 && (strncmp(k, "aic_", 4) == 0 || strncmp(k, "aiv_", 4) == 0)) {
+	if (n > 4 && (memcmp(k, "aic_", 4) == 0 || memcmp(k, "aiv_", 4) == 0)) {
 		k += 4;
 		n -= 4;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		l = strlen(units[i].unit);
-		if (l == n && strncmp(units[i].unit, k, n) == 0)
-			return units[i].pipe;
-	}
-	return P_NONE;
+	return rf_word_find(units, sizeof(units) / sizeof(units[0]), k, n, 0,
+	    P_NONE);
 }
 
 /* A decimal "0.815" in parts per million, truncated; -1 when not one. */

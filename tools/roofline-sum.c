@@ -150,17 +150,32 @@ acc_add(struct acc *a, const struct rf_kern *k, int64_t tiny_ns)
 static int64_t tiny_ns_opt = 10000;
 static int all_devs;
 
+/* Whether A is the entry of DEV and KEY: the last one used, mostly. */
+static int
+acc_is(const struct acc *a, const char *dev, size_t dl, const char *key,
+    size_t kl)
+{
+	return a != NULL && a->devlen == dl && a->keylen == kl &&
+	    memcmp(a->dev, dev, dl) == 0 && memcmp(a->key, key, kl) == 0;
+}
+
 void
 rf_sum_kernel(const struct rf_kern *k)
 {
+	static struct acc *lstep, *lrun;
+
 	if (!k->comm)
 		acc_add(map_get(&groups, all_devs ? "" : k->dev, all_devs ? 0 :
 		    k->devlen, k->key, k->keylen, 0), k, tiny_ns_opt);
-	acc_add(map_get(&steps, k->dev, k->devlen, k->step, k->steplen, 1),
-	    k, tiny_ns_opt);
+	/* Steps and runs change rarely: skip the hash for the last one. */
+	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen))
+		lstep = map_get(&steps, k->dev, k->devlen, k->step, k->steplen,
+		    1);
+	acc_add(lstep, k, tiny_ns_opt);
 	/* The run: the same sums under the step key "" of kind 2. */
-	acc_add(map_get(&steps, k->dev, k->devlen, "", 0, 2), k,
-	    tiny_ns_opt);
+	if (!acc_is(lrun, k->dev, k->devlen, "", 0))
+		lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
+	acc_add(lrun, k, tiny_ns_opt);
 }
 
 static struct acc *

@@ -17,6 +17,21 @@
 
 struct stage;
 
+/* A word of a lookup table and the value it stands for. */
+struct rf_word {
+	const char	*s;
+	size_t		 len;
+	int		 v;
+};
+#define RF_WORD(s, v)	{ s, sizeof(s) - 1, v }
+
+/*
+ * The value of word S (N bytes) in a table of NT words, with case
+ * folded when FOLD; DFLT when it is not there.
+ */
+int		 rf_word_find(const struct rf_word *, size_t, const char *,
+		    size_t, int, int);
+
 /* ---- peaks ---- */
 
 /* The dtypes a peak is given for, in table order. */

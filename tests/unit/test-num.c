@@ -43,6 +43,10 @@ main(void)
 	CHECK_STR(ratio128(9999995, 10000000, 6), "1");	/* carry out */
 	CHECK_STR(ratio128(0, 7, 3), "0");
 	CHECK_STR(ratio128(5, 1, 0), "5");
+	CHECK_STR(ratio128((unsigned __int128)1 << 70, 1, 6),
+	    "1180591620717411303424");		/* quotient over 64 bits */
+	CHECK_STR(ratio128(((unsigned __int128)1 << 70) + 1, 4, 6),
+	    "295147905179352825856.25");
 	/* 2 * 4096^2 * 1024 FLOPs * 10^9 over 313 TFLOP/s: 109775.521942 ns. */
 	CHECK_STR(ratio128((unsigned __int128)34359738368 * 1000000000,
 	    313000000000000, 6), "109775.521942");
