@@ -356,18 +356,16 @@ is_comm_kernel(void)
 	size_t n, i;
 	const char *core = stage_get(st, c_core, NULL);
 	const char *s = stage_get(st, COL_NAME, &n);
-	char c;
+	uint32_t w = 0;
 
 	if (strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0)
 		return 1;
-	for (i = 0; i + 4 <= n; i++) {
-		c = (char)(s[i] | 0x20);
-		if ((c == 'h' || c == 'n' || c == 'r') &&
-		    (strncasecmp(s + i, "hcom", 4) == 0 ||
-		    strncasecmp(s + i, "hccl", 4) == 0 ||
-		    strncasecmp(s + i, "nccl", 4) == 0 ||
-		    strncasecmp(s + i, "rccl", 4) == 0))
-			return 1;
+	/* The last four bytes, ASCII letters folded to lower case. */
+	for (i = 0; i < n; i++) {
+		w = w << 8 | (uint32_t)(unsigned char)(s[i] | 0x20);
+		if (i >= 3 && (w == 0x68636f6d || w == 0x6863636c ||
+		    w == 0x6e63636c || w == 0x7263636c))
+			return 1;	/* hcom, hccl, nccl, rccl */
 	}
 	return 0;
 }

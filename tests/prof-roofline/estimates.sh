@@ -60,6 +60,9 @@ k tiny MatMulV2 1000 '2,2;2,2' "$B;$B" '2,2' $B
 k fp32mm MatMulV2 10000 '64,32;16,32' 'FLOAT;FLOAT' '64,16' FLOAT
 k foo Foo 10000 '100' $B '100' $B
 k bad MatMulV2 10000 'a,b;c' "$B;$B" '' ''
+# Communication kernels (by name in any case) are not rooflined.
+k ncclDevKernel_AllReduce '' 10000 '' '' '' ''
+k hcom_allGather_ '' 10000 '' '' '' ''
 # The trace's own flops and bytes win over the estimate.
 t=$((t + 100000))
 printf 'kernel\t%s\t5000\t0\t1\ttraced\t\tMatMulV2\t\t\t64,32;16,32\t%s\t64,16\t%s\t2000000\t1000\n' $t "$B;$B" $B >>in.tsv
