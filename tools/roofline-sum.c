@@ -376,6 +376,11 @@ acc_cmp(const void *x, const void *y)
 		return a->is_step - b->is_step;
 	if (a->is_step == 0 && a->dur != b->dur)
 		return a->dur > b->dur ? -1 : 1;
+	/* Step numbers in numeric order: a shorter number is smaller. */
+	if (a->is_step && a->keylen != b->keylen &&
+	    strspn(a->key, "0123456789") == a->keylen &&
+	    strspn(b->key, "0123456789") == b->keylen)
+		return a->keylen < b->keylen ? -1 : 1;
 	return strcmp(a->key, b->key);
 }
 
