@@ -162,11 +162,15 @@ acc_is(const struct acc *a, const char *dev, size_t dl, const char *key,
 void
 rf_sum_kernel(const struct rf_kern *k)
 {
-	static struct acc *lstep, *lrun;
+	static struct acc *lgroup, *lstep, *lrun;
+	const char *dev = all_devs ? "" : k->dev;
+	size_t dl = all_devs ? 0 : k->devlen;
 
-	if (!k->comm)
-		acc_add(map_get(&groups, all_devs ? "" : k->dev, all_devs ? 0 :
-		    k->devlen, k->key, k->keylen, 0), k, tiny_ns_opt);
+	if (!k->comm) {
+		if (!acc_is(lgroup, dev, dl, k->key, k->keylen))
+			lgroup = map_get(&groups, dev, dl, k->key, k->keylen, 0);
+		acc_add(lgroup, k, tiny_ns_opt);
+	}
 	/* Steps and runs change rarely: skip the hash for the last one. */
 	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen))
 		lstep = map_get(&steps, k->dev, k->devlen, k->step, k->steplen,
