@@ -43,7 +43,10 @@ timing_init
 
 # The stages in pipeline order; each reads what the one before wrote.
 chain="prof-steps prof-merge prof-bubbles prof-attrib prof-waitanchor"
-chain="$chain prof-layers"
+chain="$chain prof-layers prof-roofline"
+# stage_args TOOL: the options a stage is timed with (peaks for
+# prof-roofline, so that every kernel is rooflined).
+stage_args() { case $1 in prof-roofline) echo "-c h100";; esac; }
 present=
 for t in $chain; do
 	if [ -x "$tools/$t" ]; then present="$present $t"
@@ -65,7 +68,7 @@ make_streams() {
 	    { exit }' >"$sdir/$label.0.tsv" || :
 	prev=$sdir/$label.0.tsv
 	for t in $present; do
-		"$tools/$t" "$prev" >"$sdir/$label.$t.tsv" ||
+		"$tools/$t" $(stage_args $t) "$prev" >"$sdir/$label.$t.tsv" ||
 		    die "$t failed on $prev"
 		prev=$sdir/$label.$t.tsv
 	done
@@ -85,10 +88,12 @@ bench_stage() {
 		o=$tmp/m.cat; ot=$tmp/m.tool
 		[ "$r" = 0 ] && o=$tmp/warm && ot=$tmp/warm
 		measure "$o" cat "$in" || die "cat failed"
-		measure "$ot" "$tools/$t" "$in" || die "$t failed on $in"
+		measure "$ot" "$tools/$t" $(stage_args $t) "$in" ||
+		    die "$t failed on $in"
 		r=$((r + 1))
 	done
-	measure "$tmp/m.half" "$tools/$t" "$half" || die "$t failed on $half"
+	measure "$tmp/m.half" "$tools/$t" $(stage_args $t) "$half" ||
+	    die "$t failed on $half"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$t" \
 	    "$(fsize "$in")" "$n" "$(median "$tmp/m.tool")" \
 	    "$(median "$tmp/m.cat")" "$(maxcol2 "$tmp/m.tool")" \
@@ -101,7 +106,9 @@ bench_pipeline() {
 	pipe=$tmp/pipe.sh
 	{
 		printf '"%s/prof-ingest" "%s"' "$tools" "$raw"
-		for t in $present; do printf ' | "%s/%s"' "$tools" "$t"; done
+		for t in $present; do
+			printf ' | "%s/%s" %s' "$tools" "$t" "$(stage_args $t)"
+		done
 		printf '\n'
 	} >"$pipe"
 	: >"$tmp/m.ingest"; : >"$tmp/m.pipe"

@@ -61,6 +61,56 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 	return len;
 }
 
+size_t
+num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
+    int places)
+{
+	unsigned __int128 q = n / d, r = n % d, scale = 1, f;
+	uint64_t frac, q64;
+	char digits[NUM_BUFSIZE];
+	size_t len = 0, k = 0;
+	int i, keep;
+
+	if (places < 0)
+		places = 0;
+	if (places > 18)
+		places = 18;
+	for (i = 0; i < places; i++)
+		scale *= 10;
+	/* r < d, so r * scale fits while d * 10^places < 2^128. */
+	f = r * scale;
+	frac = (uint64_t)(f / d);
+	if (2 * (f % d) >= d && ++frac == (uint64_t)scale) {
+		frac = 0;		/* half away from zero, carried */
+		q++;
+	}
+	if (q >> 64 == 0) {
+		q64 = (uint64_t)q;
+		do {
+			digits[k++] = (char)('0' + (int)(q64 % 10));
+			q64 /= 10;
+		} while (q64 != 0);
+	} else
+		do {
+			digits[k++] = (char)('0' + (int)(q % 10));
+			q /= 10;
+		} while (q != 0 && k < sizeof(digits));
+	while (k > 0)
+		buf[len++] = digits[--k];
+	for (keep = places; keep > 0 && frac % 10 == 0; keep--)
+		frac /= 10;
+	if (keep > 0) {
+		buf[len++] = '.';
+		for (i = keep - 1; i >= 0; i--) {
+			buf[len + (size_t)i] = (char)('0' + (int)(frac % 10));
+			frac /= 10;
+		}
+		len += (size_t)keep;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
 void
 num_percentile(const int64_t *v, size_t n, int p, int64_t *num)
 {

@@ -20,6 +20,12 @@
  */
 size_t	 num_ratio(char *, int64_t, int64_t, int);
 /*
+ * The same for unsigned 128-bit NUM and DEN (FLOPs times 10^9 over a
+ * duration times a peak in FLOP/s); DEN must not be 0, and DEN times
+ * 10^PLACES must stay below 2^128.
+ */
+size_t	 num_ratio_u128(char *, unsigned __int128, unsigned __int128, int);
+/*
  * The P-th percentile (0-100) of N sorted values by linear interpolation
  * between closest ranks (position P/100 * (N-1), as numpy and pandas do
  * by default), as the fraction *NUM / 100.  N must be at least 1.

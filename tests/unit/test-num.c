@@ -18,6 +18,15 @@ ratio(int64_t n, int64_t d, int places)
 	return buf;
 }
 
+static const char *
+ratio128(unsigned __int128 n, unsigned __int128 d, int places)
+{
+	static char buf[NUM_BUFSIZE];
+
+	num_ratio_u128(buf, n, d, places);
+	return buf;
+}
+
 int
 main(void)
 {
@@ -26,6 +35,21 @@ main(void)
 	int64_t num;
 
 	CHECK_STR(ratio(750, 1200, 6), "0.625");
+	/* The 128-bit ratio agrees with num_ratio where both apply. */
+	CHECK_STR(ratio128(750, 1200, 6), "0.625");
+	CHECK_STR(ratio128(2, 3, 6), "0.666667");
+	CHECK_STR(ratio128(1, 2000000, 6), "0.000001");
+	CHECK_STR(ratio128(1, 2000001, 6), "0");
+	CHECK_STR(ratio128(9999995, 10000000, 6), "1");	/* carry out */
+	CHECK_STR(ratio128(0, 7, 3), "0");
+	CHECK_STR(ratio128(5, 1, 0), "5");
+	CHECK_STR(ratio128((unsigned __int128)1 << 70, 1, 6),
+	    "1180591620717411303424");		/* quotient over 64 bits */
+	CHECK_STR(ratio128(((unsigned __int128)1 << 70) + 1, 4, 6),
+	    "295147905179352825856.25");
+	/* 2 * 4096^2 * 1024 FLOPs * 10^9 over 313 TFLOP/s: 109775.521942 ns. */
+	CHECK_STR(ratio128((unsigned __int128)34359738368 * 1000000000,
+	    313000000000000, 6), "109775.521942");
 	CHECK_STR(ratio(1, 3, 6), "0.333333");
 	CHECK_STR(ratio(2, 3, 6), "0.666667");
 	CHECK_STR(ratio(-2, 3, 6), "-0.666667");

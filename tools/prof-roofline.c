@@ -1,0 +1,789 @@
+/*
+ * prof-roofline: whether each kernel is compute-bound, memory-bound or
+ * neither against the chip's peaks, and what bounds each step and the
+ * run.
+ *
+ * Kernels pass through with their FLOPs and bytes (from the trace, or
+ * estimated from shapes and dtypes), arithmetic intensity, bound class,
+ * utilisations and time at the roof.  A Kineto kernel carries no shapes:
+ * it gets those of the host operator that launched it, found through
+ * its correlation id and the launch's External id in two direct-mapped
+ * tables of recent ids (bounded memory; ids are nearly sequential).
+ * Summary roof, bottleneck and metric records follow at the end.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "num.h"
+#include "roofline.h"
+#include "stage.h"
+#include "xalloc.h"
+
+static const char *const added[] = {
+	"flops", "bytes", "dtype", "ai", "bound", "bound_src", "pipe_bound",
+	"pipe_ratio", "mfu_ratio", "bw_ratio", "roofline_ns", "shortfall_ns",
+	"ridge", "src_op", "scope", "calls", "dur_total_ns", "cov_ratio",
+	"busy_ns", "chip", "evidence", "value", "step", "tags"
+};
+
+static struct stage *st;
+static struct rf_opts opts = { 0, 0, 10000, 10, 50, 1000 };
+static struct rf_peaks peaks;
+static int c_flops, c_bytes, c_dtype, c_ai, c_bound, c_bsrc, c_pipe;
+static int c_pratio, c_mfu, c_bw, c_roof, c_short, c_srcop, c_tags;
+static int c_type, c_core, c_step, c_cat, c_ext, c_corr, c_pmu;
+static int c_ish, c_idt, c_osh, c_odt, c_labels;
+
+static const char *const bounds[B_NBOUND] = {
+	"unknown", "compute", "memory", "latency"
+};
+
+const char *
+rf_bound_name(int b)
+{
+	return b >= 0 && b < B_NBOUND ? bounds[b] : "";
+}
+
+/* ---- Kineto: kernel -> launch -> host op ---- */
+
+#define LINK_CAP	65536
+#define OPNAME_MAX	64
+
+/* A host op's estimate, by External id. */
+struct hostop {
+	int64_t		 ext;
+	int64_t		 flops, bytes;
+	int		 dt, kind, used, set;
+	unsigned	 flags;		/* EF_* */
+	char		 name[OPNAME_MAX];
+};
+#define EF_FLOPS_EST	0x01
+#define EF_BYTES_EST	0x02
+#define EF_IN_ONLY	0x04
+
+/* A launch: correlation id to External id. */
+struct launch {
+	int64_t		 corr, ext;
+	int		 set;
+};
+
+static struct hostop *ops;
+static struct launch *launches;
+
+static size_t
+slot_of(int64_t id)
+{
+	return (size_t)((uint64_t)id % LINK_CAP);
+}
+
+static int64_t
+col_i64(int col, int *absent)
+{
+	*absent = 1;
+	if (col < 0 || stage_absent(st, col))
+		return 0;
+	return stage_i64(st, col, absent);
+}
+
+/* The shapes of the current record; 0 when it has none. */
+static int
+record_shapes(struct rf_shapes *s)
+{
+	size_t sl, dl;
+	const char *sh = stage_get(st, c_ish, &sl);
+	const char *dt = stage_get(st, c_idt, &dl);
+
+	s->nin = s->nout = 0;
+	if (sl > 0)
+		s->nin = rf_parse_shapes(sh, sl, dt, dl, s->in);
+	sh = stage_get(st, c_osh, &sl);
+	dt = stage_get(st, c_odt, &dl);
+	if (sl > 0)
+		s->nout = rf_parse_shapes(sh, sl, dt, dl, s->out);
+	if (s->nin < 0 || s->nout < 0) {
+		s->nin = s->nout = 0;
+		return -1;
+	}
+	return s->nin + s->nout > 0;
+}
+
+/* The op kind of the current record: its type, else its name. */
+static int
+record_kind(void)
+{
+	size_t n;
+	const char *s = stage_get(st, c_type, &n);
+	int k = n > 0 ? rf_op_kind(s, n) : OPK_NONE;
+
+	if (k == OPK_NONE) {
+		s = stage_get(st, COL_NAME, &n);
+		k = rf_op_kind(s, n);
+	}
+	return k;
+}
+
+/*
+ * FLOPs and bytes of the current record: what the trace says, else the
+ * estimate from its shapes.  FLAGS says which were estimated.
+ */
+static void
+record_work(struct rf_est *e, unsigned *flags)
+{
+	struct rf_shapes s;
+	int fa, ba, has;
+	int64_t f = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+
+	*flags = 0;
+	has = record_shapes(&s);
+	if (has > 0) {
+		rf_estimate(record_kind(), &s, e);
+		if (e->flops >= 0)
+			*flags |= EF_FLOPS_EST;
+		if (e->bytes >= 0)
+			*flags |= EF_BYTES_EST;
+		if (e->in_only)
+			*flags |= EF_IN_ONLY;
+	} else {
+		memset(e, 0, sizeof(*e));
+		e->flops = e->bytes = -1;
+		e->dt = DT_NONE;
+		if (has < 0)
+			e->note = "bad_shapes";
+	}
+	if (!fa && f >= 0) {
+		e->flops = f;
+		*flags &= ~(unsigned)EF_FLOPS_EST;
+	}
+	if (!ba && b >= 0) {
+		e->bytes = b;
+		*flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
+	}
+}
+
+/*
+ * The host ops with an estimate that are open on each host thread, so
+ * that a launch that names no such op (older Kineto traces give the
+ * launch and the kernel the correlation id as External id) finds the
+ * innermost op around it.  Depth is bounded: deeper ops are dropped.
+ */
+#define NEST_MAX	32
+struct nest {
+	char		*key;		/* dev NUL track */
+	size_t		 keylen;
+	int64_t		 end[NEST_MAX], ext[NEST_MAX];
+	int		 n;
+};
+static struct nest *nests;
+static size_t nnests;
+
+static struct nest *
+nest_of(void)
+{
+	size_t dl, tl, i;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	const char *track = stage_get(st, COL_TRACK, &tl);
+	struct nest *n;
+
+	for (i = 0; i < nnests; i++)
+		if (nests[i].keylen == dl + tl + 1 &&
+		    memcmp(nests[i].key, dev, dl) == 0 &&
+		    memcmp(nests[i].key + dl + 1, track, tl) == 0)
+			return &nests[i];
+	nests = xreallocarray(nests, nnests + 1, sizeof(*nests));
+	n = &nests[nnests++];
+	memset(n, 0, sizeof(*n));
+	n->keylen = dl + tl + 1;
+	n->key = xmalloc(n->keylen);
+	memcpy(n->key, dev, dl);
+	n->key[dl] = '\0';
+	memcpy(n->key + dl + 1, track, tl);
+	return n;
+}
+
+/* The ops of N that are still open at TS. */
+static void
+nest_pop(struct nest *n, int64_t ts)
+{
+	while (n->n > 0 && n->end[n->n - 1] <= ts)
+		n->n--;
+}
+
+/* A host op with an External id: keep its estimate for its kernels. */
+static void
+do_hostop(int64_t ext)
+{
+	struct rf_est e;
+	unsigned flags;
+	struct hostop *h;
+	size_t nl;
+	const char *name = stage_get(st, COL_NAME, &nl);
+
+	record_work(&e, &flags);
+	if (e.flops < 0 && e.bytes < 0)
+		return;
+	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0) {
+		struct nest *ns = nest_of();
+
+		nest_pop(ns, stage_ts(st));
+		if (ns->n < NEST_MAX) {
+			ns->end[ns->n] = stage_ts(st) + stage_dur(st);
+			ns->ext[ns->n++] = ext;
+		}
+	}
+	if (ops == NULL)
+		ops = xcalloc(LINK_CAP, sizeof(*ops));
+	h = &ops[slot_of(ext)];
+	h->ext = ext;
+	h->set = 1;
+	h->used = 0;
+	h->flops = e.flops;
+	h->bytes = e.bytes;
+	h->dt = e.dt;
+	h->kind = e.kind;
+	h->flags = flags;
+	if (nl >= OPNAME_MAX)
+		nl = OPNAME_MAX - 1;
+	memcpy(h->name, name, nl);
+	h->name[nl] = '\0';
+}
+
+/* Whether a host op with External id EXT is known. */
+static int
+op_known(int64_t ext)
+{
+	return ops != NULL && ops[slot_of(ext)].set &&
+	    ops[slot_of(ext)].ext == ext;
+}
+
+static void
+do_launch(int64_t corr, int64_t ext, int has_ext)
+{
+	struct launch *l;
+	struct nest *ns;
+
+	if ((!has_ext || !op_known(ext)) && stage_ts(st) != STAGE_NO_TS) {
+		ns = nest_of();
+		nest_pop(ns, stage_ts(st));
+		if (ns->n == 0)
+			return;
+		ext = ns->ext[ns->n - 1];
+	}
+
+	if (launches == NULL)
+		launches = xcalloc(LINK_CAP, sizeof(*launches));
+	l = &launches[slot_of(corr)];
+	l->corr = corr;
+	l->ext = ext;
+	l->set = 1;
+}
+
+static void
+do_host(void)
+{
+	int ea, ca;
+	int64_t ext = col_i64(c_ext, &ea), corr = col_i64(c_corr, &ca);
+	size_t n;
+	const char *name = stage_get(st, COL_NAME, &n);
+
+	if (!ca && strcmp(stage_get(st, c_cat, NULL), "cpu_op") != 0)
+		do_launch(corr, ext, !ea);
+	else if (!ea)
+		do_hostop(ext);
+	/* Host synchronisation calls, for the bottleneck rule. */
+	if (stage_dur(st) > 0 && (strstr(name, "Synchronize") != NULL ||
+	    strstr(name, "aclrtSynchronize") != NULL))
+		rf_sum_sync(stage_get(st, COL_DEV, NULL), stage_get(st,
+		    c_step, NULL), stage_dur(st));
+}
+
+/*
+ * Kernels that only move data for a GEMM, attention or convolution op
+ * (a layout copy, a memset before split-K): they do not take the op's
+ * FLOPs, which go to its first kernel that is none of these.
+ */
+static int
+aux_kernel(const char *name)
+{
+	static const char *const pat[] = {
+		"elementwise", "Memset", "Memcpy", "memset", "memcpy", "fill",
+		"copy", "splitKreduce", "transpose", NULL
+	};
+	int i;
+
+	for (i = 0; pat[i] != NULL; i++)
+		if (strstr(name, pat[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+/* The host op that launched the current kernel, or NULL. */
+static struct hostop *
+kernel_hostop(void)
+{
+	int ea, ca;
+	int64_t ext = col_i64(c_ext, &ea), corr = col_i64(c_corr, &ca);
+	struct launch *l;
+	struct hostop *h;
+
+	if (!ca && launches != NULL) {
+		l = &launches[slot_of(corr)];
+		if (l->set && l->corr == corr) {
+			ext = l->ext;
+			ea = 0;
+		}
+	}
+	if (ea || ops == NULL)
+		return NULL;
+	h = &ops[slot_of(ext)];
+	return h->set && h->ext == ext ? h : NULL;
+}
+
+/*
+ * A communication kernel: core HCCL or COMMUNICATION, or a name with
+ * hcom, hccl, nccl or rccl in any case (one pass: Kineto kernel names
+ * run to hundreds of bytes).
+ */
+static int
+is_comm_kernel(void)
+{
+	size_t n, i;
+	const char *core = stage_get(st, c_core, NULL);
+	const char *s = stage_get(st, COL_NAME, &n);
+	uint32_t w = 0;
+
+	if (strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0)
+		return 1;
+	/* The last four bytes, ASCII letters folded to lower case. */
+	for (i = 0; i < n; i++) {
+		w = w << 8 | (uint32_t)(unsigned char)(s[i] | 0x20);
+		if (i >= 3 && (w == 0x68636f6d || w == 0x6863636c ||
+		    w == 0x6e63636c || w == 0x7263636c))
+			return 1;	/* hcom, hccl, nccl, rccl */
+	}
+	return 0;
+}
+
+/* ps at a roof: N * 10^12 / PEAK, rounded; -1 when unknown. */
+static int64_t
+roof_ps(int64_t n, int64_t peak)
+{
+	__int128 v;
+
+	if (n < 0 || peak <= 0)
+		return -1;
+	v = ((__int128)n * 1000000000000LL + peak / 2) / peak;
+	return v > INT64_MAX ? -1 : (int64_t)v;
+}
+
+static void
+set_ratio(int col, __int128 num, __int128 den)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den > 0 && num >= 0)
+		stage_set(st, col, buf, num_ratio_u128(buf,
+		    (unsigned __int128)num, (unsigned __int128)den, 6));
+}
+
+/* The roofline columns of the current kernel. */
+static void
+kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
+{
+	int64_t dur = k->dur, pf;
+	__int128 rns;
+
+	k->flop_ps = k->byte_ps = -1;
+	if (k->flops >= 0)
+		stage_set_i64(st, c_flops, k->flops);
+	if (k->bytes >= 0)
+		stage_set_i64(st, c_bytes, k->bytes);
+	if (k->dt >= 0)
+		stage_set_str(st, c_dtype, rf_dtype_name(k->dt));
+	if (k->flops >= 0 && k->bytes > 0)
+		set_ratio(c_ai, k->flops, k->bytes);
+	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
+	if (k->flops > 0 && pf == 0 && peaks.name[0] != '\0')
+		stage_tag_add(tags, tcap, "no_peak_for_dtype");
+	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf);
+	k->byte_ps = roof_ps(k->bytes, peaks.bw);
+	if (k->flop_ps >= 0 && dur > 0)
+		set_ratio(c_mfu, (__int128)k->flops * 1000000000, (__int128)dur *
+		    (pf > 0 ? pf : 1));
+	if (k->byte_ps >= 0 && dur > 0)
+		set_ratio(c_bw, (__int128)k->bytes * 1000000000,
+		    (__int128)dur * peaks.bw);
+	if (k->flop_ps < 0 || k->byte_ps < 0) {
+		if (k->byte_ps >= 0) {
+			/* Only the memory roof: a lower bound on the time. */
+			stage_set_i64(st, c_roof, (k->byte_ps + 500) / 1000);
+			stage_tag_add(tags, tcap, "memory_roof_only");
+		}
+		k->flop_ps = k->byte_ps = -1;
+		return;
+	}
+	rns = ((__int128)(k->flop_ps > k->byte_ps ? k->flop_ps :
+	    k->byte_ps) + 500) / 1000;
+	stage_set_i64(st, c_roof, (int64_t)rns);
+	stage_set_i64(st, c_short, dur - (int64_t)rns);
+	if (rns > dur)
+		stage_tag_add(tags, tcap, "above_roof");
+	if (rns * 100 < (__int128)opts.latency_pct * dur)
+		k->bound = B_LATENCY;
+	else
+		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
+	stage_set_str(st, c_bound, bounds[k->bound]);
+	stage_set_str(st, c_bsrc, "roofline");
+}
+
+/* PMU pipe ratios: the busiest pipe, and the bound when no roof is known. */
+static void
+kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
+{
+	size_t n;
+	const char *pmu = stage_get(st, c_pmu, &n);
+	char buf[NUM_BUFSIZE];
+	int64_t ppm;
+	int p, b;
+
+	if (n == 0 || (p = rf_pmu_pipe(pmu, n, &ppm)) == P_NONE)
+		return;
+	stage_set(st, c_pratio, buf, num_ratio(buf, ppm, 1000000, 6));
+	if (ppm * 100 < opts.pipe_pct * 1000000) {
+		stage_set_str(st, c_pipe, "none");
+		b = B_LATENCY;
+	} else {
+		stage_set_str(st, c_pipe, rf_pipe_name(p));
+		b = strcmp(rf_pipe_class(p), "compute") == 0 ? B_COMPUTE :
+		    strcmp(rf_pipe_class(p), "memory") == 0 ? B_MEMORY :
+		    B_LATENCY;
+	}
+	if (k->bound == B_UNKNOWN) {
+		k->bound = b;
+		stage_set_str(st, c_bound, bounds[b]);
+		stage_set_str(st, c_bsrc, "pmu");
+	} else if (k->bound != b && k->bound != B_LATENCY && b != B_LATENCY)
+		stage_tag_add(tags, tcap, "pmu_disagrees");
+}
+
+/* Append TAGS to the tags column of the current record. */
+static void
+append_tags(const char *tags)
+{
+	size_t tl, nl = strlen(tags);
+	const char *old = stage_get(st, c_tags, &tl);
+	char *buf;
+
+	if (tl == 0) {
+		stage_set(st, c_tags, tags, nl);
+		return;
+	}
+	buf = xmalloc(tl + nl + 1);
+	memcpy(buf, old, tl);
+	buf[tl] = ',';
+	memcpy(buf + tl + 1, tags, nl);
+	stage_set(st, c_tags, buf, tl + nl + 1);
+	free(buf);
+}
+
+static void
+do_kernel(void)
+{
+	struct rf_kern k;
+	struct rf_est e;
+	struct hostop *h = NULL;
+	unsigned flags;
+	char tags[256] = "";
+	size_t n;
+	const char *name = stage_get(st, COL_NAME, &n);
+
+	memset(&k, 0, sizeof(k));
+	if (stage_ts(st) == STAGE_NO_TS || stage_absent(st, COL_DUR))
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "kernel record without %s", stage_ts(st) == STAGE_NO_TS ?
+		    "ts_ns" : "dur_ns");
+	k.dev = stage_get(st, COL_DEV, &k.devlen);
+	k.key = name;
+	k.keylen = n;
+	k.step = stage_get(st, c_step, &k.steplen);
+	k.ts = stage_ts(st);
+	k.dur = stage_dur(st);
+	k.comm = is_comm_kernel();
+	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
+		k.key = stage_get(st, c_type, &k.keylen);
+	record_work(&e, &flags);
+	if (e.flops < 0 && e.bytes < 0 && (h = kernel_hostop()) != NULL) {
+		stage_set_str(st, c_srcop, h->name);
+		if (opts.by_type) {
+			k.key = h->name;
+			k.keylen = strlen(h->name);
+		}
+		if (h->used || (h->kind >= OPK_GEMM && h->kind <=
+		    OPK_CONV_BWD_W && aux_kernel(name)))
+			stage_tag_add(tags, sizeof(tags), h->used ?
+			    "op_shared" : "op_aux");
+		else {
+			h->used = 1;
+			e.flops = h->flops;
+			e.bytes = h->bytes;
+			e.dt = h->dt;
+			flags = h->flags;
+		}
+	}
+	if (k.comm) {
+		e.flops = e.bytes = -1;
+		stage_tag_add(tags, sizeof(tags), "comm");
+	}
+	/*
+	 * An fp32 GEMM that ran on TF32 tensor cores says so in its
+	 * kernel name (cuBLAS/CUTLASS "s1688gemm", "tf32"): use that peak.
+	 */
+	if (e.dt == DT_FP32 && e.flops > 0 && (strstr(name, "s1688") !=
+	    NULL || strstr(name, "tf32") != NULL)) {
+		e.dt = DT_TF32;
+		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
+	}
+	k.flops = e.flops;
+	k.bytes = e.bytes;
+	k.dt = e.dt;
+	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
+	if (flags & EF_FLOPS_EST)
+		stage_tag_add(tags, sizeof(tags), "flops_est");
+	if (flags & EF_BYTES_EST)
+		stage_tag_add(tags, sizeof(tags), "bytes_est");
+	if (flags & EF_IN_ONLY)
+		stage_tag_add(tags, sizeof(tags), "bytes_inputs_only");
+	if (e.note != NULL && h == NULL)
+		stage_tag_add(tags, sizeof(tags), e.note);
+	if (!k.comm) {
+		kernel_roof(&k, tags, sizeof(tags));
+		kernel_pmu(&k, tags, sizeof(tags));
+	}
+	if (tags[0] != '\0')
+		append_tags(tags);
+	rf_sum_kernel(&k);
+	stage_pass(st);
+}
+
+static void
+do_pipe(void)
+{
+	size_t tn, nn;
+	const char *track = stage_get(st, COL_TRACK, &tn);
+	const char *name = stage_get(st, COL_NAME, &nn);
+	const char *core = stage_get(st, c_core, NULL);
+
+	if (stage_ts(st) == STAGE_NO_TS || stage_dur(st) < 0)
+		return;
+	rf_sum_pipe(stage_get(st, COL_DEV, NULL), core[0] != '\0' ? core :
+	    track, rf_pipe_of(track, tn), stage_ts(st), stage_dur(st),
+	    rf_is_sync_instr(name, nn));
+}
+
+static void
+run(const char *path, int argc, char *argv[])
+{
+	int64_t end;
+	const char *dev;
+
+	st = stage_open(path, argc, argv, added, sizeof(added) /
+	    sizeof(added[0]));
+	c_flops = stage_col(st, "flops");
+	c_bytes = stage_col(st, "bytes");
+	c_dtype = stage_col(st, "dtype");
+	c_ai = stage_col(st, "ai");
+	c_bound = stage_col(st, "bound");
+	c_bsrc = stage_col(st, "bound_src");
+	c_pipe = stage_col(st, "pipe_bound");
+	c_pratio = stage_col(st, "pipe_ratio");
+	c_mfu = stage_col(st, "mfu_ratio");
+	c_bw = stage_col(st, "bw_ratio");
+	c_roof = stage_col(st, "roofline_ns");
+	c_short = stage_col(st, "shortfall_ns");
+	c_srcop = stage_col(st, "src_op");
+	c_tags = stage_col(st, "tags");
+	c_type = stage_col(st, "type");
+	c_core = stage_col(st, "core");
+	c_step = stage_col(st, "step");
+	c_cat = stage_col(st, "cat");
+	c_ext = stage_col(st, "ext");
+	c_corr = stage_col(st, "corr");
+	c_pmu = stage_col(st, "pmu");
+	c_ish = stage_col(st, "in_shapes");
+	c_idt = stage_col(st, "in_dtypes");
+	c_osh = stage_col(st, "out_shapes");
+	c_odt = stage_col(st, "out_dtypes");
+	c_labels = stage_col(st, "labels");
+	rf_sum_opts(&opts);
+	while (stage_next(st)) {
+		if (stage_is(st, "kernel")) {
+			do_kernel();
+			continue;
+		}
+		dev = stage_get(st, COL_DEV, NULL);
+		if (stage_is(st, "host"))
+			do_host();
+		else if (stage_is(st, "pipe"))
+			do_pipe();
+		else if (stage_is(st, "window") && stage_dur(st) >= 0)
+			rf_sum_window(dev, stage_get(st, c_step, NULL),
+			    stage_ts(st), stage_dur(st));
+		else if (stage_is(st, "bubble") && stage_dur(st) > 0)
+			rf_sum_bubble(dev, stage_get(st, c_step, NULL),
+			    stage_ts(st), stage_dur(st), stage_get(st,
+			    c_labels, NULL));
+		else if (stage_is(st, "comm") && stage_dur(st) > 0)
+			rf_sum_comm(dev, stage_get(st, c_step, NULL),
+			    stage_dur(st));
+		stage_pass(st);
+	}
+	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
+	rf_sum_write(st, &opts, &peaks, end);
+	stage_close(st);
+	free(ops);
+	free(launches);
+	while (nnests > 0)
+		free(nests[--nnests].key);
+	free(nests);
+}
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Class each kernel as compute-, memory- or latency-bound "
+	    "against the chip's\npeaks, and say what bounds each step and "
+	    "the run.\n\n");
+	printf("With no FILE, or when FILE is -, read standard input.\n\n");
+	printf("  -c, --chip=NAME         the chip's peaks ('-c list' "
+	    "prints the table)\n"
+	    "  -f, --peaks-file=FILE   peaks from FILE (chip, dtype, "
+	    "flops_per_s,\n"
+	    "                          hbm_bytes_per_s per line)\n"
+	    "      --peak-flops=DTYPE=N  peak FLOP/s for DTYPE (fp32, tf32, "
+	    "bf16, fp16,\n"
+	    "                          fp8, int8)\n"
+	    "      --peak-bw=N         peak HBM bandwidth in bytes/s\n"
+	    "  -a, --all-devs          one op record per op across all "
+	    "devices\n"
+	    "  -t, --by-type           group ops by type (or launching host "
+	    "op)\n"
+	    "      --tiny-ns=N         a kernel shorter than N ns is tiny "
+	    "(default 10000)\n"
+	    "      --latency-pct=P     latency-bound below P%% of the roof "
+	    "(default 10)\n"
+	    "      --pipe-pct=P        PMU: latency-bound when no pipe is "
+	    "busy P%%\n"
+	    "                          (default 50)\n"
+	    "      --degenerate-ns=N   simulator: degenerate below N ns of "
+	    "pipe work\n"
+	    "                          (default 1000)\n"
+	    "  -h, --help              display this help and exit\n"
+	    "  -V, --version           output version information and "
+	    "exit\n\n");
+	printf("See prof-roofline(1).\n\n");
+	printf("Exit status: 0 on success, 1 if the input was bad or "
+	    "unreadable, 2 for\nusage errors.\n");
+	exit(EXIT_OK);
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { O_PEAKF = 256, O_PEAKBW, O_TINY, O_LAT, O_PIPE, O_DEGEN };
+	static const struct option longopts[] = {
+		{ "all-devs",	no_argument,		NULL, 'a' },
+		{ "by-type",	no_argument,		NULL, 't' },
+		{ "chip",	required_argument,	NULL, 'c' },
+		{ "degenerate-ns", required_argument,	NULL, O_DEGEN },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "latency-pct", required_argument,	NULL, O_LAT },
+		{ "peak-bw",	required_argument,	NULL, O_PEAKBW },
+		{ "peak-flops",	required_argument,	NULL, O_PEAKF },
+		{ "peaks-file",	required_argument,	NULL, 'f' },
+		{ "pipe-pct",	required_argument,	NULL, O_PIPE },
+		{ "tiny-ns",	required_argument,	NULL, O_TINY },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	const char *chip = NULL, *file = NULL, *bw = NULL;
+	char **pf = xcalloc((size_t)argc + 1, sizeof(*pf));
+	size_t npf = 0, i;
+	int c;
+
+	cli_init("prof-roofline");
+	while ((c = getopt_long(argc, argv, "ac:f:htV", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'a':
+			opts.all_devs = 1;
+			break;
+		case 'c':
+			chip = optarg;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 't':
+			opts.by_type = 1;
+			break;
+		case 'V':
+			cli_version();
+			break;
+		case O_PEAKF:
+			pf[npf++] = optarg;
+			break;
+		case O_PEAKBW:
+			bw = optarg;
+			break;
+		case O_TINY:
+			opts.tiny_ns = cli_parse_i64(optarg, "--tiny-ns", 0,
+			    INT64_MAX);
+			break;
+		case O_LAT:
+			opts.latency_pct = cli_parse_i64(optarg,
+			    "--latency-pct", 0, 100);
+			break;
+		case O_PIPE:
+			opts.pipe_pct = cli_parse_i64(optarg, "--pipe-pct", 0,
+			    100);
+			break;
+		case O_DEGEN:
+			opts.degenerate_ns = cli_parse_i64(optarg,
+			    "--degenerate-ns", 0, INT64_MAX);
+			break;
+		default:
+			cli_try_help();
+		}
+	}
+	if (argc - optind > 1)
+		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	if (file != NULL)
+		rf_peaks_file(&peaks, file);
+	if (chip != NULL && strcmp(chip, "list") == 0) {
+		rf_chip_list();
+		free(pf);
+		return EXIT_OK;
+	}
+	if (chip != NULL && !rf_chip_set(&peaks, chip))
+		cli_usage_error("option '--chip': unknown chip '%s' (see "
+		    "'-c list')", chip);
+	for (i = 0; i < npf; i++)
+		rf_peak_flops_opt(&peaks, pf[i]);
+	free(pf);
+	if (bw != NULL)
+		peaks.bw = cli_parse_i64(bw, "--peak-bw", 1, INT64_MAX);
+	if (peaks.name[0] == '\0' && (npf > 0 || bw != NULL))
+		snprintf(peaks.name, sizeof(peaks.name), "custom");
+	run(optind < argc ? argv[optind] : "-", argc, argv);
+	return EXIT_OK;
+}

@@ -1,0 +1,149 @@
+/*
+ * Ascend in-core pipes: the PMU busy ratios kernel_details writes per
+ * kernel, and the lanes of the op simulator.  The AI Core's pipes run
+ * concurrently (MTE2 loads from global memory, MTE1 moves L1 to L0, CUBE
+ * multiplies, VECTOR computes, FIXPIPE and MTE3 write back), so the
+ * busiest pipe is the one that bounds the kernel.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "roofline.h"
+
+static const char *const pipes[P_NPIPE] = {
+	"cube", "vector", "mte1", "mte2", "mte3", "fixpipe", "scalar"
+};
+
+const char *
+rf_pipe_name(int p)
+{
+	return p >= 0 && p < P_NPIPE ? pipes[p] : "";
+}
+
+const char *
+rf_pipe_class(int p)
+{
+	switch (p) {
+	case P_CUBE:
+	case P_VECTOR:
+		return "compute";
+	case P_SCALAR:
+	case P_NONE:
+		return "latency";
+	default:
+		return "memory";
+	}
+}
+
+int
+rf_word_find(const struct rf_word *t, size_t nt, const char *s, size_t n,
+    int fold, int dflt)
+{
+	size_t i;
+
+	for (i = 0; i < nt; i++)
+		if (t[i].len == n && (fold ? strncasecmp(t[i].s, s, n) :
+		    memcmp(t[i].s, s, n)) == 0)
+			return t[i].v;
+	return dflt;
+}
+
+int
+rf_pipe_of(const char *s, size_t n)
+{
+	static const struct rf_word lanes[] = {
+		RF_WORD("CUBE", P_CUBE), RF_WORD("VECTOR", P_VECTOR),
+		RF_WORD("VEC", P_VECTOR), RF_WORD("MTE1", P_MTE1),
+		RF_WORD("MTE2", P_MTE2), RF_WORD("MTE3", P_MTE3),
+		RF_WORD("FIXPIPE", P_FIXPIPE), RF_WORD("SCALAR", P_SCALAR),
+	};
+
+	return rf_word_find(lanes, sizeof(lanes) / sizeof(lanes[0]), s, n, 1,
+	    P_NONE);
+}
+
+int
+rf_is_sync_instr(const char *s, size_t n)
+{
+	return (n >= 8 && strncmp(s, "SET_FLAG", 8) == 0) ||
+	    (n >= 9 && strncmp(s, "WAIT_FLAG", 9) == 0) ||
+	    (n >= 7 && strncmp(s, "BARRIER", 7) == 0) ||
+	    (n >= 12 && strncmp(s, "PIPE_BARRIER", 12) == 0);
+}
+
+/*
+ * The pipe of a PMU ratio key: "aic_mac_ratio", "aiv_vec_ratio",
+ * "aic_mte2_ratio", the 2024-09 tables' unprefixed "mac_ratio", and the
+ * 2023-11 tables' "aic_mac_fp16_ratio".
+ */
+static int
+key_pipe(const char *k, size_t n)
+{
+#define U(s, p)	RF_WORD(s, p)
+	static const struct rf_word units[] = {
+		U("mac", P_CUBE), U("mac_fp16", P_CUBE), U("mac_int8", P_CUBE),
+		U("cube", P_CUBE), U("vec", P_VECTOR), U("vec_fp32", P_VECTOR),
+		U("vec_fp16", P_VECTOR), U("mte1", P_MTE1), U("mte2", P_MTE2),
+		U("mte3", P_MTE3), U("fixpipe", P_FIXPIPE),
+		U("scalar", P_SCALAR),
+	};
+#undef U
+
+	if (n < 6 || memcmp(k + n - 6, "_ratio", 6) != 0)
+		return P_NONE;
+	n -= 6;
+	if (n > 4 && (memcmp(k, "aic_", 4) == 0 || memcmp(k, "aiv_", 4) == 0)) {
+		k += 4;
+		n -= 4;
+	}
+	return rf_word_find(units, sizeof(units) / sizeof(units[0]), k, n, 0,
+	    P_NONE);
+}
+
+/* A decimal "0.815" in parts per million, truncated; -1 when not one. */
+static int64_t
+ppm(const char *s, size_t n)
+{
+	int64_t v = 0, scale = 1000000;
+	size_t i = 0;
+	int digits = 0;
+
+	for (; i < n && isdigit((unsigned char)s[i]); i++, digits++) {
+		if (v > 1000)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	v *= scale;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++, digits++)
+			if ((scale /= 10) > 0)
+				v += (s[i] - '0') * scale;
+	return digits > 0 && i == n ? v : -1;
+}
+
+int
+rf_pmu_pipe(const char *s, size_t n, int64_t *best)
+{
+	const char *e = s + n, *comma, *eq;
+	int p, bp = P_NONE;
+	int64_t v;
+
+	*best = -1;
+	while (s < e) {
+		comma = memchr(s, ',', (size_t)(e - s));
+		if (comma == NULL)
+			comma = e;
+		eq = memchr(s, '=', (size_t)(comma - s));
+		if (eq != NULL && (p = key_pipe(s, (size_t)(eq - s))) !=
+		    P_NONE && (v = ppm(eq + 1, (size_t)(comma - eq - 1))) >
+		    *best) {
+			*best = v;
+			bp = p;
+		}
+		s = comma + 1;
+	}
+	return bp;
+}

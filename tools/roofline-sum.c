@@ -1,0 +1,679 @@
+/*
+ * The sums of prof-roofline: per op group, per (dev, step) and per dev
+ * for the run, and per simulator core and pipe; then the summary roof,
+ * bottleneck and metric records written at the end of the stream.
+ *
+ * Memory: one entry per group, step and core; nothing per kernel.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "num.h"
+#include "roofline.h"
+#include "stage.h"
+#include "xalloc.h"
+
+/* Sums over kernels: a group, a step or a run. */
+struct acc {
+	char		*dev, *key;	/* key: group name or step */
+	size_t		 devlen, keylen;
+	uint64_t	 hash;
+	int		 is_step;	/* a (dev, step) or run entry */
+	uint64_t	 calls, est, tiny;
+	int64_t		 dur;		/* all its kernels but comm */
+	int64_t		 roof_dur;	/* kernels with both roofs */
+	__int128	 flops, bytes;	/* of the rooflined kernels */
+	__int128	 flop_ps, byte_ps, roof_ps;
+	int64_t		 by_bound[B_NBOUND];
+	int		 dt;		/* -2: mixed */
+	/* steps and runs */
+	int64_t		 first, last_end, busy;
+	int64_t		 kend;		/* end of the kernel union so far */
+	int64_t		 win_ts, win_dur;
+	int		 has_win;
+	int64_t		 comm_k, comm_r;	/* comm kernels, comm records */
+	int64_t		 idle_b, sync_b, comm_b;	/* from bubbles */
+	int		 has_bubble;
+	int64_t		 sync_host;
+	uint64_t	 kernels;
+};
+
+struct map {
+	struct acc	**slot;
+	size_t		 cap, n;
+};
+
+static struct map groups, steps;
+
+/* A simulator core: per-pipe busy time. */
+struct core {
+	char		*dev, *name;
+	int64_t		 busy[P_NPIPE];
+	uint64_t	 instr[P_NPIPE];
+	int64_t		 sync_ns, first, last_end;
+	uint64_t	 nsync;
+};
+static struct core *cores;
+static size_t ncores;
+
+static struct acc *
+map_get(struct map *m, const char *dev, size_t dl, const char *key,
+    size_t kl, int is_step)
+{
+	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, (uint64_t)
+	    is_step));
+	size_t i, j;
+	struct acc *a, **old;
+
+	if (2 * (m->n + 1) > m->cap) {
+		old = m->slot;
+		j = m->cap;
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->slot = xcalloc(m->cap, sizeof(*m->slot));
+		for (i = 0; i < j; i++) {
+			size_t k;
+
+			if (old[i] == NULL)
+				continue;
+			for (k = old[i]->hash & (m->cap - 1); m->slot[k];
+			    k = (k + 1) & (m->cap - 1))
+				;
+			m->slot[k] = old[i];
+		}
+		free(old);
+	}
+	for (i = h & (m->cap - 1); (a = m->slot[i]) != NULL;
+	    i = (i + 1) & (m->cap - 1))
+		if (a->hash == h && a->devlen == dl && a->keylen == kl &&
+		    a->is_step == is_step && memcmp(a->dev, dev, dl) == 0 &&
+		    memcmp(a->key, key, kl) == 0)
+			return a;
+	a = xcalloc(1, sizeof(*a));
+	a->dev = xstrndup(dev, dl);
+	a->key = xstrndup(key, kl);
+	a->devlen = dl;
+	a->keylen = kl;
+	a->hash = h;
+	a->is_step = is_step;
+	a->dt = DT_NONE;
+	a->first = INT64_MAX;
+	a->last_end = a->kend = INT64_MIN;
+	m->slot[i] = a;
+	m->n++;
+	return a;
+}
+
+/* Add K's roofline figures to A. */
+static void
+acc_add(struct acc *a, const struct rf_kern *k, int64_t tiny_ns)
+{
+	int64_t end = k->ts + k->dur, from;
+
+	if (a->is_step) {
+		a->kernels++;
+		if (k->ts < a->first)
+			a->first = k->ts;
+		from = k->ts > a->kend ? k->ts : a->kend;
+		if (end > from)
+			a->busy += end - from;
+		if (end > a->kend)
+			a->kend = end;
+		if (end > a->last_end)
+			a->last_end = end;
+		if (k->comm) {
+			a->comm_k += k->dur;
+			return;
+		}
+	}
+	a->calls++;
+	a->dur += k->dur;
+	if (k->dur < tiny_ns)
+		a->tiny++;
+	if (k->est)
+		a->est++;
+	a->by_bound[k->bound] += k->dur;
+	if (k->flop_ps < 0 || k->byte_ps < 0)
+		return;
+	a->roof_dur += k->dur;
+	a->flops += k->flops;
+	a->bytes += k->bytes;
+	a->flop_ps += k->flop_ps;
+	a->byte_ps += k->byte_ps;
+	a->roof_ps += k->flop_ps > k->byte_ps ? k->flop_ps : k->byte_ps;
+	a->dt = a->dt == DT_NONE || a->dt == k->dt ? k->dt : -2;
+}
+
+static int64_t tiny_ns_opt = 10000;
+static int all_devs;
+
+/* Whether A is the entry of DEV and KEY: the last one used, mostly. */
+static int
+acc_is(const struct acc *a, const char *dev, size_t dl, const char *key,
+    size_t kl)
+{
+	return a != NULL && a->devlen == dl && a->keylen == kl &&
+	    memcmp(a->dev, dev, dl) == 0 && memcmp(a->key, key, kl) == 0;
+}
+
+void
+rf_sum_kernel(const struct rf_kern *k)
+{
+	static struct acc *lgroup, *lstep, *lrun;
+	const char *dev = all_devs ? "" : k->dev;
+	size_t dl = all_devs ? 0 : k->devlen;
+
+	if (!k->comm) {
+		if (!acc_is(lgroup, dev, dl, k->key, k->keylen))
+			lgroup = map_get(&groups, dev, dl, k->key, k->keylen, 0);
+		acc_add(lgroup, k, tiny_ns_opt);
+	}
+	/* Steps and runs change rarely: skip the hash for the last one. */
+	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen))
+		lstep = map_get(&steps, k->dev, k->devlen, k->step, k->steplen,
+		    1);
+	acc_add(lstep, k, tiny_ns_opt);
+	/* The run: the same sums under the step key "" of kind 2. */
+	if (!acc_is(lrun, k->dev, k->devlen, "", 0))
+		lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
+	acc_add(lrun, k, tiny_ns_opt);
+}
+
+static struct acc *
+step_of(const char *dev, const char *step)
+{
+	return map_get(&steps, dev, strlen(dev), step, strlen(step), 1);
+}
+
+static struct acc *
+run_of(const char *dev)
+{
+	return map_get(&steps, dev, strlen(dev), "", 0, 2);
+}
+
+/* The run's span covers its windows and bubbles, not only kernels. */
+static void
+run_extend(const char *dev, int64_t ts, int64_t dur)
+{
+	struct acc *r = run_of(dev);
+
+	if (ts < r->first)
+		r->first = ts;
+	if (ts + dur > r->last_end)
+		r->last_end = ts + dur;
+}
+
+void
+rf_sum_window(const char *dev, const char *step, int64_t ts, int64_t dur)
+{
+	struct acc *a = step_of(dev, step);
+
+	a->has_win = 1;
+	a->win_ts = ts;
+	a->win_dur = dur;
+	run_extend(dev, ts, dur);
+}
+
+/* Idle time of a bubble, split by prof-attrib's labels when present. */
+void
+rf_sum_bubble(const char *dev, const char *step, int64_t ts, int64_t dur,
+    const char *labels)
+{
+	struct acc *a[2] = { step_of(dev, step), run_of(dev) };
+	int i;
+
+	run_extend(dev, ts, dur);
+	for (i = 0; i < 2; i++) {
+		a[i]->has_bubble = 1;
+		a[i]->idle_b += dur;
+		if (strstr(labels, "sync") != NULL)
+			a[i]->sync_b += dur;
+		else if (strstr(labels, "comm") != NULL)
+			a[i]->comm_b += dur;
+	}
+}
+
+void
+rf_sum_sync(const char *dev, const char *step, int64_t dur)
+{
+	step_of(dev, step)->sync_host += dur;
+	run_of(dev)->sync_host += dur;
+}
+
+void
+rf_sum_comm(const char *dev, const char *step, int64_t dur)
+{
+	step_of(dev, step)->comm_r += dur;
+	run_of(dev)->comm_r += dur;
+}
+
+void
+rf_sum_pipe(const char *dev, const char *core, int pipe, int64_t ts,
+    int64_t dur, int sync)
+{
+	struct core *c = NULL;
+	size_t i;
+
+	for (i = ncores; i-- > 0; )
+		if (strcmp(cores[i].name, core) == 0 &&
+		    strcmp(cores[i].dev, dev) == 0) {
+			c = &cores[i];
+			break;
+		}
+	if (c == NULL) {
+		cores = xreallocarray(cores, ncores + 1, sizeof(*cores));
+		c = &cores[ncores++];
+		memset(c, 0, sizeof(*c));
+		c->dev = xstrdup(dev);
+		c->name = xstrdup(core);
+		c->first = ts;
+		c->last_end = INT64_MIN;
+	}
+	if (ts + dur > c->last_end)
+		c->last_end = ts + dur;
+	if (sync) {
+		c->sync_ns += dur;
+		c->nsync++;
+	} else if (pipe != P_NONE) {
+		c->busy[pipe] += dur;
+		c->instr[pipe]++;
+	}
+}
+
+/* ---- writing ---- */
+
+static struct stage *st;
+static const struct rf_opts *opt;
+static const struct rf_peaks *pk;
+static int64_t at;
+static int c_scope, c_calls, c_durt, c_cov, c_flops, c_bytes, c_ai, c_bound;
+static int c_mfu, c_bw, c_roof, c_short, c_ridge, c_dtype, c_tags, c_step;
+static int c_value, c_evid, c_busy, c_pipe, c_chip, c_pratio;
+
+static void
+set_ratio(struct srec *r, int col, __int128 num, __int128 den)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den > 0 && num >= 0)
+		srec_set(r, col, buf, num_ratio_u128(buf,
+		    (unsigned __int128)num, (unsigned __int128)den, 6));
+}
+
+static void
+set_i128(struct srec *r, int col, __int128 v)
+{
+	if (v >= INT64_MIN && v <= INT64_MAX)
+		srec_set_i64(r, col, (int64_t)v);
+}
+
+/* ps to the nearest ns. */
+static __int128
+ps_ns(__int128 ps)
+{
+	return (ps + 500) / 1000;
+}
+
+/* The roofline columns of a group, step or run. */
+static void
+put_roof(struct srec *r, const struct acc *a)
+{
+	char tags[128] = "";
+	__int128 roof_ns;
+
+	srec_set_i64(r, c_calls, (int64_t)a->calls);
+	srec_set_i64(r, c_durt, a->dur);
+	set_ratio(r, c_cov, a->roof_dur, a->dur);
+	if (a->dt >= 0)
+		srec_set_str(r, c_dtype, rf_dtype_name(a->dt));
+	else if (a->dt == -2)
+		srec_set_str(r, c_dtype, "mixed");
+	if (a->est > 0)
+		stage_tag_add(tags, sizeof(tags), "estimated");
+	if (a->roof_dur == 0 || a->roof_dur < 0) {
+		stage_tag_add(tags, sizeof(tags), "no_roofline");
+		if (a->by_bound[B_COMPUTE] + a->by_bound[B_MEMORY] +
+		    a->by_bound[B_LATENCY] > 0) {
+			int b = B_COMPUTE, i;
+
+			for (i = B_MEMORY; i < B_NBOUND; i++)
+				if (a->by_bound[i] > a->by_bound[b])
+					b = i;
+			srec_set_str(r, c_bound, rf_bound_name(b));
+			stage_tag_add(tags, sizeof(tags), "bound_by_pmu");
+		}
+		srec_set_str(r, c_tags, tags);
+		return;
+	}
+	set_i128(r, c_flops, a->flops);
+	set_i128(r, c_bytes, a->bytes);
+	set_ratio(r, c_ai, a->flops, a->bytes);
+	roof_ns = ps_ns(a->roof_ps);
+	set_i128(r, c_roof, roof_ns);
+	set_i128(r, c_short, a->roof_dur - roof_ns);
+	set_ratio(r, c_mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
+	set_ratio(r, c_bw, a->byte_ps, (__int128)a->roof_dur * 1000);
+	if (a->dt >= 0 && a->dt < DT_NPEAK && pk->bw > 0 &&
+	    pk->flops[a->dt] > 0)
+		set_ratio(r, c_ridge, pk->flops[a->dt], pk->bw);
+	if (a->roof_ps * 100 < (__int128)opt->latency_pct * a->roof_dur * 1000)
+		srec_set_str(r, c_bound, "latency");
+	else
+		srec_set_str(r, c_bound, a->flop_ps >= a->byte_ps ? "compute" :
+		    "memory");
+	srec_set_str(r, c_tags, tags);
+}
+
+static int
+acc_cmp(const void *x, const void *y)
+{
+	const struct acc *a = *(struct acc *const *)x;
+	const struct acc *b = *(struct acc *const *)y;
+	int c = strcmp(a->dev, b->dev);
+
+	if (c != 0)
+		return c;
+	if (a->is_step != b->is_step)
+		return a->is_step - b->is_step;
+	if (a->is_step == 0 && a->dur != b->dur)
+		return a->dur > b->dur ? -1 : 1;
+	/* Step numbers in numeric order: a shorter number is smaller. */
+	if (a->is_step && a->keylen != b->keylen &&
+	    strspn(a->key, "0123456789") == a->keylen &&
+	    strspn(b->key, "0123456789") == b->keylen)
+		return a->keylen < b->keylen ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+static struct acc **
+sorted(struct map *m)
+{
+	struct acc **v = xcalloc(m->n + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i] != NULL)
+			v[n++] = m->slot[i];
+	qsort(v, n, sizeof(*v), acc_cmp);
+	return v;
+}
+
+static void
+write_groups(void)
+{
+	struct acc **v = sorted(&groups);
+	struct srec *r;
+	size_t i;
+
+	for (i = 0; v[i] != NULL; i++) {
+		r = stage_new(st, "roof", at);
+		srec_set(r, COL_DEV, v[i]->dev, v[i]->devlen);
+		srec_set(r, COL_NAME, v[i]->key, v[i]->keylen);
+		srec_set_str(r, c_scope, "op");
+		put_roof(r, v[i]);
+		stage_put(st, r);
+	}
+	free(v);
+}
+
+/*
+ * The bottleneck of a step or run (prof-roofline(1), BOTTLENECK): the
+ * largest of the time the kernels spend compute-bound, memory-bound, in
+ * communication, the idle and latency-bound time that is launch
+ * overhead, the idle time under synchronisation, and kernels that could
+ * not be classed.
+ */
+static void
+write_bottleneck(const struct acc *a)
+{
+	enum { K_COMPUTE, K_MEMORY, K_COMM, K_LAUNCH, K_SYNC, K_UNKNOWN, K_N };
+	static const char *const cls[K_N] = {
+		"compute", "memory", "communication", "launch", "sync",
+		"unknown"
+	};
+	int64_t v[K_N], span, idle, sync, comm;
+	char ev[512], tags[64] = "";
+	struct srec *r;
+	int i, w = 0;
+
+	span = a->has_win ? a->win_dur : a->last_end > a->first ?
+	    a->last_end - a->first : 0;
+	if (a->has_bubble)
+		idle = a->idle_b;
+	else
+		idle = span > a->busy ? span - a->busy : 0;
+	if (a->has_bubble && a->sync_b + a->comm_b > 0)
+		sync = a->sync_b;
+	else
+		sync = a->sync_host < idle ? a->sync_host : idle;
+	comm = a->comm_k > 0 ? a->comm_k : a->comm_r;
+	v[K_COMPUTE] = a->by_bound[B_COMPUTE];
+	v[K_MEMORY] = a->by_bound[B_MEMORY];
+	v[K_COMM] = comm + (a->has_bubble ? a->comm_b : 0);
+	v[K_SYNC] = sync;
+	v[K_LAUNCH] = idle - sync - (a->has_bubble ? a->comm_b : 0) +
+	    a->by_bound[B_LATENCY];
+	v[K_UNKNOWN] = a->by_bound[B_UNKNOWN];
+	for (i = 1; i < K_N; i++)
+		if (v[i] > v[w])
+			w = i;
+	snprintf(ev, sizeof(ev), "span_ns=%lld,busy_ns=%lld,compute_ns=%lld,"
+	    "memory_ns=%lld,latency_ns=%lld,unknown_ns=%lld,comm_ns=%lld,"
+	    "idle_ns=%lld,sync_ns=%lld,kernels=%llu,tiny_kernels=%llu",
+	    (long long)span, (long long)a->busy, (long long)v[K_COMPUTE],
+	    (long long)v[K_MEMORY], (long long)a->by_bound[B_LATENCY],
+	    (long long)v[K_UNKNOWN], (long long)v[K_COMM], (long long)idle,
+	    (long long)sync, (unsigned long long)a->kernels,
+	    (unsigned long long)a->tiny);
+	r = stage_new(st, "bottleneck", at);
+	srec_set(r, COL_DEV, a->dev, a->devlen);
+	srec_set_str(r, COL_NAME, cls[w]);
+	srec_set_str(r, c_scope, a->is_step == 1 ? "step" : "run");
+	if (a->is_step == 1)
+		srec_set(r, c_step, a->key, a->keylen);
+	srec_set_str(r, c_evid, ev);
+	srec_set_i64(r, c_durt, span);
+	set_ratio(r, c_value, v[w], span);
+	if (!a->has_win && a->is_step == 1)
+		stage_tag_add(tags, sizeof(tags), "span_from_kernels");
+	if (a->has_bubble)
+		stage_tag_add(tags, sizeof(tags), "idle_from_bubbles");
+	if (w == K_UNKNOWN && pk->name[0] == '\0')
+		stage_tag_add(tags, sizeof(tags), "no_peaks");
+	srec_set_str(r, c_tags, tags);
+	stage_put(st, r);
+}
+
+static void
+write_steps(void)
+{
+	struct acc **v = sorted(&steps);
+	struct srec *r;
+	size_t i;
+
+	for (i = 0; v[i] != NULL; i++) {
+		/* Records outside every step only count in the run. */
+		if (v[i]->is_step == 1 && v[i]->keylen == 0)
+			continue;
+		r = stage_new(st, "roof", at);
+		srec_set(r, COL_DEV, v[i]->dev, v[i]->devlen);
+		srec_set_str(r, COL_NAME, v[i]->is_step == 1 ? "step" : "run");
+		srec_set_str(r, c_scope, v[i]->is_step == 1 ? "step" : "run");
+		if (v[i]->is_step == 1)
+			srec_set(r, c_step, v[i]->key, v[i]->keylen);
+		put_roof(r, v[i]);
+		stage_put(st, r);
+		if (v[i]->kernels > 0 || v[i]->has_win)
+			write_bottleneck(v[i]);
+	}
+	free(v);
+}
+
+/*
+ * Simulator cores: the busy time of each pipe and the pipe that bounds
+ * the kernel.  A trace whose pipes are busy for less than
+ * --degenerate-ns in all, or whose compute pipes never ran, is flagged
+ * degenerate: a data-dependent kernel fed zeros looks fast.
+ */
+static void
+write_cores(void)
+{
+	struct srec *r;
+	size_t i;
+	int p, b;
+	int64_t total, span;
+	char tags[128];
+
+	for (i = 0; i < ncores; i++) {
+		struct core *c = &cores[i];
+
+		span = c->last_end - c->first;
+		for (p = 0, b = P_NONE, total = 0; p < P_NPIPE; p++) {
+			total += c->busy[p];
+			if (c->instr[p] == 0)
+				continue;
+			r = stage_new(st, "roof", at);
+			srec_set_str(r, COL_DEV, c->dev);
+			srec_set_str(r, COL_TRACK, rf_pipe_name(p));
+			srec_set_str(r, COL_NAME, c->name);
+			srec_set_str(r, c_scope, "pipe");
+			srec_set_i64(r, c_calls, (int64_t)c->instr[p]);
+			srec_set_i64(r, c_busy, c->busy[p]);
+			set_ratio(r, c_value, c->busy[p], span);
+			stage_put(st, r);
+			if (b == P_NONE || c->busy[p] > c->busy[b])
+				b = p;
+		}
+		tags[0] = '\0';
+		if (total < opt->degenerate_ns)
+			stage_tag_add(tags, sizeof(tags), "degenerate");
+		if (total < opt->degenerate_ns)
+			stage_tag_add(tags, sizeof(tags), "near_zero_busy");
+		if (c->busy[P_CUBE] + c->busy[P_VECTOR] == 0) {
+			if (strstr(tags, "degenerate") == NULL)
+				stage_tag_add(tags, sizeof(tags), "degenerate");
+			stage_tag_add(tags, sizeof(tags), "no_compute_pipe");
+		}
+		if (strstr(c->name, "cube") != NULL && c->busy[P_CUBE] == 0)
+			stage_tag_add(tags, sizeof(tags), "cube_zero");
+		r = stage_new(st, "roof", at);
+		srec_set_str(r, COL_DEV, c->dev);
+		srec_set_str(r, COL_NAME, c->name);
+		srec_set_str(r, c_scope, "core");
+		srec_set_i64(r, c_busy, total);
+		srec_set_i64(r, c_durt, span);
+		if (b != P_NONE) {
+			srec_set_str(r, c_pipe, rf_pipe_name(b));
+			srec_set_str(r, c_bound, rf_pipe_class(b));
+			set_ratio(r, c_pratio, c->busy[b], span);
+		}
+		{
+			char ev[96];
+
+			snprintf(ev, sizeof(ev), "sync_instr=%llu,sync_ns=%lld",
+			    (unsigned long long)c->nsync,
+			    (long long)c->sync_ns);
+			srec_set_str(r, c_evid, ev);
+		}
+		srec_set_str(r, c_tags, tags);
+		stage_put(st, r);
+		free(c->dev);
+		free(c->name);
+	}
+	free(cores);
+}
+
+/* Which peaks were used: one metric per dtype, and the bandwidth. */
+static void
+write_peaks(void)
+{
+	struct srec *r;
+	int d;
+
+	if (pk->name[0] == '\0' && pk->bw == 0) {
+		r = stage_new(st, "metric", at);
+		srec_set_str(r, COL_NAME, "peaks_known");
+		srec_set_str(r, c_value, "0");
+		srec_set_str(r, c_tags, "no_chip");
+		stage_put(st, r);
+		return;
+	}
+	for (d = 0; d < DT_NPEAK; d++) {
+		if (pk->flops[d] == 0)
+			continue;
+		r = stage_new(st, "metric", at);
+		srec_set_str(r, COL_NAME, "peak_flops_per_s");
+		srec_set_str(r, c_chip, pk->name);
+		srec_set_str(r, c_dtype, rf_dtype_name(d));
+		srec_set_i64(r, c_value, pk->flops[d]);
+		stage_put(st, r);
+	}
+	r = stage_new(st, "metric", at);
+	srec_set_str(r, COL_NAME, "peak_hbm_bytes_per_s");
+	srec_set_str(r, c_chip, pk->name);
+	if (pk->bw > 0)
+		srec_set_i64(r, c_value, pk->bw);
+	stage_put(st, r);
+}
+
+static void
+map_free(struct map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->slot[i] != NULL) {
+			free(m->slot[i]->dev);
+			free(m->slot[i]->key);
+			free(m->slot[i]);
+		}
+	free(m->slot);
+}
+
+void
+rf_sum_opts(const struct rf_opts *o)
+{
+	tiny_ns_opt = o->tiny_ns;
+	all_devs = o->all_devs;
+}
+
+void
+rf_sum_write(struct stage *s, const struct rf_opts *o,
+    const struct rf_peaks *p, int64_t end)
+{
+	st = s;
+	opt = o;
+	pk = p;
+	at = end;
+	c_scope = stage_col(st, "scope");
+	c_calls = stage_col(st, "calls");
+	c_durt = stage_col(st, "dur_total_ns");
+	c_cov = stage_col(st, "cov_ratio");
+	c_flops = stage_col(st, "flops");
+	c_bytes = stage_col(st, "bytes");
+	c_ai = stage_col(st, "ai");
+	c_bound = stage_col(st, "bound");
+	c_mfu = stage_col(st, "mfu_ratio");
+	c_bw = stage_col(st, "bw_ratio");
+	c_roof = stage_col(st, "roofline_ns");
+	c_short = stage_col(st, "shortfall_ns");
+	c_ridge = stage_col(st, "ridge");
+	c_dtype = stage_col(st, "dtype");
+	c_tags = stage_col(st, "tags");
+	c_step = stage_col(st, "step");
+	c_value = stage_col(st, "value");
+	c_evid = stage_col(st, "evidence");
+	c_busy = stage_col(st, "busy_ns");
+	c_pipe = stage_col(st, "pipe_bound");
+	c_pratio = stage_col(st, "pipe_ratio");
+	c_chip = stage_col(st, "chip");
+	write_peaks();
+	write_groups();
+	write_steps();
+	write_cores();
+	map_free(&groups);
+	map_free(&steps);
+}

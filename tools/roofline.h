@@ -1,0 +1,205 @@
+/*
+ * prof-roofline internals shared by its files: the chip peak table
+ * (roofline-peaks.c), FLOP and byte estimates from shapes and dtypes
+ * (roofline-est.c), Ascend PMU pipe ratios and op-simulator pipe lanes
+ * (roofline-pipe.c), the group, step and run sums with the bottleneck
+ * rule (roofline-sum.c), and the stage loop (prof-roofline.c).
+ *
+ * Every quantity is an integer: FLOPs, bytes, nanoseconds, FLOP/s and
+ * bytes/s; times at the roof are kept in picoseconds so that the sums
+ * over many short kernels do not lose what one nanosecond would round.
+ */
+#ifndef ROOFLINE_H
+#define ROOFLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stage;
+
+/* A word of a lookup table and the value it stands for. */
+struct rf_word {
+	const char	*s;
+	size_t		 len;
+	int		 v;
+};
+#define RF_WORD(s, v)	{ s, sizeof(s) - 1, v }
+
+/*
+ * The value of word S (N bytes) in a table of NT words, with case
+ * folded when FOLD; DFLT when it is not there.
+ */
+int		 rf_word_find(const struct rf_word *, size_t, const char *,
+		    size_t, int, int);
+
+/* ---- peaks ---- */
+
+/* The dtypes a peak is given for, in table order. */
+enum rf_dtype {
+	DT_FP32, DT_TF32, DT_BF16, DT_FP16, DT_FP8, DT_INT8, DT_NPEAK,
+	/* Known element sizes without a peak of their own. */
+	DT_FP64 = DT_NPEAK, DT_INT16, DT_INT32, DT_INT64, DT_BOOL, DT_UINT8,
+	DT_NDTYPE,
+	DT_NONE = -1
+};
+
+struct rf_chip {
+	const char	*name;
+	int64_t		 flops[DT_NPEAK];	/* dense FLOP/s, 0: none */
+	int64_t		 bw;			/* HBM bytes/s, 0: none */
+	const char	*desc;			/* what it is, for -c list */
+};
+
+/* The peaks in use: a chip from the table, then overrides. */
+struct rf_peaks {
+	char		 name[64];		/* "" when no chip */
+	int64_t		 flops[DT_NPEAK];
+	int64_t		 bw;
+};
+
+const char	*rf_dtype_name(int);
+/* The dtype of a peak name ("bf16"), or DT_NONE. */
+int		 rf_dtype_parse(const char *);
+/* The dtype of a trace dtype string (DT_BF16, c10::BFloat16, float...). */
+int		 rf_dtype_of(const char *, size_t);
+/* Element size in bytes of a dtype, 0 when unknown. */
+int		 rf_dtype_size(int);
+
+/* Set P from chip NAME (case-insensitive, '-' and '_' alike); 0: unknown. */
+int		 rf_chip_set(struct rf_peaks *, const char *);
+/* Print the built-in table (and P's overrides) as TSV on stdout. */
+void		 rf_chip_list(void);
+/* Read a peaks file into P: lines "chip dtype flops_per_s hbm_bytes_per_s". */
+void		 rf_peaks_file(struct rf_peaks *, const char *);
+/* Apply "--peak-flops DTYPE=N"; usage error when bad. */
+void		 rf_peak_flops_opt(struct rf_peaks *, const char *);
+
+/* ---- estimates ---- */
+
+#define RF_MAXDIM	8
+#define RF_MAXT		32
+
+/* One tensor of a shape list. */
+struct rf_tensor {
+	int		 nd;		/* -1: not a tensor (scalar, list, bad) */
+	int64_t		 d[RF_MAXDIM];
+	int		 dt;		/* dtype, DT_NONE when unknown */
+};
+
+struct rf_shapes {
+	struct rf_tensor in[RF_MAXT], out[RF_MAXT];
+	int		 nin, nout;
+};
+
+/* What an op's estimate is. */
+enum rf_kind {
+	OPK_NONE,	/* no FLOP model */
+	OPK_GEMM,	/* mm, matmul, linear, MatMul* (A = in[0], B = in[1]) */
+	OPK_ADDMM,	/* addmm, baddbmm (A = in[1], B = in[2]) */
+	OPK_LINEAR,	/* linear: W is [N, K] */
+	OPK_GROUPED,	/* grouped GEMM */
+	OPK_ATTN,	/* flash attention forward, 3-D S-first or BNSD */
+	OPK_ATTN_BSND,	/* flash_attn library forward: [B, S, N, D] */
+	OPK_ATTN_BWD,	/* attention backward: 2.5 x forward */
+	OPK_ATTN_BSND_BWD,
+	OPK_CONV,	/* convolution forward with an output shape */
+	OPK_CONV_BWD_IN,	/* gradient of the input */
+	OPK_CONV_BWD_W,		/* gradient of the weights */
+	OPK_MOVE,	/* data movement: no FLOPs */
+	OPK_FILL,	/* writes its output only */
+	OPK_GATHER,	/* reads indices and the rows it writes */
+	OPK_ELTWISE	/* one FLOP per output element */
+};
+
+/* An estimate: FLOPs and bytes, -1 when unknown; why in NOTE. */
+struct rf_est {
+	int64_t		 flops, bytes;
+	int		 dt;		/* the compute dtype */
+	int		 kind;
+	int		 in_only;	/* bytes of the inputs only */
+	__int128	 out_elems;	/* derived output size, -1 */
+	const char	*note;		/* why no FLOPs, or a caveat tag */
+};
+
+/* The op kind of a kernel type or host op name. */
+int		 rf_op_kind(const char *, size_t);
+/*
+ * Parse one shapes column (Ascend "4096,1024;4096,1024" or Kineto JSON
+ * "[[4096, 1024], [1024]]") and its dtypes column into T (N at most
+ * RF_MAXT); returns the number of entries, -1 when unparseable.
+ */
+int		 rf_parse_shapes(const char *, size_t, const char *, size_t,
+		    struct rf_tensor *);
+/* Estimate FLOPs and bytes for an op of KIND from S. */
+void		 rf_estimate(int, const struct rf_shapes *, struct rf_est *);
+
+/* ---- pipes ---- */
+
+enum rf_pipe {
+	P_CUBE, P_VECTOR, P_MTE1, P_MTE2, P_MTE3, P_FIXPIPE, P_SCALAR,
+	P_NPIPE, P_NONE = -1
+};
+
+const char	*rf_pipe_name(int);
+/* The pipe of a simulator lane name (MTE2, CUBE, ...), or P_NONE. */
+int		 rf_pipe_of(const char *, size_t);
+/*
+ * The busiest pipe of a PMU column ("aic_mac_ratio=0.78,..."), its ratio
+ * in parts per million in *PPM; P_NONE when no ratio is there.
+ */
+int		 rf_pmu_pipe(const char *, size_t, int64_t *);
+/* Whether an instruction name is a sync (SET_FLAG, WAIT_FLAG, BARRIER). */
+int		 rf_is_sync_instr(const char *, size_t);
+/* The bound class of a pipe: "compute", "memory" or "latency". */
+const char	*rf_pipe_class(int);
+
+/* ---- sums ---- */
+
+/* Bound classes of a kernel. */
+enum rf_bound { B_UNKNOWN, B_COMPUTE, B_MEMORY, B_LATENCY, B_NBOUND };
+
+const char	*rf_bound_name(int);
+
+/* What a kernel adds to its op group, step and run. */
+struct rf_kern {
+	const char	*dev, *key;	/* group key (name, type or host op) */
+	size_t		 devlen, keylen;
+	const char	*step;
+	size_t		 steplen;
+	int64_t		 ts, dur;
+	int64_t		 flops, bytes;	/* -1 when unknown */
+	int64_t		 flop_ps, byte_ps;	/* time at the roofs, -1 */
+	int		 dt;
+	int		 bound;
+	int		 comm;		/* a communication kernel */
+	int		 est;		/* flops or bytes estimated */
+};
+
+struct rf_opts {
+	int		 by_type;	/* group by type / host op */
+	int		 all_devs;	/* groups across devices */
+	int64_t		 tiny_ns;	/* a kernel this short is tiny */
+	int64_t		 latency_pct;	/* roof below this % of dur: latency */
+	int64_t		 pipe_pct;	/* PMU: no pipe above this %: latency */
+	int64_t		 degenerate_ns;	/* simulator: busy below: degenerate */
+};
+
+void		 rf_sum_opts(const struct rf_opts *);
+void		 rf_sum_kernel(const struct rf_kern *);
+/* A window record (prof-steps): the span of (dev, step). */
+void		 rf_sum_window(const char *, const char *, int64_t, int64_t);
+/* A bubble record: idle time, with prof-attrib labels when present. */
+void		 rf_sum_bubble(const char *, const char *, int64_t, int64_t,
+		    const char *);
+/* A host synchronisation call. */
+void		 rf_sum_sync(const char *, const char *, int64_t);
+/* A comm record. */
+void		 rf_sum_comm(const char *, const char *, int64_t);
+/* A simulator pipe instruction. */
+void		 rf_sum_pipe(const char *, const char *, int, int64_t, int64_t,
+		    int);
+/* Write the summary records at END; free everything. */
+void		 rf_sum_write(struct stage *, const struct rf_opts *,
+		    const struct rf_peaks *, int64_t);
+
+#endif
