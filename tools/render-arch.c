@@ -524,7 +524,7 @@ sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
 	fputs(" |\n", out);
 	hint_rows(&h, dir);
 	fprintf(out, "| Ranks in the stream | %zu | `dev` column |\n",
-	    m->ndevs);
+	    m->ndevs - (m->ndevs > 0 && *m->devs[0]->id == '\0'));
 	if (rd->nsteps > 0)
 		fprintf(out, "| Profiling scope | %zu step window(s) | `window` "
 		    "records (prof-steps) |\n", rd->nsteps);
@@ -667,6 +667,8 @@ render_arch(FILE *f, const struct rmodel *m, struct arch *a)
 	fputs(m->nstages ? ".\n" : "none recorded.\n", out);
 	for (i = 0; i < m->ndevs; i++) {
 		struct adev *d = find(a, m->devs[i]->id);
+		if (*m->devs[i]->id == '\0')
+			continue;	/* records of no device (peaks) */
 		if (d == NULL || (d->nk == 0 && d->r[AR_PASS].n == 0 &&
 		    d->r[AR_STREAM].n == 0)) {
 			fprintf(out, "%s%s", nskip++ ? ", " : "\nNo kernels and "

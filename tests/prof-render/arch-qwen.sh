@@ -53,3 +53,6 @@ same a b
 awk -F, 'NR == 2 { printf "communication %.3f ms\n", $6 / 1000 }' "$o/step_trace_time.csv" | tee a
 awk -F'|' '$3 == " comm " { gsub(/ /, "", $5); print "communication " $5 " ms" }' report.md >b
 same a b
+echo '--- after prof-roofline too (its peaks_known metric has no dev): the same report but the stages'
+prof-ingest -q "$d" | prof-steps | prof-layers | prof-roofline 2>/dev/null |
+    prof-render -f arch | diff report.md -
