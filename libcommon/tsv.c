@@ -674,6 +674,13 @@ tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 	return r->fld[i];
 }
 
+char *const *
+tsvr_fields(const struct tsvr *r, const size_t **lens)
+{
+	*lens = r->flen;
+	return r->fld;
+}
+
 const char *
 tsvr_rawfield(const struct tsvr *r, size_t i, size_t *len)
 {
@@ -713,6 +720,18 @@ parse_i64(const char *s, size_t len, int64_t *out)
 	}
 	if (i == len)
 		return -1;
+	/* 18 digits cannot overflow: no check but the digit's */
+	if (len - i <= 18) {
+		for (; i < len; i++) {
+			unsigned d = (unsigned char)s[i] - (unsigned)'0';
+
+			if (d > 9)
+				return -1;
+			u = u * 10 + d;
+		}
+		*out = neg ? (int64_t)(0 - u) : (int64_t)u;
+		return 0;
+	}
 	for (; i < len; i++) {
 		unsigned d = (unsigned char)s[i] - (unsigned)'0';
 
