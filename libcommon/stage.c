@@ -448,6 +448,12 @@ current_line(struct stage *st)
 	const char *line = tsvr_line(st->in, &linelen);
 	char *p;
 
+	if (st->nset == 0) {		/* most records: the line as read */
+		p = scratch(st, linelen + st->ncols - st->nin + 1);
+		memcpy(p, line, linelen);
+		memset(p + linelen, '\t', st->ncols - st->nin);
+		return linelen + st->ncols - st->nin;
+	}
 	for (i = 0; st->inset && i < st->nin; i++) {
 		const char *f;
 
@@ -853,6 +859,19 @@ stage_put(struct stage *st, struct srec *r)
 			scratch(st, n + 1)[n] = '\t';	/* absent */
 			n++;
 		}
+	}
+	/*
+	 * Once what sorts before the oldest open record is written, that
+	 * record, if it is R, goes out at once: prof-layers puts the
+	 * kernels it holds in their order, and the heap would only delay
+	 * each by a copy.
+	 */
+	drain(st);
+	if (st->open[0] == r) {
+		write_line(st, r->key, st->line, n);
+		unopen(st, r);
+		drain(st);
+		return;
 	}
 	line = xmalloc(n + 1);
 	memcpy(line, st->line, n);

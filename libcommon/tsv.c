@@ -378,9 +378,13 @@ struct tsvr {
 	char		*iobuf;		/* stdio buffer of fp */
 };
 
-/* Read one physical line; returns its length or -1 at EOF. */
+/*
+ * Read one physical line; returns its length or -1 at EOF.  A record
+ * line (RECORD) is not searched for NUL bytes here: split_fields finds
+ * them in the same pass as the TABs.
+ */
 static ssize_t
-rgetline(struct tsvr *r)
+rgetline(struct tsvr *r, int record)
 {
 	ssize_t n = getline(&r->line, &r->linecap, r->fp);
 
@@ -391,12 +395,17 @@ rgetline(struct tsvr *r)
 		return -1;
 	}
 	r->lineno++;
-	if (memchr(r->line, '\0', (size_t)n) != NULL)
+	if (!record && memchr(r->line, '\0', (size_t)n) != NULL)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "NUL byte");
 	if (n > 0 && r->line[n - 1] == '\n')
 		r->line[--n] = '\0';
-	if (n > 0 && r->line[n - 1] == '\r')
+	if (n > 0 && r->line[n - 1] == '\r') {
+		/* a NUL byte is the first complaint, as for other lines */
+		if (record && memchr(r->line, '\0', (size_t)n) != NULL)
+			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+			    "NUL byte");
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "CR before LF");
+	}
 	r->linelen = (size_t)n;
 	return n;
 }
@@ -463,7 +472,7 @@ tsvr_open(const char *path)
 	 */
 	r->iobuf = xmalloc(RBUF_SIZE);
 	setvbuf(r->fp, r->iobuf, _IOFBF, RBUF_SIZE);
-	while (rgetline(r) >= 0) {
+	while (rgetline(r, 0) >= 0) {
 		if (r->line[0] != '#') {
 			parse_header(r);
 			return r;
@@ -548,13 +557,13 @@ unescape(char *s, size_t len)
 }
 
 /*
- * Candidate TAB and backslash bytes among SPLIT_STEP bytes at P, as a bit
- * mask, and the byte a set bit stands for.  Sixteen bytes at a time with
+ * Candidate TAB, backslash and NUL bytes among SPLIT_STEP bytes at P, as
+ * a bit mask, and the byte a set bit stands for.  Sixteen bytes at a time with
  * SSE2: Ascend kernel records run to 700 bytes of PMU counters.
  */
 #ifdef __SSE2__
 #define SPLIT_STEP	16
-#define SPLIT_ALL	0xffffULL
+#define SPLIT_FIRST(n)	((1ULL << (n)) - 1)
 #define SPLIT_POS(m)	((size_t)__builtin_ctzll(m))
 static inline uint64_t
 split_cand(const char *p)
@@ -562,12 +571,13 @@ split_cand(const char *p)
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 
 	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_cmpeq_epi8(v, _mm_setzero_si128())));
 }
 #else
 /*
- * Bits for the TAB and backslash bytes among the 8 of W, exact: the
+ * Bits for the TAB, backslash and NUL bytes among the 8 of W, exact: the
  * "has zero byte" test can flag a byte above a true match, so every
  * flagged byte is checked again by the caller.
  */
@@ -578,11 +588,13 @@ word_tab_or_bs(uint64_t w)
 	const uint64_t high = 0x8080808080808080ULL;
 	uint64_t t = w ^ (ones * '\t'), b = w ^ (ones * '\\');
 
-	return (((t - ones) & ~t) | ((b - ones) & ~b)) & high;
+	return (((t - ones) & ~t) | ((b - ones) & ~b) | ((w - ones) & ~w)) &
+	    high;
 }
 
 #define SPLIT_STEP	8
-#define SPLIT_ALL	0x8080808080808080ULL
+#define SPLIT_FIRST(n)	\
+	(0x8080808080808080ULL & ((1ULL << 8 * (n)) - 1))
 #define SPLIT_POS(m)	((size_t)(__builtin_ctzll(m) >> 3))
 static inline uint64_t
 split_cand(const char *p)
@@ -604,37 +616,35 @@ split_cand(const char *p)
 static void
 split_fields(struct tsvr *r)
 {
-	char *p = r->work;
-	size_t len = r->linelen, i = 0, nf = 1, k;
+	/* locals, not r's fields: a byte store may alias any of those */
+	char *p = r->work, **fld = r->fld, *start = p;
+	size_t *flen = r->flen, ncols = r->ncols;
+	size_t len = r->linelen, i, nf = 1, k;
 	int escaped = 0;
 	uint64_t m;
 
-	r->fld[0] = p;
-	for (;; i += SPLIT_STEP) {
-		if (i + SPLIT_STEP <= len) {
-			if ((m = split_cand(p + i)) == 0)
-				continue;
-		} else
-			m = i < len ? SPLIT_ALL : 0;
+	fld[0] = p;
+	for (i = 0; i < len; i += SPLIT_STEP) {
+		if (i + SPLIT_STEP <= len)
+			m = split_cand(p + i);
+		else	/* the tail, byte by byte, not read past the NUL */
+			m = SPLIT_FIRST(len - i);
 		for (; m != 0; m &= m - 1) {
 			size_t j = i + SPLIT_POS(m);
 
-			if (j >= len)
-				break;
-			if (p[j] == '\\')
-				escaped = 1;
-			else if (p[j] == '\t') {
-				if (nf < r->ncols) {
-					r->flen[nf - 1] = (size_t)(p + j -
-					    r->fld[nf - 1]);
+			if (p[j] == '\t') {
+				if (nf < ncols) {
+					flen[nf - 1] = (size_t)(p + j - start);
 					p[j] = '\0';
-					r->fld[nf] = p + j + 1;
+					start = fld[nf] = p + j + 1;
 				}
 				nf++;
-			}
+			} else if (p[j] == '\\')
+				escaped = 1;
+			else if (p[j] == '\0')
+				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+				    "NUL byte");
 		}
-		if (i + SPLIT_STEP >= len)
-			break;
 	}
 	if (nf != r->ncols)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
@@ -655,7 +665,7 @@ split_fields(struct tsvr *r)
 int
 tsvr_next(struct tsvr *r)
 {
-	if (r->ncols == 0 || rgetline(r) < 0)
+	if (r->ncols == 0 || rgetline(r, 1) < 0)
 		return 0;
 	if (r->workcap < r->linelen + 1) {
 		r->workcap = r->linelen + 1 + r->linelen / 2;
