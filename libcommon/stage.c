@@ -759,22 +759,24 @@ keep_input(struct stage *st, struct srec *r)
 	const size_t *lens;
 	char *const *fld = tsvr_fields(st->in, &lens);
 	const char *base = fld[0];
-	size_t i, linelen, sum = 0;
+	size_t i, linelen, sum = 0, nin = st->nin;
+	size_t *off = r->off, *len = r->len;
 
 	tsvr_line(st->in, &linelen);
 	if (r->bcap < linelen + 1) {
-		r->bcap = 2 * (linelen + 1) + 64;
+		/* room for the columns the stage adds, not twice the line */
+		r->bcap = linelen + 1 + linelen / 4 + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
 	}
 	memcpy(r->buf, base, linelen + 1);
 	r->blen = linelen + 1;
-	for (i = 0; i < st->nin; i++) {
-		r->off[i] = (size_t)(fld[i] - base);
-		r->len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
+	for (i = 0; i < nin; i++) {
+		off[i] = (size_t)(fld[i] - base);
+		len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
 		sum += lens[i];
 	}
 	/* unescaping shortens a value: equal lengths mean no escape */
-	if (sum + st->nin - 1 == linelen)
+	if (sum + nin - 1 == linelen)
 		r->rawlen = linelen;
 }
 
