@@ -244,6 +244,25 @@ stage_meta(const struct stage *st, const char *key)
 	return tsvr_meta(st->in, key);
 }
 
+unsigned long
+stage_seen(const struct stage *st, const char *prog, const char *col)
+{
+	size_t i, np = tsvr_npreamble(st->in), len = strlen(prog);
+
+	for (i = 0; i < np; i++) {
+		const char *l = tsvr_preamble(st->in, i);
+
+		if (strncmp(l, "stage ", 6) == 0 &&
+		    strncmp(l + 6, prog, len) == 0 &&
+		    (l[6 + len] == ' ' || l[6 + len] == '\0'))
+			return (unsigned long)i + 1;
+	}
+	for (i = 0; col != NULL && i < st->nin; i++)
+		if (strcmp(st->names[i], col) == 0)
+			return (unsigned long)np + 1;
+	return 0;
+}
+
 /* ---- reading ---- */
 
 static int64_t

@@ -331,6 +331,34 @@ put_layers(int ph)
 	nlrecs = 0;
 }
 
+/*
+ * Write the record of the pass that closed, with its cut tags (see
+ * prof-layers(1), "Cut passes").  Every pass runs the same layers of
+ * the model, so a first pass with fewer layers than the second began
+ * before the capture, and a last pass, closed by the end of the input,
+ * with fewer layers than the one before it was still running when the
+ * capture stopped.  The first pass's record waits for the second.
+ */
+static void
+put_pass(struct ldev *d)
+{
+	if (d->at_end && d->nlp > 0 &&
+	    d->pass_layers < d->layers_per[d->nlp - 1])
+		srec_tag_add(d->pass_rec, lc_tags, "cut_end");
+	if (d->npasses == 0) {
+		d->first_rec = d->pass_rec;
+		d->first_layers = d->pass_layers;
+	} else
+		stage_put(lst, d->pass_rec);
+	d->pass_rec = NULL;
+	if (d->first_rec != NULL && d->npasses == 1) {
+		if (d->first_layers < d->pass_layers)
+			srec_tag_add(d->first_rec, lc_tags, "cut_start");
+		stage_put(lst, d->first_rec);
+		d->first_rec = NULL;
+	}
+}
+
 /* Close the open pass: its last layer ends by CUT. */
 static void
 close_pass(struct ldev *d, int64_t cut)
@@ -357,8 +385,7 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
-	stage_put(lst, d->pass_rec);
-	d->pass_rec = NULL;
+	put_pass(d);
 	if (d->ngaps > 0)
 		d->ref_gap = median_of(d->gaps, d->ngaps);
 	if (ph != PH_BWD) {
@@ -565,8 +592,13 @@ pass_finish(struct ldev *d)
 
 	if (!d->seen_marker && !d->detected && d->nk > 0)
 		detect_window(d, 1);
+	d->at_end = 1;
 	if (d->pass_rec != NULL) {
 		ref = ref_gap(d);
 		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
+	}
+	if (d->first_rec != NULL) {	/* the only pass */
+		stage_put(lst, d->first_rec);
+		d->first_rec = NULL;
 	}
 }
