@@ -557,52 +557,48 @@ unescape(char *s, size_t len)
 }
 
 /*
- * Candidate TAB, backslash and NUL bytes among SPLIT_STEP bytes at P, as
- * a bit mask, and the byte a set bit stands for.  Sixteen bytes at a time with
+ * The TAB bytes among SPLIT_STEP bytes at P as a bit mask in *TABS, and
+ * the backslash and NUL bytes, rarer, as the mask returned; SPLIT_POS
+ * turns a set bit into its byte's offset.  Sixteen bytes at a time with
  * SSE2: Ascend kernel records run to 700 bytes of PMU counters.
  */
 #ifdef __SSE2__
 #define SPLIT_STEP	16
-#define SPLIT_FIRST(n)	((1ULL << (n)) - 1)
+#define SPLIT_FIRST(n)	((1ULL << (n)) - 1)	/* the first N bytes' bits */
 #define SPLIT_POS(m)	((size_t)__builtin_ctzll(m))
 static inline uint64_t
-split_cand(const char *p)
+split_cand(const char *p, uint64_t *tabs)
 {
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 
+	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8('\t')));
 	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
 	    _mm_cmpeq_epi8(v, _mm_setzero_si128())));
 }
 #else
-/*
- * Bits for the TAB, backslash and NUL bytes among the 8 of W, exact: the
- * "has zero byte" test can flag a byte above a true match, so every
- * flagged byte is checked again by the caller.
- */
+/* The high bit of each zero byte of W, exactly (no borrow between bytes). */
 static uint64_t
-word_tab_or_bs(uint64_t w)
+word_zero(uint64_t w)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t t = w ^ (ones * '\t'), b = w ^ (ones * '\\');
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
 
-	return (((t - ones) & ~t) | ((b - ones) & ~b) | ((w - ones) & ~w)) &
-	    high;
+	return ~(((w & low7) + low7) | w | low7);
 }
 
 #define SPLIT_STEP	8
-#define SPLIT_FIRST(n)	\
-	(0x8080808080808080ULL & ((1ULL << 8 * (n)) - 1))
+#define SPLIT_FIRST(n)	(0x8080808080808080ULL & ((1ULL << 8 * (n)) - 1))
 #define SPLIT_POS(m)	((size_t)(__builtin_ctzll(m) >> 3))
 static inline uint64_t
-split_cand(const char *p)
+split_cand(const char *p, uint64_t *tabs)
 {
+	const uint64_t ones = 0x0101010101010101ULL;
 	uint64_t w;
 
 	memcpy(&w, p, 8);
-	return word_tab_or_bs(w);
+	*tabs = word_zero(w ^ (ones * '\t'));
+	return word_zero(w ^ (ones * '\\')) | word_zero(w);
 }
 #endif
 
@@ -610,8 +606,8 @@ split_cand(const char *p)
  * Split the work copy into fields and decode them.  One pass finds the
  * field boundaries and whether any escape is present, a block of bytes
  * at a time: a stage reads millions of records, and a call to memchr
- * per field costs more than the rest of the record.  Every candidate
- * byte is checked again, so the masks may over-report.
+ * per field costs more than the rest of the record.  The masks are
+ * exact; a NUL byte, which no field may hold, is found in the same pass.
  */
 static void
 split_fields(struct tsvr *r)
@@ -619,31 +615,31 @@ split_fields(struct tsvr *r)
 	/* locals, not r's fields: a byte store may alias any of those */
 	char *p = r->work, **fld = r->fld, *start = p;
 	size_t *flen = r->flen, ncols = r->ncols;
-	size_t len = r->linelen, i, nf = 1, k;
+	size_t len = r->linelen, i, j, nf = 1, k;
 	int escaped = 0;
-	uint64_t m;
+	uint64_t tabs, spec;
 
 	fld[0] = p;
 	for (i = 0; i < len; i += SPLIT_STEP) {
-		if (i + SPLIT_STEP <= len)
-			m = split_cand(p + i);
-		else	/* the tail, byte by byte, not read past the NUL */
-			m = SPLIT_FIRST(len - i);
-		for (; m != 0; m &= m - 1) {
-			size_t j = i + SPLIT_POS(m);
-
-			if (p[j] == '\t') {
-				if (nf < ncols) {
-					flen[nf - 1] = (size_t)(p + j - start);
-					p[j] = '\0';
-					start = fld[nf] = p + j + 1;
-				}
-				nf++;
-			} else if (p[j] == '\\')
-				escaped = 1;
-			else if (p[j] == '\0')
+		spec = split_cand(p + i, &tabs);
+		if (i + SPLIT_STEP > len) {	/* the last block */
+			spec &= SPLIT_FIRST(len - i);
+			tabs &= SPLIT_FIRST(len - i);
+		}
+		for (; spec != 0; spec &= spec - 1) {
+			if (p[i + SPLIT_POS(spec)] == '\0')
 				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 				    "NUL byte");
+			escaped = 1;
+		}
+		for (; tabs != 0; tabs &= tabs - 1) {
+			j = i + SPLIT_POS(tabs);
+			if (nf < ncols) {
+				flen[nf - 1] = (size_t)(p + j - start);
+				p[j] = '\0';
+				start = fld[nf] = p + j + 1;
+			}
+			nf++;
 		}
 	}
 	if (nf != r->ncols)
@@ -667,9 +663,13 @@ tsvr_next(struct tsvr *r)
 {
 	if (r->ncols == 0 || rgetline(r, 1) < 0)
 		return 0;
-	if (r->workcap < r->linelen + 1) {
-		r->workcap = r->linelen + 1 + r->linelen / 2;
+	if (r->workcap < r->linelen + 1 + SPLIT_STEP) {
+		size_t old = r->workcap;
+
+		/* split_fields reads a whole block past the end: defined */
+		r->workcap = r->linelen + 1 + SPLIT_STEP + r->linelen / 2;
 		r->work = xrealloc(r->work, r->workcap);
+		memset(r->work + old, 0, r->workcap - old);
 	}
 	memcpy(r->work, r->line, r->linelen + 1);
 	split_fields(r);
