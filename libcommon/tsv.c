@@ -363,8 +363,7 @@ struct tsvr {
 	FILE		*fp;
 	const char	*path;
 	unsigned long	 lineno;
-	char		*line;		/* raw line, newline removed */
-	size_t		 linecap;
+	char		*line;		/* raw line in iobuf, newline removed */
 	size_t		 linelen;
 	char		*work;		/* decoded copy, fields NUL-separated */
 	size_t		 workcap;
@@ -375,7 +374,14 @@ struct tsvr {
 	char		**fld;		/* field starts in work */
 	size_t		*flen;
 	char		*pending;	/* first line read past the preamble */
-	char		*iobuf;		/* stdio buffer of fp */
+	/*
+	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
+	 * a longer line, and one for a NUL) and used where they lie, between
+	 * rstart and rend: getline costs a copy and a search per record.
+	 */
+	char		*iobuf;
+	size_t		 rcap, rstart, rend;
+	int		 reof;
 };
 
 /*
@@ -383,17 +389,51 @@ struct tsvr {
  * line (RECORD) is not searched for NUL bytes here: split_fields finds
  * them in the same pass as the TABs.
  */
+static void
+rfill(struct tsvr *r)
+{
+	ssize_t got;
+
+	if (r->rstart > 0) {
+		memmove(r->iobuf, r->iobuf + r->rstart, r->rend - r->rstart);
+		r->rend -= r->rstart;
+		r->rstart = 0;
+	}
+	if (r->rend == r->rcap) {
+		r->rcap *= 2;
+		r->iobuf = xrealloc(r->iobuf, r->rcap + 1);
+	}
+	do
+		got = read(fileno(r->fp), r->iobuf + r->rend, r->rcap - r->rend);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		diag_errno(EXIT_BAD, "%s: read error", diag_path(r->path));
+	if (got == 0)
+		r->reof = 1;
+	r->rend += (size_t)got;
+}
+
 static ssize_t
 rgetline(struct tsvr *r, int record)
 {
-	ssize_t n = getline(&r->line, &r->linecap, r->fp);
+	char *nl;
+	ssize_t n;
 
-	if (n < 0) {
-		if (ferror(r->fp))
-			diag_errno(EXIT_BAD, "%s: read error",
-			    diag_path(r->path));
-		return -1;
+	while ((nl = memchr(r->iobuf + r->rstart, '\n', r->rend -
+	    r->rstart)) == NULL) {
+		if (r->reof) {
+			if (r->rstart == r->rend)
+				return -1;
+			break;		/* a last line without newline */
+		}
+		rfill(r);
 	}
+	r->line = r->iobuf + r->rstart;
+	n = (ssize_t)(nl != NULL ? (size_t)(nl - r->line) + 1 :
+	    r->rend - r->rstart);
+	r->rstart += (size_t)n;
+	if (nl == NULL)
+		r->line[n] = '\0';	/* the byte kept free at rend */
 	r->lineno++;
 	if (!record && memchr(r->line, '\0', (size_t)n) != NULL)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "NUL byte");
@@ -467,11 +507,10 @@ tsvr_open(const char *path)
 	}
 	/*
 	 * Big reads: with the default 4 KiB buffer, system calls cost a
-	 * third of a stage's time.  glibc ignores the size unless it is
-	 * given the buffer too.
+	 * third of a stage's time.
 	 */
-	r->iobuf = xmalloc(RBUF_SIZE);
-	setvbuf(r->fp, r->iobuf, _IOFBF, RBUF_SIZE);
+	r->rcap = RBUF_SIZE;
+	r->iobuf = xmalloc(r->rcap + 1);
 	while (rgetline(r, 0) >= 0) {
 		if (r->line[0] != '#') {
 			parse_header(r);
@@ -793,8 +832,6 @@ tsvr_close(struct tsvr *r)
 		return;
 	if (r->fp != stdin)
 		fclose(r->fp);
-	else
-		setvbuf(stdin, NULL, _IONBF, 0);	/* before freeing iobuf */
 	for (i = 0; i < r->npre; i++)
 		free(r->pre[i]);
 	for (i = 0; i < r->ncols; i++)
@@ -803,7 +840,6 @@ tsvr_close(struct tsvr *r)
 	free(r->names);
 	free(r->fld);
 	free(r->flen);
-	free(r->line);
 	free(r->work);
 	free(r->iobuf);
 	free(r);
