@@ -337,7 +337,9 @@ put_layers(int ph)
  * the model, so a first pass with fewer layers than the second began
  * before the capture, and a last pass, closed by the end of the input,
  * with fewer layers than the one before it was still running when the
- * capture stopped.  The first pass's record waits for the second.
+ * capture stopped.  The first pass's record waits for the second, but
+ * no longer than the first lasted (see close_pass, pass_tick): memory
+ * stays bounded when no second pass comes.
  */
 static void
 put_pass(struct ldev *d)
@@ -400,12 +402,27 @@ close_pass(struct ldev *d, int64_t cut)
 	d->npasses++;
 	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);
 	d->deadline = INT64_MAX;
+	/* the first pass waits for a second no longer than it lasted */
+	if (d->first_rec != NULL)
+		d->deadline = d->first_wait = d->pass_end + (d->pass_end -
+		    d->pass_ts);
+}
+
+/* Write the first pass's record without comparing it with a second. */
+static void
+first_untagged(struct ldev *d)
+{
+	if (d->first_rec != NULL)
+		stage_put(lst, d->first_rec);
+	d->first_rec = NULL;
 }
 
 static void
 open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
     const char *step, size_t slen)
 {
+	if (k->s > d->first_wait)
+		first_untagged(d);
 	d->pass_rec = stage_new(lst, "pass", k->s);
 	srec_set_str(d->pass_rec, COL_DEV, d->name);
 	srec_set_i64(d->pass_rec, lc_pass, d->npasses);
@@ -572,14 +589,22 @@ pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 		let_go(k);
 }
 
-/* The input has reached TS: close the pass when no marker can follow. */
+/*
+ * The input has reached TS: close the pass when no marker can follow, or
+ * stop holding the first pass's record when no second pass has come.
+ */
 void
 pass_tick(struct ldev *d, int64_t ts)
 {
 	int64_t ref;
 
-	if (d->pass_rec == NULL || ts <= d->deadline)
+	if (ts <= d->deadline)
 		return;
+	if (d->pass_rec == NULL) {	/* no second pass came in time */
+		first_untagged(d);
+		d->deadline = INT64_MAX;
+		return;
+	}
 	ref = ref_gap(d);
 	close_pass(d, d->layer_ts + ref);
 }
@@ -597,8 +622,5 @@ pass_finish(struct ldev *d)
 		ref = ref_gap(d);
 		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
 	}
-	if (d->first_rec != NULL) {	/* the only pass */
-		stage_put(lst, d->first_rec);
-		d->first_rec = NULL;
-	}
+	first_untagged(d);	/* the only pass */
 }

@@ -122,6 +122,7 @@ struct ldev {
 	/* the first pass's record, until the second closes (cut_start) */
 	struct srec	*first_rec;
 	int64_t		 first_layers;
+	int64_t		 first_wait;	/* a second pass starting later: none */
 	int		 at_end;	/* the input ended: no later marker */
 	/* detection window (no marker seen yet on this dev) */
 	int		 seen_marker;
