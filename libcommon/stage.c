@@ -46,6 +46,14 @@ struct srec {
 	size_t		 blen, bcap;
 	size_t		*off;		/* value offsets in buf */
 	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
+	/*
+	 * Bytes of buf that, with a TAB after each of the first nin - 1
+	 * values, are the input columns as they were read (0: none).  A
+	 * kept record starts with the input line's decoded copy, which is
+	 * the raw text itself when the line had no escape, so that writing
+	 * it needs no escaping; setting an input column ends that.
+	 */
+	size_t		 rawlen;
 	struct srec	*next_free;
 };
 
@@ -234,6 +242,25 @@ const char *
 stage_meta(const struct stage *st, const char *key)
 {
 	return tsvr_meta(st->in, key);
+}
+
+unsigned long
+stage_seen(const struct stage *st, const char *prog, const char *col)
+{
+	size_t i, np = tsvr_npreamble(st->in), len = strlen(prog);
+
+	for (i = 0; i < np; i++) {
+		const char *l = tsvr_preamble(st->in, i);
+
+		if (strncmp(l, "stage ", 6) == 0 &&
+		    strncmp(l + 6, prog, len) == 0 &&
+		    (l[6 + len] == ' ' || l[6 + len] == '\0'))
+			return (unsigned long)i + 1;
+	}
+	for (i = 0; col != NULL && i < st->nin; i++)
+		if (strcmp(st->names[i], col) == 0)
+			return (unsigned long)np + 1;
+	return 0;
 }
 
 /* ---- reading ---- */
@@ -440,6 +467,12 @@ current_line(struct stage *st)
 	const char *line = tsvr_line(st->in, &linelen);
 	char *p;
 
+	if (st->nset == 0) {		/* most records: the line as read */
+		p = scratch(st, linelen + st->ncols - st->nin + 1);
+		memcpy(p, line, linelen);
+		memset(p + linelen, '\t', st->ncols - st->nin);
+		return linelen + st->ncols - st->nin;
+	}
 	for (i = 0; st->inset && i < st->nin; i++) {
 		const char *f;
 
@@ -669,7 +702,7 @@ srec_alloc(struct stage *st, struct okey key)
 	}
 	for (i = 0; i < st->ncols; i++)
 		r->len[i] = SRE_EMPTY;
-	r->blen = 0;
+	r->blen = r->rawlen = 0;
 	r->key = key;
 	if (st->nopen == st->opencap) {
 		st->opencap = st->opencap ? 2 * st->opencap : 16;
@@ -686,6 +719,8 @@ srec_alloc(struct stage *st, struct okey key)
 void
 srec_set(struct srec *r, int col, const char *s, size_t len)
 {
+	if ((size_t)col < r->st->nin)
+		r->rawlen = 0;
 	if (r->blen + len + 1 > r->bcap) {
 		r->bcap = 2 * (r->blen + len + 1) + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
@@ -731,18 +766,58 @@ srec_ts(const struct srec *r)
 	return r->key.ts;
 }
 
+/*
+ * Take the current record's input columns in one copy of the reader's
+ * decoded line (its values NUL-terminated at their raw offsets) rather
+ * than value by value: prof-layers keeps nearly every kernel, and Ascend
+ * kernel records run to a kilobyte.
+ */
+static void
+keep_input(struct stage *st, struct srec *r)
+{
+	const size_t *lens;
+	char *const *fld = tsvr_fields(st->in, &lens);
+	const char *base = fld[0];
+	size_t i, linelen, sum = 0, nin = st->nin;
+	size_t *off = r->off, *len = r->len;
+
+	tsvr_line(st->in, &linelen);
+	if (r->bcap < linelen + 1) {
+		/* room for the columns the stage adds, not twice the line */
+		r->bcap = linelen + 1 + linelen / 4 + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	memcpy(r->buf, base, linelen + 1);
+	r->blen = linelen + 1;
+	for (i = 0; i < nin; i++) {
+		off[i] = (size_t)(fld[i] - base);
+		len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
+		sum += lens[i];
+	}
+	/* unescaping shortens a value: equal lengths mean no escape */
+	if (sum + nin - 1 == linelen)
+		r->rawlen = linelen;
+}
+
 struct srec *
 stage_keep(struct stage *st)
 {
 	struct okey key = { st->ts, st->cur_seq };
 	struct srec *r = srec_alloc(st, key);
-	size_t i, len;
+	size_t i;
 
-	for (i = 0; i < st->ncols; i++) {
-		const char *f = stage_get(st, (int)i, &len);
-
-		if (len > 0)
-			srec_set(r, (int)i, f, len);
+	if (st->nin > 0)
+		keep_input(st, r);
+	for (i = 0; st->nset > 0 && i < st->ncols; i++) {
+		if (!st->isset[i])
+			continue;
+		if (st->setl[i] > 0)
+			srec_set(r, (int)i, st->setv[i], st->setl[i]);
+		else {
+			if (i < st->nin)
+				r->rawlen = 0;
+			r->len[i] = SRE_EMPTY;
+		}
 	}
 	return r;
 }
@@ -783,11 +858,41 @@ stage_put(struct stage *st, struct srec *r)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " put after %" PRId64 " was written", r->key.ts,
 		    st->last_out);
-	for (i = 0; i < st->ncols; i++) {
+	if (r->rawlen > 0) {
+		/* the input columns as read: put the TABs back */
+		char *p = scratch(st, r->rawlen);
+		const size_t *off = r->off;
+		size_t nin = st->nin;
+
+		memcpy(p, r->buf, r->rawlen);
+		/* each value but the first starts after a TAB */
+		for (i = 1; i < nin; i++)
+			p[off[i] - 1] = '\t';
+		n = r->rawlen;
+	}
+	for (i = r->rawlen > 0 ? st->nin : 0; i < st->ncols; i++) {
 		size_t len;
 		const char *v = srec_get(r, (int)i, &len);
 
-		n = put_field(st, n, i == 0, v, len);
+		if (len > 0 || i == 0)
+			n = put_field(st, n, i == 0, v, len);
+		else {
+			scratch(st, n + 1)[n] = '\t';	/* absent */
+			n++;
+		}
+	}
+	/*
+	 * Once what sorts before the oldest open record is written, that
+	 * record, if it is R, goes out at once: prof-layers puts the
+	 * kernels it holds in their order, and the heap would only delay
+	 * each by a copy.
+	 */
+	drain(st);
+	if (st->open[0] == r) {
+		write_line(st, r->key, st->line, n);
+		unopen(st, r);
+		drain(st);
+		return;
 	}
 	line = xmalloc(n + 1);
 	memcpy(line, st->line, n);

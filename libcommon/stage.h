@@ -53,6 +53,14 @@ size_t		 stage_ncols(const struct stage *);
 const char	*stage_colname(const struct stage *, size_t);
 /* The input's "#KEY VALUE" preamble value, or NULL. */
 const char	*stage_meta(const struct stage *, const char *);
+/*
+ * The input line that shows program PROG already ran on it: its
+ * "#stage PROG ..." preamble line, else the header when an input column
+ * is named COL (NULL: none); 0 when neither.  A stage that would repeat
+ * its own records refuses such input.
+ */
+unsigned long	 stage_seen(const struct stage *, const char *,
+		    const char *);
 
 /*
  * Read the next record: 1, or 0 at the end of the input.  Malformed or

@@ -363,8 +363,7 @@ struct tsvr {
 	FILE		*fp;
 	const char	*path;
 	unsigned long	 lineno;
-	char		*line;		/* raw line, newline removed */
-	size_t		 linecap;
+	char		*line;		/* raw line in iobuf, newline removed */
 	size_t		 linelen;
 	char		*work;		/* decoded copy, fields NUL-separated */
 	size_t		 workcap;
@@ -375,28 +374,78 @@ struct tsvr {
 	char		**fld;		/* field starts in work */
 	size_t		*flen;
 	char		*pending;	/* first line read past the preamble */
-	char		*iobuf;		/* stdio buffer of fp */
+	/*
+	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
+	 * a longer line, and one for a NUL) and used where they lie, between
+	 * rstart and rend: getline costs a copy and a search per record.
+	 */
+	char		*iobuf;
+	size_t		 rcap, rstart, rend;
+	int		 reof;
 };
 
-/* Read one physical line; returns its length or -1 at EOF. */
-static ssize_t
-rgetline(struct tsvr *r)
+/*
+ * Read one physical line; returns its length or -1 at EOF.  A record
+ * line (RECORD) is not searched for NUL bytes here: split_fields finds
+ * them in the same pass as the TABs.
+ */
+static void
+rfill(struct tsvr *r)
 {
-	ssize_t n = getline(&r->line, &r->linecap, r->fp);
+	ssize_t got;
 
-	if (n < 0) {
-		if (ferror(r->fp))
-			diag_errno(EXIT_BAD, "%s: read error",
-			    diag_path(r->path));
-		return -1;
+	if (r->rstart > 0) {
+		memmove(r->iobuf, r->iobuf + r->rstart, r->rend - r->rstart);
+		r->rend -= r->rstart;
+		r->rstart = 0;
 	}
+	if (r->rend == r->rcap) {
+		r->rcap *= 2;
+		r->iobuf = xrealloc(r->iobuf, r->rcap + 1);
+	}
+	do
+		got = read(fileno(r->fp), r->iobuf + r->rend, r->rcap - r->rend);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		diag_errno(EXIT_BAD, "%s: read error", diag_path(r->path));
+	if (got == 0)
+		r->reof = 1;
+	r->rend += (size_t)got;
+}
+
+static ssize_t
+rgetline(struct tsvr *r, int record)
+{
+	char *nl;
+	ssize_t n;
+
+	while ((nl = memchr(r->iobuf + r->rstart, '\n', r->rend -
+	    r->rstart)) == NULL) {
+		if (r->reof) {
+			if (r->rstart == r->rend)
+				return -1;
+			break;		/* a last line without newline */
+		}
+		rfill(r);
+	}
+	r->line = r->iobuf + r->rstart;
+	n = (ssize_t)(nl != NULL ? (size_t)(nl - r->line) + 1 :
+	    r->rend - r->rstart);
+	r->rstart += (size_t)n;
+	if (nl == NULL)
+		r->line[n] = '\0';	/* the byte kept free at rend */
 	r->lineno++;
-	if (memchr(r->line, '\0', (size_t)n) != NULL)
+	if (!record && memchr(r->line, '\0', (size_t)n) != NULL)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "NUL byte");
 	if (n > 0 && r->line[n - 1] == '\n')
 		r->line[--n] = '\0';
-	if (n > 0 && r->line[n - 1] == '\r')
+	if (n > 0 && r->line[n - 1] == '\r') {
+		/* a NUL byte is the first complaint, as for other lines */
+		if (record && memchr(r->line, '\0', (size_t)n) != NULL)
+			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+			    "NUL byte");
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "CR before LF");
+	}
 	r->linelen = (size_t)n;
 	return n;
 }
@@ -458,12 +507,11 @@ tsvr_open(const char *path)
 	}
 	/*
 	 * Big reads: with the default 4 KiB buffer, system calls cost a
-	 * third of a stage's time.  glibc ignores the size unless it is
-	 * given the buffer too.
+	 * third of a stage's time.
 	 */
-	r->iobuf = xmalloc(RBUF_SIZE);
-	setvbuf(r->fp, r->iobuf, _IOFBF, RBUF_SIZE);
-	while (rgetline(r) >= 0) {
+	r->rcap = RBUF_SIZE;
+	r->iobuf = xmalloc(r->rcap + 1);
+	while (rgetline(r, 0) >= 0) {
 		if (r->line[0] != '#') {
 			parse_header(r);
 			return r;
@@ -548,49 +596,48 @@ unescape(char *s, size_t len)
 }
 
 /*
- * Candidate TAB and backslash bytes among SPLIT_STEP bytes at P, as a bit
- * mask, and the byte a set bit stands for.  Sixteen bytes at a time with
+ * The TAB bytes among SPLIT_STEP bytes at P as a bit mask in *TABS, and
+ * the backslash and NUL bytes, rarer, as the mask returned; SPLIT_POS
+ * turns a set bit into its byte's offset.  Sixteen bytes at a time with
  * SSE2: Ascend kernel records run to 700 bytes of PMU counters.
  */
 #ifdef __SSE2__
 #define SPLIT_STEP	16
-#define SPLIT_ALL	0xffffULL
+#define SPLIT_FIRST(n)	((1ULL << (n)) - 1)	/* the first N bytes' bits */
 #define SPLIT_POS(m)	((size_t)__builtin_ctzll(m))
 static inline uint64_t
-split_cand(const char *p)
+split_cand(const char *p, uint64_t *tabs)
 {
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 
+	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+	    _mm_set1_epi8('\t')));
 	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+	    _mm_cmpeq_epi8(v, _mm_setzero_si128())));
 }
 #else
-/*
- * Bits for the TAB and backslash bytes among the 8 of W, exact: the
- * "has zero byte" test can flag a byte above a true match, so every
- * flagged byte is checked again by the caller.
- */
+/* The high bit of each zero byte of W, exactly (no borrow between bytes). */
 static uint64_t
-word_tab_or_bs(uint64_t w)
+word_zero(uint64_t w)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t t = w ^ (ones * '\t'), b = w ^ (ones * '\\');
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
 
-	return (((t - ones) & ~t) | ((b - ones) & ~b)) & high;
+	return ~(((w & low7) + low7) | w | low7);
 }
 
 #define SPLIT_STEP	8
-#define SPLIT_ALL	0x8080808080808080ULL
+#define SPLIT_FIRST(n)	(0x8080808080808080ULL & ((1ULL << 8 * (n)) - 1))
 #define SPLIT_POS(m)	((size_t)(__builtin_ctzll(m) >> 3))
 static inline uint64_t
-split_cand(const char *p)
+split_cand(const char *p, uint64_t *tabs)
 {
+	const uint64_t ones = 0x0101010101010101ULL;
 	uint64_t w;
 
 	memcpy(&w, p, 8);
-	return word_tab_or_bs(w);
+	*tabs = word_zero(w ^ (ones * '\t'));
+	return word_zero(w ^ (ones * '\\')) | word_zero(w);
 }
 #endif
 
@@ -598,43 +645,41 @@ split_cand(const char *p)
  * Split the work copy into fields and decode them.  One pass finds the
  * field boundaries and whether any escape is present, a block of bytes
  * at a time: a stage reads millions of records, and a call to memchr
- * per field costs more than the rest of the record.  Every candidate
- * byte is checked again, so the masks may over-report.
+ * per field costs more than the rest of the record.  The masks are
+ * exact; a NUL byte, which no field may hold, is found in the same pass.
  */
 static void
 split_fields(struct tsvr *r)
 {
-	char *p = r->work;
-	size_t len = r->linelen, i = 0, nf = 1, k;
+	/* locals, not r's fields: a byte store may alias any of those */
+	char *p = r->work, **fld = r->fld, *start = p;
+	size_t *flen = r->flen, ncols = r->ncols;
+	size_t len = r->linelen, i, j, nf = 1, k;
 	int escaped = 0;
-	uint64_t m;
+	uint64_t tabs, spec;
 
-	r->fld[0] = p;
-	for (;; i += SPLIT_STEP) {
-		if (i + SPLIT_STEP <= len) {
-			if ((m = split_cand(p + i)) == 0)
-				continue;
-		} else
-			m = i < len ? SPLIT_ALL : 0;
-		for (; m != 0; m &= m - 1) {
-			size_t j = i + SPLIT_POS(m);
-
-			if (j >= len)
-				break;
-			if (p[j] == '\\')
-				escaped = 1;
-			else if (p[j] == '\t') {
-				if (nf < r->ncols) {
-					r->flen[nf - 1] = (size_t)(p + j -
-					    r->fld[nf - 1]);
-					p[j] = '\0';
-					r->fld[nf] = p + j + 1;
-				}
-				nf++;
-			}
+	fld[0] = p;
+	for (i = 0; i < len; i += SPLIT_STEP) {
+		spec = split_cand(p + i, &tabs);
+		if (i + SPLIT_STEP > len) {	/* the last block */
+			spec &= SPLIT_FIRST(len - i);
+			tabs &= SPLIT_FIRST(len - i);
 		}
-		if (i + SPLIT_STEP >= len)
-			break;
+		for (; spec != 0; spec &= spec - 1) {
+			if (p[i + SPLIT_POS(spec)] == '\0')
+				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+				    "NUL byte");
+			escaped = 1;
+		}
+		for (; tabs != 0; tabs &= tabs - 1) {
+			j = i + SPLIT_POS(tabs);
+			if (nf < ncols) {
+				flen[nf - 1] = (size_t)(p + j - start);
+				p[j] = '\0';
+				start = fld[nf] = p + j + 1;
+			}
+			nf++;
+		}
 	}
 	if (nf != r->ncols)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
@@ -655,11 +700,15 @@ split_fields(struct tsvr *r)
 int
 tsvr_next(struct tsvr *r)
 {
-	if (r->ncols == 0 || rgetline(r) < 0)
+	if (r->ncols == 0 || rgetline(r, 1) < 0)
 		return 0;
-	if (r->workcap < r->linelen + 1) {
-		r->workcap = r->linelen + 1 + r->linelen / 2;
+	if (r->workcap < r->linelen + 1 + SPLIT_STEP) {
+		size_t old = r->workcap;
+
+		/* split_fields reads a whole block past the end: defined */
+		r->workcap = r->linelen + 1 + SPLIT_STEP + r->linelen / 2;
 		r->work = xrealloc(r->work, r->workcap);
+		memset(r->work + old, 0, r->workcap - old);
 	}
 	memcpy(r->work, r->line, r->linelen + 1);
 	split_fields(r);
@@ -672,6 +721,13 @@ tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 	if (len != NULL)
 		*len = r->flen[i];
 	return r->fld[i];
+}
+
+char *const *
+tsvr_fields(const struct tsvr *r, const size_t **lens)
+{
+	*lens = r->flen;
+	return r->fld;
 }
 
 const char *
@@ -713,6 +769,18 @@ parse_i64(const char *s, size_t len, int64_t *out)
 	}
 	if (i == len)
 		return -1;
+	/* 18 digits cannot overflow: no check but the digit's */
+	if (len - i <= 18) {
+		for (; i < len; i++) {
+			unsigned d = (unsigned char)s[i] - (unsigned)'0';
+
+			if (d > 9)
+				return -1;
+			u = u * 10 + d;
+		}
+		*out = neg ? (int64_t)(0 - u) : (int64_t)u;
+		return 0;
+	}
 	for (; i < len; i++) {
 		unsigned d = (unsigned char)s[i] - (unsigned)'0';
 
@@ -764,8 +832,6 @@ tsvr_close(struct tsvr *r)
 		return;
 	if (r->fp != stdin)
 		fclose(r->fp);
-	else
-		setvbuf(stdin, NULL, _IONBF, 0);	/* before freeing iobuf */
 	for (i = 0; i < r->npre; i++)
 		free(r->pre[i]);
 	for (i = 0; i < r->ncols; i++)
@@ -774,7 +840,6 @@ tsvr_close(struct tsvr *r)
 	free(r->names);
 	free(r->fld);
 	free(r->flen);
-	free(r->line);
 	free(r->work);
 	free(r->iobuf);
 	free(r);

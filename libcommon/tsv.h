@@ -70,6 +70,12 @@ int		 tsvr_col(const struct tsvr *, const char *);
 int		 tsvr_next(struct tsvr *);
 /* Decoded field I of the current record and its length. */
 const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
+/*
+ * All decoded fields of the current record at once: their starts (in
+ * one buffer, the first at its beginning) and, in *LENS, their lengths;
+ * for a stage that copies whole records.
+ */
+char *const	*tsvr_fields(const struct tsvr *, const size_t **);
 /* Field I of the current record as it was read, still escaped. */
 const char	*tsvr_rawfield(const struct tsvr *, size_t, size_t *);
 /* The current record's raw (still escaped) line without the newline. */

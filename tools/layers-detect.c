@@ -37,37 +37,60 @@ struct cand {
 	int64_t		 dur;
 };
 
-static int
-cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The modal gap between consecutive occurrences of C's name. */
+/*
+ * The modal gap between consecutive occurrences of C's name, the
+ * smallest of equally frequent ones, from its occurrences AT (C->count
+ * positions, ascending).  Gaps are counted in CNT (zero on entry and on
+ * return, indexed by gap < the window's size): a sort per candidate
+ * made detection cost more than the rest of a kernel's work.
+ */
 static void
-modal_gap(struct cand *c, const struct lkern *k, size_t n, size_t *tmp)
+modal_gap(struct cand *c, const size_t *at, size_t *cnt)
 {
-	size_t i, m = 0, best = 0, run;
+	size_t i, g, best = 0;
 
-	for (i = c->first; i < n; i++)
-		if (k[i].name == c->name)
-			tmp[m++] = i;
-	for (i = 1; i < m; i++)
-		tmp[i - 1] = tmp[i] - tmp[i - 1];
-	m--;
-	qsort(tmp, m, sizeof(*tmp), cmp_size);
 	c->period = 0;
-	for (i = 0; i < m; i += run) {
-		for (run = 1; i + run < m && tmp[i + run] == tmp[i]; run++)
-			;
-		if (run > best) {
-			best = run;
-			c->period = tmp[i];
+	for (i = 1; i < c->count; i++) {
+		g = at[i] - at[i - 1];
+		if (++cnt[g] > best || (cnt[g] == best && g < c->period)) {
+			best = cnt[g];
+			c->period = g;
 		}
 	}
+	for (i = 1; i < c->count; i++)
+		cnt[at[i] - at[i - 1]] = 0;
 	c->modal = best;
+}
+
+/*
+ * The positions in K of each candidate's name, grouped by candidate
+ * (C[i]'s from (*START)[i]), in one pass over the window.
+ */
+static size_t *
+occurrences(const struct lkern *k, size_t n, const struct cand *c,
+    size_t nc, size_t **start)
+{
+	uint32_t maxid = 0;
+	size_t i, *at = xreallocarray(NULL, n + 1, sizeof(*at)), *fill;
+	size_t *of;
+
+	for (i = 0; i < nc; i++)
+		if (c[i].name > maxid)
+			maxid = c[i].name;
+	of = xcalloc((size_t)maxid + 1, sizeof(*of));	/* cand + 1 */
+	*start = xreallocarray(NULL, nc + 1, sizeof(**start));
+	fill = xreallocarray(NULL, nc + 1, sizeof(*fill));
+	for (i = 0; i < nc; i++) {
+		of[c[i].name] = i + 1;
+		(*start)[i] = fill[i] = i > 0 ? (*start)[i - 1] +
+		    c[i - 1].count : 0;
+	}
+	for (i = 0; i < n; i++)
+		if (k[i].name <= maxid && of[k[i].name] > 0)
+			at[fill[of[k[i].name] - 1]++] = i;
+	free(of);
+	free(fill);
+	return at;
 }
 
 static int
@@ -144,15 +167,18 @@ static int64_t
 find_anchor(const struct lkern *k, size_t n, int64_t *conf)
 {
 	struct cand *c;
-	size_t nc, i, *tmp, best_sc = 0;
+	size_t nc, i, *at, *start, *cnt, best_sc = 0;
 	int64_t best = -1, best_dur = 0;
 	int best_attn = 0;
 
 	c = candidates(k, n, &nc);
-	tmp = xreallocarray(NULL, n + 1, sizeof(*tmp));
+	at = occurrences(k, n, c, nc, &start);
+	cnt = xcalloc(n + 1, sizeof(*cnt));
 	for (i = 0; i < nc; i++)
-		modal_gap(&c[i], k, n, tmp);
-	free(tmp);
+		modal_gap(&c[i], at + start[i], cnt);
+	free(cnt);
+	free(start);
+	free(at);
 	qsort(c, nc, sizeof(*c), cmp_cand);
 	if (nc > NCAND)
 		nc = NCAND;

@@ -331,6 +331,36 @@ put_layers(int ph)
 	nlrecs = 0;
 }
 
+/*
+ * Write the record of the pass that closed, with its cut tags (see
+ * prof-layers(1), "Cut passes").  Every pass runs the same layers of
+ * the model, so a first pass with fewer layers than the second began
+ * before the capture, and a last pass, closed by the end of the input,
+ * with fewer layers than the one before it was still running when the
+ * capture stopped.  The first pass's record waits for the second, but
+ * no longer than the first lasted (see close_pass, pass_tick): memory
+ * stays bounded when no second pass comes.
+ */
+static void
+put_pass(struct ldev *d)
+{
+	if (d->at_end && d->nlp > 0 &&
+	    d->pass_layers < d->layers_per[d->nlp - 1])
+		srec_tag_add(d->pass_rec, lc_tags, "cut_end");
+	if (d->npasses == 0) {
+		d->first_rec = d->pass_rec;
+		d->first_layers = d->pass_layers;
+	} else
+		stage_put(lst, d->pass_rec);
+	d->pass_rec = NULL;
+	if (d->first_rec != NULL && d->npasses == 1) {
+		if (d->first_layers < d->pass_layers)
+			srec_tag_add(d->first_rec, lc_tags, "cut_start");
+		stage_put(lst, d->first_rec);
+		d->first_rec = NULL;
+	}
+}
+
 /* Close the open pass: its last layer ends by CUT. */
 static void
 close_pass(struct ldev *d, int64_t cut)
@@ -357,8 +387,7 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
-	stage_put(lst, d->pass_rec);
-	d->pass_rec = NULL;
+	put_pass(d);
 	if (d->ngaps > 0)
 		d->ref_gap = median_of(d->gaps, d->ngaps);
 	if (ph != PH_BWD) {
@@ -373,12 +402,27 @@ close_pass(struct ldev *d, int64_t cut)
 	d->npasses++;
 	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);
 	d->deadline = INT64_MAX;
+	/* the first pass waits for a second no longer than it lasted */
+	if (d->first_rec != NULL)
+		d->deadline = d->first_wait = d->pass_end + (d->pass_end -
+		    d->pass_ts);
+}
+
+/* Write the first pass's record without comparing it with a second. */
+static void
+first_untagged(struct ldev *d)
+{
+	if (d->first_rec != NULL)
+		stage_put(lst, d->first_rec);
+	d->first_rec = NULL;
 }
 
 static void
 open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
     const char *step, size_t slen)
 {
+	if (k->s > d->first_wait)
+		first_untagged(d);
 	d->pass_rec = stage_new(lst, "pass", k->s);
 	srec_set_str(d->pass_rec, COL_DEV, d->name);
 	srec_set_i64(d->pass_rec, lc_pass, d->npasses);
@@ -545,14 +589,22 @@ pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 		let_go(k);
 }
 
-/* The input has reached TS: close the pass when no marker can follow. */
+/*
+ * The input has reached TS: close the pass when no marker can follow, or
+ * stop holding the first pass's record when no second pass has come.
+ */
 void
 pass_tick(struct ldev *d, int64_t ts)
 {
 	int64_t ref;
 
-	if (d->pass_rec == NULL || ts <= d->deadline)
+	if (ts <= d->deadline)
 		return;
+	if (d->pass_rec == NULL) {	/* no second pass came in time */
+		first_untagged(d);
+		d->deadline = INT64_MAX;
+		return;
+	}
 	ref = ref_gap(d);
 	close_pass(d, d->layer_ts + ref);
 }
@@ -565,8 +617,10 @@ pass_finish(struct ldev *d)
 
 	if (!d->seen_marker && !d->detected && d->nk > 0)
 		detect_window(d, 1);
+	d->at_end = 1;
 	if (d->pass_rec != NULL) {
 		ref = ref_gap(d);
 		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
 	}
+	first_untagged(d);	/* the only pass */
 }

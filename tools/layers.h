@@ -119,6 +119,11 @@ struct ldev {
 	int64_t		 layer_ts, layer_idx, marker_dur;
 	uint32_t	 marker_track;
 	int64_t		 deadline;	/* pass closes when input passes it */
+	/* the first pass's record, until the second closes (cut_start) */
+	struct srec	*first_rec;
+	int64_t		 first_layers;
+	int64_t		 first_wait;	/* a second pass starting later: none */
+	int		 at_end;	/* the input ended: no later marker */
 	/* detection window (no marker seen yet on this dev) */
 	int		 seen_marker;
 	int		 detected;	/* the anchor came from detection */

@@ -194,6 +194,7 @@ free_devs(void)
 static void
 run(const char *path, int argc, char *argv[])
 {
+	unsigned long line;
 	size_t i;
 
 	lst = stage_open(path, argc, argv, added, sizeof(added) /
@@ -223,6 +224,10 @@ run(const char *path, int argc, char *argv[])
 	lc_step = stage_col(lst, "step");
 	lc_type = stage_col(lst, "type");
 	lc_core = stage_col(lst, "core");
+	/* a second run would add every pass, layer and summary again */
+	if ((line = stage_seen(lst, "prof-layers", "layer_type")) != 0)
+		diag_at_fatal(EXIT_BAD, stage_path(lst), line, "input already "
+		    "annotated by prof-layers: its records would be repeated");
 	while (stage_next(lst)) {
 		if (stage_ts(lst) != STAGE_NO_TS)
 			tick(stage_ts(lst));
