@@ -13,6 +13,7 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -918,6 +919,56 @@ top_rank(struct chrome *c, const char *val, size_t n)
 		sink_set_rank(c->src, rank);
 }
 
+/*
+ * deviceProperties: one timeless device record per GPU, so that later
+ * stages (prof-roofline) can tell the chip.  dev is the GPU id, which
+ * the sink replaces by the rank when known, as for kernels.
+ */
+static void
+top_devices(struct chrome *c, const char *val, size_t n)
+{
+	char idbuf[24], mem[24];
+	struct irec r;
+	int64_t id, bytes;
+	int nt, i, v;
+	long len;
+
+	nt = parse_small(val, n, &c->btok, &c->nbtok);
+	if (nt < 1 || c->btok[0].type != JSMN_ARRAY)
+		return;
+	for (i = 1; i < nt; i = json_skip(c->btok, nt, i)) {
+		if (c->btok[i].type != JSMN_OBJECT)
+			continue;
+		v = json_get(val, c->btok, nt, i, "id");
+		if (v < 0 || json_dec(val, c->btok, v, 0, &id) != DTIME_OK ||
+		    id < 0)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.kind = IK_DEVICE;
+		r.ts = IREC_NO_TS;
+		r.dev = id;
+		r.v[IC_TRACK] = idbuf;
+		r.len[IC_TRACK] = (size_t)snprintf(idbuf, sizeof(idbuf),
+		    "%" PRId64, id);
+		r.v[IC_CAT] = "deviceProperties";
+		r.len[IC_CAT] = strlen(r.v[IC_CAT]);
+		v = json_get(val, c->btok, nt, i, "name");
+		if (v >= 0 && (len = json_str(val, c->btok, v, &c->kbuf,
+		    &c->kcap)) >= 0) {
+			r.v[IC_NAME] = c->kbuf;
+			r.len[IC_NAME] = (size_t)len;
+		}
+		v = json_get(val, c->btok, nt, i, "totalGlobalMem");
+		if (v >= 0 && json_dec(val, c->btok, v, 0, &bytes) ==
+		    DTIME_OK && bytes >= 0) {
+			r.v[IC_VALUE] = mem;
+			r.len[IC_VALUE] = (size_t)snprintf(mem, sizeof(mem),
+			    "%" PRId64, bytes);
+		}
+		sink_add(c->src, &r);
+	}
+}
+
 /* A top-level key other than traceEvents, before or after it. */
 static void
 on_top(void *arg, const char *key, size_t klen, const char *val,
@@ -933,6 +984,8 @@ on_top(void *arg, const char *key, size_t klen, const char *val,
 		top_base(c, val, vlen);
 	else if (klen == 15 && memcmp(key, "distributedInfo", 15) == 0)
 		top_rank(c, val, vlen);
+	else if (klen == 16 && memcmp(key, "deviceProperties", 16) == 0)
+		top_devices(c, val, vlen);
 }
 
 /*

@@ -35,7 +35,7 @@ const char *const ingest_colnames[IC_NCOLS] = {
 
 const char *const ingest_kindnames[IK_NKINDS] = {
 	"kernel", "host", "step", "comm", "flow", "counter", "mark", "pipe",
-	"metric"
+	"metric", "device"
 };
 
 const char *const ingest_fmtnames[ISF_NFMTS] = {
@@ -1036,7 +1036,7 @@ tally(const struct srec *sr, int kind)
 
 static const char *const inventory_cols[] = {
 	"path", "format", "rank", "records", "kernel", "host", "step",
-	"comm", "flow", "counter", "mark", "pipe", "metric", "dropped",
+	"comm", "flow", "counter", "mark", "pipe", "metric", "device", "dropped",
 	"start_ns", "span_ns", "has", "skipped"
 };
 

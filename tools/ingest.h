@@ -23,7 +23,7 @@ enum icol {
 /* Record kinds written by prof-ingest. */
 enum ikind {
 	IK_KERNEL, IK_HOST, IK_STEP, IK_COMM, IK_FLOW, IK_COUNTER, IK_MARK,
-	IK_PIPE, IK_METRIC,
+	IK_PIPE, IK_METRIC, IK_DEVICE,
 	IK_NKINDS,
 	IK_DEFER = 100		/* decided at output from the process name */
 };

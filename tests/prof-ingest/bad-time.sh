@@ -6,4 +6,4 @@ prof-ingest kd_bad_time.csv >"$OLDPWD/out"
 echo "exit $?"
 grep -v '^#' "$OLDPWD/out"
 prof-ingest -k kd_bad_time.csv | grep -c '^kernel'
-prof-ingest -k -i kd_bad_time.csv | cut -f1,4,18
+prof-ingest -k -i kd_bad_time.csv | cut -f1,4,19
