@@ -39,7 +39,8 @@ static struct rf_peaks peaks;
 static int c_flops, c_bytes, c_dtype, c_ai, c_bound, c_bsrc, c_pipe;
 static int c_pratio, c_mfu, c_bw, c_roof, c_short, c_srcop, c_tags;
 static int c_type, c_core, c_step, c_cat, c_ext, c_corr, c_pmu;
-static int c_ish, c_idt, c_osh, c_odt, c_labels;
+static int c_ish, c_idt, c_osh, c_odt, c_labels, c_value;
+static int user_peaks;		/* -c, -f or --peak-*: no chip from the trace */
 
 static const char *const bounds[B_NBOUND] = {
 	"unknown", "compute", "memory", "latency"
@@ -586,6 +587,45 @@ do_pipe(void)
 	    rf_is_sync_instr(name, nn));
 }
 
+/*
+ * A device record (prof-ingest, Kineto deviceProperties) names the chip
+ * when the user gave no peaks.  Timeless records come first, so this is
+ * decided before any kernel.  One chip for the whole stream: the first
+ * device's, with a tag when a later one has another name.
+ */
+static void
+do_device(void)
+{
+	static char first[64];
+	static int seen;
+	const char *name = stage_get(st, COL_NAME, NULL), *chip;
+	int64_t bytes;
+	int absent;
+
+	if (user_peaks || name[0] == '\0')
+		return;
+	if (seen) {
+		if (strcmp(name, first) != 0 &&
+		    strstr(peaks.tag, "mixed_devices") == NULL)
+			stage_tag_add(peaks.tag, sizeof(peaks.tag),
+			    "mixed_devices");
+		return;
+	}
+	seen = 1;
+	snprintf(first, sizeof(first), "%s", name);
+	bytes = col_i64(c_value, &absent);
+	if ((chip = rf_chip_of_device(name, absent ? -1 : bytes)) != NULL &&
+	    rf_chip_set(&peaks, chip)) {
+		stage_tag_add(peaks.tag, sizeof(peaks.tag), "chip_from_trace");
+		return;
+	}
+	snprintf(peaks.device, sizeof(peaks.device), "%s", name);
+	stage_tag_add(peaks.tag, sizeof(peaks.tag), "unknown_device");
+	diag_warn("%s: device '%s' is not in the chip table: no peaks "
+	    "(give -c or --peak-flops/--peak-bw)", diag_path(stage_path(st)),
+	    name);
+}
+
 static void
 run(const char *path, int argc, char *argv[])
 {
@@ -620,6 +660,7 @@ run(const char *path, int argc, char *argv[])
 	c_osh = stage_col(st, "out_shapes");
 	c_odt = stage_col(st, "out_dtypes");
 	c_labels = stage_col(st, "labels");
+	c_value = stage_col(st, "value");
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {
 		if (stage_is(st, "kernel")) {
@@ -627,7 +668,9 @@ run(const char *path, int argc, char *argv[])
 			continue;
 		}
 		dev = stage_get(st, COL_DEV, NULL);
-		if (stage_is(st, "host"))
+		if (stage_is(st, "device"))
+			do_device();
+		else if (stage_is(st, "host"))
 			do_host();
 		else if (stage_is(st, "pipe"))
 			do_pipe();
@@ -767,6 +810,7 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	user_peaks = chip != NULL || file != NULL || npf > 0 || bw != NULL;
 	if (file != NULL)
 		rf_peaks_file(&peaks, file);
 	if (chip != NULL && strcmp(chip, "list") == 0) {

@@ -328,6 +328,39 @@ rf_peaks_file(struct rf_peaks *pk, const char *path)
 		rf_chip_set(pk, only->name);
 }
 
+/*
+ * Device names as runtimes report them: "NVIDIA A100-SXM4-80GB",
+ * "NVIDIA A100-PG509-200" (40 GB), "NVIDIA H100 80GB HBM3", "AMD
+ * Instinct MI300X", Ascend SoC names such as "Ascend910B3".  PCIe and NVL
+ * boards have other clocks and memory than the table's SXM parts, so
+ * they match nothing rather than the wrong row.
+ */
+const char *
+rf_chip_of_device(const char *name, int64_t bytes)
+{
+	static const struct { const char *word, *chip; } map[] = {
+		{ "H100", "h100" }, { "H200", "h200" }, { "B200", "b200" },
+		{ "MI300X", "mi300x" }, { "910B1", "910b1" },
+		{ "910B2", "910b2" }, { "910B3", "910b3" },
+		{ "910B4", "910b4" }
+	};
+	size_t i;
+
+	if (strcasestr(name, "PCIe") != NULL || strcasestr(name, "NVL") !=
+	    NULL)
+		return NULL;
+	if (strcasestr(name, "A100") != NULL) {
+		/* 40 GB boards report about 42.5e9 bytes, 80 GB ones 85e9. */
+		if (bytes < 0)
+			return NULL;
+		return bytes > 60 * G ? "a100" : "a100-40gb";
+	}
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcasestr(name, map[i].word) != NULL)
+			return map[i].chip;
+	return NULL;
+}
+
 void
 rf_peak_flops_opt(struct rf_peaks *p, const char *arg)
 {

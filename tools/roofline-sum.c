@@ -597,7 +597,14 @@ write_peaks(void)
 		r = stage_new(st, "metric", at);
 		srec_set_str(r, COL_NAME, "peaks_known");
 		srec_set_str(r, c_value, "0");
-		srec_set_str(r, c_tags, "no_chip");
+		if (pk->device[0] != '\0') {
+			char ev[80];
+
+			snprintf(ev, sizeof(ev), "device=%s", pk->device);
+			srec_set_str(r, c_evid, ev);
+		}
+		srec_set_str(r, c_tags, pk->tag[0] != '\0' ? pk->tag :
+		    "no_chip");
 		stage_put(st, r);
 		return;
 	}
@@ -609,6 +616,7 @@ write_peaks(void)
 		srec_set_str(r, c_chip, pk->name);
 		srec_set_str(r, c_dtype, rf_dtype_name(d));
 		srec_set_i64(r, c_value, pk->flops[d]);
+		srec_set_str(r, c_tags, pk->tag);
 		stage_put(st, r);
 	}
 	r = stage_new(st, "metric", at);
@@ -616,6 +624,7 @@ write_peaks(void)
 	srec_set_str(r, c_chip, pk->name);
 	if (pk->bw > 0)
 		srec_set_i64(r, c_value, pk->bw);
+	srec_set_str(r, c_tags, pk->tag);
 	stage_put(st, r);
 }
 

@@ -55,6 +55,8 @@ struct rf_peaks {
 	char		 name[64];		/* "" when no chip */
 	int64_t		 flops[DT_NPEAK];
 	int64_t		 bw;
+	char		 tag[48];		/* where the chip came from */
+	char		 device[64];		/* a device not in the table */
 };
 
 const char	*rf_dtype_name(int);
@@ -67,6 +69,11 @@ int		 rf_dtype_size(int);
 
 /* Set P from chip NAME (case-insensitive, '-' and '_' alike); 0: unknown. */
 int		 rf_chip_set(struct rf_peaks *, const char *);
+/*
+ * The built-in chip that a device record names (NAME, memory BYTES or
+ * -1), or NULL when none matches without doubt.
+ */
+const char	*rf_chip_of_device(const char *, int64_t);
 /* Print the built-in table (and P's overrides) as TSV on stdout. */
 void		 rf_chip_list(void);
 /* Read a peaks file into P: lines "chip dtype flops_per_s hbm_bytes_per_s". */
