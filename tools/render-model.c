@@ -500,11 +500,24 @@ static void
 on_record(void)
 {
 	const char *kind = fixed(0);
-	struct rdev *d = dev_of(fixed(3));
+	struct rdev *d;
 	int absent;
 
 	M->nrecords++;
 	check_extent();
+	/*
+	 * Neither makes a rank: device records name every GPU the host had
+	 * (prof-ingest), and prof-roofline's peaks belong to no device.
+	 */
+	if (strcmp(kind, "device") == 0)
+		return;
+	if (*fixed(3) == '\0') {
+		if (strcmp(kind, "metric") == 0 && col[C_VALUE] >= 0 &&
+		    strncmp(fixed(5), "peak_", 5) == 0)
+			kv_add(&M->peaks, &M->npeaks, fixed(5), num(C_VALUE));
+		return;
+	}
+	d = dev_of(fixed(3));
 	if (strcmp(kind, "kernel") == 0)
 		on_kernel(d);
 	else if (strcmp(kind, "host") == 0)
