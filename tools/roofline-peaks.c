@@ -355,6 +355,9 @@ rf_chip_of_device(const char *name, int64_t bytes)
 			return NULL;
 		return bytes > 60 * G ? "a100" : "a100-40gb";
 	}
+	/* An H100 of 94 or 96 GB is an NVL or GH200 board: faster HBM. */
+	if (strcasestr(name, "H100") != NULL && bytes > 90 * G)
+		return NULL;
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strcasestr(name, map[i].word) != NULL)
 			return map[i].chip;

@@ -39,7 +39,7 @@ printf 'kernel\t10\t5\t0\t1\ta\t\n' >>mixed.tsv
 prof-roofline mixed.tsv >out.tsv; echo "exit $?"
 awk -v kind=metric -v want=name,chip,value,tags -f "$f" out.tsv |
     awk -F'\t' '$1 == "peak_hbm_bytes_per_s"'
-echo '=== an A100 of unstated memory and a PCIe board are not guessed'
+echo '=== an A100 of unstated memory, a PCIe board, a 95 GiB H100 are not guessed'
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\n' >a.tsv
 printf 'device\t\t\t0\t0\tNVIDIA A100\t\n' >>a.tsv
 prof-roofline a.tsv 2>&1 >out.tsv | sed 's|^prof-roofline: [^:]*:|prof-roofline: FILE:|'
@@ -47,4 +47,8 @@ awk -v kind=metric -v want=name,value,evidence,tags -f "$f" out.tsv
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\n' >p.tsv
 printf 'device\t\t\t0\t0\tNVIDIA H100 PCIe\t85018279936\n' >>p.tsv
 prof-roofline p.tsv 2>/dev/null |
+    awk -v kind=metric -v want=name,value,evidence,tags -f "$f"
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\n' >n.tsv
+printf 'device\t\t\t0\t0\tNVIDIA H100\t102085492736\n' >>n.tsv
+prof-roofline n.tsv 2>/dev/null |
     awk -v kind=metric -v want=name,value,evidence,tags -f "$f"
