@@ -89,9 +89,18 @@ col_any(const struct csvin *cv, const char *const *names)
 static int
 col_need(const struct areader *a, const char *const *names, int *out)
 {
+	const char *first;
+
 	if ((*out = col_any(a->cv, names)) >= 0)
 		return 0;
-	diag_at(a->where, 1, "missing column '%s'", names[0]);
+	/*
+	 * Show how the header begins: a file that is no such table at all
+	 * (JSON under a .csv name, another table) shows at once.
+	 */
+	first = csvin_ncols(a->cv) > 0 ? csvin_colname(a->cv, 0) : "";
+	diag_at(a->where, 1, "missing column '%s' (the header begins '%.40s%s')",
+	    names[0], first, strlen(first) > 40 || csvin_ncols(a->cv) > 1 ?
+	    "..." : "");
 	return -1;
 }
 
