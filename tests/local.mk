@@ -49,3 +49,7 @@ EXTRA_DIST += tests/lib.sh tests/cli.sh tests/cases.sh tests/corpus.sh \
 # record; the fuzzers' regression inputs replayed through the tools.
 TESTS += tests/nothing-lost.sh
 EXTRA_DIST += tests/nothing-lost.sh
+TESTS += tests/stage-input.sh
+EXTRA_DIST += tests/stage-input.sh
+TESTS += tests/fuzz-regress.sh
+EXTRA_DIST += tests/fuzz-regress.sh
