@@ -381,7 +381,9 @@ ingest_dir(const char *dir)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
+	/* An empty directory leaves NAMES null, which qsort must not get. */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(dir) + strlen(names[i]) + 2;
 		char *path = xmalloc(len);
