@@ -27,6 +27,8 @@ added_kinds() {
 	prof-bubbles) echo "bubble metric bubble_group";;
 	prof-attrib) echo "cause";;
 	prof-waitanchor) echo "op metric";;
+	prof-layers) echo "pass layer check metric layer_type role layer_seq stream stream_overlap";;
+	prof-roofline) echo "roof bottleneck metric";;
 	*) echo "-";;
 	esac
 }
