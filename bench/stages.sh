@@ -53,6 +53,25 @@ for t in $chain; do
 	else note "$t is not built: left out"; fi
 done
 
+# Programs built beyond that list are found, so none is left out: a
+# stage (it writes a prof-tsv stream with its own "#stage" line from a
+# minimal one) joins the end of the chain; any other program (a report
+# writer) is timed on the chain's last stream, outside the chain.
+writers=
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >"$tmp/probe.tsv"
+for p in "$tools"/prof-*; do
+	t=${p##*/}
+	[ -x "$p" ] && [ -f "$p" ] || continue
+	case " prof-ingest $chain " in *" $t "*) continue;; esac
+	if "$p" <"$tmp/probe.tsv" >"$tmp/probe.out" 2>/dev/null &&
+	    head -n 1 "$tmp/probe.out" | grep -q '^#prof-tsv ' &&
+	    grep -q "^#stage $t " "$tmp/probe.out"; then
+		present="$present $t"
+	else
+		writers="$writers $t"
+	fi
+done
+
 # records FILE: lines that are neither preamble nor header.
 records() { grep -vc '^#' "$1" | awk '{ print $1 - 1 }'; }
 
@@ -72,6 +91,7 @@ make_streams() {
 		    die "$t failed on $prev"
 		prev=$sdir/$label.$t.tsv
 	done
+	last_stream=$prev
 }
 
 # bench_stage LABEL TOOL INPUT: timing rows for TOOL and cat on INPUT.
@@ -88,19 +108,20 @@ bench_stage() {
 		o=$tmp/m.cat; ot=$tmp/m.tool
 		[ "$r" = 0 ] && o=$tmp/warm && ot=$tmp/warm
 		measure "$o" cat "$in" || die "cat failed"
-		measure "$ot" "$tools/$t" $(stage_args $t) "$in" ||
-		    die "$t failed on $in"
+		# shellcheck disable=SC2086
+		measure "$ot" "$tools/$t" $targs "$in" || die "$t failed on $in"
 		r=$((r + 1))
 	done
-	measure "$tmp/m.half" "$tools/$t" $(stage_args $t) "$half" ||
-	    die "$t failed on $half"
+	# shellcheck disable=SC2086
+	measure "$tmp/m.half" "$tools/$t" $targs "$half" || die "$t failed on $half"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$t" \
 	    "$(fsize "$in")" "$n" "$(median "$tmp/m.tool")" \
 	    "$(median "$tmp/m.cat")" "$(maxcol2 "$tmp/m.tool")" \
 	    "$(maxcol2 "$tmp/m.half")" "$(range "$tmp/m.tool")" >>"$tmp/rows"
 }
 
-# bench_pipeline LABEL RAW: prof-ingest alone, and the whole pipeline.
+# bench_pipeline LABEL RAW: cat, prof-ingest alone, and the whole pipeline
+# from the raw input, in the same rounds.
 bench_pipeline() {
 	label=$1 raw=$2
 	pipe=$tmp/pipe.sh
@@ -111,23 +132,35 @@ bench_pipeline() {
 		done
 		printf '\n'
 	} >"$pipe"
-	: >"$tmp/m.ingest"; : >"$tmp/m.pipe"
+	nrec=$("$tools/prof-ingest" -q "$raw" | grep -vc '^#' | awk '{ print $1 - 1 }')
+	: >"$tmp/m.pcat"; : >"$tmp/m.ingest"; : >"$tmp/m.pipe"
 	r=0
 	while [ "$r" -le "$BENCH_RUNS" ]; do
-		o=$tmp/m.ingest; op=$tmp/m.pipe
-		[ "$r" = 0 ] && o=$tmp/warm && op=$tmp/warm
+		oc=$tmp/m.pcat; o=$tmp/m.ingest; op=$tmp/m.pipe
+		[ "$r" = 0 ] && oc=$tmp/warm && o=$tmp/warm && op=$tmp/warm
+		measure "$oc" cat "$raw" || die "cat failed"
 		measure "$o" "$tools/prof-ingest" "$raw" || die "prof-ingest failed"
 		measure "$op" sh "$pipe" || die "the pipeline failed on $raw"
 		r=$((r + 1))
 	done
-	printf '| %s | %.0f | prof-ingest alone | %.2f | %s |\n' "$label" \
-	    "$(fsize "$raw" | awk '{ print $1 / 1e6 }')" \
-	    "$(median "$tmp/m.ingest")" "$(range "$tmp/m.ingest")" >>"$tmp/pipes"
 	cmd=prof-ingest
 	for t in $present; do cmd="$cmd \\| $t"; done
-	printf '| %s | %.0f | %s | %.2f | %s |\n' "$label" \
-	    "$(fsize "$raw" | awk '{ print $1 / 1e6 }')" "$cmd" \
-	    "$(median "$tmp/m.pipe")" "$(range "$tmp/m.pipe")" >>"$tmp/pipes"
+	mb=$(fsize "$raw" | awk '{ print $1 / 1e6 }')
+	for m in pcat ingest pipe; do
+		case $m in
+		pcat) c=cat;; ingest) c="prof-ingest alone";; pipe) c=$cmd;;
+		esac
+		awk -v label="$label" -v mb="$mb" -v c="$c" -v n="$nrec" \
+		    -v s="$(median "$tmp/m.$m")" -v cs="$(median "$tmp/m.pcat")" \
+		    -v rr="$(range "$tmp/m.$m")" -v rss="$(maxcol2 "$tmp/m.$m")" \
+		    -v base="$m" 'BEGIN {
+			printf "| %s | %.0f | %s | %.2f | %s | %.0f | %s | %s | %s |\n",
+			    label, mb, c, s, rr, (s > 0 ? mb / s : 0),
+			    (base == "pcat" || s <= 0 ? "-" : sprintf("%.2fM", n / s / 1e6)),
+			    (base == "pcat" ? "(baseline)" : sprintf("%.1fx", (cs > 0 ? s / cs : 0))),
+			    (rss == "-" ? "-" : sprintf("%.1f", rss / 1024))
+		    }' >>"$tmp/pipes"
+	done
 }
 
 : >"$tmp/rows"; : >"$tmp/pipes"
@@ -137,10 +170,19 @@ for label in kineto ascend; do
 	make_streams "$label" "$raw"
 	prev=$sdir/$label.0.tsv
 	for t in $present; do
-		note "$label: timing $t"
+		targs=$(stage_args "$t")
+		note "$label: timing $t $targs"
 		bench_stage "$label" "$t" "$prev"
 		prev=$sdir/$label.$t.tsv
 	done
+	# Report writers read the last stream; "-f md" where they take it.
+	for t in $writers; do
+		targs=
+		"$tools/$t" --help 2>/dev/null | grep -q -- '-f' && targs="-f md"
+		note "$label: timing $t $targs"
+		bench_stage "$label" "$t" "$last_stream"
+	done
+	targs=
 done
 note "timing the whole pipeline"
 bench_pipeline "Kineto JSON" "$kineto"
@@ -164,7 +206,7 @@ bench_pipeline "kernel_details.csv" "$kdcsv"
 		print line
 	}' "$tmp/rows"
 	printf '\n### Whole pipeline, from the raw input\n\n'
-	printf '| input | size MB | command | median s | runs s |\n|---|---:|---|---:|---:|\n'
+	printf '| input | size MB | command | median s | runs s | MB/s | records/s | time vs cat | peak RSS MiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
 	cat "$tmp/pipes"
 } >"$tmp/report"
 cat "$tmp/report"

@@ -62,6 +62,8 @@ struct csvin {
 	int		 bomdone;
 	char		*ib;		/* input block */
 	size_t		 ipos, ilen;
+	size_t		 nul;		/* offset of the block's first NUL
+					   byte, or ilen */
 	unsigned long	 line;		/* physical line being fed */
 	size_t		 col;		/* bytes of that line already fed */
 	int		 inrow;		/* a row has begun, not yet ended */
@@ -293,6 +295,19 @@ csvin_fill(struct csvin *c)
 			c->col = 3;
 		}
 	}
+	/*
+	 * A NUL byte is no text: libcsv would keep it inside a field, and
+	 * the prof-tsv stream cannot carry it (its reader refuses NUL), so
+	 * the next stage would fail on a line far from the cause.  One
+	 * memchr per block finds it; csvin_feed reports it where it is.
+	 */
+	c->nul = c->ilen;
+	if (c->ilen > 0) {
+		const char *z = memchr(c->ib, '\0', c->ilen);
+
+		if (z != NULL)
+			c->nul = (size_t)(z - c->ib);
+	}
 	if (c->ilen == 0)
 		csvin_finish(c);
 }
@@ -312,6 +327,11 @@ csvin_feed(struct csvin *c)
 	n = c->ilen - c->ipos;
 	nl = memchr(s, '\n', n);
 	seg = nl != NULL ? (size_t)(nl - s) + 1 : n;
+	if (c->nul < c->ipos + seg) {
+		csvin_seterr(c, c->line, c->col + (c->nul - c->ipos) + 1,
+		    "NUL byte in CSV text");
+		return;
+	}
 	if (!c->inrow && !csvin_blank(s, seg)) {
 		c->inrow = 1;
 		c->rowline = c->line;

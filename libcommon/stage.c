@@ -278,6 +278,7 @@ int
 stage_next(struct stage *st)
 {
 	int64_t end;
+	int absent;
 
 	memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
@@ -285,7 +286,17 @@ stage_next(struct stage *st)
 		return 0;
 	st->cur_seq = ++st->seq;
 	st->ts = fixed_i64(st, COL_TS, STAGE_NO_TS);
-	st->dur = fixed_i64(st, COL_DUR, -1);
+	/*
+	 * dur_ns is -1 when absent, so a written "-1" must be refused on
+	 * the text's side, before it could pass for an absent value.
+	 */
+	st->dur = tsvr_i64(st->in, COL_DUR, &absent);
+	if (!absent && st->dur < 0)
+		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
+		    "column 'dur_ns': negative duration '%" PRId64 "'",
+		    st->dur);
+	if (absent)
+		st->dur = -1;
 	if (st->ts == STAGE_NO_TS) {
 		if (st->timed_seen)
 			diag_at_fatal(EXIT_BAD, tsvr_path(st->in),
@@ -299,10 +310,10 @@ stage_next(struct stage *st)
 		    st->ts, st->last_ts);
 	st->timed_seen = 1;
 	st->last_ts = st->ts;
-	if (st->dur < -1 || (st->dur > 0 &&
-	    __builtin_add_overflow(st->ts, st->dur, &end)))
+	if (st->dur > 0 && __builtin_add_overflow(st->ts, st->dur, &end))
 		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
-		    "column 'dur_ns': invalid duration '%" PRId64 "'", st->dur);
+		    "ts_ns + dur_ns overflows 64-bit nanoseconds: '%" PRId64
+		    "' + '%" PRId64 "'", st->ts, st->dur);
 	if (st->dur <= 0)
 		end = st->ts;
 	if (st->end_ts == STAGE_NO_TS || end > st->end_ts)

@@ -690,9 +690,16 @@ split_fields(struct tsvr *r)
 	for (k = 0; k < r->ncols; k++) {
 		ssize_t n = unescape(r->fld[k], r->flen[k]);
 
-		if (n < 0)
+		if (n < 0) {
+			/* The field as read: unescape() changed it. */
+			size_t off = (size_t)(r->fld[k] - r->work);
+			int show = r->flen[k] > 60 ? 60 : (int)r->flen[k];
+
 			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-			    "column '%s': invalid escape", r->names[k]);
+			    "column '%s': invalid escape in '%.*s%s'",
+			    r->names[k], show, r->line + off,
+			    r->flen[k] > 60 ? "..." : "");
+		}
 		r->flen[k] = (size_t)n;
 	}
 }

@@ -28,3 +28,19 @@ scratch_dir() {
 	d=$(mktemp -d "${TMPDIR:-/tmp}/proftest.XXXXXX") || fail_ "mktemp"
 	echo "$d"
 }
+
+# The pass-through stages among the programs: those that, given a minimal
+# prof-tsv stream on stdin, write one with a "#stage NAME" line of their
+# own (so prof-ingest and report writers are left out, and a stage added
+# later is found without a list to update).  Needs PATH to hold the tools.
+stage_names() {
+	_in=$(scratch_dir)
+	printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >"$_in/in"
+	for _t in $(tool_names); do
+		[ "$_t" = prof-ingest ] && continue
+		"$_t" <"$_in/in" >"$_in/out" 2>/dev/null &&
+		    head -n 1 "$_in/out" | grep -q '^#prof-tsv ' &&
+		    grep -q "^#stage $_t " "$_in/out" && echo "$_t"
+	done
+	rm -rf "$_in"
+}

@@ -44,3 +44,12 @@ EXTRA_DIST += tests/lib.sh tests/cli.sh tests/cases.sh tests/corpus.sh \
 	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/prof-pipeline \
 	tests/data \
 	examples
+
+# Hostile input and conservation (issue 6): every stage keeps every input
+# record; the fuzzers' regression inputs replayed through the tools.
+TESTS += tests/nothing-lost.sh
+EXTRA_DIST += tests/nothing-lost.sh
+TESTS += tests/stage-input.sh
+EXTRA_DIST += tests/stage-input.sh
+TESTS += tests/fuzz-regress.sh
+EXTRA_DIST += tests/fuzz-regress.sh

@@ -89,9 +89,18 @@ col_any(const struct csvin *cv, const char *const *names)
 static int
 col_need(const struct areader *a, const char *const *names, int *out)
 {
+	const char *first;
+
 	if ((*out = col_any(a->cv, names)) >= 0)
 		return 0;
-	diag_at(a->where, 1, "missing column '%s'", names[0]);
+	/*
+	 * Show how the header begins: a file that is no such table at all
+	 * (JSON under a .csv name, another table) shows at once.
+	 */
+	first = csvin_ncols(a->cv) > 0 ? csvin_colname(a->cv, 0) : "";
+	diag_at(a->where, 1, "missing column '%s' (the header begins '%.40s%s')",
+	    names[0], first, strlen(first) > 40 || csvin_ncols(a->cv) > 1 ?
+	    "..." : "");
 	return -1;
 }
 
@@ -151,11 +160,46 @@ field_time(const struct areader *a, int col, int scale, int64_t *out)
 	size_t len;
 	const char *s = csvin_field(a->cv, col, &len);
 
-	if (dtime_parse(s, len, scale, out) == DTIME_OK)
+	enum dtime_err e;
+
+	if ((e = dtime_parse(s, len, scale, out)) == DTIME_OK)
 		return 0;
-	diag_at(a->where, csvin_line(a->cv), "column '%s': invalid time '%s'",
-	    csvin_colname(a->cv, (size_t)col), s);
+	/* The reason, and at most 60 bytes of a (maybe huge) field. */
+	diag_at(a->where, csvin_line(a->cv),
+	    "column '%s': invalid time '%.*s%s': %s",
+	    csvin_colname(a->cv, (size_t)col), len > 60 ? 60 : (int)len, s,
+	    len > 60 ? "..." : "", dtime_strerror(e));
 	return -1;
+}
+
+/*
+ * Parse field COL as the duration (us) of a record starting at TS.  A
+ * negative duration, or one that takes the end past 64-bit nanoseconds,
+ * is refused here, where the file and line are known: prof-tsv(5) allows
+ * neither, and every stage would otherwise stop on the record far from
+ * its source.
+ */
+static int
+field_dur(const struct areader *a, int col, int64_t ts, int64_t *out)
+{
+	int64_t end;
+
+	if (field_time(a, col, 3, out) != 0)
+		return -1;
+	if (*out < 0) {
+		diag_at(a->where, csvin_line(a->cv),
+		    "column '%s': negative duration '%s'",
+		    csvin_colname(a->cv, (size_t)col),
+		    csvin_field(a->cv, col, NULL));
+		return -1;
+	}
+	if (__builtin_add_overflow(ts, *out, &end)) {
+		diag_at(a->where, csvin_line(a->cv),
+		    "column '%s': start + duration overflows 64-bit "
+		    "nanoseconds", csvin_colname(a->cv, (size_t)col));
+		return -1;
+	}
+	return 0;
 }
 
 /* The Device_id of a row when it is a plain number; else the rank's. */
@@ -316,7 +360,7 @@ kernel_row(struct areader *a, const struct kcols *k)
 	r.kind = IK_KERNEL;
 	r.has_dur = 1;
 	if (field_time(a, k->ts, 3, &r.ts) != 0 ||
-	    field_time(a, k->dur, 3, &r.dur) != 0)
+	    field_dur(a, k->dur, r.ts, &r.dur) != 0)
 		return -1;
 	if (k->wait >= 0 && !csvin_absent(a->cv, k->wait)) {
 		if (field_time(a, k->wait, 3, &wait) != 0)

@@ -453,8 +453,11 @@ build_span(struct chrome *c, const struct evf *f, int64_t ts, int64_t dur,
 {
 	struct irec *r = &c->rec;
 	enum evclass cls = classify(c, f);
-	int64_t dev;
+	int64_t dev, end;
 
+	if (__builtin_add_overflow(ts, dur, &end))
+		return bad_event(c, "'ts' + 'dur' overflows 64-bit nanoseconds",
+		    -1, NULL);
 	if (rec_start(c, f, IK_HOST, ts) < 0)
 		return -1;
 	r->dur = dur;
@@ -489,6 +492,10 @@ do_complete(struct chrome *c, const struct evf *f)
 	if (get_ts(c, f, &ts) < 0 ||
 	    (f->dur >= 0 && get_time(c, f->dur, "dur", &dur) < 0))
 		return -1;
+	/* prof-tsv(5) has no negative durations: say so at the event. */
+	if (dur < 0)
+		return bad_event(c, "invalid 'dur' value", f->dur,
+		    "negative duration");
 	if (f->dur < 0) {
 		sink_skip(c->src, "complete event without 'dur'");
 		return 0;
@@ -734,11 +741,16 @@ be_pop(struct chrome *c, struct bkey *k)
 static int
 emit_pair(struct chrome *c, const struct evf *f, int64_t beg, int64_t end)
 {
+	int64_t dur;
+
 	if (end < beg) {
 		sink_skip(c->src, "E event earlier than its B event");
 		return 0;
 	}
-	if (build_span(c, f, beg, end - beg, 0) < 0)
+	if (__builtin_sub_overflow(end, beg, &dur))
+		return bad_event(c, "B/E pair longer than 64-bit nanoseconds",
+		    -1, NULL);
+	if (build_span(c, f, beg, dur, 0) < 0)
 		return -1;
 	if (f->id >= 0 && c->rec.len[IC_CORR] == 0 &&
 	    set_col(c, IC_CORR, f->id) < 0)
@@ -1040,6 +1052,11 @@ ingest_chrome(struct input *in, const char *where,
 		if (do_event(&c, &e) < 0) {
 			if (!ingest_lenient)
 				break;
+			/*
+			 * bad_event() marked the file failed; under
+			 * --lenient only the event is.
+			 */
+			c.failed = 0;
 			sink_skip(c.src, "malformed event (--lenient)");
 		}
 	if (c.failed)

@@ -271,6 +271,13 @@ sink_skip(int src, const char *why)
 	s->skipn[i]++;
 }
 
+/* Sources begun so far. */
+size_t
+sink_nsources(void)
+{
+	return nsrcs;
+}
+
 /* ---- runs ---- */
 
 /* A record's sort key: its time made unsigned relative to the run's. */
@@ -602,6 +609,17 @@ sink_add(int src, const struct irec *r)
 void
 sink_end(int src)
 {
+	const struct source *s = &srcs[src];
+	size_t i;
+
+	/*
+	 * Under --lenient, say on stderr what was passed over and why, one
+	 * line per reason: the per-row diagnostics scroll by, and without
+	 * -i the count would be nowhere else.
+	 */
+	for (i = 0; ingest_lenient && i < s->nskip; i++)
+		diag_at(s->path, 0, "skipped %" PRIu64 ": %s", s->skipn[i],
+		    s->skipwhy[i]);
 	close_run((uint32_t)src);
 	srcs[src].open = 0;
 }

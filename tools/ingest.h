@@ -92,6 +92,8 @@ void	 sink_note(int, const char *);
 void	 sink_add(int, const struct irec *);
 /* Count a row or event that was skipped, with the reason. */
 void	 sink_skip(int, const char *);
+/* The number of sources begun so far. */
+size_t	 sink_nsources(void);
 /* End source SRC (its records may now be spilled as one sorted run). */
 void	 sink_end(int);
 /* Write the preamble, header and all records in time order, or the

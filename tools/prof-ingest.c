@@ -317,14 +317,27 @@ ingest_path(const char *path, int explicit)
 		if (what == D_CHROME && !named &&
 		    !head_has(head, (size_t)n, "\"ph\"") &&
 		    !head_has(head, (size_t)n, "\"traceEvents\"")) {
-			sink_ignored(input_where(in),
-			    "JSON without trace events");
-			continue;
+			enum detect c = detect_content(head, (size_t)n);
+			int json = c == D_CHROME || c == D_COMM_JSON;
+
+			/*
+			 * But a member named as a trace (*trace.json, .gz
+			 * and all) that is no JSON at all is damage, not a
+			 * stray file: the reader says what is wrong.
+			 */
+			if (json || !has_suffix(base_name(name), "trace.json")) {
+				sink_ignored(input_where(in), json ?
+				    "JSON without trace events" : "not JSON");
+				continue;
+			}
 		}
 		if (what == D_UNKNOWN) {
 			const char *why = ignore_reason(base_name(name));
 
-			if (named) {
+			if (named && n == 0) {
+				diag_at(input_where(in), 0, "empty input");
+				exit_status = EXIT_BAD;
+			} else if (named) {
 				diag_at(input_where(in), 0,
 				    "unsupported format (%s)", why != NULL ?
 				    why : "not a profile this version reads");
@@ -368,7 +381,9 @@ ingest_dir(const char *dir)
 		names[n++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
+	/* An empty directory leaves NAMES null, which qsort must not get. */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(dir) + strlen(names[i]) + 2;
 		char *path = xmalloc(len);
@@ -393,12 +408,27 @@ static void
 ingest_operand(const char *path)
 {
 	struct stat st;
+	size_t before = sink_nsources();
+	int status = exit_status;
 
+	exit_status = EXIT_OK;
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
 	    S_ISDIR(st.st_mode))
 		ingest_dir(path);
 	else
 		ingest_path(path, 1);
+	/*
+	 * A directory or archive with nothing to read is most often the
+	 * wrong one, and an empty stream says nothing: warn.  The status
+	 * stays 0, as all of it was read (a directory of SQLite exports is
+	 * a fine thing to have; -i lists it).  An operand that failed has
+	 * already said why.
+	 */
+	if (exit_status == EXIT_OK && sink_nsources() == before)
+		diag_at(path, 0, "no profile found (no file this version "
+		    "reads; -i lists what is there)");
+	if (status != EXIT_OK)
+		exit_status = status;
 }
 
 /* -o: the sink writes to descriptor 1, so the file must become it. */

@@ -61,6 +61,15 @@ main(void)
 	CHECK(parse_ok("5.", 3) == 5000);
 	CHECK(parse_ok("0e999999999", 3) == 0);
 	CHECK(parse_ok("1e-999999", 3) == 0);
+	/*
+	 * More than 64 integer digits brought back by the exponent (found
+	 * by fuzz/fuzz-dtime, fuzz/regress/dtime/): a value, not a range
+	 * error.
+	 */
+	CHECK(parse_ok("1" "0000000000" "0000000000" "0000000000" "0000000000"
+	    "0000000000" "0000000000" "0000000000" "e-70", 3) == 1000);
+	CHECK(parse_ok("1766666666666666666666666666666666666666600000000000"
+	    "000000000000000E-666", 0) == 0);
 	/* int64 limits: 9223372036854775807 ns is the largest time. */
 	CHECK(parse_ok("9223372036854775.807", 3) == INT64_MAX);
 	CHECK(parse_ok("-9223372036854775.808", 3) == INT64_MIN);

@@ -1,0 +1,5 @@
+/* libcommon/stage.c with exit() and allocations tracked: see track.h. */
+#include <config.h>
+#define TRACK_RENAME
+#include "track.h"
+#include "../libcommon/stage.c"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Hostile input to every pass-through stage (found by stage_names, so a
+# stage added later is tested too): each damaged stream must stop the
+# stage with status 1 and the exact diagnostic of the stage library,
+# "PROG: FILE:LINE: what is wrong", value in single quotes; an empty
+# input gives an empty stream and status 0; a record with an 8 MiB name
+# (made here) passes through whole.
+. "${top_srcdir:-.}/tests/lib.sh"
+PATH="$top_builddir/tools:$PATH"; export PATH
+tmp=$(scratch_dir)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+stages=$(stage_names)
+[ -n "$stages" ] || fail_ "no stage found"
+hdr='#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n'
+status=0 n=0
+
+# bad NAME BODY MESSAGE: the header, then BODY (printf format), must
+# give "PROG: in.tsv:MESSAGE" and status 1 from every stage.
+bad() {
+	printf "$hdr$2" >in.tsv
+	for t in $stages; do
+		n=$((n + 1))
+		"$t" in.tsv >out 2>err
+		st=$?
+		want="$t: in.tsv:$3"
+		if [ $st -ne 1 ] || [ "$(cat err)" != "$want" ]; then
+			echo "FAIL: $t, $1: exit $st, stderr:"; cat err
+			echo "  want exit 1 and: $want"
+			status=1
+		fi
+	done
+}
+
+bad order 'kernel\t10\t1\t0\tt\ta\nkernel\t5\t1\t0\tt\tb\n' \
+    "4: records out of order: ts_ns 5 after 10"
+bad timeless-after 'kernel\t10\t1\t0\tt\ta\nmetric\t\t\t0\t\tm\n' \
+    "4: records out of order: a timeless record after timed ones"
+bad negative-dur 'kernel\t10\t-1\t0\tt\ta\n' \
+    "3: column 'dur_ns': negative duration '-1'"
+bad end-overflow 'kernel\t9223372036854775800\t100\t0\tt\ta\n' \
+    "3: ts_ns + dur_ns overflows 64-bit nanoseconds: '9223372036854775800' + '100'"
+bad ts-range 'kernel\t99999999999999999999\t1\t0\tt\ta\n' \
+    "3: column 'ts_ns': invalid integer '99999999999999999999'"
+bad ts-text 'kernel\t1.5\t1\t0\tt\ta\n' \
+    "3: column 'ts_ns': invalid integer '1.5'"
+bad few-fields 'kernel\t10\t1\t0\tt\n' "3: expected 6 fields, got 5"
+bad many-fields 'kernel\t10\t1\t0\tt\ta\tb\n' "3: expected 6 fields, got 7"
+bad nul 'kernel\t10\t1\t0\tt\ta\000b\n' "3: NUL byte"
+bad crlf 'kernel\t10\t1\t0\tt\ta\r\n' "3: CR before LF"
+bad escape 'kernel\t10\t1\t0\tt\ta\\qb\n' \
+    "3: column 'name': invalid escape in 'a\\qb'"
+
+for t in $stages; do
+	n=$((n + 1))
+	: >empty.tsv
+	if ! "$t" empty.tsv >out 2>/dev/null || ! grep -q '^#prof-tsv 1$' out ||
+	    [ "$(grep -v '^#' out | cut -f 1-6 | head -n 1)" != \
+	    "$(printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname')" ]; then
+		echo "FAIL: $t: empty input"; status=1
+	fi
+done
+
+awk 'BEGIN {
+	printf "#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n"
+	s = "x"; while (length(s) < 8388608) s = s s
+	printf "kernel\t0\t5\t0\tt\tshort\nkernel\t10\t5\t0\tt\t%s\n", s
+}' >big.tsv
+for t in $stages; do
+	n=$((n + 1))
+	got=$("$t" big.tsv 2>/dev/null | awk -F '\t' '$1 == "kernel" && length($6) == 8388608' | wc -l)
+	[ "$got" -eq 1 ] || { echo "FAIL: $t: the 8 MiB name did not pass through"; status=1; }
+done
+echo "$n checks over: $(echo $stages)"
+exit $status
