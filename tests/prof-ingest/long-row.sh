@@ -10,4 +10,4 @@ grep -v '^#' out | cut -f 1-3,6
 prof-ingest -k kernel_details.csv >out
 echo "exit $?"
 grep -v '^#' out | cut -f 1-3,6
-prof-ingest -k -i kernel_details.csv | cut -f 1,4,18
+prof-ingest -k -i kernel_details.csv | cut -f 1,4,19
