@@ -38,7 +38,7 @@ enum {
 	C_COMM_COV, C_HOST_PAR, C_LABELS, C_CONFIDENCE, C_SCOPE, C_TARGET,
 	C_EVIDENCE, C_FOLLOWUP, C_CALLS, C_DUR_AVG, C_WAIT_AVG, C_COST_AVG,
 	C_COST_TOTAL, C_WAIT_RATIO, C_RANK_COST, C_RANK_DUR, C_MASKED,
-	C_AI, C_FLOPS, C_BOUND, C_N
+	C_AI, C_FLOPS, C_BOUND, C_DTYPE, C_N
 };
 static const char *const colname[C_N] = {
 	"step", "step_group", "tags", "value", "cat", "core", "bubble_id",
@@ -48,7 +48,7 @@ static const char *const colname[C_N] = {
 	"confidence", "scope", "target_id", "evidence", "followup", "calls",
 	"dur_avg_ns", "wait_avg_ns", "cost_avg_ns", "cost_total_ns",
 	"wait_ratio", "rank_cost", "rank_dur", "masked_ratio", "ai", "flops",
-	"bound"
+	"bound", "dtype"
 };
 
 static struct tsvr *in;
@@ -135,6 +135,22 @@ kv_add(struct rkv **v, size_t *n, const char *name, char *value)
 	(*n)++;
 }
 
+/*
+ * A peak_* metric of prof-roofline, kept as "NAME DTYPE" (the dtype of a
+ * FLOP/s peak, when the stream has the column) so that the roofline
+ * chart can label each roof with what it is.
+ */
+static void
+peak_add(const char *name)
+{
+	char key[128];
+	const char *dt = get(C_DTYPE);
+
+	snprintf(key, sizeof(key), "%s%s%s", name, *dt != '\0' ? " " : "",
+	    dt);
+	kv_add(&M->peaks, &M->npeaks, key, num(C_VALUE));
+}
+
 static struct rgroup *
 group_of(struct rdev *d, const char *id)
 {
@@ -202,7 +218,7 @@ on_metric(struct rdev *d)
 		return;
 	}
 	if (strncmp(name, "peak_", 5) == 0) {
-		kv_add(&M->peaks, &M->npeaks, name, num(C_VALUE));
+		peak_add(name);
 		return;
 	}
 	if (strcmp(name, "top_gap_start_ns") == 0) {
@@ -514,7 +530,7 @@ on_record(void)
 	if (*fixed(3) == '\0') {
 		if (strcmp(kind, "metric") == 0 && col[C_VALUE] >= 0 &&
 		    strncmp(fixed(5), "peak_", 5) == 0)
-			kv_add(&M->peaks, &M->npeaks, fixed(5), num(C_VALUE));
+			peak_add(fixed(5));
 		return;
 	}
 	d = dev_of(fixed(3));

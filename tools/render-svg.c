@@ -324,41 +324,143 @@ is_bw(const char *name)
 	return strstr(name, "byte") != NULL || strstr(name, "bw") != NULL;
 }
 
+/*
+ * VALUE (exact decimal text of a rate) in units of 1e12, as "313" or
+ * "1.555", by integer arithmetic so that a roof's label is the table's
+ * number, not a rounded double.
+ */
+static void
+tera(const char *value, char *buf, size_t n)
+{
+	char *end;
+	long long v = strtoll(value, &end, 10);
+	long long t = 1000000000000LL, frac;
+	int digits = 12;
+
+	if (*end != '\0' || v < 0) {
+		snprintf(buf, n, "%s / 1e12", value);
+		return;
+	}
+	frac = v % t;
+	if (frac == 0) {
+		snprintf(buf, n, "%lld", v / t);
+		return;
+	}
+	while (frac % 10 == 0)
+		frac /= 10, digits--;
+	snprintf(buf, n, "%lld.%0*lld", v / t, digits, frac);
+}
+
+/* The dtype part of a peak's key ("peak_flops_per_s bf16"), or "". */
+static const char *
+peak_dtype(const char *key)
+{
+	const char *sp = strchr(key, ' ');
+
+	return sp != NULL ? sp + 1 : "";
+}
+
+/*
+ * The label of roof I: "HBM 1.6 TB/s", or "bf16, fp16 313 TFLOP/s" with
+ * every dtype whose peak is the same, so that equal roofs are one line.
+ */
+static void
+roof_label(size_t i, char *buf, size_t n)
+{
+	char num[64];
+	size_t k, len = 0;
+
+	tera(M->peaks[i].value, num, sizeof(num));
+	if (is_bw(M->peaks[i].name)) {
+		snprintf(buf, n, "HBM %s TB/s", num);
+		return;
+	}
+	buf[0] = '\0';
+	for (k = i; k < M->npeaks && len < n; k++) {
+		if (is_bw(M->peaks[k].name) ||
+		    strcmp(M->peaks[k].value, M->peaks[i].value) != 0)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+		    len > 0 ? ", " : "", peak_dtype(M->peaks[k].name));
+	}
+	if (len < n)
+		snprintf(buf + len, n - len, "%s%s TFLOP/s", len > 0 ? " " : "",
+		    num);
+}
+
+/* Whether an earlier FLOP/s roof has the same value as roof I. */
+static int
+roof_repeated(size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!is_bw(M->peaks[k].name) &&
+		    strstr(M->peaks[k].name, "flop") != NULL &&
+		    strcmp(M->peaks[k].value, M->peaks[i].value) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 roofs(double x0, double y0, double w, double h, double xlo, double xhi,
     double ylo, double yhi)
 {
+	char label[256];
 	size_t i;
 
 	for (i = 0; i < M->npeaks; i++) {
 		double p = val(M->peaks[i].value), a, b, ya, yb;
+		int bw = is_bw(M->peaks[i].name);
 		if (p <= 0)
 			continue;
-		if (is_bw(M->peaks[i].name)) {
+		if (bw) {
 			a = xlo, b = xhi;
 			ya = p * a, yb = p * b;
 		} else if (strstr(M->peaks[i].name, "flop") != NULL) {
+			if (roof_repeated(i))
+				continue;
 			a = xlo, b = xhi;
 			ya = yb = p;
 		} else
 			continue;
 		if (ya < ylo)
-			ya = ylo, a = ylo / (is_bw(M->peaks[i].name) ? p : 1);
+			ya = ylo, a = ylo / (bw ? p : 1);
 		if (yb > yhi)
-			yb = yhi, b = yhi / (is_bw(M->peaks[i].name) ? p : 1);
+			yb = yhi, b = yhi / (bw ? p : 1);
+		roof_label(i, label, sizeof(label));
 		fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 		    "y2=\"%.2f\" stroke=\"black\" stroke-width=\"1.5\"/>"
-		    "<text x=\"%.2f\" y=\"%.2f\">", x0 + logpos(a, xlo, xhi, w),
+		    "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">",
+		    x0 + logpos(a, xlo, xhi, w),
 		    y0 + h - logpos(ya, ylo, yhi, h),
 		    x0 + logpos(b, xlo, xhi, w),
 		    y0 + h - logpos(yb, ylo, yhi, h),
-		    x0 + logpos(b, xlo, xhi, w) - 200,
-		    y0 + h - logpos(yb, ylo, yhi, h) - 4);
-		text(M->peaks[i].name);
-		fputs(" ", out);
-		text(M->peaks[i].value);
+		    x0 + logpos(b, xlo, xhi, w) - (bw ? 8 : 4),
+		    y0 + h - logpos(yb, ylo, yhi, h) + (bw ? 14 : -4));
+		text(label);
 		fputs("</text>\n", out);
 	}
+}
+
+/* What the colours of the points mean, under the title. */
+static void
+roof_legend(double x0)
+{
+	static const struct {
+		const char *colour, *what;
+	} key[] = {
+		{ "#d62728", "compute-bound" },
+		{ "#1f77b4", "memory-bound" },
+		{ "#7f7f7f", "latency-bound or unknown" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"36\" r=\"4\" "
+		    "fill=\"%s\"/><text x=\"%.1f\" y=\"40\">%s</text>\n",
+		    x0 + 190.0 * (double)i, key[i].colour,
+		    x0 + 190.0 * (double)i + 8, key[i].what);
 }
 
 static void
@@ -399,6 +501,7 @@ roofline(void)
 	xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 4;
 	log_axes(x0, y0, w, h, xlo, xhi, ylo, yhi);
 	roofs(x0, y0, w, h, xlo, xhi, ylo, yhi);
+	roof_legend(x0);
 	if (M->npeaks == 0)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no peak_* metrics "
 		    "in the stream: no roofs drawn</text>\n", x0 + 10, y0 + 14);
