@@ -135,6 +135,9 @@ static const struct rf_word dtmap[] = {
 int
 rf_dtype_of(const char *s, size_t n)
 {
+	static char last[32];
+	static size_t last_n = SIZE_MAX;
+	static int last_dt;
 	int dt;
 
 	while (n > 0 && (s[0] == ' ' || s[0] == '"' || s[0] == '\n')) {
@@ -144,10 +147,22 @@ rf_dtype_of(const char *s, size_t n)
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '"' ||
 	    s[n - 1] == '\n'))
 		n--;
+	/*
+	 * A trace repeats a few spellings: the last one and its type are
+	 * kept, since a walk of the table costs more than the rest of a
+	 * tensor's work.
+	 */
+	if (n == last_n && n < sizeof(last) && memcmp(s, last, n) == 0)
+		return last_dt;
 	/* Traces spell them as the table does; other cases are rare. */
-	if ((dt = rf_word_find(dtmap, NDTMAP, s, n, 0, DT_NONE)) != DT_NONE)
-		return dt;
-	return rf_word_find(dtmap, NDTMAP, s, n, 1, DT_NONE);
+	if ((dt = rf_word_find(dtmap, NDTMAP, s, n, 0, DT_NONE)) == DT_NONE)
+		dt = rf_word_find(dtmap, NDTMAP, s, n, 1, DT_NONE);
+	if (n < sizeof(last)) {
+		memcpy(last, s, n);
+		last_n = n;
+		last_dt = dt;
+	}
+	return dt;
 }
 
 /* Whether chip names A and B are the same: case and '-'/'_' ignored. */
