@@ -127,15 +127,21 @@ ppm(const char *s, size_t n)
 	return digits > 0 && i == n ? v : -1;
 }
 
-/* One "key=value" item of a PMU list, EQ its first '=' or NULL. */
-static void
+/*
+ * One "key=value" item of a PMU list, EQ its first '=' or NULL.  Only
+ * the "..._ratio" keys name a pipe: the others (times, cycles, rates)
+ * are passed over on their last letter, before any call.
+ */
+static inline void
 pmu_item(const char *s, const char *eq, const char *comma, int *bp,
     int64_t *best)
 {
 	int p;
 	int64_t v;
 
-	if (eq != NULL && (p = key_pipe(s, (size_t)(eq - s))) != P_NONE &&
+	if (eq == NULL || eq - s < 6 || eq[-1] != 'o')
+		return;
+	if ((p = key_pipe(s, (size_t)(eq - s))) != P_NONE &&
 	    (v = ppm(eq + 1, (size_t)(comma - eq - 1))) > *best) {
 		*best = v;
 		*bp = p;
