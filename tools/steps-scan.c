@@ -231,6 +231,17 @@ to_i64(const char *s, size_t len, int64_t *v)
 	if (i == len || len - i > 19)
 		return 0;
 	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	if (len - i <= 18) {	/* < 10^18: no overflow, no division */
+		for (; i < len; i++) {
+			unsigned d = (unsigned)(unsigned char)s[i] - '0';
+
+			if (d > 9)
+				return 0;
+			x = x * 10 + d;
+		}
+		*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+		return 1;
+	}
 	for (; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9' ||
 		    x > (lim - (uint64_t)(s[i] - '0')) / 10)
