@@ -109,9 +109,12 @@ key_pipe(const char *k, size_t n)
 static int64_t
 ppm(const char *s, size_t n)
 {
+	static const int64_t place[7] = {
+		1000000, 100000, 10000, 1000, 100, 10, 1
+	};
 	int64_t v = 0, scale = 1000000;
 	size_t i = 0;
-	int digits = 0;
+	int digits = 0, frac = 0;
 
 	/* isdigit() is '0' to '9' in every locale: a range, not a call */
 	for (; i < n && (unsigned)(s[i] - '0') < 10; i++, digits++) {
@@ -120,10 +123,11 @@ ppm(const char *s, size_t n)
 		v = v * 10 + (s[i] - '0');
 	}
 	v *= scale;
+	/* the place of each fraction digit from a table: no division */
 	if (i < n && s[i] == '.')
 		for (i++; i < n && (unsigned)(s[i] - '0') < 10; i++, digits++)
-			if ((scale /= 10) > 0)
-				v += (s[i] - '0') * scale;
+			if (frac < 6)
+				v += (s[i] - '0') * place[++frac];
 	return digits > 0 && i == n ? v : -1;
 }
 
