@@ -29,16 +29,34 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 	for (i = 0; i < places; i++)
 		scale *= 10;
 	/* |num| < 2^63 and scale <= 10^18 < 2^60: the product fits. */
-	q = n * scale / d;
-	r = n * scale % d;
+	n *= scale;
+	/*
+	 * 64-bit division where the values fit, as they mostly do: a
+	 * 128-bit one is a library call, and this runs per written value.
+	 */
+	if (n >> 64 == 0) {
+		q = (uint64_t)n / (uint64_t)d;
+		r = (uint64_t)n % (uint64_t)d;
+	} else {
+		q = n / d;
+		r = n % d;
+	}
 	if (2 * r >= d)
 		q++;			/* half away from zero */
 	if (q == 0)
 		neg = 0;
-	do {
-		digits[k++] = (char)('0' + (int)(q % 10));
-		q /= 10;
-	} while (q != 0 || k <= (size_t)places);
+	if (q >> 64 == 0) {
+		uint64_t q64 = (uint64_t)q;
+
+		do {
+			digits[k++] = (char)('0' + (int)(q64 % 10));
+			q64 /= 10;
+		} while (q64 != 0 || k <= (size_t)places);
+	} else
+		do {
+			digits[k++] = (char)('0' + (int)(q % 10));
+			q /= 10;
+		} while (q != 0 || k <= (size_t)places);
 	if (neg)
 		buf[len++] = '-';
 	while (k > (size_t)places)
@@ -65,12 +83,20 @@ size_t
 num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
     int places)
 {
-	unsigned __int128 q = n / d, r = n % d, scale = 1, f;
+	unsigned __int128 q, r, scale = 1, f;
 	uint64_t frac, q64;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
 	int i, keep;
 
+	/* 64-bit division where the values fit: see num_ratio() */
+	if ((n | d) >> 64 == 0) {
+		q = (uint64_t)n / (uint64_t)d;
+		r = (uint64_t)n % (uint64_t)d;
+	} else {
+		q = n / d;
+		r = n % d;
+	}
 	if (places < 0)
 		places = 0;
 	if (places > 18)
@@ -79,8 +105,14 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		scale *= 10;
 	/* r < d, so r * scale fits while d * 10^places < 2^128. */
 	f = r * scale;
-	frac = (uint64_t)(f / d);
-	if (2 * (f % d) >= d && ++frac == (uint64_t)scale) {
+	if ((f | d) >> 64 == 0) {
+		frac = (uint64_t)f / (uint64_t)d;
+		r = (uint64_t)f % (uint64_t)d;
+	} else {
+		frac = (uint64_t)(f / d);
+		r = f % d;
+	}
+	if (2 * r >= d && ++frac == (uint64_t)scale) {
 		frac = 0;		/* half away from zero, carried */
 		q++;
 	}

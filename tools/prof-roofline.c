@@ -663,27 +663,33 @@ run(const char *path, int argc, char *argv[])
 	c_value = stage_col(st, "value");
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {
-		if (stage_is(st, "kernel")) {
+		/* the kind read once, not a stage_is() per kind: per record */
+		size_t klen;
+		const char *kind = stage_get(st, COL_KIND, &klen);
+
+#define KIND_IS(s)	(klen == sizeof(s) - 1 && memcmp(kind, s, klen) == 0)
+		if (KIND_IS("kernel")) {
 			do_kernel();
 			continue;
 		}
 		dev = stage_get(st, COL_DEV, NULL);
-		if (stage_is(st, "device"))
+		if (KIND_IS("device"))
 			do_device();
-		else if (stage_is(st, "host"))
+		else if (KIND_IS("host"))
 			do_host();
-		else if (stage_is(st, "pipe"))
+		else if (KIND_IS("pipe"))
 			do_pipe();
-		else if (stage_is(st, "window") && stage_dur(st) >= 0)
+		else if (KIND_IS("window") && stage_dur(st) >= 0)
 			rf_sum_window(dev, stage_get(st, c_step, NULL),
 			    stage_ts(st), stage_dur(st));
-		else if (stage_is(st, "bubble") && stage_dur(st) > 0)
+		else if (KIND_IS("bubble") && stage_dur(st) > 0)
 			rf_sum_bubble(dev, stage_get(st, c_step, NULL),
 			    stage_ts(st), stage_dur(st), stage_get(st,
 			    c_labels, NULL));
-		else if (stage_is(st, "comm") && stage_dur(st) > 0)
+		else if (KIND_IS("comm") && stage_dur(st) > 0)
 			rf_sum_comm(dev, stage_get(st, c_step, NULL),
 			    stage_dur(st));
+#undef KIND_IS
 		stage_pass(st);
 	}
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);

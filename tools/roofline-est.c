@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -188,7 +187,7 @@ parse_dims(const char *p, const char *e, char stop, struct rf_tensor *t)
 		p = skip_ws(p, e);
 		if (p >= e || *p == stop)
 			return p;
-		for (v = 0, digits = 0; p < e && isdigit((unsigned char)*p);
+		for (v = 0, digits = 0; p < e && (unsigned)(*p - '0') < 10;
 		    p++, digits++) {
 			if (v > (INT64_MAX - 9) / 10)
 				return NULL;

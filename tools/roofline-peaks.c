@@ -135,6 +135,16 @@ static const struct rf_word dtmap[] = {
 int
 rf_dtype_of(const char *s, size_t n)
 {
+	static struct {
+		char	 s[32];
+		size_t	 n;
+		int	 dt;
+	} seen[4] = {
+		{ "", SIZE_MAX, 0 }, { "", SIZE_MAX, 0 }, { "", SIZE_MAX, 0 },
+		{ "", SIZE_MAX, 0 }
+	};
+	static unsigned next;
+	unsigned i;
 	int dt;
 
 	while (n > 0 && (s[0] == ' ' || s[0] == '"' || s[0] == '\n')) {
@@ -144,10 +154,24 @@ rf_dtype_of(const char *s, size_t n)
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '"' ||
 	    s[n - 1] == '\n'))
 		n--;
+	/*
+	 * A trace repeats a few spellings: the last four and their types
+	 * are kept, since a walk of the table (two for a spelling not in
+	 * it) costs more than the rest of a tensor's work.
+	 */
+	for (i = 0; i < 4; i++)
+		if (seen[i].n == n && memcmp(seen[i].s, s, n) == 0)
+			return seen[i].dt;
 	/* Traces spell them as the table does; other cases are rare. */
-	if ((dt = rf_word_find(dtmap, NDTMAP, s, n, 0, DT_NONE)) != DT_NONE)
-		return dt;
-	return rf_word_find(dtmap, NDTMAP, s, n, 1, DT_NONE);
+	if ((dt = rf_word_find(dtmap, NDTMAP, s, n, 0, DT_NONE)) == DT_NONE)
+		dt = rf_word_find(dtmap, NDTMAP, s, n, 1, DT_NONE);
+	if (n < sizeof(seen[0].s)) {
+		i = next++ % 4;
+		memcpy(seen[i].s, s, n);
+		seen[i].n = n;
+		seen[i].dt = dt;
+	}
+	return dt;
 }
 
 /* Whether chip names A and B are the same: case and '-'/'_' ignored. */

@@ -182,16 +182,27 @@ rf_sum_kernel(const struct rf_kern *k)
 	acc_add(lrun, k, tiny_ns_opt);
 }
 
+/* As in rf_sum_kernel, the last entry is tried before the hash. */
 static struct acc *
 step_of(const char *dev, const char *step)
 {
-	return map_get(&steps, dev, strlen(dev), step, strlen(step), 1);
+	static struct acc *last;
+	size_t dl = strlen(dev), sl = strlen(step);
+
+	if (!acc_is(last, dev, dl, step, sl))
+		last = map_get(&steps, dev, dl, step, sl, 1);
+	return last;
 }
 
 static struct acc *
 run_of(const char *dev)
 {
-	return map_get(&steps, dev, strlen(dev), "", 0, 2);
+	static struct acc *last;
+	size_t dl = strlen(dev);
+
+	if (!acc_is(last, dev, dl, "", 0))
+		last = map_get(&steps, dev, dl, "", 0, 2);
+	return last;
 }
 
 /* The run's span covers its windows and bubbles, not only kernels. */
@@ -223,15 +234,16 @@ rf_sum_bubble(const char *dev, const char *step, int64_t ts, int64_t dur,
     const char *labels)
 {
 	struct acc *a[2] = { step_of(dev, step), run_of(dev) };
-	int i;
+	int i, sync = strstr(labels, "sync") != NULL,
+	    comm = !sync && strstr(labels, "comm") != NULL;
 
 	run_extend(dev, ts, dur);
 	for (i = 0; i < 2; i++) {
 		a[i]->has_bubble = 1;
 		a[i]->idle_b += dur;
-		if (strstr(labels, "sync") != NULL)
+		if (sync)
 			a[i]->sync_b += dur;
-		else if (strstr(labels, "comm") != NULL)
+		else if (comm)
 			a[i]->comm_b += dur;
 	}
 }
