@@ -40,7 +40,7 @@ TESTS = $(unit_tests) \
 	tests/examples.sh \
 	tests/man-lint.sh
 
-EXTRA_DIST += tests/lib.sh tests/cli.sh tests/cases.sh tests/corpus.sh \
+EXTRA_DIST += tests/lib.sh tests/cols.awk tests/cli.sh tests/cases.sh tests/corpus.sh \
 	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/prof-pipeline \
 	tests/data \
 	examples

@@ -4,7 +4,7 @@
 # (counted here with grep), so one pass of 4 layers.
 J="$CORPUS/pytorch_kineto/tracelens/h100_bert-small_infer.json.gz"
 [ -f "$J" ] || exit 77
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 gzip -dc "$J" | grep -oE '"name": *"[^"]*flash_fwd_kernel' | wc -l | awk '{ print "json: flash_fwd_kernel", $1 }'
 prof-ingest "$J" | prof-layers >out.tsv || exit 1
 awk -v kind=pass,layer -v want=kind,ts_ns,dur_ns,name,pass,layer,phase,rule,layers,kernel_count,kernel_sum_ns,busy_ns,marker_dur_ns,tags -f "$f" out.tsv

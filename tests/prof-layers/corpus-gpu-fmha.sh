@@ -10,7 +10,7 @@
 S="$CORPUS/pytorch_kineto/tracelens/sglang_Qwen3-8B_prefilldecode.json.gz"
 B="$CORPUS/pytorch_kineto/tracelens/b200_eager_trace.json.gz"
 [ -f "$S" ] && [ -f "$B" ] || exit 77
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 for j in "$S" "$B"; do
 	echo "=== ${j##*/}"
 	gzip -dc "$j" | grep -oE '"name": *"[^"]*[Ff]mha' | wc -l | awk '{ print "json: fmha kernels", $1 }'

@@ -15,7 +15,7 @@
 # so the detected layers are the marker layers, confidence 0.961030.
 J="$CORPUS/pytorch_kineto/tracelens/h100_Qwen1.5-0.5B-Chat_infer.json.gz"
 [ -f "$J" ] || exit 77
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest "$J" >in.tsv || exit 1
 prof-layers in.tsv >out.tsv || exit 1
 gzip -dc "$J" | awk '

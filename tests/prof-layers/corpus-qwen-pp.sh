@@ -10,7 +10,7 @@
 R="$CORPUS/ascend_torch_npu/msinsight_qwen_llm_pp2dp2_4rank_2025-11/rank_0_ascend_pt"
 csv="$R/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
 [ -f "$csv" ] || exit 77
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest "$R" | prof-layers >out.tsv || exit 1
 
 # start_ns,name,type from the CSV, in ns since the first kernel: the

@@ -8,7 +8,7 @@
 # the pass: 1 layer, fewer than the 3 of pass 2: cut_end).  Pass 0 runs
 # from 100 to the end of a kernel at 270-280 (180 ns), so a second pass
 # is waited for until 280 + 180 = 460; pass 1 starts at 400.
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 hdr() { printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >"$1"; }
 k() { printf 'kernel\t%s\t10\t0\t1\t%s\n' "$2" "$3" >>"$1"; }
 layers() { f1=$1; shift; for t; do k "$f1" "$t" flash_fwd_kernel; k "$f1" $((t + 20)) gemm; done; }

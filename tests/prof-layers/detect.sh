@@ -36,7 +36,7 @@ layer 0
 layer 2
 layer 0
 layer 2
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-layers in.tsv >out.tsv || exit 1
 awk -v kind=pass,layer,metric -v want=kind,ts_ns,dur_ns,dev,name,pass,layer,rule,layers,kernel_count,value,tags -f "$f" out.tsv |
     awk -F'\t' 'NR == 1 || $1 != "metric" || $5 ~ /^(layer_count|pass_count|layer_detect)/'

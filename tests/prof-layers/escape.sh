@@ -2,7 +2,7 @@
 # with escapes (a TAB and a backslash in a name, a newline in another
 # column) is re-escaped from its values, one without is copied; both
 # come out as they went in, with the added columns after them.
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tcat\n' >in.tsv
 printf 'kernel\t0\t10\t0\t1\tflash_fwd_kernel\tk\n' >>in.tsv
 printf 'kernel\t20\t10\t0\t1\tgemm\\\\t<a\\tb>\tline\\nbreak\n' >>in.tsv

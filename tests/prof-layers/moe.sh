@@ -37,7 +37,7 @@ k 203$M 200000 1 FIA FusedInferAttentionScore
 k 203300000 100000 1 MatMulV3 MatMulV3
 k 206$M 200000 1 FIA FusedInferAttentionScore
 k 206300000 100000 1 MoeGatingTopK MoeGatingTopK
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-layers in.tsv >out.tsv || exit 1
 awk -v kind=pass,layer,check -v want=kind,ts_ns,dur_ns,name,pass,layer,phase,rule,layers,kernel_count,marker_dur_ns,value,expect_layers,per_layer,tags -f "$f" out.tsv
 echo '--- kernels'

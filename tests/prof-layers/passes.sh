@@ -36,7 +36,7 @@ k 830 50 '' hcom_allReduce_ COMMUNICATION 1
 k 835 20 1 MatMul MatMul 1
 k 900 20 1 aclnnFAGrad FlashAttentionScoreGrad 2
 k 920 10 1 MatMul MatMul 2
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-layers in.tsv >out.tsv || exit 1
 awk -v want=kind,ts_ns,dur_ns,track,name,step,pass,layer,layer_type,phase,rule,layers,kernel_count,kernel_sum_ns,busy_ns,marker_dur_ns,value,expect_layers,per_layer,tags -f "$f" out.tsv |
     awk -F'\t' '$1 != "metric" && $1 != "role" && $1 != "layer_seq" && $1 != "layer_type" && $1 != "stream"'

@@ -16,4 +16,4 @@ for d in 400000 50000 60000 400000; do
 	p=$((p + 10000000))
 done
 prof-layers in.tsv | awk -v kind=pass -v want=ts_ns,dur_ns,name,pass,rule,layers,marker_dur_ns \
-    -f "$top_srcdir/tests/prof-layers/cols.awk"
+    -f "$top_srcdir/tests/cols.awk"

@@ -15,7 +15,7 @@ for i in 1 2 3; do
 	k $((p + 1600000)) 50000 ArgMax
 	p=$((p + 2200000))
 done
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-layers in.tsv | awk -v kind=pass,layer -v want=kind,ts_ns,dur_ns,name,pass,layer,rule,layers,kernel_count,tags -f "$f"
 echo '--- without ArgMax'
 grep -v ArgMax in.tsv | prof-layers | awk -v kind=pass -v want=kind,ts_ns,dur_ns,rule,layers -f "$f"

@@ -4,7 +4,7 @@
 # and layers, 1000 ns later, while its records wait behind dev 0's.
 J="$CORPUS/pytorch_kineto/tracelens/h100_Qwen1.5-0.5B-Chat_infer.json.gz"
 [ -f "$J" ] || exit 77
-f="$top_srcdir/tests/prof-layers/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest "$J" | awk -F'\t' 'BEGIN { OFS = "\t" }
 /^#/ { print; next }
 !h { h = 1; print; next }

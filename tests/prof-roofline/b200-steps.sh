@@ -4,7 +4,7 @@
 # its kernels' intervals and idle_ns is the window less that union.
 K="$CORPUS/pytorch_kineto/tracelens/b200_eager_trace.json.gz"
 [ -f "$K" ] || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$K" | prof-steps >in.tsv
 prof-roofline -c b200 in.tsv >out.tsv
 awk -v kind=bottleneck -v want=scope,step,name,value,dur_total_ns,evidence,tags -f "$f" out.tsv

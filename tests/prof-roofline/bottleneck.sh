@@ -14,7 +14,7 @@
 #          comm 7000 and sync 8000 -> launch, value 0.4
 # Then the same stream with prof-attrib labels on bubble records: idle
 # is the bubbles' time, and a 'sync' label makes it synchronisation.
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 B=DT_BF16
 hdr='#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tcore\ttype\tstep\tin_shapes\tin_dtypes\tout_shapes\tout_dtypes\tlabels\n'
 printf "$hdr" >in.tsv

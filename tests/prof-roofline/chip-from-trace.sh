@@ -6,7 +6,7 @@
 # the h100 row, MI300X the mi300x row; MI210 and Quadro GP100 are not in
 # the table, so peaks_known is 0 with the device named, and a warning.
 command -v python3 >/dev/null || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 for t in hta/critical_path_alexnet_trace tracelens/h100_bert-small_infer \
     tracelens/mi300x_torch_compile_triton tracelens/mi210_gpu_only_trace \
     hta/step_based_trace_gpu_user_annotation; do

@@ -31,7 +31,7 @@
 #  = 32768.  The addmm's GEMM kernel, 1000 ns, is above the roof
 #  (1824 ns): an estimate or a chip that does not fit.  The Memset kernel does not take its FLOPs, its
 #  GEMM kernel does, a third kernel of the same op is op_shared.
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tcat\ttype\tcorr\text\tin_shapes\tin_dtypes\tout_shapes\tout_dtypes\tflops\tbytes\n' >in.tsv
 t=0
 k() {	# name type dur in_shapes in_dtypes out_shapes out_dtypes

@@ -12,7 +12,7 @@
 K="$CORPUS/pytorch_kineto/hta/trace_diff_control_a100_rank3of8.json.gz"
 [ -f "$K" ] || exit 77
 command -v python3 >/dev/null || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$K" >in.tsv
 prof-roofline -c a100-40gb in.tsv >out.tsv
 awk -v kind=kernel -v want=ts_ns,name,flops -f "$f" out.tsv |

@@ -6,7 +6,7 @@
 # is inside linear only ([2, 8, 32] x [16, 32]^T: 2 * 512 * 16 = 16384);
 # a launch at 200 is inside nothing; a launch on another thread at 30
 # does not see thread 9's ops.
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 BF='"c10::BFloat16"'
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tcat\tcorr\text\tin_shapes\tin_dtypes\n' >in.tsv
 r() { printf '%s\t%s\t%s\t0\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>in.tsv; }

@@ -9,7 +9,7 @@
 K="$CORPUS/pytorch_kineto/tracelens/h100_Qwen1.5-0.5B-Chat_infer.json.gz"
 [ -f "$K" ] || exit 77
 command -v python3 >/dev/null || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$K" | prof-roofline -c h100 >out.tsv
 echo '--- the first four GEMM kernels'
 awk -v kind=kernel -v want=ts_ns,dur_ns,src_op,flops,bytes,dtype,ai,bound,mfu_ratio,bw_ratio,roofline_ns,tags -f "$f" out.tsv |

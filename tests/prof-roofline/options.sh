@@ -1,6 +1,6 @@
 # Grouping: by kernel name and device (default), across devices (-a),
 # by type (-t); a peaks-file chip that hides a built-in one.
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 B=DT_BF16
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\ttype\tin_shapes\tin_dtypes\tout_shapes\tout_dtypes\n' >in.tsv
 r() { printf '%s\t%s\t%s\t%s\t1\t%s\t%s\t%s\t%s\t%s\t%s\n' kernel "$@" >>in.tsv; }

@@ -2,7 +2,7 @@
 # any case with '-' or '_' and the SoC spelling msprof prints, options
 # over a chip, and a peaks file (comments, blank lines and a header are
 # skipped; a file that names one chip selects it; -c picks among many).
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-roofline -c list
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in.tsv
 for c in H100 ascend910B3 tpu_v7x; do

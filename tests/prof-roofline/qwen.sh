@@ -10,7 +10,7 @@
 # roof, above the 31457 ns memory roof), shortfall 60624 ns.
 Q="$CORPUS/ascend_torch_npu/msinsight_qwen_llm_pp2dp2_4rank_2025-11/rank_0_ascend_pt"
 [ -d "$Q" ] || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$Q" >in.tsv
 prof-roofline -c 910b3 in.tsv >out.tsv
 echo '--- the first MatMulV3 and FlashAttentionScore kernels'

@@ -2,7 +2,7 @@
 # FIXPIPE, plus a WAIT_FLAG) is degenerate (no_compute_pipe, cube_zero)
 # even with 3000 ns of pipe work; a vector core with VECTOR 2000 ns of
 # 2500 busy is bound by the vector pipe, and not degenerate.
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\tcore\n' >in.tsv
 r() { printf 'pipe\t%s\t%s\t0\t%s\t%s\t%s\n' "$@" >>in.tsv; }
 r 0 1000 MTE2 MOV_OUT_TO_L1 core0.cubecore0

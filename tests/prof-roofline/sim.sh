@@ -5,7 +5,7 @@
 # degenerate rather than reported as a fast kernel.
 S="$CORPUS/ascend_msprof_op_simulator/neo-pan_real_simulator_minimal"
 [ -d "$S" ] || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$S" | prof-roofline >out.tsv
 awk -v kind=roof,metric -v want=kind,dev,track,name,scope,calls,busy_ns,dur_total_ns,pipe_bound,pipe_ratio,bound,value,evidence,tags -f "$f" out.tsv
 echo '--- --degenerate-ns 300: enough pipe work now'

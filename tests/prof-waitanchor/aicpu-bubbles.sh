@@ -20,4 +20,4 @@ printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     kernel 1000 100 0 2 cpuE AI_CPU '' \
     kernel 1000 100 0 1 Mul AI_CORE '' \
     bubble 1100 100 0 '' tail '' b4 >>in.tsv
-prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dev,name,calls,masked_ratio,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dev,name,calls,masked_ratio,tags -f "$top_srcdir/tests/cols.awk"

@@ -22,4 +22,4 @@ printf 'kernel\t%s\t%s\t0\t%s\t%s\t%s\t0\n' \
     1700 0 2 cpuE AI_CPU \
     1800 100 2 cpuF AI_CPU \
     1890 60 1 Neg MIX_AIV >>in.tsv
-prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dur_ns,name,core,calls,masked_ratio,value,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dur_ns,name,core,calls,masked_ratio,value,tags -f "$top_srcdir/tests/cols.awk"

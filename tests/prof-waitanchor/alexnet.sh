@@ -2,7 +2,7 @@
 # comm records from communication.json): per device, then --all-devs,
 # and --by-shape.
 ln -s "$top_srcdir/examples/data" data
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 w=kind,dev,name,in_shapes,core,calls,dur_avg_ns,wait_avg_ns,cost_avg_ns,wait_ratio,rank_cost,rank_dur,value,tags
 prof-ingest -q data/alexnet_2rank >stream.tsv
 prof-waitanchor stream.tsv | awk -v kind=op,metric -v want=$w -f "$f" |

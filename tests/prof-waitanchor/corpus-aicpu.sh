@@ -6,7 +6,7 @@
 # name): all 201 ops equal by name, all 43 by type (-t).
 K="$CORPUS/ascend_torch_npu/msprof_analyze_ut/kernel_details_2023-11_llm_aicpu.csv"
 [ -f "$K" ] || exit 77
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-ingest -q "$K" | prof-waitanchor >out.tsv
 echo '--- AI CPU kernels'
 awk -v kind=kernel -v want=ts_ns,dur_ns,track,name,wait_ns,masked_ratio,tags -f "$f" out.tsv | awk -F'\t' 'NR == 1 || $7 ~ /AICPU/'

@@ -10,7 +10,7 @@ awk 'BEGIN { OFS = "\t"
 	print "kernel", t += 100, 1000, 1, 1, "waity", 99000
 }' >>in.tsv
 w=dev,name,calls,dur_avg_ns,cost_avg_ns,dur_total_ns,cost_total_ns,rank_cost,rank_dur,tags
-f="$top_srcdir/tests/prof-waitanchor/cols.awk"
+f="$top_srcdir/tests/cols.awk"
 prof-waitanchor in.tsv | awk -v kind=op -v want=$w -f "$f"
 echo '--- --top=1'
 prof-waitanchor --top=1 in.tsv | awk -v kind=op -v want=$w -f "$f"

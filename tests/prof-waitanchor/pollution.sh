@@ -20,4 +20,4 @@ printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     kernel 4300 10 0 1 e AI_CORE 500 \
     kernel 4400 10 1 1 f AI_CORE 5000 \
     kernel 6000 10 0 1 c AI_CORE '' >>in.tsv
-prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dev,name,calls,wait_avg_ns,wait_ratio,value,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+prof-waitanchor in.tsv | awk -v want=kind,ts_ns,dev,name,calls,wait_avg_ns,wait_ratio,value,tags -f "$top_srcdir/tests/cols.awk"

@@ -20,4 +20,4 @@ awk 'BEGIN {
 		print "kernel", t += 10, f[2], f[1], 0, "vector", "AI_CORE", f[3]
 	}
 }' >in.tsv
-prof-waitanchor in.tsv | awk -v kind=op -v want=dev,name,calls,dur_avg_ns,wait_avg_ns,cost_avg_ns,wait_ratio,rank_cost,rank_dur,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk" | grep -v filler
+prof-waitanchor in.tsv | awk -v kind=op -v want=dev,name,calls,dur_avg_ns,wait_avg_ns,cost_avg_ns,wait_ratio,rank_cost,rank_dur,tags -f "$top_srcdir/tests/cols.awk" | grep -v filler

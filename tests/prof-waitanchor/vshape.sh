@@ -23,8 +23,8 @@ awk 'BEGIN { OFS = "\t"; t = 0
 	print "kernel", t += 10, 5, 1, 1, "Cast", 1, "g0", "2"
 	print "kernel", t += 10, 5, 1, 1, "Cast", 2, "g0", "3"
 }' >>in.tsv
-prof-waitanchor in.tsv | awk -v kind=op,metric -v want=kind,dev,name,calls,value,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+prof-waitanchor in.tsv | awk -v kind=op,metric -v want=kind,dev,name,calls,value,tags -f "$top_srcdir/tests/cols.awk"
 echo '--- by shape: every shape of a tagged name carries the tag'
-prof-waitanchor --by-shape in.tsv | awk -v kind=op -v want=dev,name,in_shapes,calls,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+prof-waitanchor --by-shape in.tsv | awk -v kind=op -v want=dev,name,in_shapes,calls,tags -f "$top_srcdir/tests/cols.awk"
 echo '--- without a step column: skipped, and said so'
-cut -f 1-6,9 in.tsv | prof-waitanchor -a | awk -v kind=metric -v want=kind,dev,name,value,tags -f "$top_srcdir/tests/prof-waitanchor/cols.awk"
+cut -f 1-6,9 in.tsv | prof-waitanchor -a | awk -v kind=metric -v want=kind,dev,name,value,tags -f "$top_srcdir/tests/cols.awk"
