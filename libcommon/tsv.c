@@ -22,6 +22,12 @@
 
 #define WBUF_SIZE	(1 << 20)
 #define RBUF_SIZE	(1 << 20)
+/*
+ * Bytes allocated past the read buffer: one for the NUL after a last
+ * line without newline, and a block that split_fields() reads past a
+ * line's end (kept initialised; what it reads there is masked off).
+ */
+#define RBUF_SLACK	(1 + 64)
 
 struct tsvw {
 	int		 fd;
@@ -371,12 +377,14 @@ struct tsvr {
 	size_t		 npre;
 	char		**names;
 	size_t		 ncols;
-	char		**fld;		/* field starts in work */
+	size_t		*pos;		/* field starts in work, see split_fields */
+	int		 escaped;	/* flen holds the decoded lengths */
+	char		**fld;		/* for tsvr_fields() */
 	size_t		*flen;
 	char		*pending;	/* first line read past the preamble */
 	/*
 	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
-	 * a longer line, and one for a NUL) and used where they lie, between
+	 * a longer line, and RBUF_SLACK) and used where they lie, between
 	 * rstart and rend: getline costs a copy and a search per record.
 	 */
 	char		*iobuf;
@@ -401,7 +409,8 @@ rfill(struct tsvr *r)
 	}
 	if (r->rend == r->rcap) {
 		r->rcap *= 2;
-		r->iobuf = xrealloc(r->iobuf, r->rcap + 1);
+		r->iobuf = xrealloc(r->iobuf, r->rcap + RBUF_SLACK);
+		memset(r->iobuf + r->rcap / 2, 0, r->rcap / 2 + RBUF_SLACK);
 	}
 	do
 		got = read(fileno(r->fp), r->iobuf + r->rend, r->rcap - r->rend);
@@ -488,6 +497,8 @@ parse_header(struct tsvr *r)
 			if (strcmp(r->names[i], r->names[j]) == 0)
 				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 				    "duplicate column '%s'", r->names[i]);
+	/* room for the eight-at-a-time stores of split_fields */
+	r->pos = xcalloc(r->ncols + 1 + 8, sizeof(*r->pos));
 	r->fld = xcalloc(r->ncols, sizeof(*r->fld));
 	r->flen = xcalloc(r->ncols, sizeof(*r->flen));
 }
@@ -510,7 +521,7 @@ tsvr_open(const char *path)
 	 * third of a stage's time.
 	 */
 	r->rcap = RBUF_SIZE;
-	r->iobuf = xmalloc(r->rcap + 1);
+	r->iobuf = xcalloc(1, r->rcap + RBUF_SLACK);
 	while (rgetline(r, 0) >= 0) {
 		if (r->line[0] != '#') {
 			parse_header(r);
@@ -596,29 +607,42 @@ unescape(char *s, size_t len)
 }
 
 /*
- * The TAB bytes among SPLIT_STEP bytes at P as a bit mask in *TABS, and
- * the backslash and NUL bytes, rarer, as the mask returned; SPLIT_POS
- * turns a set bit into its byte's offset.  Sixteen bytes at a time with
- * SSE2: Ascend kernel records run to 700 bytes of PMU counters.
+ * One 64-byte block of a record line, looked at in one go: the TAB bytes
+ * as a bit mask (bit K for byte K) in *TABS, the rarer bytes that need a
+ * closer look (backslash, NUL) as the mask returned, and a copy of the
+ * bytes at OUT with every TAB made a NUL, so that each field becomes a C
+ * string in the same pass.  Ascend kernel records run to 700 bytes of
+ * PMU counters, and a stage reads millions of them: one pass, few
+ * branches.  The masks are exact.
  */
-#ifdef __SSE2__
-#define SPLIT_STEP	16
-#define SPLIT_FIRST(n)	((1ULL << (n)) - 1)	/* the first N bytes' bits */
-#define SPLIT_POS(m)	((size_t)__builtin_ctzll(m))
-static inline uint64_t
-split_cand(const char *p, uint64_t *tabs)
-{
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+#define SPLIT_STEP	64
 
-	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
-	    _mm_set1_epi8('\t')));
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-	    _mm_cmpeq_epi8(v, _mm_setzero_si128())));
+#ifdef __SSE2__
+static inline uint64_t
+split_block(const char *p, char *out, uint64_t *tabs)
+{
+	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
+	uint64_t t = 0, s = 0;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (p + 16 * k));
+		__m128i ist = _mm_cmpeq_epi8(v, tab);
+		__m128i iss = _mm_or_si128(_mm_cmpeq_epi8(v, bs),
+		    _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+
+		_mm_storeu_si128((__m128i *)(void *)(out + 16 * k),
+		    _mm_andnot_si128(ist, v));
+		t |= (uint64_t)(unsigned)_mm_movemask_epi8(ist) << (16 * k);
+		s |= (uint64_t)(unsigned)_mm_movemask_epi8(iss) << (16 * k);
+	}
+	*tabs = t;
+	return s;
 }
 #else
 /* The high bit of each zero byte of W, exactly (no borrow between bytes). */
-static uint64_t
+static inline uint64_t
 word_zero(uint64_t w)
 {
 	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
@@ -626,79 +650,118 @@ word_zero(uint64_t w)
 	return ~(((w & low7) + low7) | w | low7);
 }
 
-#define SPLIT_STEP	8
-#define SPLIT_FIRST(n)	(0x8080808080808080ULL & ((1ULL << 8 * (n)) - 1))
-#define SPLIT_POS(m)	((size_t)(__builtin_ctzll(m) >> 3))
+/* The high bits of the bytes of M (0x80 or 0) as 8 bits, first byte low. */
+static inline unsigned
+word_bits(uint64_t m)
+{
+	return (unsigned)(((m >> 7) * 0x0102040810204080ULL) >> 56);
+}
+
 static inline uint64_t
-split_cand(const char *p, uint64_t *tabs)
+split_block(const char *p, char *out, uint64_t *tabs)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	uint64_t w;
+	uint64_t t = 0, s = 0, w, wt;
+	int k;
 
-	memcpy(&w, p, 8);
-	*tabs = word_zero(w ^ (ones * '\t'));
-	return word_zero(w ^ (ones * '\\')) | word_zero(w);
+	for (k = 0; k < 8; k++) {
+		memcpy(&w, p + 8 * k, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);	/* first byte lowest */
+#endif
+		wt = word_zero(w ^ (ones * '\t'));
+		t |= (uint64_t)word_bits(wt) << (8 * k);
+		s |= (uint64_t)word_bits(word_zero(w ^ (ones * '\\')) |
+		    word_zero(w)) << (8 * k);
+		w &= ~((wt >> 7) * 0xff);	/* TABs become NULs */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		memcpy(out + 8 * k, &w, 8);
+	}
+	*tabs = t;
+	return s;
 }
 #endif
 
 /*
- * Split the work copy into fields and decode them.  One pass finds the
- * field boundaries and whether any escape is present, a block of bytes
- * at a time: a stage reads millions of records, and a call to memchr
- * per field costs more than the rest of the record.  The masks are
- * exact; a NUL byte, which no field may hold, is found in the same pass.
+ * Split the current line into fields, copied to the work buffer and
+ * NUL-terminated, and decode them.  Field K starts at offset pos[K] and
+ * its raw text ends one byte before pos[K + 1], so that recording a
+ * field costs one store; the loop that stores them writes eight at a
+ * time whatever the count (pos has room), since a branch per TAB, whose
+ * count per block varies from record to record, costs more than the
+ * stores.  Lengths are kept apart only when an escape shortened them.
  */
 static void
 split_fields(struct tsvr *r)
 {
 	/* locals, not r's fields: a byte store may alias any of those */
-	char *p = r->work, **fld = r->fld, *start = p;
-	size_t *flen = r->flen, ncols = r->ncols;
-	size_t len = r->linelen, i, j, nf = 1, k;
+	const char *line = r->line;
+	char *work = r->work;
+	size_t *pos = r->pos, ncols = r->ncols, len = r->linelen;
+	size_t i, k, nf = 1, ntab;
 	int escaped = 0;
 	uint64_t tabs, spec;
 
-	fld[0] = p;
+	pos[0] = 0;
 	for (i = 0; i < len; i += SPLIT_STEP) {
-		spec = split_cand(p + i, &tabs);
-		if (i + SPLIT_STEP > len) {	/* the last block */
-			spec &= SPLIT_FIRST(len - i);
-			tabs &= SPLIT_FIRST(len - i);
+		spec = split_block(line + i, work + i, &tabs);
+		if (len - i < SPLIT_STEP) {	/* the last block */
+			spec &= (1ULL << (len - i)) - 1;
+			tabs &= (1ULL << (len - i)) - 1;
 		}
 		for (; spec != 0; spec &= spec - 1) {
-			if (p[i + SPLIT_POS(spec)] == '\0')
+			if (line[i + (size_t)__builtin_ctzll(spec)] == '\0')
 				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 				    "NUL byte");
 			escaped = 1;
 		}
-		for (; tabs != 0; tabs &= tabs - 1) {
-			j = i + SPLIT_POS(tabs);
-			if (nf < ncols) {
-				flen[nf - 1] = (size_t)(p + j - start);
-				p[j] = '\0';
-				start = fld[nf] = p + j + 1;
-			}
-			nf++;
+		if (tabs == 0)
+			continue;
+		ntab = (size_t)__builtin_popcountll(tabs);
+		if (nf + ntab > ncols) {	/* too many: only count */
+			nf += ntab;
+			continue;
 		}
+		/*
+		 * Eight stores whether or not there are eight TABs; the
+		 * extra ones land in the room after pos[nf + ntab] and are
+		 * overwritten or never read.  A zero mask's bit 63 stands
+		 * in for the missing TAB, as __builtin_ctzll(0) is undefined.
+		 */
+		for (k = 0; k < ntab; k += 8) {
+			size_t *q = pos + nf + k, b = i + 1;
+			int j;
+
+			for (j = 0; j < 8; j++) {
+				q[j] = b + (size_t)__builtin_ctzll(tabs |
+				    1ULL << 63);
+				tabs &= tabs - 1;
+			}
+		}
+		nf += ntab;
 	}
-	if (nf != r->ncols)
+	if (nf != ncols)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-		    "expected %zu fields, got %zu", r->ncols, nf);
-	r->flen[nf - 1] = (size_t)(p + len - r->fld[nf - 1]);
+		    "expected %zu fields, got %zu", ncols, nf);
+	work[len] = '\0';
+	pos[ncols] = len + 1;
+	r->escaped = escaped;
 	if (!escaped)
 		return;
-	for (k = 0; k < r->ncols; k++) {
-		ssize_t n = unescape(r->fld[k], r->flen[k]);
+	for (k = 0; k < ncols; k++) {
+		size_t off = pos[k], rawlen = pos[k + 1] - off - 1;
+		ssize_t n = unescape(work + off, rawlen);
 
 		if (n < 0) {
 			/* The field as read: unescape() changed it. */
-			size_t off = (size_t)(r->fld[k] - r->work);
-			int show = r->flen[k] > 60 ? 60 : (int)r->flen[k];
+			int show = rawlen > 60 ? 60 : (int)rawlen;
 
 			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 			    "column '%s': invalid escape in '%.*s%s'",
-			    r->names[k], show, r->line + off,
-			    r->flen[k] > 60 ? "..." : "");
+			    r->names[k], show, line + off,
+			    rawlen > 60 ? "..." : "");
 		}
 		r->flen[k] = (size_t)n;
 	}
@@ -710,29 +773,40 @@ tsvr_next(struct tsvr *r)
 	if (r->ncols == 0 || rgetline(r, 1) < 0)
 		return 0;
 	if (r->workcap < r->linelen + 1 + SPLIT_STEP) {
-		size_t old = r->workcap;
-
-		/* split_fields reads a whole block past the end: defined */
+		/* split_fields writes a whole block past the end */
 		r->workcap = r->linelen + 1 + SPLIT_STEP + r->linelen / 2;
 		r->work = xrealloc(r->work, r->workcap);
-		memset(r->work + old, 0, r->workcap - old);
 	}
-	memcpy(r->work, r->line, r->linelen + 1);
 	split_fields(r);
 	return 1;
+}
+
+/* Decoded length of field I of the current record. */
+static inline size_t
+field_len(const struct tsvr *r, size_t i)
+{
+	return r->escaped ? r->flen[i] : r->pos[i + 1] - r->pos[i] - 1;
 }
 
 const char *
 tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 {
 	if (len != NULL)
-		*len = r->flen[i];
-	return r->fld[i];
+		*len = field_len(r, i);
+	return r->work + r->pos[i];
 }
 
 char *const *
 tsvr_fields(const struct tsvr *r, const size_t **lens)
 {
+	size_t i;
+
+	/* r's arrays, not r, are written: made on demand, for few callers */
+	for (i = 0; i < r->ncols; i++) {
+		r->fld[i] = r->work + r->pos[i];
+		if (!r->escaped)
+			r->flen[i] = r->pos[i + 1] - r->pos[i] - 1;
+	}
 	*lens = r->flen;
 	return r->fld;
 }
@@ -741,12 +815,8 @@ const char *
 tsvr_rawfield(const struct tsvr *r, size_t i, size_t *len)
 {
 	/* Unescaping is in place, so fields start where they did. */
-	size_t off = (size_t)(r->fld[i] - r->work);
-	size_t end = i + 1 < r->ncols ?
-	    (size_t)(r->fld[i + 1] - r->work) - 1 : r->linelen;
-
-	*len = end - off;
-	return r->line + off;
+	*len = r->pos[i + 1] - r->pos[i] - 1;
+	return r->line + r->pos[i];
 }
 
 const char *
@@ -804,17 +874,19 @@ tsvr_i64(const struct tsvr *r, size_t i, int *absent)
 {
 	int64_t v;
 
-	if (r->flen[i] == 0) {
+	size_t len = field_len(r, i);
+	const char *f = r->work + r->pos[i];
+
+	if (len == 0) {
 		if (absent != NULL)
 			*absent = 1;
 		return 0;
 	}
 	if (absent != NULL)
 		*absent = 0;
-	if (parse_i64(r->fld[i], r->flen[i], &v) != 0)
+	if (parse_i64(f, len, &v) != 0)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-		    "column '%s': invalid integer '%s'", r->names[i],
-		    r->fld[i]);
+		    "column '%s': invalid integer '%s'", r->names[i], f);
 	return v;
 }
 
@@ -845,6 +917,7 @@ tsvr_close(struct tsvr *r)
 		free(r->names[i]);
 	free(r->pre);
 	free(r->names);
+	free(r->pos);
 	free(r->fld);
 	free(r->flen);
 	free(r->work);
