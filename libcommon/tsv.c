@@ -685,6 +685,19 @@ split_block(const char *p, char *out, uint64_t *tabs)
 #endif
 
 /*
+ * Set bits of X.  Not __builtin_popcountll: without -mpopcnt, which the
+ * x86-64 baseline lacks, that is a call into libgcc per block.
+ */
+static inline size_t
+popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (size_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/*
  * Split the current line into fields, copied to the work buffer and
  * NUL-terminated, and decode them.  Field K starts at offset pos[K] and
  * its raw text ends one byte before pos[K + 1], so that recording a
@@ -719,7 +732,7 @@ split_fields(struct tsvr *r)
 		}
 		if (tabs == 0)
 			continue;
-		ntab = (size_t)__builtin_popcountll(tabs);
+		ntab = popcount64(tabs);
 		if (nf + ntab > ncols) {	/* too many: only count */
 			nf += ntab;
 			continue;
