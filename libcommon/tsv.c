@@ -12,7 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef __SSE2__
+/*
+ * The scans use SSE2 where the compiler targets it, else 64-bit words;
+ * PROF_NO_SIMD forces the words, so that the tests cover both.
+ */
+#if defined(__SSE2__) && !defined(PROF_NO_SIMD)
+#define TSV_SSE2	1
 #include <emmintrin.h>
 #endif
 
@@ -111,7 +116,7 @@ word_has_special(uint64_t w)
 	    ((b - ones) & ~b)) & high ? 1 : 0;
 }
 
-#ifdef __SSE2__
+#ifdef TSV_SSE2
 /* Bits for the bytes of the 16 at P that prof-tsv escapes. */
 static inline unsigned
 special16(const char *p)
@@ -137,7 +142,7 @@ plain_span(const char *s, size_t len)
 {
 	size_t j = 0;
 	uint64_t w;
-#ifdef __SSE2__
+#ifdef TSV_SSE2
 	unsigned m;
 
 	if (len >= 16) {
@@ -174,7 +179,7 @@ static size_t
 copy_plain(const char *s, size_t len, char *out)
 {
 	size_t j = 0;
-#ifdef __SSE2__
+#ifdef TSV_SSE2
 	__m128i v;
 	unsigned m;
 
@@ -617,7 +622,7 @@ unescape(char *s, size_t len)
  */
 #define SPLIT_STEP	64
 
-#ifdef __SSE2__
+#ifdef TSV_SSE2
 static inline uint64_t
 split_block(const char *p, char *out, uint64_t *tabs)
 {

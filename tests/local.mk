@@ -20,7 +20,8 @@ unit_tests = \
 	tests/unit/test-jsontok \
 	tests/unit/test-num \
 	tests/unit/test-stage \
-	tests/unit/test-tsv
+	tests/unit/test-tsv \
+	tests/unit/test-tsv-words
 check_PROGRAMS = $(unit_tests)
 tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
 tests_unit_test_dtime_SOURCES = tests/unit/test-dtime.c tests/unit/check.h
@@ -32,6 +33,11 @@ tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
+# The same tests on the word-at-a-time scans that machines without SSE2
+# (aarch64 Ascend hosts among them) run: tsv.c built again without SIMD.
+tests_unit_test_tsv_words_SOURCES = tests/unit/test-tsv.c \
+	tests/unit/check.h libcommon/tsv.c
+tests_unit_test_tsv_words_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_SIMD
 
 TESTS = $(unit_tests) \
 	tests/cli.sh \

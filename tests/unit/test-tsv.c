@@ -199,6 +199,133 @@ test_i64(void)
 	unlink(path);
 }
 
+/*
+ * Random records read back field by field: lines of every length around
+ * the reader's 64-byte blocks, runs of empty fields (a block of TABs
+ * only), escapes anywhere, a TAB in every position of a block, and the
+ * three ways of getting at a field.
+ */
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void
+test_split(void)
+{
+	static const size_t ncols_try[] = { 1, 2, 5, 9, 75, 130 };
+	static const char alpha[] = "ab\\\t\n\r0123456789_xyz";
+	enum { NREC = 400, MAXF = 160 };
+	char name[24], *vals, *want, raw[2 * MAXF + 1];
+	const char **names;
+	size_t *lens, c, k, ncols, len, got_len, i;
+	const size_t *all_lens;
+	char *const *all;
+	const char *path, *f;
+	struct tsvw *w;
+	struct tsvr *r;
+	int fd, rec;
+
+	for (c = 0; c < sizeof(ncols_try) / sizeof(ncols_try[0]); c++) {
+		ncols = ncols_try[c];
+		names = calloc(ncols, sizeof(*names));
+		vals = malloc(NREC * ncols * MAXF);
+		lens = calloc(NREC * ncols, sizeof(*lens));
+		CHECK(names != NULL && vals != NULL && lens != NULL);
+		for (k = 0; k < ncols; k++) {
+			snprintf(name, sizeof(name), "c%zu", k);
+			names[k] = strdup(name);
+		}
+		path = write_file("");
+		fd = open(path, O_WRONLY | O_TRUNC);
+		w = tsvw_open(fd, path);
+		tsvw_header(w, names, ncols);
+		for (rec = 0; rec < NREC; rec++)
+			for (k = 0; k < ncols; k++) {
+				size_t at = (size_t)rec * ncols + k;
+				uint64_t x = rng();
+
+				/* a third empty, some long, most short */
+				len = x % 3 == 0 ? 0 : x % 7 == 0 ?
+				    (x >> 8) % MAXF : (x >> 8) % 12;
+				for (i = 0; i < len; i++)
+					vals[at * MAXF + i] = alpha[rng() %
+					    (sizeof(alpha) - 1)];
+				lens[at] = len;
+				tsvw_field(w, vals + at * MAXF, len);
+				if (k == ncols - 1)
+					tsvw_end(w);
+			}
+		tsvw_close(w);
+		close(fd);
+		r = tsvr_open(path);
+		CHECK(r != NULL && tsvr_ncols(r) == ncols);
+		for (rec = 0; rec < NREC; rec++) {
+			CHECK(tsvr_next(r) == 1);
+			for (k = 0; k < ncols; k++) {
+				size_t at = (size_t)rec * ncols + k;
+
+				want = vals + at * MAXF;
+				f = tsvr_field(r, k, &got_len);
+				CHECK(got_len == lens[at]);
+				CHECK(memcmp(f, want, got_len) == 0);
+				CHECK(f[got_len] == '\0');
+				f = tsvr_rawfield(r, k, &got_len);
+				CHECK(got_len == escape_ref(want, lens[at], raw));
+				CHECK(memcmp(f, raw, got_len) == 0);
+			}
+			all = tsvr_fields(r, &all_lens);
+			for (k = 0; k < ncols; k++) {
+				size_t at = (size_t)rec * ncols + k;
+
+				CHECK(all_lens[k] == lens[at]);
+				CHECK(memcmp(all[k], vals + at * MAXF,
+				    lens[at]) == 0);
+			}
+		}
+		CHECK(tsvr_next(r) == 0);
+		tsvr_close(r);
+		unlink(path);
+		for (k = 0; k < ncols; k++)
+			free((char *)names[k]);
+		free(names);
+		free(vals);
+		free(lens);
+	}
+}
+
+/*
+ * A record line with a TAB too many or too few at every place in a
+ * block, and a NUL byte at every place: each is found, whatever its
+ * position relative to the 64-byte blocks.
+ */
+static void
+test_split_errors(void)
+{
+	char text[400];
+	size_t at, n;
+
+	for (at = 0; at < 140; at++) {
+		n = (size_t)snprintf(text, sizeof(text), "a\tb\n");
+		memset(text + n, 'x', 150);
+		text[n + 150] = '\t';
+		text[n + 151] = 'y';
+		text[n + 152] = '\n';
+		text[n + at] = '\t';		/* three fields */
+		CHECK(read_bytes_status(text, n + 153) == 1);
+		text[n + at] = '\0';		/* a NUL byte */
+		CHECK(read_bytes_status(text, n + 153) == 1);
+		text[n + at] = 'x';
+		CHECK(read_bytes_status(text, n + 153) == 0);
+	}
+}
+
 int
 main(void)
 {
@@ -206,6 +333,8 @@ main(void)
 	test_roundtrip();
 	test_escape();
 	test_i64();
+	test_split();
+	test_split_errors();
 	CHECK(read_all_status("a\tb\n1\t2\n") == 0);
 	CHECK(read_all_status("") == 0);
 	CHECK(read_all_status("a\tb\n1\t2\t3\n") == 1);
