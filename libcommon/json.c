@@ -12,6 +12,7 @@
 
 #include "diag.h"
 #include "dtime.h"
+#include "digits.h"
 #include "json.h"
 #include "xalloc.h"
 
@@ -64,31 +65,6 @@ json_eq(const char *js, const jsmntok_t *tok, int i, const char *s)
 	    memcmp(js + tok[i].start, s, n) == 0;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/*
- * If the 8 bytes at S are all digits, their value in *V.  Epoch times
- * have 16 integer digits: two of these instead of sixteen steps.  The
- * pairs, then quads, then the whole are formed in place, each lane too
- * small to carry into the next.
- */
-static int
-digits8(const char *s, uint64_t *v)
-{
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ULL, zeros = 0x3030303030303030ULL;
-	uint64_t w;
-
-	memcpy(&w, s, 8);
-	if ((w & hi) != zeros ||
-	    ((w + 0x0606060606060606ULL) & hi) != zeros)
-		return 0;
-	w -= zeros;
-	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
-	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
-	*v = (w * 10000 + (w >> 32)) & 0xffffffffULL;
-	return 1;
-}
-#endif
-
 /*
  * The common case of dtime_parse, for speed on every event's ts and dur:
  * [-]digits[.digits], at most 16 integer digits (epoch microseconds),
@@ -100,7 +76,7 @@ dec_fast(const char *s, size_t n, int scale, int64_t *out)
 {
 	const char *e = s + n;
 	uint64_t v = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef HAVE_DIGITS8
 	uint64_t d8;
 #endif
 	int neg = 0, nint = 0, k;
@@ -109,7 +85,7 @@ dec_fast(const char *s, size_t n, int scale, int64_t *out)
 		return 0;
 	if (s < e && *s == '-')
 		neg = *s++ == '-';
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef HAVE_DIGITS8
 	/* Wraps only past 16 digits, which are refused below. */
 	for (; e - s >= 8 && digits8(s, &d8); s += 8, nint += 8)
 		v = v * 100000000 + d8;

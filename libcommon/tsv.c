@@ -22,6 +22,7 @@
 #endif
 
 #include "diag.h"
+#include "digits.h"
 #include "tsv.h"
 #include "xalloc.h"
 
@@ -866,6 +867,12 @@ parse_i64(const char *s, size_t len, int64_t *out)
 		return -1;
 	/* 18 digits cannot overflow: no check but the digit's */
 	if (len - i <= 18) {
+#ifdef HAVE_DIGITS8
+		uint64_t d8;
+
+		for (; len - i >= 8 && digits8(s + i, &d8); i += 8)
+			u = u * 100000000 + d8;
+#endif
 		for (; i < len; i++) {
 			unsigned d = (unsigned char)s[i] - (unsigned)'0';
 

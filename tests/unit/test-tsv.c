@@ -326,6 +326,69 @@ test_split_errors(void)
 	}
 }
 
+/*
+ * Integers read back at every digit count, both signs, the int64 ends,
+ * and the malformed ones (checked in a child: they are fatal), so that
+ * the eight-digit step and the overflow check meet at every length.
+ */
+static void
+test_read_i64(void)
+{
+	static const char *const bad[] = {
+		"12345678a", "1234567a9", "a2345678", "-", "--1", "+1", " 1",
+		"1 ", "9223372036854775808", "-9223372036854775809",
+		"99999999999999999999", "1.5", "12345678\\t"
+	};
+	char text[4096], *p = text;
+	const char *path;
+	struct tsvr *r;
+	int64_t v, want[64];
+	size_t n = 0, i;
+	int absent;
+
+	p += sprintf(p, "a\tb\n");
+	for (v = 7, i = 0; i < 18; i++, v = v * 10 + (int64_t)(i % 10)) {
+		want[n++] = v;
+		want[n++] = -v;
+	}
+	want[n++] = INT64_MAX;
+	want[n++] = INT64_MIN;
+	want[n++] = 0;
+	want[n++] = 100000000;
+	want[n++] = 1736408883688177930;
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%" PRId64 "\t\n", want[i]);
+	path = write_file(text);
+	r = tsvr_open(path);
+	CHECK(r != NULL);
+	for (i = 0; i < n; i++) {
+		CHECK(tsvr_next(r) == 1);
+		CHECK(tsvr_i64(r, 0, &absent) == want[i] && !absent);
+		CHECK(tsvr_i64(r, 1, &absent) == 0 && absent);
+	}
+	CHECK(tsvr_next(r) == 0);
+	tsvr_close(r);
+	unlink(path);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pid_t pid;
+		int st;
+
+		snprintf(text, sizeof(text), "a\tb\n%s\t\n", bad[i]);
+		path = write_file(text);
+		CHECK((pid = fork()) >= 0);
+		if (pid == 0) {
+			freopen("/dev/null", "w", stderr);
+			if ((r = tsvr_open(path)) == NULL || tsvr_next(r) != 1)
+				_exit(3);
+			(void)tsvr_i64(r, 0, NULL);
+			_exit(0);
+		}
+		waitpid(pid, &st, 0);
+		unlink(path);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	}
+}
+
 int
 main(void)
 {
@@ -335,6 +398,7 @@ main(void)
 	test_i64();
 	test_split();
 	test_split_errors();
+	test_read_i64();
 	CHECK(read_all_status("a\tb\n1\t2\n") == 0);
 	CHECK(read_all_status("") == 0);
 	CHECK(read_all_status("a\tb\n1\t2\t3\n") == 1);
