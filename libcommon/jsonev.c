@@ -23,9 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 #include "diag.h"
 #include "jsonev.h"
@@ -132,7 +130,7 @@ static unsigned long
 count_nl(const char *p, const char *e)
 {
 	unsigned long n = 0;
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 	__m128i acc;
 	int k;
@@ -157,7 +155,7 @@ count_nl(const char *p, const char *e)
 static const char *
 last_nl(const char *s, const char *e)
 {
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	const __m128i nl = _mm_set1_epi8('\n');
 	unsigned m;
 
@@ -305,7 +303,7 @@ scan_byte(const char *buf, size_t j, size_t mark, struct scan *s)
 	}
 }
 
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 /*
  * Bits for the bytes of the 16 at P that the scan must look at: quote,
  * backslash, brackets (OR 0x20 folds '[' ']' onto '{' '}') and NUL.
@@ -340,7 +338,7 @@ static const unsigned char special[256] = {
 static int
 scan_run(const char *buf, size_t mark, size_t end, struct scan *s)
 {
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	size_t i, j;
 
 	for (i = mark + s->at; i < end; i += 16) {

@@ -22,9 +22,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 #include "jsontok.h"
 
@@ -53,7 +51,7 @@ static const unsigned char jt_class[256] = {
 static inline size_t
 str_stop(const char *s, size_t i, size_t len)
 {
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
 	const __m128i z = _mm_setzero_si128();
 	__m128i v;

@@ -12,14 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * The scans use SSE2 where the compiler targets it, else 64-bit words;
- * PROF_NO_SIMD forces the words, so that the tests cover both.
- */
-#if defined(__SSE2__) && !defined(PROF_NO_SIMD)
-#define TSV_SSE2	1
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 #include "diag.h"
 #include "digits.h"
@@ -117,7 +110,7 @@ word_has_special(uint64_t w)
 	    ((b - ones) & ~b)) & high ? 1 : 0;
 }
 
-#ifdef TSV_SSE2
+#ifdef PROF_SSE2
 /* Bits for the bytes of the 16 at P that prof-tsv escapes. */
 static inline unsigned
 special16(const char *p)
@@ -143,7 +136,7 @@ plain_span(const char *s, size_t len)
 {
 	size_t j = 0;
 	uint64_t w;
-#ifdef TSV_SSE2
+#ifdef PROF_SSE2
 	unsigned m;
 
 	if (len >= 16) {
@@ -180,7 +173,7 @@ static size_t
 copy_plain(const char *s, size_t len, char *out)
 {
 	size_t j = 0;
-#ifdef TSV_SSE2
+#ifdef PROF_SSE2
 	__m128i v;
 	unsigned m;
 
@@ -623,7 +616,7 @@ unescape(char *s, size_t len)
  */
 #define SPLIT_STEP	64
 
-#ifdef TSV_SSE2
+#ifdef PROF_SSE2
 static inline uint64_t
 split_block(const char *p, char *out, uint64_t *tabs)
 {

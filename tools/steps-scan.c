@@ -19,9 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 #include "diag.h"
 #include "hash.h"
@@ -156,7 +154,7 @@ parse_header(struct scan *sc, char *line, size_t len)
  * Ascend stream runs to 700 bytes, of which the scan wants the first
  * hundred or so; a block at a time costs less than a byte loop there.
  */
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 #define TAB_STEP	16
 static inline unsigned
 tab_mask(const char *p)
