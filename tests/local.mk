@@ -12,6 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 
 unit_tests = \
 	tests/unit/test-csvin \
+	tests/unit/test-devtab \
 	tests/unit/test-dtime \
 	tests/unit/test-input \
 	tests/unit/test-ival \
@@ -24,6 +25,7 @@ unit_tests = \
 	tests/unit/test-tsv-words
 check_PROGRAMS = $(unit_tests)
 tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
+tests_unit_test_devtab_SOURCES = tests/unit/test-devtab.c tests/unit/check.h
 tests_unit_test_dtime_SOURCES = tests/unit/test-dtime.c tests/unit/check.h
 tests_unit_test_input_SOURCES = tests/unit/test-input.c tests/unit/check.h
 tests_unit_test_ival_SOURCES = tests/unit/test-ival.c tests/unit/check.h

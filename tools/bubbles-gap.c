@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bubbles.h"
+#include "devtab.h"
 #include "diag.h"
 #include "num.h"
 #include "stage.h"
@@ -58,8 +59,10 @@ struct bwin {
 };
 
 struct bdev {
-	char		*name, *pfx;	/* the device, "d" and the device */
+	const char	*name;		/* the device, kept by the devtab */
+	char		*pfx;		/* "d" and the device */
 	size_t		 len;
+	size_t		 di;		/* its index, which summaries use */
 	int		 inwin;
 	struct bwin	 w;
 	uint64_t	 nwin;
@@ -86,14 +89,10 @@ static struct {
 	struct stage		*st;
 	const struct bub_opts	*o;
 	const struct bub_cols	*c;
-	struct bdev		*dev;
-	size_t			 ndev, capdev, last;
+	struct devtab		 devs;
 	/* no candidate or window end before this: nothing to check */
 	int64_t			 next_check;
 } g;
-
-/* The index of device D, which the summaries are kept by. */
-#define DI(d)	((size_t)((d) - g.dev))
 
 static const char *const scope_names[] = {
 	"prelaunch", "step_internal", "tail", "global"
@@ -107,33 +106,24 @@ gap_init(struct stage *st, const struct bub_opts *o, const struct bub_cols *c)
 	g.o = o;
 	g.c = c;
 	g.next_check = INT64_MAX;
+	devtab_init(&g.devs, sizeof(struct bdev));
 }
 
 static struct bdev *
 get_dev(const char *name, size_t len)
 {
-	struct bdev *d;
-	size_t i;
+	int isnew;
+	struct bdev *d = devtab_get(&g.devs, name, len, &isnew);
 
-	if (g.ndev > 0 && g.dev[g.last].len == len &&
-	    memcmp(g.dev[g.last].name, name, len) == 0)
-		return &g.dev[g.last];
-	for (i = 0; i < g.ndev; i++)
-		if (g.dev[i].len == len && memcmp(g.dev[i].name, name,
-		    len) == 0)
-			return &g.dev[g.last = i];
-	if (g.ndev == g.capdev) {
-		g.capdev = g.capdev ? 2 * g.capdev : 8;
-		g.dev = xreallocarray(g.dev, g.capdev, sizeof(*g.dev));
-	}
-	d = &g.dev[g.last = g.ndev++];
-	memset(d, 0, sizeof(*d));
-	d->name = xstrndup(name, len);
+	if (!isnew)
+		return d;
+	d->di = g.devs.n - 1;
+	d->name = g.devs.v[d->di].name;
 	d->len = len;
 	d->pfx = xmalloc(len + 2);
 	d->pfx[0] = 'd';
 	memcpy(d->pfx + 1, d->name, len + 1);
-	sum_dev(g.last, name, len);
+	sum_dev(d->di, name, len);
 	return d;
 }
 
@@ -249,7 +239,7 @@ share_end(struct bdev *d, int64_t s, int64_t e, const char *id)
 
 	w->shared = 0;
 	if (e == w->share_end) {
-		sum_gap(DI(d), s, e - s, id);
+		sum_gap(d->di, s, e - s, id);
 		return;
 	}
 	r = stage_new(g.st, "bubble", s);
@@ -475,10 +465,10 @@ gap_before(int64_t ts)
 
 	if (ts <= g.next_check)
 		return;
-	for (i = 0; i < g.ndev; i++)
-		open_due(&g.dev[i], ts, 1);
-	for (i = 0; i < g.ndev; i++) {
-		struct bdev *d = &g.dev[i];
+	for (i = 0; i < g.devs.n; i++)
+		open_due(g.devs.v[i].item, ts, 1);
+	for (i = 0; i < g.devs.n; i++) {
+		struct bdev *d = g.devs.v[i].item;
 
 		if (d->inwin && ts >= d->w.e)
 			win_end(d);
@@ -612,7 +602,7 @@ global_fill(struct bdev *d, struct srec *r, int64_t s, int64_t e)
 	set_i64(r, COL_DUR, e - s);
 	srec_set_str(r, COL_NAME, scope_names[SC_GLOBAL]);
 	srec_set_str(r, g.c->id, id);
-	sum_gap(DI(d), s, e - s, id);
+	sum_gap(d->di, s, e - s, id);
 }
 
 /* The whole-capture gap of D that the kernel at TS ends. */
@@ -667,7 +657,7 @@ share_close(struct bdev *d, int64_t ts)
 		return;
 	}
 	if (d->tail_id != NULL && d->tail_s == d->ge && ts == d->last_e) {
-		sum_gap(DI(d), d->ge, ts - d->ge, d->tail_id);
+		sum_gap(d->di, d->ge, ts - d->ge, d->tail_id);
 		return;
 	}
 	d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
@@ -735,13 +725,16 @@ gap_finish(void)
 {
 	size_t i, j;
 
-	for (i = 0; i < g.ndev; i++)
-		open_due(&g.dev[i], INT64_MAX, 0);
-	for (i = 0; i < g.ndev; i++)
-		if (g.dev[i].inwin)
-			win_end(&g.dev[i]);
-	for (i = 0; i < g.ndev; i++) {
-		struct bdev *d = &g.dev[i];
+	for (i = 0; i < g.devs.n; i++)
+		open_due(g.devs.v[i].item, INT64_MAX, 0);
+	for (i = 0; i < g.devs.n; i++) {
+		struct bdev *d = g.devs.v[i].item;
+
+		if (d->inwin)
+			win_end(d);
+	}
+	for (i = 0; i < g.devs.n; i++) {
+		struct bdev *d = g.devs.v[i].item;
 
 		if (d->ggap != NULL)
 			stage_drop(g.st, d->ggap);
@@ -758,7 +751,7 @@ gap_finish(void)
 			stage_put(g.st, d->pend[j].r);
 		}
 		if (d->ran)
-			sum_capture(DI(d), d->first_ts, d->ge,
+			sum_capture(d->di, d->first_ts, d->ge,
 			    d->fin + d->ge - d->gs);
 		free(d->pend);
 		free(d->prev.name.p);
@@ -767,8 +760,7 @@ gap_finish(void)
 		free(d->next.name.p);
 		free(d->next.core.p);
 		free(d->next.track.p);
-		free(d->name);
 		free(d->pfx);
 	}
-	free(g.dev);
+	devtab_free(&g.devs);
 }

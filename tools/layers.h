@@ -94,7 +94,7 @@ struct lstream {
 
 /* The per-dev state. */
 struct ldev {
-	char		*name;
+	const char	*name;		/* kept by the devtab */
 	/* kernels held: the open layer's, or the detection window */
 	struct lkern	*k;
 	size_t		 nk, kcap;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "devtab.h"
 #include "diag.h"
 #include "layers.h"
 #include "stage.h"
@@ -40,9 +41,7 @@ int lc_ksum, lc_busy, lc_mdur, lc_expect, lc_perlayer, lc_min, lc_median;
 int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
 int lc_mmean, lc_step, lc_type, lc_core;
 
-static struct ldev **devs;
-static size_t ndevs;
-static struct ldev *last_dev;
+static struct devtab devs;
 static int64_t min_deadline = INT64_MAX;
 
 static void
@@ -81,22 +80,18 @@ usage(void)
 }
 
 static struct ldev *
-dev_of(const char *name)
+dev_of(const char *name, size_t len)
 {
-	size_t i;
+	int isnew;
+	struct ldev *d = devtab_get(&devs, name, len, &isnew);
 
-	if (last_dev != NULL && strcmp(last_dev->name, name) == 0)
-		return last_dev;
-	for (i = 0; i < ndevs; i++)
-		if (strcmp(devs[i]->name, name) == 0)
-			return last_dev = devs[i];
-	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
-	last_dev = devs[ndevs++] = xcalloc(1, sizeof(**devs));
-	last_dev->name = xstrdup(name);
-	last_dev->deadline = INT64_MAX;
-	last_dev->pass_step = xstrdup("");
-	last_dev->win_step = xstrdup("");
-	return last_dev;
+	if (isnew) {
+		d->name = devs.v[devs.n - 1].name;
+		d->deadline = INT64_MAX;
+		d->pass_step = xstrdup("");
+		d->win_step = xstrdup("");
+	}
+	return d;
 }
 
 /* Close the passes that no marker can continue once the input is at TS. */
@@ -108,23 +103,26 @@ tick(int64_t ts)
 	if (ts <= min_deadline)
 		return;
 	min_deadline = INT64_MAX;
-	for (i = 0; i < ndevs; i++) {
-		pass_tick(devs[i], ts);
-		if (devs[i]->deadline < min_deadline)
-			min_deadline = devs[i]->deadline;
+	for (i = 0; i < devs.n; i++) {
+		struct ldev *d = devs.v[i].item;
+
+		pass_tick(d, ts);
+		if (d->deadline < min_deadline)
+			min_deadline = d->deadline;
 	}
 }
 
 static void
 do_kernel(void)
 {
-	size_t nl, tl, cl, kl, sl;
+	size_t nl, tl, cl, kl, sl, dl;
 	const char *name = stage_get(lst, COL_NAME, &nl);
 	const char *type = stage_get(lst, lc_type, &tl);
 	const char *core = stage_get(lst, lc_core, &cl);
 	const char *track = stage_get(lst, COL_TRACK, &kl);
 	const char *step = stage_get(lst, lc_step, &sl);
-	struct ldev *d = dev_of(stage_get(lst, COL_DEV, NULL));
+	const char *dev = stage_get(lst, COL_DEV, &dl);
+	struct ldev *d = dev_of(dev, dl);
 	struct lkern k;
 	int64_t ts = stage_ts(lst);
 
@@ -160,8 +158,8 @@ free_devs(void)
 	size_t i, j;
 	int ph;
 
-	for (i = 0; i < ndevs; i++) {
-		struct ldev *d = devs[i];
+	for (i = 0; i < devs.n; i++) {
+		struct ldev *d = devs.v[i].item;
 
 		for (j = 0; j < NLTYPES; j++) {
 			ltype_free(&d->pend[j]);
@@ -185,10 +183,8 @@ free_devs(void)
 		free(d->layers_per);
 		free(d->pass_step);
 		free(d->win_step);
-		free(d->name);
-		free(d);
 	}
-	free(devs);
+	devtab_free(&devs);
 }
 
 static void
@@ -197,6 +193,7 @@ run(const char *path, int argc, char *argv[])
 	unsigned long line;
 	size_t i;
 
+	devtab_init(&devs, sizeof(struct ldev));
 	lst = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	lc_pass = stage_col(lst, "pass");
@@ -236,10 +233,10 @@ run(const char *path, int argc, char *argv[])
 		else
 			stage_pass(lst);
 	}
-	for (i = 0; i < ndevs; i++)
-		pass_finish(devs[i]);
-	for (i = 0; i < ndevs; i++)
-		sum_dev(devs[i]);
+	for (i = 0; i < devs.n; i++)
+		pass_finish(devs.v[i].item);
+	for (i = 0; i < devs.n; i++)
+		sum_dev(devs.v[i].item);
 	stage_close(lst);
 	free_devs();
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "devtab.h"
 #include "diag.h"
 #include "num.h"
 #include "stage.h"
@@ -33,9 +34,7 @@ static const char *const added[] = {
 static struct wa_opts opts;
 static struct stage *st;
 static struct wa_map ops, names = { NULL, 0, 0, 1 };
-static struct wadev **devs;
-static size_t ndevs;
-static struct wadev *last_dev;
+static struct devtab devs;
 static size_t nopen_ai;			/* AI CPU kernels kept back */
 static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
 static int bubbles_known;		/* the input went through prof-bubbles */
@@ -73,21 +72,20 @@ usage(void)
 	exit(EXIT_OK);
 }
 
+/* The state of the current record's device. */
 static struct wadev *
-dev_of(const char *name)
+cur_dev(void)
 {
-	size_t i;
+	size_t len;
+	const char *name = stage_get(st, COL_DEV, &len);
+	int isnew;
+	struct wadev *d = devtab_get(&devs, name, len, &isnew);
 
-	if (last_dev != NULL && strcmp(last_dev->name, name) == 0)
-		return last_dev;
-	for (i = 0; i < ndevs; i++)
-		if (strcmp(devs[i]->name, name) == 0)
-			return last_dev = devs[i];
-	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
-	last_dev = devs[ndevs++] = xcalloc(1, sizeof(**devs));
-	last_dev->name = xstrdup(name);
-	last_dev->bub_max_end = INT64_MIN;
-	return last_dev;
+	if (isnew) {
+		d->name = devs.v[devs.n - 1].name;
+		d->bub_max_end = INT64_MIN;
+	}
+	return d;
 }
 
 /* The tags column of the current record, with NEW appended. */
@@ -174,8 +172,8 @@ ai_close(int64_t ts)
 	struct wadev *d;
 
 	ai_min_end = INT64_MAX;
-	for (i = 0; i < ndevs; i++) {
-		d = devs[i];
+	for (i = 0; i < devs.n; i++) {
+		d = devs.v[i].item;
 		for (j = 0; j < d->nai; ) {
 			if (d->ai[j].e < ts) {
 				ai_finish(d, &d->ai[j]);
@@ -229,7 +227,7 @@ compute_add(struct wadev *d, int64_t ts, int64_t dur)
 static void
 do_bubble(void)
 {
-	struct wadev *d = dev_of(stage_get(st, COL_DEV, NULL));
+	struct wadev *d = cur_dev();
 	int64_t e = stage_ts(st) + (stage_dur(st) > 0 ? stage_dur(st) : 0);
 	size_t i;
 
@@ -245,7 +243,7 @@ do_bubble(void)
 static void
 do_comm(void)
 {
-	struct wadev *d = dev_of(stage_get(st, COL_DEV, NULL));
+	struct wadev *d = cur_dev();
 
 	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0)
 		ivrun_add(&d->comm, stage_ts(st), stage_ts(st) +
@@ -326,7 +324,7 @@ do_kernel(void)
 	const char *track = stage_get(st, COL_TRACK, &tl);
 	const char *sh = stage_get(st, c_shapes, &sl);
 	int64_t ts = stage_ts(st), dur = stage_dur(st), wait;
-	struct wadev *d = dev_of(dev);
+	struct wadev *d = cur_dev();
 	struct opent *op;
 	char tags[128] = "";
 	int cls;
@@ -371,13 +369,6 @@ put_metric(const char *dev, const char *name, int value, const char *why,
 	stage_put(st, r);
 }
 
-static int
-dev_order(const void *a, const void *b)
-{
-	return wa_dev_cmp((*(struct wadev *const *)a)->name,
-	    (*(struct wadev *const *)b)->name);
-}
-
 /*
  * Say per device (or once with --all-devs) whether wait times were
  * recorded and whether the shape check could run, so that an absent tag
@@ -386,24 +377,26 @@ dev_order(const void *a, const void *b)
 static void
 write_metrics(int64_t end)
 {
-	size_t i, n = opts.all_devs && ndevs > 0 ? 1 : ndevs;
+	size_t i, n = opts.all_devs && devs.n > 0 ? 1 : devs.n;
+	const struct wadev *d;
 	int w, sh, stp;
 
-	if (ndevs > 1)
-		qsort(devs, ndevs, sizeof(*devs), dev_order);
+	devtab_sort(&devs, wa_dev_cmp);
 	for (i = 0; i < n; i++) {
-		w = devs[i]->wait_seen;
-		sh = devs[i]->shapes_seen;
-		stp = devs[i]->steps_seen;
+		d = devs.v[i].item;
+		w = d->wait_seen;
+		sh = d->shapes_seen;
+		stp = d->steps_seen;
 		if (opts.all_devs)
-			for (w = sh = stp = 0; i < ndevs; i++) {
-				w |= devs[i]->wait_seen;
-				sh |= devs[i]->shapes_seen;
-				stp |= devs[i]->steps_seen;
+			for (w = sh = stp = 0; i < devs.n; i++) {
+				d = devs.v[i].item;
+				w |= d->wait_seen;
+				sh |= d->shapes_seen;
+				stp |= d->steps_seen;
 			}
-		put_metric(opts.all_devs ? "" : devs[i]->name, "wait_recorded",
+		put_metric(opts.all_devs ? "" : d->name, "wait_recorded",
 		    w, w ? NULL : "no_wait_ns", end);
-		put_metric(opts.all_devs ? "" : devs[i]->name,
+		put_metric(opts.all_devs ? "" : d->name,
 		    "variable_shape_checked", sh && stp, !sh ? "no_shapes" :
 		    !stp ? "no_steps" : NULL, end);
 	}
@@ -414,20 +407,20 @@ free_devs(void)
 {
 	size_t i, j;
 
-	for (i = 0; i < ndevs; i++) {
-		ivrun_free(&devs[i]->comm);
-		ivrun_free(&devs[i]->compute);
-		for (j = 0; j < devs[i]->nkcomm; j++) {
-			ivrun_free(&devs[i]->kcomm[j]);
-			free(devs[i]->kcomm_track[j]);
+	for (i = 0; i < devs.n; i++) {
+		struct wadev *d = devs.v[i].item;
+
+		ivrun_free(&d->comm);
+		ivrun_free(&d->compute);
+		for (j = 0; j < d->nkcomm; j++) {
+			ivrun_free(&d->kcomm[j]);
+			free(d->kcomm_track[j]);
 		}
-		free(devs[i]->kcomm);
-		free(devs[i]->kcomm_track);
-		free(devs[i]->ai);
-		free(devs[i]->name);
-		free(devs[i]);
+		free(d->kcomm);
+		free(d->kcomm_track);
+		free(d->ai);
 	}
-	free(devs);
+	devtab_free(&devs);
 }
 
 static void
@@ -435,6 +428,7 @@ run(const char *path, int argc, char *argv[])
 {
 	int64_t end;
 
+	devtab_init(&devs, sizeof(struct wadev));
 	st = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	c_core = stage_col(st, "core");

@@ -118,7 +118,7 @@ struct aiopen {
 };
 
 struct wadev {
-	char		*name;
+	const char	*name;		/* kept by the devtab */
 	struct ivrun	 comm;		/* comm records */
 	struct ivrun	*kcomm;		/* comm kernels, per track */
 	char		**kcomm_track;
