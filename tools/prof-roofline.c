@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "hash.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
@@ -130,27 +131,40 @@ record_kind(void)
 	return k;
 }
 
+static int aux_kernel(const char *);
+static int comm_name(const char *, size_t);
+
 /*
- * FLOPs and bytes of the current record: what the trace says, else the
- * estimate from its shapes.  FLAGS says which were estimated.
+ * What the name, type, shapes and dtypes of a record alone decide: the
+ * estimate from its shapes (FLAGS say which parts are estimates) and
+ * what its name says.
  */
+struct opfacts {
+	struct rf_est	 e;
+	unsigned	 flags;		/* EF_* */
+	int		 comm;		/* hcom, hccl, nccl or rccl */
+	int		 tf32;		/* a TF32 GEMM by its name */
+	int		 aux;		/* moves data for a GEMM-like op */
+};
+
 static void
-record_work(struct rf_est *e, unsigned *flags)
+op_facts(struct opfacts *f)
 {
 	struct rf_shapes s;
-	int fa, ba, has;
-	int64_t f = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+	struct rf_est *e = &f->e;
+	size_t n;
+	const char *name = stage_get(st, COL_NAME, &n);
+	int has = record_shapes(&s);
 
-	*flags = 0;
-	has = record_shapes(&s);
+	f->flags = 0;
 	if (has > 0) {
 		rf_estimate(record_kind(), &s, e);
 		if (e->flops >= 0)
-			*flags |= EF_FLOPS_EST;
+			f->flags |= EF_FLOPS_EST;
 		if (e->bytes >= 0)
-			*flags |= EF_BYTES_EST;
+			f->flags |= EF_BYTES_EST;
 		if (e->in_only)
-			*flags |= EF_IN_ONLY;
+			f->flags |= EF_IN_ONLY;
 	} else {
 		memset(e, 0, sizeof(*e));
 		e->flops = e->bytes = -1;
@@ -158,13 +172,116 @@ record_work(struct rf_est *e, unsigned *flags)
 		if (has < 0)
 			e->note = "bad_shapes";
 	}
-	if (!fa && f >= 0) {
-		e->flops = f;
-		*flags &= ~(unsigned)EF_FLOPS_EST;
+	f->comm = comm_name(name, n);
+	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
+	f->aux = aux_kernel(name);
+}
+
+/*
+ * The facts of each distinct (name, type, shapes, dtypes), kept: a
+ * capture repeats a few hundred ops, and parsing their shapes and
+ * scanning their names cost more than the rest of a kernel's work.
+ * Open addressing; the table is emptied when half full and a key longer
+ * than MEMO_KEYMAX is worked out each time, so memory stays bounded
+ * (about 4 MiB at worst) whatever the input.
+ */
+#define MEMO_SLOTS	2048
+#define MEMO_KEYMAX	2048
+enum { MK_NAME, MK_TYPE, MK_ISH, MK_IDT, MK_OSH, MK_ODT, MK_N };
+
+struct memo {
+	char		*key;		/* the MK_N fields end to end */
+	size_t		 len[MK_N];
+	uint64_t	 hash;
+	struct opfacts	 f;
+};
+static struct memo *memo;
+static size_t nmemo;
+
+static void
+memo_clear(void)
+{
+	size_t i;
+
+	for (i = 0; memo != NULL && i < MEMO_SLOTS; i++) {
+		free(memo[i].key);
+		memo[i].key = NULL;
+	}
+	nmemo = 0;
+}
+
+/* The facts of the current record, worked out on its key's first use. */
+static void
+record_facts(struct opfacts *f)
+{
+	const int col[MK_N] = { COL_NAME, c_type, c_ish, c_idt, c_osh, c_odt };
+	const char *v[MK_N];
+	size_t len[MK_N], total = 0, i, j, off;
+	uint64_t h;
+	struct memo *m;
+
+	for (j = 0; j < MK_N; j++) {
+		v[j] = stage_get(st, col[j], &len[j]);
+		total += len[j];
+	}
+	/* The name and input shapes set the ops apart; all is compared. */
+	h = hash_bytes(v[MK_ISH], len[MK_ISH], hash_bytes(v[MK_NAME],
+	    len[MK_NAME], 0));
+	if (total > MEMO_KEYMAX) {
+		op_facts(f);
+		return;
+	}
+	if (memo == NULL)
+		memo = xcalloc(MEMO_SLOTS, sizeof(*memo));
+	for (i = h & (MEMO_SLOTS - 1); (m = &memo[i])->key != NULL;
+	    i = (i + 1) & (MEMO_SLOTS - 1)) {
+		if (m->hash != h)
+			continue;
+		for (j = 0, off = 0; j < MK_N; off += len[j++])
+			if (m->len[j] != len[j] ||
+			    memcmp(m->key + off, v[j], len[j]) != 0)
+				break;
+		if (j == MK_N) {
+			*f = m->f;
+			return;
+		}
+	}
+	op_facts(f);
+	if (2 * (nmemo + 1) > MEMO_SLOTS) {
+		memo_clear();
+		for (i = h & (MEMO_SLOTS - 1); memo[i].key != NULL;
+		    i = (i + 1) & (MEMO_SLOTS - 1))
+			;
+		m = &memo[i];
+	}
+	m->key = xmalloc(total + 1);
+	for (j = 0, off = 0; j < MK_N; off += len[j++]) {
+		memcpy(m->key + off, v[j], len[j]);
+		m->len[j] = len[j];
+	}
+	m->hash = h;
+	m->f = *f;
+	nmemo++;
+}
+
+/*
+ * FLOPs and bytes of the current record: what the trace says, else the
+ * estimate from its shapes.  FLAGS says which were estimated.
+ */
+static void
+record_work(struct opfacts *f)
+{
+	int fa, ba;
+	int64_t fl = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+
+	record_facts(f);
+	if (!fa && fl >= 0) {
+		f->e.flops = fl;
+		f->flags &= ~(unsigned)EF_FLOPS_EST;
 	}
 	if (!ba && b >= 0) {
-		e->bytes = b;
-		*flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
+		f->e.bytes = b;
+		f->flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
 	}
 }
 
@@ -220,14 +337,13 @@ nest_pop(struct nest *n, int64_t ts)
 static void
 do_hostop(int64_t ext)
 {
-	struct rf_est e;
-	unsigned flags;
+	struct opfacts f;
 	struct hostop *h;
 	size_t nl;
 	const char *name = stage_get(st, COL_NAME, &nl);
 
-	record_work(&e, &flags);
-	if (e.flops < 0 && e.bytes < 0)
+	record_work(&f);
+	if (f.e.flops < 0 && f.e.bytes < 0)
 		return;
 	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0) {
 		struct nest *ns = nest_of();
@@ -244,11 +360,11 @@ do_hostop(int64_t ext)
 	h->ext = ext;
 	h->set = 1;
 	h->used = 0;
-	h->flops = e.flops;
-	h->bytes = e.bytes;
-	h->dt = e.dt;
-	h->kind = e.kind;
-	h->flags = flags;
+	h->flops = f.e.flops;
+	h->bytes = f.e.bytes;
+	h->dt = f.e.dt;
+	h->kind = f.e.kind;
+	h->flags = f.flags;
 	if (nl >= OPNAME_MAX)
 		nl = OPNAME_MAX - 1;
 	memcpy(h->name, name, nl);
@@ -324,6 +440,7 @@ aux_kernel(const char *name)
 	return 0;
 }
 
+
 /* The host op that launched the current kernel, or NULL. */
 static struct hostop *
 kernel_hostop(void)
@@ -347,20 +464,15 @@ kernel_hostop(void)
 }
 
 /*
- * A communication kernel: core HCCL or COMMUNICATION, or a name with
- * hcom, hccl, nccl or rccl in any case (one pass: Kineto kernel names
- * run to hundreds of bytes).
+ * Whether a kernel name holds hcom, hccl, nccl or rccl in any case (one
+ * pass: Kineto kernel names run to hundreds of bytes).
  */
 static int
-is_comm_kernel(void)
+comm_name(const char *s, size_t n)
 {
-	size_t n, i;
-	const char *core = stage_get(st, c_core, NULL);
-	const char *s = stage_get(st, COL_NAME, &n);
+	size_t i;
 	uint32_t w = 0;
 
-	if (strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0)
-		return 1;
 	/* The last four bytes, ASCII letters folded to lower case. */
 	for (i = 0; i < n; i++) {
 		w = w << 8 | (uint32_t)(unsigned char)(s[i] | 0x20);
@@ -369,6 +481,18 @@ is_comm_kernel(void)
 			return 1;	/* hcom, hccl, nccl, rccl */
 	}
 	return 0;
+}
+
+/* A communication kernel: core HCCL or COMMUNICATION, or by its name. */
+static int
+is_comm_kernel(const struct opfacts *f)
+{
+	size_t n;
+	const char *core = stage_get(st, c_core, &n);
+
+#define CORE_IS(s)	(n == sizeof(s) - 1 && memcmp(core, s, n) == 0)
+	return CORE_IS("HCCL") || CORE_IS("COMMUNICATION") || f->comm;
+#undef CORE_IS
 }
 
 /* ps at a roof: N * 10^12 / PEAK, rounded; -1 when unknown. */
@@ -497,9 +621,9 @@ static void
 do_kernel(void)
 {
 	struct rf_kern k;
-	struct rf_est e;
+	struct opfacts f;
+	struct rf_est *e = &f.e;
 	struct hostop *h = NULL;
-	unsigned flags;
 	char tags[256] = "";
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
@@ -515,53 +639,52 @@ do_kernel(void)
 	k.step = stage_get(st, c_step, &k.steplen);
 	k.ts = stage_ts(st);
 	k.dur = stage_dur(st);
-	k.comm = is_comm_kernel();
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		k.key = stage_get(st, c_type, &k.keylen);
-	record_work(&e, &flags);
-	if (e.flops < 0 && e.bytes < 0 && (h = kernel_hostop()) != NULL) {
+	record_work(&f);
+	k.comm = is_comm_kernel(&f);
+	if (e->flops < 0 && e->bytes < 0 && (h = kernel_hostop()) != NULL) {
 		stage_set_str(st, c_srcop, h->name);
 		if (opts.by_type) {
 			k.key = h->name;
 			k.keylen = strlen(h->name);
 		}
 		if (h->used || (h->kind >= OPK_GEMM && h->kind <=
-		    OPK_CONV_BWD_W && aux_kernel(name)))
+		    OPK_CONV_BWD_W && f.aux))
 			stage_tag_add(tags, sizeof(tags), h->used ?
 			    "op_shared" : "op_aux");
 		else {
 			h->used = 1;
-			e.flops = h->flops;
-			e.bytes = h->bytes;
-			e.dt = h->dt;
-			flags = h->flags;
+			e->flops = h->flops;
+			e->bytes = h->bytes;
+			e->dt = h->dt;
+			f.flags = h->flags;
 		}
 	}
 	if (k.comm) {
-		e.flops = e.bytes = -1;
+		e->flops = e->bytes = -1;
 		stage_tag_add(tags, sizeof(tags), "comm");
 	}
 	/*
 	 * An fp32 GEMM that ran on TF32 tensor cores says so in its
 	 * kernel name (cuBLAS/CUTLASS "s1688gemm", "tf32"): use that peak.
 	 */
-	if (e.dt == DT_FP32 && e.flops > 0 && (strstr(name, "s1688") !=
-	    NULL || strstr(name, "tf32") != NULL)) {
-		e.dt = DT_TF32;
+	if (e->dt == DT_FP32 && e->flops > 0 && f.tf32) {
+		e->dt = DT_TF32;
 		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
 	}
-	k.flops = e.flops;
-	k.bytes = e.bytes;
-	k.dt = e.dt;
-	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
-	if (flags & EF_FLOPS_EST)
+	k.flops = e->flops;
+	k.bytes = e->bytes;
+	k.dt = e->dt;
+	k.est = (f.flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
+	if (f.flags & EF_FLOPS_EST)
 		stage_tag_add(tags, sizeof(tags), "flops_est");
-	if (flags & EF_BYTES_EST)
+	if (f.flags & EF_BYTES_EST)
 		stage_tag_add(tags, sizeof(tags), "bytes_est");
-	if (flags & EF_IN_ONLY)
+	if (f.flags & EF_IN_ONLY)
 		stage_tag_add(tags, sizeof(tags), "bytes_inputs_only");
-	if (e.note != NULL && h == NULL)
-		stage_tag_add(tags, sizeof(tags), e.note);
+	if (e->note != NULL && h == NULL)
+		stage_tag_add(tags, sizeof(tags), e->note);
 	if (!k.comm) {
 		kernel_roof(&k, tags, sizeof(tags));
 		kernel_pmu(&k, tags, sizeof(tags));
@@ -700,6 +823,8 @@ run(const char *path, int argc, char *argv[])
 	while (nnests > 0)
 		free(nests[--nnests].key);
 	free(nests);
+	memo_clear();
+	free(memo);
 }
 
 static void
