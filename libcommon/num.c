@@ -10,13 +10,25 @@
 
 #include "num.h"
 
+/*
+ * 10^PLACES from a table: a loop of 128-bit products costs as much as
+ * the rest of a ratio.
+ */
+static const uint64_t pow_ten[19] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL
+};
+
 size_t
 num_ratio(char *buf, int64_t num, int64_t den, int places)
 {
-	unsigned __int128 n, d, q, r, scale = 1;
+	unsigned __int128 n, d, q, r;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
-	int neg = (num < 0) != (den < 0) && num != 0, i;
+	int neg = (num < 0) != (den < 0) && num != 0;
 
 	n = num < 0 ? (unsigned __int128)0 - (unsigned __int128)num :
 	    (unsigned __int128)num;
@@ -26,10 +38,8 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 		places = 0;
 	if (places > 18)
 		places = 18;
-	for (i = 0; i < places; i++)
-		scale *= 10;
-	/* |num| < 2^63 and scale <= 10^18 < 2^60: the product fits. */
-	n *= scale;
+	/* |num| < 2^63 and 10^places <= 10^18 < 2^60: the product fits. */
+	n *= pow_ten[places];
 	/*
 	 * 64-bit division where the values fit, as they mostly do: a
 	 * 128-bit one is a library call, and this runs per written value.
@@ -83,8 +93,8 @@ size_t
 num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
     int places)
 {
-	unsigned __int128 q, r, scale = 1, f;
-	uint64_t frac, q64;
+	unsigned __int128 q, r, f;
+	uint64_t frac, q64, scale;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
 	int i, keep;
@@ -101,8 +111,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		places = 0;
 	if (places > 18)
 		places = 18;
-	for (i = 0; i < places; i++)
-		scale *= 10;
+	scale = pow_ten[places];
 	/* r < d, so r * scale fits while d * 10^places < 2^128. */
 	f = r * scale;
 	if ((f | d) >> 64 == 0) {
@@ -112,7 +121,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		frac = (uint64_t)(f / d);
 		r = f % d;
 	}
-	if (2 * r >= d && ++frac == (uint64_t)scale) {
+	if (2 * r >= d && ++frac == scale) {
 		frac = 0;		/* half away from zero, carried */
 		q++;
 	}
