@@ -105,48 +105,75 @@ key_pipe(const char *k, size_t n)
 	    P_NONE);
 }
 
-/* A decimal "0.815" in parts per million, truncated; -1 when not one. */
+/*
+ * A decimal "0.815" in parts per million, truncated, up to the next ','
+ * or E; -1 when not one.
+ */
 static int64_t
-ppm(const char *s, size_t n)
+ppm(const char *s, const char *e)
 {
 	static const int64_t place[7] = {
 		1000000, 100000, 10000, 1000, 100, 10, 1
 	};
-	int64_t v = 0, scale = 1000000;
-	size_t i = 0;
-	int digits = 0, frac = 0;
+	const char *d = s, *f;
+	int64_t v = 0;
 
 	/* isdigit() is '0' to '9' in every locale: a range, not a call */
-	for (; i < n && (unsigned)(s[i] - '0') < 10; i++, digits++) {
+	for (; s < e && (unsigned)(*s - '0') < 10; s++) {
 		if (v > 1000)
 			return -1;
-		v = v * 10 + (s[i] - '0');
+		v = v * 10 + (*s - '0');
 	}
-	v *= scale;
+	v *= 1000000;
 	/* the place of each fraction digit from a table: no division */
-	if (i < n && s[i] == '.')
-		for (i++; i < n && (unsigned)(s[i] - '0') < 10; i++, digits++)
-			if (frac < 6)
-				v += (s[i] - '0') * place[++frac];
-	return digits > 0 && i == n ? v : -1;
+	if (s < e && *s == '.') {
+		for (f = ++s; s < e && (unsigned)(*s - '0') < 10; s++)
+			if (s - f < 6)
+				v += (*s - '0') * place[s - f + 1];
+		if (s - d == 1)
+			return -1;		/* "." alone */
+	} else if (s == d)
+		return -1;
+	return s == e || *s == ',' ? v : -1;
 }
 
 /*
- * One "key=value" item of a PMU list, EQ its first '=' or NULL.  Only
- * the "..._ratio" keys name a pipe: the others (times, cycles, rates)
- * are passed over on their last letter, before any call.
+ * An item of a PMU list whose first '=' is EQ, S the start of the list
+ * and E its end.  Only the "..._ratio" keys name a pipe: the others
+ * (times, cycles, rates) are passed over on their last letter, before
+ * the key's start is looked for.
  */
 static inline void
-pmu_item(const char *s, const char *eq, const char *comma, int *bp,
+pmu_item(const char *s, const char *eq, const char *e, int *bp,
     int64_t *best)
 {
+	const char *k = eq;
 	int p;
 	int64_t v;
 
-	if (eq == NULL || eq - s < 6 || eq[-1] != 'o')
+	if (eq - s < 6 || eq[-1] != 'o')
 		return;
-	if ((p = key_pipe(s, (size_t)(eq - s))) != P_NONE &&
-	    (v = ppm(eq + 1, (size_t)(comma - eq - 1))) > *best) {
+#ifdef __SSE2__
+	/* The key starts after the last ',' or '=' of the 16 bytes before. */
+	if (eq - s >= 16) {
+		const __m128i w = _mm_loadu_si128((const __m128i *)(const void *)
+		    (eq - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(w, _mm_set1_epi8(',')),
+		    _mm_cmpeq_epi8(w, _mm_set1_epi8('='))));
+
+		if (m != 0)
+			k = eq - 16 + (32 - __builtin_clz(m));
+		else
+			k = eq - 16;
+	}
+#endif
+	while (k > s && k[-1] != ',' && k[-1] != '=')
+		k--;
+	if (k > s && k[-1] == '=')
+		return;			/* not the item's first '=' */
+	if ((p = key_pipe(k, (size_t)(eq - k))) != P_NONE &&
+	    (v = ppm(eq + 1, e)) > *best) {
 		*best = v;
 		*bp = p;
 	}
@@ -154,13 +181,14 @@ pmu_item(const char *s, const char *eq, const char *comma, int *bp,
 
 /*
  * The busiest pipe of a PMU list.  The list runs to 700 bytes of some
- * thirty items: the commas and equal signs of sixteen bytes at a time
- * are found with SSE2, two memchr() calls an item cost more.
+ * thirty items: the equal signs of sixteen bytes at a time are found
+ * with SSE2, and the start of each "..._ratio" key read back from its
+ * '=' (a memchr() call an item costs more).
  */
 int
 rf_pmu_pipe(const char *s, size_t n, int64_t *best)
 {
-	const char *e = s + n, *p = s, *eq = NULL;
+	const char *e = s + n, *p = s;
 	int bp = P_NONE;
 
 	*best = -1;
@@ -168,34 +196,15 @@ rf_pmu_pipe(const char *s, size_t n, int64_t *best)
 	for (; p + 16 <= e; p += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)
 		    p);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8(',')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+		    _mm_set1_epi8('=')));
 
-		for (; m != 0; m &= m - 1) {
-			const char *q = p + __builtin_ctz(m);
-
-			if (*q == '=') {
-				if (eq == NULL)
-					eq = q;
-				continue;
-			}
-			pmu_item(s, eq, q, &bp, best);
-			s = q + 1;
-			eq = NULL;
-		}
+		for (; m != 0; m &= m - 1)
+			pmu_item(s, p + __builtin_ctz(m), e, &bp, best);
 	}
 #endif
-	for (; p < e; p++) {
-		if (*p == '=' && eq == NULL)
-			eq = p;
-		else if (*p == ',') {
-			pmu_item(s, eq, p, &bp, best);
-			s = p + 1;
-			eq = NULL;
-		}
-	}
-	if (s < e)
-		pmu_item(s, eq, e, &bp, best);
+	for (; p < e; p++)
+		if (*p == '=')
+			pmu_item(s, p, e, &bp, best);
 	return bp;
 }
