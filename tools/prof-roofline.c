@@ -495,16 +495,50 @@ is_comm_kernel(const struct opfacts *f)
 #undef CORE_IS
 }
 
+/*
+ * SCALE / PEAK in lowest terms, MUL / DIV, kept for the last PEAK.
+ * Peaks are round numbers, so that the terms of a utilisation or of a
+ * time at a roof mostly fit in 64 bits once reduced, where a division
+ * is one instruction and not a library call.  The value of a fraction,
+ * and so each digit written or rounded from it, is the same.
+ */
+struct lowest {
+	int64_t		 scale, peak, mul, div;
+};
+
+static const struct lowest *
+lowest(struct lowest *l, int64_t peak)
+{
+	int64_t a = l->scale, b = peak, t;
+
+	if (peak == l->peak)
+		return l;
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	l->peak = peak;
+	l->mul = l->scale / a;
+	l->div = peak / a;
+	return l;
+}
+
 /* ps at a roof: N * 10^12 / PEAK, rounded; -1 when unknown. */
 static int64_t
-roof_ps(int64_t n, int64_t peak)
+roof_ps(int64_t n, int64_t peak, struct lowest *l)
 {
-	__int128 v;
+	int64_t v;
+	__int128 w;
 
 	if (n < 0 || peak <= 0)
 		return -1;
-	v = ((__int128)n * 1000000000000LL + peak / 2) / peak;
-	return v > INT64_MAX ? -1 : (int64_t)v;
+	lowest(l, peak);
+	if (!__builtin_mul_overflow(n, l->mul, &v) &&
+	    v <= INT64_MAX - l->div / 2)
+		return (v + l->div / 2) / l->div;
+	w = ((__int128)n * l->mul + l->div / 2) / l->div;
+	return w > INT64_MAX ? -1 : (int64_t)w;
 }
 
 static void
@@ -521,8 +555,12 @@ set_ratio(int col, __int128 num, __int128 den)
 static void
 kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 {
-	int64_t dur = k->dur, pf;
-	__int128 rns;
+	static struct lowest fps = { 1000000000000LL, 0, 0, 0 };
+	static struct lowest bps = { 1000000000000LL, 0, 0, 0 };
+	static struct lowest mfu = { 1000000000, 0, 0, 0 };
+	static struct lowest bw = { 1000000000, 0, 0, 0 };
+	const struct lowest *l;
+	int64_t dur = k->dur, pf, rns;
 
 	k->flop_ps = k->byte_ps = -1;
 	if (k->flops >= 0)
@@ -536,14 +574,19 @@ kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
 	if (k->flops > 0 && pf == 0 && peaks.name[0] != '\0')
 		stage_tag_add(tags, tcap, "no_peak_for_dtype");
-	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf);
-	k->byte_ps = roof_ps(k->bytes, peaks.bw);
-	if (k->flop_ps >= 0 && dur > 0)
-		set_ratio(c_mfu, (__int128)k->flops * 1000000000, (__int128)dur *
-		    (pf > 0 ? pf : 1));
-	if (k->byte_ps >= 0 && dur > 0)
-		set_ratio(c_bw, (__int128)k->bytes * 1000000000,
-		    (__int128)dur * peaks.bw);
+	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf, &fps);
+	k->byte_ps = roof_ps(k->bytes, peaks.bw, &bps);
+	if (k->flop_ps >= 0 && dur > 0) {
+		/* flops * 10^9 / (dur * peak) */
+		l = lowest(&mfu, pf > 0 ? pf : 1);
+		set_ratio(c_mfu, (__int128)k->flops * l->mul, (__int128)dur *
+		    l->div);
+	}
+	if (k->byte_ps >= 0 && dur > 0) {
+		l = lowest(&bw, peaks.bw);
+		set_ratio(c_bw, (__int128)k->bytes * l->mul, (__int128)dur *
+		    l->div);
+	}
 	if (k->flop_ps < 0 || k->byte_ps < 0) {
 		if (k->byte_ps >= 0) {
 			/* Only the memory roof: a lower bound on the time. */
@@ -553,13 +596,14 @@ kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 		k->flop_ps = k->byte_ps = -1;
 		return;
 	}
-	rns = ((__int128)(k->flop_ps > k->byte_ps ? k->flop_ps :
-	    k->byte_ps) + 500) / 1000;
-	stage_set_i64(st, c_roof, (int64_t)rns);
-	stage_set_i64(st, c_short, dur - (int64_t)rns);
+	/* to the nearest ns; in 64 bits unsigned, where the sum fits */
+	rns = (int64_t)(((uint64_t)(k->flop_ps > k->byte_ps ? k->flop_ps :
+	    k->byte_ps) + 500) / 1000);
+	stage_set_i64(st, c_roof, rns);
+	stage_set_i64(st, c_short, dur - rns);
 	if (rns > dur)
 		stage_tag_add(tags, tcap, "above_roof");
-	if (rns * 100 < (__int128)opts.latency_pct * dur)
+	if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur)
 		k->bound = B_LATENCY;
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
@@ -573,13 +617,12 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 {
 	size_t n;
 	const char *pmu = stage_get(st, c_pmu, &n);
-	char buf[NUM_BUFSIZE];
 	int64_t ppm;
 	int p, b;
 
 	if (n == 0 || (p = rf_pmu_pipe(pmu, n, &ppm)) == P_NONE)
 		return;
-	stage_set(st, c_pratio, buf, num_ratio(buf, ppm, 1000000, 6));
+	set_ratio(c_pratio, ppm, 1000000);
 	if (ppm * 100 < opts.pipe_pct * 1000000) {
 		stage_set_str(st, c_pipe, "none");
 		b = B_LATENCY;
