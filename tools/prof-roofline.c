@@ -25,6 +25,7 @@
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 static const char *const added[] = {
@@ -134,10 +135,17 @@ record_kind(void)
 static int aux_kernel(const char *);
 static int comm_name(const char *, size_t);
 
+/* The text of a number, or of the ratio A / B, written for A (and B). */
+struct numtext {
+	int64_t		 a, b;
+	size_t		 len;		/* 0: none */
+	char		 s[NUM_BUFSIZE];
+};
+
 /*
  * What the name, type, shapes and dtypes of a record alone decide: the
- * estimate from its shapes (FLAGS say which parts are estimates) and
- * what its name says.
+ * estimate from its shapes (FLAGS say which parts are estimates), the
+ * text of its FLOPs, bytes and intensity, and what its name says.
  */
 struct opfacts {
 	struct rf_est	 e;
@@ -145,6 +153,7 @@ struct opfacts {
 	int		 comm;		/* hcom, hccl, nccl or rccl */
 	int		 tf32;		/* a TF32 GEMM by its name */
 	int		 aux;		/* moves data for a GEMM-like op */
+	struct numtext	 flops, bytes, ai;
 };
 
 static void
@@ -172,6 +181,16 @@ op_facts(struct opfacts *f)
 		if (has < 0)
 			e->note = "bad_shapes";
 	}
+	f->flops.len = f->bytes.len = f->ai.len = 0;
+	f->flops.b = f->bytes.b = 0;
+	if ((f->flops.a = e->flops) >= 0)
+		f->flops.len = tsv_i64(f->flops.s, e->flops);
+	if ((f->bytes.a = e->bytes) >= 0)
+		f->bytes.len = tsv_i64(f->bytes.s, e->bytes);
+	f->ai.a = e->flops;
+	if ((f->ai.b = e->bytes) > 0 && e->flops >= 0)
+		f->ai.len = num_ratio_u128(f->ai.s, (unsigned __int128)e->flops,
+		    (unsigned __int128)e->bytes, 6);
 	f->comm = comm_name(name, n);
 	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
 	f->aux = aux_kernel(name);
@@ -210,9 +229,12 @@ memo_clear(void)
 	nmemo = 0;
 }
 
-/* The facts of the current record, worked out on its key's first use. */
-static void
-record_facts(struct opfacts *f)
+/*
+ * The facts of the current record, worked out on its key's first use:
+ * in the table, else in SCRATCH.
+ */
+static const struct opfacts *
+record_facts(struct opfacts *scratch)
 {
 	const int col[MK_N] = { COL_NAME, c_type, c_ish, c_idt, c_osh, c_odt };
 	const char *v[MK_N];
@@ -228,8 +250,8 @@ record_facts(struct opfacts *f)
 	h = hash_bytes(v[MK_ISH], len[MK_ISH], hash_bytes(v[MK_NAME],
 	    len[MK_NAME], 0));
 	if (total > MEMO_KEYMAX) {
-		op_facts(f);
-		return;
+		op_facts(scratch);
+		return scratch;
 	}
 	if (memo == NULL)
 		memo = xcalloc(MEMO_SLOTS, sizeof(*memo));
@@ -241,12 +263,10 @@ record_facts(struct opfacts *f)
 			if (m->len[j] != len[j] ||
 			    memcmp(m->key + off, v[j], len[j]) != 0)
 				break;
-		if (j == MK_N) {
-			*f = m->f;
-			return;
-		}
+		if (j == MK_N)
+			return &m->f;
 	}
-	op_facts(f);
+	op_facts(scratch);
 	if (2 * (nmemo + 1) > MEMO_SLOTS) {
 		memo_clear();
 		for (i = h & (MEMO_SLOTS - 1); memo[i].key != NULL;
@@ -260,29 +280,34 @@ record_facts(struct opfacts *f)
 		m->len[j] = len[j];
 	}
 	m->hash = h;
-	m->f = *f;
+	m->f = *scratch;
 	nmemo++;
+	return &m->f;
 }
 
 /*
- * FLOPs and bytes of the current record: what the trace says, else the
- * estimate from its shapes.  FLAGS says which were estimated.
+ * The facts of the current record (SCRATCH may hold them), and its
+ * FLOPs and bytes in E: what the trace says, else the estimate from its
+ * shapes.  FLAGS says which were estimated.
  */
-static void
-record_work(struct opfacts *f)
+static const struct opfacts *
+record_work(struct opfacts *scratch, struct rf_est *e, unsigned *flags)
 {
 	int fa, ba;
 	int64_t fl = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+	const struct opfacts *f = record_facts(scratch);
 
-	record_facts(f);
+	*e = f->e;
+	*flags = f->flags;
 	if (!fa && fl >= 0) {
-		f->e.flops = fl;
-		f->flags &= ~(unsigned)EF_FLOPS_EST;
+		e->flops = fl;
+		*flags &= ~(unsigned)EF_FLOPS_EST;
 	}
 	if (!ba && b >= 0) {
-		f->e.bytes = b;
-		f->flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
+		e->bytes = b;
+		*flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
 	}
+	return f;
 }
 
 /*
@@ -337,13 +362,15 @@ nest_pop(struct nest *n, int64_t ts)
 static void
 do_hostop(int64_t ext)
 {
-	struct opfacts f;
+	struct opfacts scratch;
+	struct rf_est e;
+	unsigned flags;
 	struct hostop *h;
 	size_t nl;
 	const char *name = stage_get(st, COL_NAME, &nl);
 
-	record_work(&f);
-	if (f.e.flops < 0 && f.e.bytes < 0)
+	record_work(&scratch, &e, &flags);
+	if (e.flops < 0 && e.bytes < 0)
 		return;
 	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0) {
 		struct nest *ns = nest_of();
@@ -360,11 +387,11 @@ do_hostop(int64_t ext)
 	h->ext = ext;
 	h->set = 1;
 	h->used = 0;
-	h->flops = f.e.flops;
-	h->bytes = f.e.bytes;
-	h->dt = f.e.dt;
-	h->kind = f.e.kind;
-	h->flags = f.flags;
+	h->flops = e.flops;
+	h->bytes = e.bytes;
+	h->dt = e.dt;
+	h->kind = e.kind;
+	h->flags = flags;
 	if (nl >= OPNAME_MAX)
 		nl = OPNAME_MAX - 1;
 	memcpy(h->name, name, nl);
@@ -551,9 +578,20 @@ set_ratio(int col, __int128 num, __int128 den)
 		    (unsigned __int128)num, (unsigned __int128)den, 6));
 }
 
-/* The roofline columns of the current kernel. */
+/* Set COL to a string literal, its length known. */
+#define SET_LIT(col, s)	stage_set(st, col, s, sizeof(s) - 1)
+
+/* Whether T is the text of A / B (of A when B is 0). */
+static int
+is_text(const struct numtext *t, int64_t a, int64_t b)
+{
+	return t->len > 0 && t->a == a && t->b == b;
+}
+
+/* The roofline columns of the current kernel, F the facts of its op. */
 static void
-kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
+kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
+    size_t tcap)
 {
 	static struct lowest fps = { 1000000000000LL, 0, 0, 0 };
 	static struct lowest bps = { 1000000000000LL, 0, 0, 0 };
@@ -563,13 +601,20 @@ kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 	int64_t dur = k->dur, pf, rns;
 
 	k->flop_ps = k->byte_ps = -1;
-	if (k->flops >= 0)
+	/* an op's estimate is written from the text made with it */
+	if (is_text(&f->flops, k->flops, 0))
+		stage_set(st, c_flops, f->flops.s, f->flops.len);
+	else if (k->flops >= 0)
 		stage_set_i64(st, c_flops, k->flops);
-	if (k->bytes >= 0)
+	if (is_text(&f->bytes, k->bytes, 0))
+		stage_set(st, c_bytes, f->bytes.s, f->bytes.len);
+	else if (k->bytes >= 0)
 		stage_set_i64(st, c_bytes, k->bytes);
 	if (k->dt >= 0)
 		stage_set_str(st, c_dtype, rf_dtype_name(k->dt));
-	if (k->flops >= 0 && k->bytes > 0)
+	if (is_text(&f->ai, k->flops, k->bytes))
+		stage_set(st, c_ai, f->ai.s, f->ai.len);
+	else if (k->flops >= 0 && k->bytes > 0)
 		set_ratio(c_ai, k->flops, k->bytes);
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
 	if (k->flops > 0 && pf == 0 && peaks.name[0] != '\0')
@@ -608,7 +653,7 @@ kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
 	stage_set_str(st, c_bound, bounds[k->bound]);
-	stage_set_str(st, c_bsrc, "roofline");
+	SET_LIT(c_bsrc, "roofline");
 }
 
 /* PMU pipe ratios: the busiest pipe, and the bound when no roof is known. */
@@ -624,7 +669,7 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 		return;
 	set_ratio(c_pratio, ppm, 1000000);
 	if (ppm * 100 < opts.pipe_pct * 1000000) {
-		stage_set_str(st, c_pipe, "none");
+		SET_LIT(c_pipe, "none");
 		b = B_LATENCY;
 	} else {
 		stage_set_str(st, c_pipe, rf_pipe_name(p));
@@ -635,7 +680,7 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 	if (k->bound == B_UNKNOWN) {
 		k->bound = b;
 		stage_set_str(st, c_bound, bounds[b]);
-		stage_set_str(st, c_bsrc, "pmu");
+		SET_LIT(c_bsrc, "pmu");
 	} else if (k->bound != b && k->bound != B_LATENCY && b != B_LATENCY)
 		stage_tag_add(tags, tcap, "pmu_disagrees");
 }
@@ -646,26 +691,31 @@ append_tags(const char *tags)
 {
 	size_t tl, nl = strlen(tags);
 	const char *old = stage_get(st, c_tags, &tl);
-	char *buf;
+	char sbuf[512], *buf = sbuf;
 
 	if (tl == 0) {
 		stage_set(st, c_tags, tags, nl);
 		return;
 	}
-	buf = xmalloc(tl + nl + 1);
+	/* on the stack mostly: a kernel's tags are short */
+	if (tl + nl + 1 > sizeof(sbuf))
+		buf = xmalloc(tl + nl + 1);
 	memcpy(buf, old, tl);
 	buf[tl] = ',';
 	memcpy(buf + tl + 1, tags, nl);
 	stage_set(st, c_tags, buf, tl + nl + 1);
-	free(buf);
+	if (buf != sbuf)
+		free(buf);
 }
 
 static void
 do_kernel(void)
 {
 	struct rf_kern k;
-	struct opfacts f;
-	struct rf_est *e = &f.e;
+	struct opfacts scratch;
+	const struct opfacts *f;
+	struct rf_est est, *e = &est;
+	unsigned flags;
 	struct hostop *h = NULL;
 	char tags[256] = "";
 	size_t n;
@@ -684,8 +734,8 @@ do_kernel(void)
 	k.dur = stage_dur(st);
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		k.key = stage_get(st, c_type, &k.keylen);
-	record_work(&f);
-	k.comm = is_comm_kernel(&f);
+	f = record_work(&scratch, e, &flags);
+	k.comm = is_comm_kernel(f);
 	if (e->flops < 0 && e->bytes < 0 && (h = kernel_hostop()) != NULL) {
 		stage_set_str(st, c_srcop, h->name);
 		if (opts.by_type) {
@@ -693,7 +743,7 @@ do_kernel(void)
 			k.keylen = strlen(h->name);
 		}
 		if (h->used || (h->kind >= OPK_GEMM && h->kind <=
-		    OPK_CONV_BWD_W && f.aux))
+		    OPK_CONV_BWD_W && f->aux))
 			stage_tag_add(tags, sizeof(tags), h->used ?
 			    "op_shared" : "op_aux");
 		else {
@@ -701,7 +751,7 @@ do_kernel(void)
 			e->flops = h->flops;
 			e->bytes = h->bytes;
 			e->dt = h->dt;
-			f.flags = h->flags;
+			flags = h->flags;
 		}
 	}
 	if (k.comm) {
@@ -712,24 +762,24 @@ do_kernel(void)
 	 * An fp32 GEMM that ran on TF32 tensor cores says so in its
 	 * kernel name (cuBLAS/CUTLASS "s1688gemm", "tf32"): use that peak.
 	 */
-	if (e->dt == DT_FP32 && e->flops > 0 && f.tf32) {
+	if (e->dt == DT_FP32 && e->flops > 0 && f->tf32) {
 		e->dt = DT_TF32;
 		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
 	}
 	k.flops = e->flops;
 	k.bytes = e->bytes;
 	k.dt = e->dt;
-	k.est = (f.flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
-	if (f.flags & EF_FLOPS_EST)
+	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
+	if (flags & EF_FLOPS_EST)
 		stage_tag_add(tags, sizeof(tags), "flops_est");
-	if (f.flags & EF_BYTES_EST)
+	if (flags & EF_BYTES_EST)
 		stage_tag_add(tags, sizeof(tags), "bytes_est");
-	if (f.flags & EF_IN_ONLY)
+	if (flags & EF_IN_ONLY)
 		stage_tag_add(tags, sizeof(tags), "bytes_inputs_only");
 	if (e->note != NULL && h == NULL)
 		stage_tag_add(tags, sizeof(tags), e->note);
 	if (!k.comm) {
-		kernel_roof(&k, tags, sizeof(tags));
+		kernel_roof(&k, f, tags, sizeof(tags));
 		kernel_pmu(&k, tags, sizeof(tags));
 	}
 	if (tags[0] != '\0')

@@ -84,16 +84,6 @@ rf_is_sync_instr(const char *s, size_t n)
 static int
 key_pipe(const char *k, size_t n)
 {
-#define U(s, p)	RF_WORD(s, p)
-	static const struct rf_word units[] = {
-		U("mac", P_CUBE), U("mac_fp16", P_CUBE), U("mac_int8", P_CUBE),
-		U("cube", P_CUBE), U("vec", P_VECTOR), U("vec_fp32", P_VECTOR),
-		U("vec_fp16", P_VECTOR), U("mte1", P_MTE1), U("mte2", P_MTE2),
-		U("mte3", P_MTE3), U("fixpipe", P_FIXPIPE),
-		U("scalar", P_SCALAR),
-	};
-#undef U
-
 	if (n < 6 || memcmp(k + n - 6, "_ratio", 6) != 0)
 		return P_NONE;
 	n -= 6;
@@ -101,8 +91,24 @@ key_pipe(const char *k, size_t n)
 		k += 4;
 		n -= 4;
 	}
-	return rf_word_find(units, sizeof(units) / sizeof(units[0]), k, n, 0,
-	    P_NONE);
+	/* words of known length, compared inline: a table walk cost more */
+#define IS(w)	(n == sizeof(w) - 1 && memcmp(k, w, sizeof(w) - 1) == 0)
+	if (IS("mac") || IS("mac_fp16") || IS("mac_int8") || IS("cube"))
+		return P_CUBE;
+	if (IS("vec") || IS("vec_fp32") || IS("vec_fp16"))
+		return P_VECTOR;
+	if (IS("mte1"))
+		return P_MTE1;
+	if (IS("mte2"))
+		return P_MTE2;
+	if (IS("mte3"))
+		return P_MTE3;
+	if (IS("fixpipe"))
+		return P_FIXPIPE;
+	if (IS("scalar"))
+		return P_SCALAR;
+#undef IS
+	return P_NONE;
 }
 
 /*
@@ -118,6 +124,10 @@ ppm(const char *s, const char *e)
 	const char *d = s, *f;
 	int64_t v = 0;
 
+	/* "0.0": the pipes of the other core type, half of the ratios */
+	if (e - s >= 3 && memcmp(s, "0.0", 3) == 0 && (e - s == 3 ||
+	    s[3] == ','))
+		return 0;
 	/* isdigit() is '0' to '9' in every locale: a range, not a call */
 	for (; s < e && (unsigned)(*s - '0') < 10; s++) {
 		if (v > 1000)
