@@ -22,6 +22,12 @@ static const uint64_t pow_ten[19] = {
 	100000000000000000ULL, 1000000000000000000ULL
 };
 
+/* "00" to "99": fraction digits are written two at a time. */
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 size_t
 num_ratio(char *buf, int64_t num, int64_t den, int places)
 {
@@ -89,6 +95,30 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 	return len;
 }
 
+/*
+ * Write F, the fraction digits of a ratio with PLACES of them, at BUF
+ * without its trailing zeros (and the point when none is left); the
+ * length.
+ */
+static size_t
+put_frac(char *buf, uint64_t f, int places)
+{
+	int i, keep;
+
+	for (keep = places; keep > 0 && f % 10 == 0; keep--)
+		f /= 10;
+	if (keep == 0)
+		return 0;
+	buf[0] = '.';
+	for (i = keep; i >= 2; i -= 2) {
+		memcpy(buf + i - 1, two_digits + 2 * (f % 100), 2);
+		f /= 100;
+	}
+	if (i == 1)
+		buf[1] = (char)('0' + (int)f);
+	return (size_t)keep + 1;
+}
+
 size_t
 num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
     int places)
@@ -97,7 +127,6 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 	uint64_t frac, q64, scale;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
-	int i, keep;
 
 	/* 64-bit division where the values fit: see num_ratio() */
 	if ((n | d) >> 64 == 0) {
@@ -138,16 +167,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		} while (q != 0 && k < sizeof(digits));
 	while (k > 0)
 		buf[len++] = digits[--k];
-	for (keep = places; keep > 0 && frac % 10 == 0; keep--)
-		frac /= 10;
-	if (keep > 0) {
-		buf[len++] = '.';
-		for (i = keep - 1; i >= 0; i--) {
-			buf[len + (size_t)i] = (char)('0' + (int)(frac % 10));
-			frac /= 10;
-		}
-		len += (size_t)keep;
-	}
+	len += put_frac(buf + len, frac, places);
 	buf[len] = '\0';
 	return len;
 }
