@@ -154,7 +154,25 @@ struct opfacts {
 	int		 tf32;		/* a TF32 GEMM by its name */
 	int		 aux;		/* moves data for a GEMM-like op */
 	struct numtext	 flops, bytes, ai;
+	char		 tags[96];	/* est_tags() of the estimate */
 };
+
+/*
+ * Add the tags of an estimate: FLAGS, and its NOTE when not NULL.  They
+ * are fixed words, some 60 bytes at most: they always fit.
+ */
+static void
+est_tags(char *tags, size_t cap, unsigned flags, const char *note)
+{
+	if (flags & EF_FLOPS_EST)
+		stage_tag_add(tags, cap, "flops_est");
+	if (flags & EF_BYTES_EST)
+		stage_tag_add(tags, cap, "bytes_est");
+	if (flags & EF_IN_ONLY)
+		stage_tag_add(tags, cap, "bytes_inputs_only");
+	if (note != NULL)
+		stage_tag_add(tags, cap, note);
+}
 
 static void
 op_facts(struct opfacts *f)
@@ -191,6 +209,8 @@ op_facts(struct opfacts *f)
 	if ((f->ai.b = e->bytes) > 0 && e->flops >= 0)
 		f->ai.len = num_ratio_u128(f->ai.s, (unsigned __int128)e->flops,
 		    (unsigned __int128)e->bytes, 6);
+	f->tags[0] = '\0';
+	est_tags(f->tags, sizeof(f->tags), f->flags, e->note);
 	f->comm = comm_name(name, n);
 	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
 	f->aux = aux_kernel(name);
@@ -673,9 +693,7 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 		b = B_LATENCY;
 	} else {
 		stage_set_str(st, c_pipe, rf_pipe_name(p));
-		b = strcmp(rf_pipe_class(p), "compute") == 0 ? B_COMPUTE :
-		    strcmp(rf_pipe_class(p), "memory") == 0 ? B_MEMORY :
-		    B_LATENCY;
+		b = rf_pipe_bound(p);
 	}
 	if (k->bound == B_UNKNOWN) {
 		k->bound = b;
@@ -717,10 +735,11 @@ do_kernel(void)
 	struct rf_est est, *e = &est;
 	unsigned flags;
 	struct hostop *h = NULL;
-	char tags[256] = "";
+	char tags[256];
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
 
+	tags[0] = '\0';		/* not "= \"\"": that zeroes all of it */
 	memset(&k, 0, sizeof(k));
 	if (stage_ts(st) == STAGE_NO_TS || stage_absent(st, COL_DUR))
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
@@ -770,14 +789,12 @@ do_kernel(void)
 	k.bytes = e->bytes;
 	k.dt = e->dt;
 	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
-	if (flags & EF_FLOPS_EST)
-		stage_tag_add(tags, sizeof(tags), "flops_est");
-	if (flags & EF_BYTES_EST)
-		stage_tag_add(tags, sizeof(tags), "bytes_est");
-	if (flags & EF_IN_ONLY)
-		stage_tag_add(tags, sizeof(tags), "bytes_inputs_only");
-	if (e->note != NULL && h == NULL)
-		stage_tag_add(tags, sizeof(tags), e->note);
+	/* mostly the op's own estimate, its tags already made */
+	if (tags[0] == '\0' && h == NULL && flags == f->flags)
+		memcpy(tags, f->tags, strlen(f->tags) + 1);
+	else
+		est_tags(tags, sizeof(tags), flags, h == NULL ? e->note :
+		    NULL);
 	if (!k.comm) {
 		kernel_roof(&k, f, tags, sizeof(tags));
 		kernel_pmu(&k, tags, sizeof(tags));

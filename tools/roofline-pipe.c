@@ -25,18 +25,18 @@ rf_pipe_name(int p)
 	return p >= 0 && p < P_NPIPE ? pipes[p] : "";
 }
 
-const char *
-rf_pipe_class(int p)
+int
+rf_pipe_bound(int p)
 {
 	switch (p) {
 	case P_CUBE:
 	case P_VECTOR:
-		return "compute";
+		return B_COMPUTE;
 	case P_SCALAR:
 	case P_NONE:
-		return "latency";
+		return B_LATENCY;
 	default:
-		return "memory";
+		return B_MEMORY;
 	}
 }
 
@@ -91,24 +91,28 @@ key_pipe(const char *k, size_t n)
 		k += 4;
 		n -= 4;
 	}
-	/* words of known length, compared inline: a table walk cost more */
-#define IS(w)	(n == sizeof(w) - 1 && memcmp(k, w, sizeof(w) - 1) == 0)
-	if (IS("mac") || IS("mac_fp16") || IS("mac_int8") || IS("cube"))
-		return P_CUBE;
-	if (IS("vec") || IS("vec_fp32") || IS("vec_fp16"))
-		return P_VECTOR;
-	if (IS("mte1"))
-		return P_MTE1;
-	if (IS("mte2"))
-		return P_MTE2;
-	if (IS("mte3"))
-		return P_MTE3;
-	if (IS("fixpipe"))
-		return P_FIXPIPE;
-	if (IS("scalar"))
-		return P_SCALAR;
+	/*
+	 * By length, then words of that length compared inline: a walk of
+	 * a table of words cost more than the rest of an item.
+	 */
+#define IS(w)	(memcmp(k, w, sizeof(w) - 1) == 0)
+	switch (n) {
+	case 3:
+		return IS("mac") ? P_CUBE : IS("vec") ? P_VECTOR : P_NONE;
+	case 4:
+		return IS("mte1") ? P_MTE1 : IS("mte2") ? P_MTE2 :
+		    IS("mte3") ? P_MTE3 : IS("cube") ? P_CUBE : P_NONE;
+	case 6:
+		return IS("scalar") ? P_SCALAR : P_NONE;
+	case 7:
+		return IS("fixpipe") ? P_FIXPIPE : P_NONE;
+	case 8:
+		return IS("mac_fp16") || IS("mac_int8") ? P_CUBE :
+		    IS("vec_fp32") || IS("vec_fp16") ? P_VECTOR : P_NONE;
+	default:
+		return P_NONE;
+	}
 #undef IS
-	return P_NONE;
 }
 
 /*

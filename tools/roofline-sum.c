@@ -579,7 +579,8 @@ write_cores(void)
 		srec_set_i64(r, c_durt, span);
 		if (b != P_NONE) {
 			srec_set_str(r, c_pipe, rf_pipe_name(b));
-			srec_set_str(r, c_bound, rf_pipe_class(b));
+			srec_set_str(r, c_bound,
+			    rf_bound_name(rf_pipe_bound(b)));
 			set_ratio(r, c_pratio, c->busy[b], span);
 		}
 		{

@@ -157,8 +157,8 @@ int		 rf_pipe_of(const char *, size_t);
 int		 rf_pmu_pipe(const char *, size_t, int64_t *);
 /* Whether an instruction name is a sync (SET_FLAG, WAIT_FLAG, BARRIER). */
 int		 rf_is_sync_instr(const char *, size_t);
-/* The bound class of a pipe: "compute", "memory" or "latency". */
-const char	*rf_pipe_class(int);
+/* The bound class of a pipe: B_COMPUTE, B_MEMORY or B_LATENCY. */
+int		 rf_pipe_bound(int);
 
 /* ---- sums ---- */
 
