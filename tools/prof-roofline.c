@@ -155,6 +155,7 @@ struct opfacts {
 	int		 aux;		/* moves data for a GEMM-like op */
 	struct numtext	 flops, bytes, ai;
 	char		 tags[96];	/* est_tags() of the estimate */
+	struct rf_acc	*group;		/* its kernels' last op group */
 };
 
 /*
@@ -209,6 +210,7 @@ op_facts(struct opfacts *f)
 	if ((f->ai.b = e->bytes) > 0 && e->flops >= 0)
 		f->ai.len = num_ratio_u128(f->ai.s, (unsigned __int128)e->flops,
 		    (unsigned __int128)e->bytes, 6);
+	f->group = NULL;
 	f->tags[0] = '\0';
 	est_tags(f->tags, sizeof(f->tags), f->flags, e->note);
 	f->comm = comm_name(name, n);
@@ -253,7 +255,7 @@ memo_clear(void)
  * The facts of the current record, worked out on its key's first use:
  * in the table, else in SCRATCH.
  */
-static const struct opfacts *
+static struct opfacts *
 record_facts(struct opfacts *scratch)
 {
 	const int col[MK_N] = { COL_NAME, c_type, c_ish, c_idt, c_osh, c_odt };
@@ -310,12 +312,12 @@ record_facts(struct opfacts *scratch)
  * FLOPs and bytes in E: what the trace says, else the estimate from its
  * shapes.  FLAGS says which were estimated.
  */
-static const struct opfacts *
+static struct opfacts *
 record_work(struct opfacts *scratch, struct rf_est *e, unsigned *flags)
 {
 	int fa, ba;
 	int64_t fl = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
-	const struct opfacts *f = record_facts(scratch);
+	struct opfacts *f = record_facts(scratch);
 
 	*e = f->e;
 	*flags = f->flags;
@@ -676,6 +678,25 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	SET_LIT(c_bsrc, "roofline");
 }
 
+/*
+ * Set COL to the text of a pipe ratio, PPM / 10^6.  msprof writes three
+ * decimals, so that some thousand values recur: their text is kept, by
+ * value.
+ */
+static void
+set_ppm(int col, int64_t ppm)
+{
+	static struct numtext seen[1024];
+	struct numtext *t = &seen[(uint64_t)ppm / 1000 % 1024];
+
+	if (!is_text(t, ppm, 1000000)) {
+		t->a = ppm;
+		t->b = 1000000;
+		t->len = num_ratio_u128(t->s, (unsigned __int128)ppm, 1000000, 6);
+	}
+	stage_set(st, col, t->s, t->len);
+}
+
 /* PMU pipe ratios: the busiest pipe, and the bound when no roof is known. */
 static void
 kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
@@ -687,7 +708,7 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 
 	if (n == 0 || (p = rf_pmu_pipe(pmu, n, &ppm)) == P_NONE)
 		return;
-	set_ratio(c_pratio, ppm, 1000000);
+	set_ppm(c_pratio, ppm);
 	if (ppm * 100 < opts.pipe_pct * 1000000) {
 		SET_LIT(c_pipe, "none");
 		b = B_LATENCY;
@@ -731,7 +752,7 @@ do_kernel(void)
 {
 	struct rf_kern k;
 	struct opfacts scratch;
-	const struct opfacts *f;
+	struct opfacts *f;
 	struct rf_est est, *e = &est;
 	unsigned flags;
 	struct hostop *h = NULL;
@@ -755,6 +776,7 @@ do_kernel(void)
 		k.key = stage_get(st, c_type, &k.keylen);
 	f = record_work(&scratch, e, &flags);
 	k.comm = is_comm_kernel(f);
+	k.group = &f->group;
 	if (e->flops < 0 && e->bytes < 0 && (h = kernel_hostop()) != NULL) {
 		stage_set_str(st, c_srcop, h->name);
 		if (opts.by_type) {

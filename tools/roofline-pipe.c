@@ -122,33 +122,38 @@ key_pipe(const char *k, size_t n)
 static int64_t
 ppm(const char *s, const char *e)
 {
+	/* 10^(6 - n): the scale of a fraction of n digits */
 	static const int64_t place[7] = {
 		1000000, 100000, 10000, 1000, 100, 10, 1
 	};
-	const char *d = s, *f;
-	int64_t v = 0;
+	const char *p = s, *f;
+	int64_t v = 0, x = 0;
+	unsigned c;
 
 	/* "0.0": the pipes of the other core type, half of the ratios */
 	if (e - s >= 3 && memcmp(s, "0.0", 3) == 0 && (e - s == 3 ||
 	    s[3] == ','))
 		return 0;
 	/* isdigit() is '0' to '9' in every locale: a range, not a call */
-	for (; s < e && (unsigned)(*s - '0') < 10; s++) {
+	for (; p < e && (c = (unsigned)(*p - '0')) < 10; p++) {
 		if (v > 1000)
 			return -1;
-		v = v * 10 + (*s - '0');
+		v = v * 10 + c;
 	}
 	v *= 1000000;
-	/* the place of each fraction digit from a table: no division */
-	if (s < e && *s == '.') {
-		for (f = ++s; s < e && (unsigned)(*s - '0') < 10; s++)
-			if (s - f < 6)
-				v += (*s - '0') * place[s - f + 1];
-		if (s - d == 1)
+	if (p < e && *p == '.') {
+		/* six fraction digits as one number, then scaled: no division */
+		for (f = ++p; p < e && p < f + 6 && (c = (unsigned)(*p - '0')) <
+		    10; p++)
+			x = x * 10 + c;
+		v += x * place[p - f];
+		while (p < e && (unsigned)(*p - '0') < 10)
+			p++;
+		if (p - s == 1)
 			return -1;		/* "." alone */
-	} else if (s == d)
+	} else if (p == s)
 		return -1;
-	return s == e || *s == ',' ? v : -1;
+	return p == e || *p == ',' ? v : -1;
 }
 
 /*

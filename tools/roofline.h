@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct stage;
+struct rf_acc;		/* sums of a group, step or run */
 
 /* A word of a lookup table and the value it stands for. */
 struct rf_word {
@@ -180,6 +181,7 @@ struct rf_kern {
 	int		 bound;
 	int		 comm;		/* a communication kernel */
 	int		 est;		/* flops or bytes estimated */
+	struct rf_acc	**group;	/* its op group when last seen, or NULL */
 };
 
 struct rf_opts {
