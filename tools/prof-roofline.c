@@ -44,14 +44,16 @@ static int c_type, c_core, c_step, c_cat, c_ext, c_corr, c_pmu;
 static int c_ish, c_idt, c_osh, c_odt, c_labels, c_value;
 static int user_peaks;		/* -c, -f or --peak-*: no chip from the trace */
 
-static const char *const bounds[B_NBOUND] = {
-	"unknown", "compute", "memory", "latency"
+/* With their lengths: one is written for most kernels. */
+static const struct rf_word bounds[B_NBOUND] = {
+	RF_WORD("unknown", B_UNKNOWN), RF_WORD("compute", B_COMPUTE),
+	RF_WORD("memory", B_MEMORY), RF_WORD("latency", B_LATENCY)
 };
 
 const char *
 rf_bound_name(int b)
 {
-	return b >= 0 && b < B_NBOUND ? bounds[b] : "";
+	return b >= 0 && b < B_NBOUND ? bounds[b].s : "";
 }
 
 /* ---- Kineto: kernel -> launch -> host op ---- */
@@ -674,7 +676,7 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 		k->bound = B_LATENCY;
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
-	stage_set_str(st, c_bound, bounds[k->bound]);
+	stage_set(st, c_bound, bounds[k->bound].s, bounds[k->bound].len);
 	SET_LIT(c_bsrc, "roofline");
 }
 
@@ -718,7 +720,7 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 	}
 	if (k->bound == B_UNKNOWN) {
 		k->bound = b;
-		stage_set_str(st, c_bound, bounds[b]);
+		stage_set(st, c_bound, bounds[b].s, bounds[b].len);
 		SET_LIT(c_bsrc, "pmu");
 	} else if (k->bound != b && k->bound != B_LATENCY && b != B_LATENCY)
 		stage_tag_add(tags, tcap, "pmu_disagrees");
@@ -762,7 +764,7 @@ do_kernel(void)
 
 	tags[0] = '\0';		/* not "= \"\"": that zeroes all of it */
 	memset(&k, 0, sizeof(k));
-	if (stage_ts(st) == STAGE_NO_TS || stage_absent(st, COL_DUR))
+	if (stage_ts(st) == STAGE_NO_TS || stage_dur(st) < 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "kernel record without %s", stage_ts(st) == STAGE_NO_TS ?
 		    "ts_ns" : "dur_ns");
