@@ -157,6 +157,7 @@ struct opfacts {
 	int		 aux;		/* moves data for a GEMM-like op */
 	struct numtext	 flops, bytes, ai;
 	char		 tags[96];	/* est_tags() of the estimate */
+	size_t		 tagslen;
 	struct rf_acc	*group;		/* its kernels' last op group */
 };
 
@@ -215,6 +216,7 @@ op_facts(struct opfacts *f)
 	f->group = NULL;
 	f->tags[0] = '\0';
 	est_tags(f->tags, sizeof(f->tags), f->flags, e->note);
+	f->tagslen = strlen(f->tags);
 	f->comm = comm_name(name, n);
 	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
 	f->aux = aux_kernel(name);
@@ -240,6 +242,7 @@ struct memo {
 };
 static struct memo *memo;
 static size_t nmemo;
+static int memo_col[MK_N];	/* the columns of the key */
 
 static void
 memo_clear(void)
@@ -260,14 +263,13 @@ memo_clear(void)
 static struct opfacts *
 record_facts(struct opfacts *scratch)
 {
-	const int col[MK_N] = { COL_NAME, c_type, c_ish, c_idt, c_osh, c_odt };
 	const char *v[MK_N];
 	size_t len[MK_N], total = 0, i, j, off;
 	uint64_t h;
 	struct memo *m;
 
 	for (j = 0; j < MK_N; j++) {
-		v[j] = stage_get(st, col[j], &len[j]);
+		v[j] = stage_get(st, memo_col[j], &len[j]);
 		total += len[j];
 	}
 	/* The name and input shapes set the ops apart; all is compared. */
@@ -815,7 +817,7 @@ do_kernel(void)
 	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
 	/* mostly the op's own estimate, its tags already made */
 	if (tags[0] == '\0' && h == NULL && flags == f->flags)
-		memcpy(tags, f->tags, strlen(f->tags) + 1);
+		memcpy(tags, f->tags, f->tagslen + 1);
 	else
 		est_tags(tags, sizeof(tags), flags, h == NULL ? e->note :
 		    NULL);
@@ -918,6 +920,12 @@ run(const char *path, int argc, char *argv[])
 	c_odt = stage_col(st, "out_dtypes");
 	c_labels = stage_col(st, "labels");
 	c_value = stage_col(st, "value");
+	memo_col[MK_NAME] = COL_NAME;
+	memo_col[MK_TYPE] = c_type;
+	memo_col[MK_ISH] = c_ish;
+	memo_col[MK_IDT] = c_idt;
+	memo_col[MK_OSH] = c_osh;
+	memo_col[MK_ODT] = c_odt;
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {
 		/* the kind read once, not a stage_is() per kind: per record */

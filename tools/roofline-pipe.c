@@ -135,11 +135,15 @@ ppm(const char *s, const char *e)
 	    s[3] == ','))
 		return 0;
 	/* isdigit() is '0' to '9' in every locale: a range, not a call */
-	for (; p < e && (c = (unsigned)(*p - '0')) < 10; p++) {
-		if (v > 1000)
-			return -1;
-		v = v * 10 + c;
-	}
+	if (e - s >= 2 && (c = (unsigned)(*s - '0')) < 10 && s[1] == '.') {
+		v = c;			/* "0.815", as ratios mostly are */
+		p++;
+	} else
+		for (; p < e && (c = (unsigned)(*p - '0')) < 10; p++) {
+			if (v > 1000)
+				return -1;
+			v = v * 10 + c;
+		}
 	v *= 1000000;
 	if (p < e && *p == '.') {
 		/* six fraction digits as one number, then scaled: no division */

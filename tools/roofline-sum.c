@@ -173,14 +173,18 @@ rf_sum_kernel(const struct rf_kern *k)
 			*g = map_get(&groups, dev, dl, k->key, k->keylen, 0);
 		acc_add(*g, k, tiny_ns_opt);
 	}
-	/* Steps and runs change rarely: skip the hash for the last one. */
-	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen))
+	/*
+	 * Steps and runs change rarely: skip the hash for the last one.
+	 * The run is the same sums under the step key "" of kind 2: the
+	 * last one's while the step, and so the device, is.
+	 */
+	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen)) {
 		lstep = map_get(&steps, k->dev, k->devlen, k->step, k->steplen,
 		    1);
+		if (!acc_is(lrun, k->dev, k->devlen, "", 0))
+			lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
+	}
 	acc_add(lstep, k, tiny_ns_opt);
-	/* The run: the same sums under the step key "" of kind 2. */
-	if (!acc_is(lrun, k->dev, k->devlen, "", 0))
-		lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
 	acc_add(lrun, k, tiny_ns_opt);
 }
 
