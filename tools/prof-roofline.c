@@ -228,7 +228,7 @@ op_facts(struct opfacts *f)
  * scanning their names cost more than the rest of a kernel's work.
  * Open addressing; the table is emptied when half full and a key longer
  * than MEMO_KEYMAX is worked out each time, so memory stays bounded
- * (about 4 MiB at worst) whatever the input.
+ * (about 3 MiB at worst) whatever the input.
  */
 #define MEMO_SLOTS	2048
 #define MEMO_KEYMAX	2048
@@ -272,13 +272,13 @@ record_facts(struct opfacts *scratch)
 		v[j] = stage_get(st, memo_col[j], &len[j]);
 		total += len[j];
 	}
-	/* The name and input shapes set the ops apart; all is compared. */
-	h = hash_bytes(v[MK_ISH], len[MK_ISH], hash_bytes(v[MK_NAME],
-	    len[MK_NAME], 0));
 	if (total > MEMO_KEYMAX) {
 		op_facts(scratch);
 		return scratch;
 	}
+	/* The name and input shapes set the ops apart; all is compared. */
+	h = hash_bytes(v[MK_ISH], len[MK_ISH], hash_bytes(v[MK_NAME],
+	    len[MK_NAME], 0));
 	if (memo == NULL)
 		memo = xcalloc(MEMO_SLOTS, sizeof(*memo));
 	for (i = h & (MEMO_SLOTS - 1); (m = &memo[i])->key != NULL;
@@ -493,7 +493,6 @@ aux_kernel(const char *name)
 	return 0;
 }
 
-
 /* The host op that launched the current kernel, or NULL. */
 static struct hostop *
 kernel_hostop(void)
@@ -549,11 +548,11 @@ is_comm_kernel(const struct opfacts *f)
 }
 
 /*
- * SCALE / PEAK in lowest terms, MUL / DIV, kept for the last PEAK.
- * Peaks are round numbers, so that the terms of a utilisation or of a
- * time at a roof mostly fit in 64 bits once reduced, where a division
- * is one instruction and not a library call.  The value of a fraction,
- * and so each digit written or rounded from it, is the same.
+ * SCALE / PEAK (PEAK > 0) in lowest terms, MUL / DIV, kept for the last
+ * PEAK.  Peaks are round numbers, so that the terms of a utilisation or
+ * of a time at a roof mostly fit in 64 bits once reduced, where a
+ * division is one instruction and not a library call.  The value of a
+ * fraction, and so each digit written or rounded from it, is the same.
  */
 struct lowest {
 	int64_t		 scale, peak, mul, div;

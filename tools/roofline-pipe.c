@@ -189,18 +189,20 @@ eq_pipe(const char *s, const char *eq, unsigned *r)
 	int p;
 #ifdef __SSE2__
 	__m128i lo, hi;
-	unsigned i = PMU_SEEN;
+	unsigned i = (*r)++;
 
-	if (eq - s >= 32) {
+	if (i < PMU_SEEN && eq - s >= 32) {
 		lo = _mm_loadu_si128((const __m128i *)(const void *)(eq - 32));
 		hi = _mm_loadu_si128((const __m128i *)(const void *)(eq - 16));
-		if ((i = (*r)++) < PMU_SEEN && seen[i].mask != 0 &&
-		    (((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo,
-		    seen[i].w[0])) | (uint32_t)_mm_movemask_epi8(
-		    _mm_cmpeq_epi8(hi, seen[i].w[1])) << 16) & seen[i].mask) ==
-		    seen[i].mask)
+		if (seen[i].mask != 0 && (((uint32_t)_mm_movemask_epi8(
+		    _mm_cmpeq_epi8(lo, seen[i].w[0])) | (uint32_t)
+		    _mm_movemask_epi8(_mm_cmpeq_epi8(hi, seen[i].w[1])) << 16) &
+		    seen[i].mask) == seen[i].mask)
 			return seen[i].pipe;
-	}
+	} else
+		i = PMU_SEEN;		/* not kept */
+#else
+	(void)r;
 #endif
 	while (k > s && k[-1] != ',' && k[-1] != '=')
 		k--;
@@ -244,8 +246,8 @@ pmu_item(const char *s, const char *eq, const char *e, int *bp,
 /*
  * The busiest pipe of a PMU list.  The list runs to 700 bytes of some
  * thirty items: the equal signs of sixteen bytes at a time are found
- * with SSE2, and the start of each "..._ratio" key read back from its
- * '=' (a memchr() call an item costs more).
+ * with SSE2 (a memchr() call an item costs more), and each "..._ratio"
+ * key is known by its place in the last list or read back from its '='.
  */
 int
 rf_pmu_pipe(const char *s, size_t n, int64_t *best)
