@@ -466,9 +466,11 @@ do_host(void)
 		do_launch(corr, ext, !ea);
 	else if (!ea)
 		do_hostop(ext);
-	/* Host synchronisation calls, for the bottleneck rule. */
-	if (stage_dur(st) > 0 && (strstr(name, "Synchronize") != NULL ||
-	    strstr(name, "aclrtSynchronize") != NULL))
+	/*
+	 * Host synchronisation calls, for the bottleneck rule
+	 * (cudaDeviceSynchronize, aclrtSynchronizeStream, ...).
+	 */
+	if (stage_dur(st) > 0 && strstr(name, "Synchronize") != NULL)
 		rf_sum_sync(stage_get(st, COL_DEV, NULL), stage_get(st,
 		    c_step, NULL), stage_dur(st));
 }
