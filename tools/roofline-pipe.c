@@ -119,7 +119,7 @@ key_pipe(const char *k, size_t n)
  * A decimal "0.815" in parts per million, truncated, up to the next ','
  * or E; -1 when not one.
  */
-static int64_t
+static inline int64_t
 ppm(const char *s, const char *e)
 {
 	/* 10^(6 - n): the scale of a fraction of n digits */
