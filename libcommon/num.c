@@ -10,13 +10,31 @@
 
 #include "num.h"
 
+/*
+ * 10^PLACES from a table: a loop of 128-bit products costs as much as
+ * the rest of a ratio.
+ */
+static const uint64_t pow_ten[19] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL
+};
+
+/* "00" to "99": fraction digits are written two at a time. */
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 size_t
 num_ratio(char *buf, int64_t num, int64_t den, int places)
 {
-	unsigned __int128 n, d, q, r, scale = 1;
+	unsigned __int128 n, d, q, r;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
-	int neg = (num < 0) != (den < 0) && num != 0, i;
+	int neg = (num < 0) != (den < 0) && num != 0;
 
 	n = num < 0 ? (unsigned __int128)0 - (unsigned __int128)num :
 	    (unsigned __int128)num;
@@ -26,10 +44,8 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 		places = 0;
 	if (places > 18)
 		places = 18;
-	for (i = 0; i < places; i++)
-		scale *= 10;
-	/* |num| < 2^63 and scale <= 10^18 < 2^60: the product fits. */
-	n *= scale;
+	/* |num| < 2^63 and 10^places <= 10^18 < 2^60: the product fits. */
+	n *= pow_ten[places];
 	/*
 	 * 64-bit division where the values fit, as they mostly do: a
 	 * 128-bit one is a library call, and this runs per written value.
@@ -79,15 +95,38 @@ num_ratio(char *buf, int64_t num, int64_t den, int places)
 	return len;
 }
 
+/*
+ * Write F, the fraction digits of a ratio with PLACES of them, at BUF
+ * without its trailing zeros (and the point when none is left); the
+ * length.
+ */
+static size_t
+put_frac(char *buf, uint64_t f, int places)
+{
+	int i, keep;
+
+	for (keep = places; keep > 0 && f % 10 == 0; keep--)
+		f /= 10;
+	if (keep == 0)
+		return 0;
+	buf[0] = '.';
+	for (i = keep; i >= 2; i -= 2) {
+		memcpy(buf + i - 1, two_digits + 2 * (f % 100), 2);
+		f /= 100;
+	}
+	if (i == 1)
+		buf[1] = (char)('0' + (int)f);
+	return (size_t)keep + 1;
+}
+
 size_t
 num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
     int places)
 {
-	unsigned __int128 q, r, scale = 1, f;
-	uint64_t frac, q64;
+	unsigned __int128 q, r, f;
+	uint64_t frac, q64, scale;
 	char digits[NUM_BUFSIZE];
 	size_t len = 0, k = 0;
-	int i, keep;
 
 	/* 64-bit division where the values fit: see num_ratio() */
 	if ((n | d) >> 64 == 0) {
@@ -101,8 +140,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		places = 0;
 	if (places > 18)
 		places = 18;
-	for (i = 0; i < places; i++)
-		scale *= 10;
+	scale = pow_ten[places];
 	/* r < d, so r * scale fits while d * 10^places < 2^128. */
 	f = r * scale;
 	if ((f | d) >> 64 == 0) {
@@ -112,7 +150,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		frac = (uint64_t)(f / d);
 		r = f % d;
 	}
-	if (2 * r >= d && ++frac == (uint64_t)scale) {
+	if (2 * r >= d && ++frac == scale) {
 		frac = 0;		/* half away from zero, carried */
 		q++;
 	}
@@ -129,16 +167,7 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 		} while (q != 0 && k < sizeof(digits));
 	while (k > 0)
 		buf[len++] = digits[--k];
-	for (keep = places; keep > 0 && frac % 10 == 0; keep--)
-		frac /= 10;
-	if (keep > 0) {
-		buf[len++] = '.';
-		for (i = keep - 1; i >= 0; i--) {
-			buf[len + (size_t)i] = (char)('0' + (int)(frac % 10));
-			frac /= 10;
-		}
-		len += (size_t)keep;
-	}
+	len += put_frac(buf + len, frac, places);
 	buf[len] = '\0';
 	return len;
 }

@@ -21,9 +21,11 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "hash.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 static const char *const added[] = {
@@ -42,14 +44,16 @@ static int c_type, c_core, c_step, c_cat, c_ext, c_corr, c_pmu;
 static int c_ish, c_idt, c_osh, c_odt, c_labels, c_value;
 static int user_peaks;		/* -c, -f or --peak-*: no chip from the trace */
 
-static const char *const bounds[B_NBOUND] = {
-	"unknown", "compute", "memory", "latency"
+/* With their lengths: one is written for most kernels. */
+static const struct rf_word bounds[B_NBOUND] = {
+	RF_WORD("unknown", B_UNKNOWN), RF_WORD("compute", B_COMPUTE),
+	RF_WORD("memory", B_MEMORY), RF_WORD("latency", B_LATENCY)
 };
 
 const char *
 rf_bound_name(int b)
 {
-	return b >= 0 && b < B_NBOUND ? bounds[b] : "";
+	return b >= 0 && b < B_NBOUND ? bounds[b].s : "";
 }
 
 /* ---- Kineto: kernel -> launch -> host op ---- */
@@ -130,27 +134,68 @@ record_kind(void)
 	return k;
 }
 
+static int aux_kernel(const char *);
+static int comm_name(const char *, size_t);
+
+/* The text of a number, or of the ratio A / B, written for A (and B). */
+struct numtext {
+	int64_t		 a, b;
+	size_t		 len;		/* 0: none */
+	char		 s[NUM_BUFSIZE];
+};
+
 /*
- * FLOPs and bytes of the current record: what the trace says, else the
- * estimate from its shapes.  FLAGS says which were estimated.
+ * What the name, type, shapes and dtypes of a record alone decide: the
+ * estimate from its shapes (FLAGS say which parts are estimates), the
+ * text of its FLOPs, bytes and intensity, and what its name says.
+ */
+struct opfacts {
+	struct rf_est	 e;
+	unsigned	 flags;		/* EF_* */
+	int		 comm;		/* hcom, hccl, nccl or rccl */
+	int		 tf32;		/* a TF32 GEMM by its name */
+	int		 aux;		/* moves data for a GEMM-like op */
+	struct numtext	 flops, bytes, ai;
+	char		 tags[96];	/* est_tags() of the estimate */
+	size_t		 tagslen;
+	struct rf_acc	*group;		/* its kernels' last op group */
+};
+
+/*
+ * Add the tags of an estimate: FLAGS, and its NOTE when not NULL.  They
+ * are fixed words, some 60 bytes at most: they always fit.
  */
 static void
-record_work(struct rf_est *e, unsigned *flags)
+est_tags(char *tags, size_t cap, unsigned flags, const char *note)
+{
+	if (flags & EF_FLOPS_EST)
+		stage_tag_add(tags, cap, "flops_est");
+	if (flags & EF_BYTES_EST)
+		stage_tag_add(tags, cap, "bytes_est");
+	if (flags & EF_IN_ONLY)
+		stage_tag_add(tags, cap, "bytes_inputs_only");
+	if (note != NULL)
+		stage_tag_add(tags, cap, note);
+}
+
+static void
+op_facts(struct opfacts *f)
 {
 	struct rf_shapes s;
-	int fa, ba, has;
-	int64_t f = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+	struct rf_est *e = &f->e;
+	size_t n;
+	const char *name = stage_get(st, COL_NAME, &n);
+	int has = record_shapes(&s);
 
-	*flags = 0;
-	has = record_shapes(&s);
+	f->flags = 0;
 	if (has > 0) {
 		rf_estimate(record_kind(), &s, e);
 		if (e->flops >= 0)
-			*flags |= EF_FLOPS_EST;
+			f->flags |= EF_FLOPS_EST;
 		if (e->bytes >= 0)
-			*flags |= EF_BYTES_EST;
+			f->flags |= EF_BYTES_EST;
 		if (e->in_only)
-			*flags |= EF_IN_ONLY;
+			f->flags |= EF_IN_ONLY;
 	} else {
 		memset(e, 0, sizeof(*e));
 		e->flops = e->bytes = -1;
@@ -158,14 +203,137 @@ record_work(struct rf_est *e, unsigned *flags)
 		if (has < 0)
 			e->note = "bad_shapes";
 	}
-	if (!fa && f >= 0) {
-		e->flops = f;
+	f->flops.len = f->bytes.len = f->ai.len = 0;
+	f->flops.b = f->bytes.b = 0;
+	if ((f->flops.a = e->flops) >= 0)
+		f->flops.len = tsv_i64(f->flops.s, e->flops);
+	if ((f->bytes.a = e->bytes) >= 0)
+		f->bytes.len = tsv_i64(f->bytes.s, e->bytes);
+	f->ai.a = e->flops;
+	if ((f->ai.b = e->bytes) > 0 && e->flops >= 0)
+		f->ai.len = num_ratio_u128(f->ai.s, (unsigned __int128)e->flops,
+		    (unsigned __int128)e->bytes, 6);
+	f->group = NULL;
+	f->tags[0] = '\0';
+	est_tags(f->tags, sizeof(f->tags), f->flags, e->note);
+	f->tagslen = strlen(f->tags);
+	f->comm = comm_name(name, n);
+	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
+	f->aux = aux_kernel(name);
+}
+
+/*
+ * The facts of each distinct (name, type, shapes, dtypes), kept: a
+ * capture repeats a few hundred ops, and parsing their shapes and
+ * scanning their names cost more than the rest of a kernel's work.
+ * Open addressing; the table is emptied when half full and a key longer
+ * than MEMO_KEYMAX is worked out each time, so memory stays bounded
+ * (about 3 MiB at worst) whatever the input.
+ */
+#define MEMO_SLOTS	2048
+#define MEMO_KEYMAX	2048
+enum { MK_NAME, MK_TYPE, MK_ISH, MK_IDT, MK_OSH, MK_ODT, MK_N };
+
+struct memo {
+	char		*key;		/* the MK_N fields end to end */
+	size_t		 len[MK_N];
+	uint64_t	 hash;
+	struct opfacts	 f;
+};
+static struct memo *memo;
+static size_t nmemo;
+static int memo_col[MK_N];	/* the columns of the key */
+
+static void
+memo_clear(void)
+{
+	size_t i;
+
+	for (i = 0; memo != NULL && i < MEMO_SLOTS; i++) {
+		free(memo[i].key);
+		memo[i].key = NULL;
+	}
+	nmemo = 0;
+}
+
+/*
+ * The facts of the current record, worked out on its key's first use:
+ * in the table, else in SCRATCH.
+ */
+static struct opfacts *
+record_facts(struct opfacts *scratch)
+{
+	const char *v[MK_N];
+	size_t len[MK_N], total = 0, i, j, off;
+	uint64_t h;
+	struct memo *m;
+
+	for (j = 0; j < MK_N; j++) {
+		v[j] = stage_get(st, memo_col[j], &len[j]);
+		total += len[j];
+	}
+	if (total > MEMO_KEYMAX) {
+		op_facts(scratch);
+		return scratch;
+	}
+	/* The name and input shapes set the ops apart; all is compared. */
+	h = hash_bytes(v[MK_ISH], len[MK_ISH], hash_bytes(v[MK_NAME],
+	    len[MK_NAME], 0));
+	if (memo == NULL)
+		memo = xcalloc(MEMO_SLOTS, sizeof(*memo));
+	for (i = h & (MEMO_SLOTS - 1); (m = &memo[i])->key != NULL;
+	    i = (i + 1) & (MEMO_SLOTS - 1)) {
+		if (m->hash != h)
+			continue;
+		for (j = 0, off = 0; j < MK_N; off += len[j++])
+			if (m->len[j] != len[j] ||
+			    memcmp(m->key + off, v[j], len[j]) != 0)
+				break;
+		if (j == MK_N)
+			return &m->f;
+	}
+	op_facts(scratch);
+	if (2 * (nmemo + 1) > MEMO_SLOTS) {
+		memo_clear();
+		for (i = h & (MEMO_SLOTS - 1); memo[i].key != NULL;
+		    i = (i + 1) & (MEMO_SLOTS - 1))
+			;
+		m = &memo[i];
+	}
+	m->key = xmalloc(total + 1);
+	for (j = 0, off = 0; j < MK_N; off += len[j++]) {
+		memcpy(m->key + off, v[j], len[j]);
+		m->len[j] = len[j];
+	}
+	m->hash = h;
+	m->f = *scratch;
+	nmemo++;
+	return &m->f;
+}
+
+/*
+ * The facts of the current record (SCRATCH may hold them), and its
+ * FLOPs and bytes in E: what the trace says, else the estimate from its
+ * shapes.  FLAGS says which were estimated.
+ */
+static struct opfacts *
+record_work(struct opfacts *scratch, struct rf_est *e, unsigned *flags)
+{
+	int fa, ba;
+	int64_t fl = col_i64(c_flops, &fa), b = col_i64(c_bytes, &ba);
+	struct opfacts *f = record_facts(scratch);
+
+	*e = f->e;
+	*flags = f->flags;
+	if (!fa && fl >= 0) {
+		e->flops = fl;
 		*flags &= ~(unsigned)EF_FLOPS_EST;
 	}
 	if (!ba && b >= 0) {
 		e->bytes = b;
 		*flags &= ~(unsigned)(EF_BYTES_EST | EF_IN_ONLY);
 	}
+	return f;
 }
 
 /*
@@ -220,13 +388,14 @@ nest_pop(struct nest *n, int64_t ts)
 static void
 do_hostop(int64_t ext)
 {
+	struct opfacts scratch;
 	struct rf_est e;
 	unsigned flags;
 	struct hostop *h;
 	size_t nl;
 	const char *name = stage_get(st, COL_NAME, &nl);
 
-	record_work(&e, &flags);
+	record_work(&scratch, &e, &flags);
 	if (e.flops < 0 && e.bytes < 0)
 		return;
 	if (stage_ts(st) != STAGE_NO_TS && stage_dur(st) > 0) {
@@ -297,9 +466,11 @@ do_host(void)
 		do_launch(corr, ext, !ea);
 	else if (!ea)
 		do_hostop(ext);
-	/* Host synchronisation calls, for the bottleneck rule. */
-	if (stage_dur(st) > 0 && (strstr(name, "Synchronize") != NULL ||
-	    strstr(name, "aclrtSynchronize") != NULL))
+	/*
+	 * Host synchronisation calls, for the bottleneck rule
+	 * (cudaDeviceSynchronize, aclrtSynchronizeStream, ...).
+	 */
+	if (stage_dur(st) > 0 && strstr(name, "Synchronize") != NULL)
 		rf_sum_sync(stage_get(st, COL_DEV, NULL), stage_get(st,
 		    c_step, NULL), stage_dur(st));
 }
@@ -347,20 +518,15 @@ kernel_hostop(void)
 }
 
 /*
- * A communication kernel: core HCCL or COMMUNICATION, or a name with
- * hcom, hccl, nccl or rccl in any case (one pass: Kineto kernel names
- * run to hundreds of bytes).
+ * Whether a kernel name holds hcom, hccl, nccl or rccl in any case (one
+ * pass: Kineto kernel names run to hundreds of bytes).
  */
 static int
-is_comm_kernel(void)
+comm_name(const char *s, size_t n)
 {
-	size_t n, i;
-	const char *core = stage_get(st, c_core, NULL);
-	const char *s = stage_get(st, COL_NAME, &n);
+	size_t i;
 	uint32_t w = 0;
 
-	if (strcmp(core, "HCCL") == 0 || strcmp(core, "COMMUNICATION") == 0)
-		return 1;
 	/* The last four bytes, ASCII letters folded to lower case. */
 	for (i = 0; i < n; i++) {
 		w = w << 8 | (uint32_t)(unsigned char)(s[i] | 0x20);
@@ -371,16 +537,62 @@ is_comm_kernel(void)
 	return 0;
 }
 
+/* A communication kernel: core HCCL or COMMUNICATION, or by its name. */
+static int
+is_comm_kernel(const struct opfacts *f)
+{
+	size_t n;
+	const char *core = stage_get(st, c_core, &n);
+
+#define CORE_IS(s)	(n == sizeof(s) - 1 && memcmp(core, s, n) == 0)
+	return CORE_IS("HCCL") || CORE_IS("COMMUNICATION") || f->comm;
+#undef CORE_IS
+}
+
+/*
+ * SCALE / PEAK (PEAK > 0) in lowest terms, MUL / DIV, kept for the last
+ * PEAK.  Peaks are round numbers, so that the terms of a utilisation or
+ * of a time at a roof mostly fit in 64 bits once reduced, where a
+ * division is one instruction and not a library call.  The value of a
+ * fraction, and so each digit written or rounded from it, is the same.
+ */
+struct lowest {
+	int64_t		 scale, peak, mul, div;
+};
+
+static const struct lowest *
+lowest(struct lowest *l, int64_t peak)
+{
+	int64_t a = l->scale, b = peak, t;
+
+	if (peak == l->peak)
+		return l;
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	l->peak = peak;
+	l->mul = l->scale / a;
+	l->div = peak / a;
+	return l;
+}
+
 /* ps at a roof: N * 10^12 / PEAK, rounded; -1 when unknown. */
 static int64_t
-roof_ps(int64_t n, int64_t peak)
+roof_ps(int64_t n, int64_t peak, struct lowest *l)
 {
-	__int128 v;
+	int64_t v;
+	__int128 w;
 
 	if (n < 0 || peak <= 0)
 		return -1;
-	v = ((__int128)n * 1000000000000LL + peak / 2) / peak;
-	return v > INT64_MAX ? -1 : (int64_t)v;
+	lowest(l, peak);
+	if (!__builtin_mul_overflow(n, l->mul, &v) &&
+	    v <= INT64_MAX - l->div / 2)
+		return (v + l->div / 2) / l->div;
+	w = ((__int128)n * l->mul + l->div / 2) / l->div;
+	return w > INT64_MAX ? -1 : (int64_t)w;
 }
 
 static void
@@ -393,33 +605,60 @@ set_ratio(int col, __int128 num, __int128 den)
 		    (unsigned __int128)num, (unsigned __int128)den, 6));
 }
 
-/* The roofline columns of the current kernel. */
-static void
-kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
+/* Set COL to a string literal, its length known. */
+#define SET_LIT(col, s)	stage_set(st, col, s, sizeof(s) - 1)
+
+/* Whether T is the text of A / B (of A when B is 0). */
+static int
+is_text(const struct numtext *t, int64_t a, int64_t b)
 {
-	int64_t dur = k->dur, pf;
-	__int128 rns;
+	return t->len > 0 && t->a == a && t->b == b;
+}
+
+/* The roofline columns of the current kernel, F the facts of its op. */
+static void
+kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
+    size_t tcap)
+{
+	static struct lowest fps = { 1000000000000LL, 0, 0, 0 };
+	static struct lowest bps = { 1000000000000LL, 0, 0, 0 };
+	static struct lowest mfu = { 1000000000, 0, 0, 0 };
+	static struct lowest bw = { 1000000000, 0, 0, 0 };
+	const struct lowest *l;
+	int64_t dur = k->dur, pf, rns;
 
 	k->flop_ps = k->byte_ps = -1;
-	if (k->flops >= 0)
+	/* an op's estimate is written from the text made with it */
+	if (is_text(&f->flops, k->flops, 0))
+		stage_set(st, c_flops, f->flops.s, f->flops.len);
+	else if (k->flops >= 0)
 		stage_set_i64(st, c_flops, k->flops);
-	if (k->bytes >= 0)
+	if (is_text(&f->bytes, k->bytes, 0))
+		stage_set(st, c_bytes, f->bytes.s, f->bytes.len);
+	else if (k->bytes >= 0)
 		stage_set_i64(st, c_bytes, k->bytes);
 	if (k->dt >= 0)
 		stage_set_str(st, c_dtype, rf_dtype_name(k->dt));
-	if (k->flops >= 0 && k->bytes > 0)
+	if (is_text(&f->ai, k->flops, k->bytes))
+		stage_set(st, c_ai, f->ai.s, f->ai.len);
+	else if (k->flops >= 0 && k->bytes > 0)
 		set_ratio(c_ai, k->flops, k->bytes);
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
 	if (k->flops > 0 && pf == 0 && peaks.name[0] != '\0')
 		stage_tag_add(tags, tcap, "no_peak_for_dtype");
-	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf);
-	k->byte_ps = roof_ps(k->bytes, peaks.bw);
-	if (k->flop_ps >= 0 && dur > 0)
-		set_ratio(c_mfu, (__int128)k->flops * 1000000000, (__int128)dur *
-		    (pf > 0 ? pf : 1));
-	if (k->byte_ps >= 0 && dur > 0)
-		set_ratio(c_bw, (__int128)k->bytes * 1000000000,
-		    (__int128)dur * peaks.bw);
+	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf, &fps);
+	k->byte_ps = roof_ps(k->bytes, peaks.bw, &bps);
+	if (k->flop_ps >= 0 && dur > 0) {
+		/* flops * 10^9 / (dur * peak) */
+		l = lowest(&mfu, pf > 0 ? pf : 1);
+		set_ratio(c_mfu, (__int128)k->flops * l->mul, (__int128)dur *
+		    l->div);
+	}
+	if (k->byte_ps >= 0 && dur > 0) {
+		l = lowest(&bw, peaks.bw);
+		set_ratio(c_bw, (__int128)k->bytes * l->mul, (__int128)dur *
+		    l->div);
+	}
 	if (k->flop_ps < 0 || k->byte_ps < 0) {
 		if (k->byte_ps >= 0) {
 			/* Only the memory roof: a lower bound on the time. */
@@ -429,18 +668,38 @@ kernel_roof(struct rf_kern *k, char *tags, size_t tcap)
 		k->flop_ps = k->byte_ps = -1;
 		return;
 	}
-	rns = ((__int128)(k->flop_ps > k->byte_ps ? k->flop_ps :
-	    k->byte_ps) + 500) / 1000;
-	stage_set_i64(st, c_roof, (int64_t)rns);
-	stage_set_i64(st, c_short, dur - (int64_t)rns);
+	/* to the nearest ns; in 64 bits unsigned, where the sum fits */
+	rns = (int64_t)(((uint64_t)(k->flop_ps > k->byte_ps ? k->flop_ps :
+	    k->byte_ps) + 500) / 1000);
+	stage_set_i64(st, c_roof, rns);
+	stage_set_i64(st, c_short, dur - rns);
 	if (rns > dur)
 		stage_tag_add(tags, tcap, "above_roof");
-	if (rns * 100 < (__int128)opts.latency_pct * dur)
+	if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur)
 		k->bound = B_LATENCY;
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
-	stage_set_str(st, c_bound, bounds[k->bound]);
-	stage_set_str(st, c_bsrc, "roofline");
+	stage_set(st, c_bound, bounds[k->bound].s, bounds[k->bound].len);
+	SET_LIT(c_bsrc, "roofline");
+}
+
+/*
+ * Set COL to the text of a pipe ratio, PPM / 10^6.  msprof writes three
+ * decimals, so that some thousand values recur: their text is kept, by
+ * value.
+ */
+static void
+set_ppm(int col, int64_t ppm)
+{
+	static struct numtext seen[1024];
+	struct numtext *t = &seen[(uint64_t)ppm / 1000 % 1024];
+
+	if (!is_text(t, ppm, 1000000)) {
+		t->a = ppm;
+		t->b = 1000000;
+		t->len = num_ratio_u128(t->s, (unsigned __int128)ppm, 1000000, 6);
+	}
+	stage_set(st, col, t->s, t->len);
 }
 
 /* PMU pipe ratios: the busiest pipe, and the bound when no roof is known. */
@@ -449,26 +708,23 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 {
 	size_t n;
 	const char *pmu = stage_get(st, c_pmu, &n);
-	char buf[NUM_BUFSIZE];
 	int64_t ppm;
 	int p, b;
 
 	if (n == 0 || (p = rf_pmu_pipe(pmu, n, &ppm)) == P_NONE)
 		return;
-	stage_set(st, c_pratio, buf, num_ratio(buf, ppm, 1000000, 6));
+	set_ppm(c_pratio, ppm);
 	if (ppm * 100 < opts.pipe_pct * 1000000) {
-		stage_set_str(st, c_pipe, "none");
+		SET_LIT(c_pipe, "none");
 		b = B_LATENCY;
 	} else {
 		stage_set_str(st, c_pipe, rf_pipe_name(p));
-		b = strcmp(rf_pipe_class(p), "compute") == 0 ? B_COMPUTE :
-		    strcmp(rf_pipe_class(p), "memory") == 0 ? B_MEMORY :
-		    B_LATENCY;
+		b = rf_pipe_bound(p);
 	}
 	if (k->bound == B_UNKNOWN) {
 		k->bound = b;
-		stage_set_str(st, c_bound, bounds[b]);
-		stage_set_str(st, c_bsrc, "pmu");
+		stage_set(st, c_bound, bounds[b].s, bounds[b].len);
+		SET_LIT(c_bsrc, "pmu");
 	} else if (k->bound != b && k->bound != B_LATENCY && b != B_LATENCY)
 		stage_tag_add(tags, tcap, "pmu_disagrees");
 }
@@ -479,33 +735,39 @@ append_tags(const char *tags)
 {
 	size_t tl, nl = strlen(tags);
 	const char *old = stage_get(st, c_tags, &tl);
-	char *buf;
+	char sbuf[512], *buf = sbuf;
 
 	if (tl == 0) {
 		stage_set(st, c_tags, tags, nl);
 		return;
 	}
-	buf = xmalloc(tl + nl + 1);
+	/* on the stack mostly: a kernel's tags are short */
+	if (tl + nl + 1 > sizeof(sbuf))
+		buf = xmalloc(tl + nl + 1);
 	memcpy(buf, old, tl);
 	buf[tl] = ',';
 	memcpy(buf + tl + 1, tags, nl);
 	stage_set(st, c_tags, buf, tl + nl + 1);
-	free(buf);
+	if (buf != sbuf)
+		free(buf);
 }
 
 static void
 do_kernel(void)
 {
 	struct rf_kern k;
-	struct rf_est e;
-	struct hostop *h = NULL;
+	struct opfacts scratch;
+	struct opfacts *f;
+	struct rf_est est, *e = &est;
 	unsigned flags;
-	char tags[256] = "";
+	struct hostop *h = NULL;
+	char tags[256];
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
 
+	tags[0] = '\0';		/* not "= \"\"": that zeroes all of it */
 	memset(&k, 0, sizeof(k));
-	if (stage_ts(st) == STAGE_NO_TS || stage_absent(st, COL_DUR))
+	if (stage_ts(st) == STAGE_NO_TS || stage_dur(st) < 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "kernel record without %s", stage_ts(st) == STAGE_NO_TS ?
 		    "ts_ns" : "dur_ns");
@@ -515,55 +777,53 @@ do_kernel(void)
 	k.step = stage_get(st, c_step, &k.steplen);
 	k.ts = stage_ts(st);
 	k.dur = stage_dur(st);
-	k.comm = is_comm_kernel();
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		k.key = stage_get(st, c_type, &k.keylen);
-	record_work(&e, &flags);
-	if (e.flops < 0 && e.bytes < 0 && (h = kernel_hostop()) != NULL) {
+	f = record_work(&scratch, e, &flags);
+	k.comm = is_comm_kernel(f);
+	k.group = &f->group;
+	if (e->flops < 0 && e->bytes < 0 && (h = kernel_hostop()) != NULL) {
 		stage_set_str(st, c_srcop, h->name);
 		if (opts.by_type) {
 			k.key = h->name;
 			k.keylen = strlen(h->name);
 		}
 		if (h->used || (h->kind >= OPK_GEMM && h->kind <=
-		    OPK_CONV_BWD_W && aux_kernel(name)))
+		    OPK_CONV_BWD_W && f->aux))
 			stage_tag_add(tags, sizeof(tags), h->used ?
 			    "op_shared" : "op_aux");
 		else {
 			h->used = 1;
-			e.flops = h->flops;
-			e.bytes = h->bytes;
-			e.dt = h->dt;
+			e->flops = h->flops;
+			e->bytes = h->bytes;
+			e->dt = h->dt;
 			flags = h->flags;
 		}
 	}
 	if (k.comm) {
-		e.flops = e.bytes = -1;
+		e->flops = e->bytes = -1;
 		stage_tag_add(tags, sizeof(tags), "comm");
 	}
 	/*
 	 * An fp32 GEMM that ran on TF32 tensor cores says so in its
 	 * kernel name (cuBLAS/CUTLASS "s1688gemm", "tf32"): use that peak.
 	 */
-	if (e.dt == DT_FP32 && e.flops > 0 && (strstr(name, "s1688") !=
-	    NULL || strstr(name, "tf32") != NULL)) {
-		e.dt = DT_TF32;
+	if (e->dt == DT_FP32 && e->flops > 0 && f->tf32) {
+		e->dt = DT_TF32;
 		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
 	}
-	k.flops = e.flops;
-	k.bytes = e.bytes;
-	k.dt = e.dt;
+	k.flops = e->flops;
+	k.bytes = e->bytes;
+	k.dt = e->dt;
 	k.est = (flags & (EF_FLOPS_EST | EF_BYTES_EST)) != 0;
-	if (flags & EF_FLOPS_EST)
-		stage_tag_add(tags, sizeof(tags), "flops_est");
-	if (flags & EF_BYTES_EST)
-		stage_tag_add(tags, sizeof(tags), "bytes_est");
-	if (flags & EF_IN_ONLY)
-		stage_tag_add(tags, sizeof(tags), "bytes_inputs_only");
-	if (e.note != NULL && h == NULL)
-		stage_tag_add(tags, sizeof(tags), e.note);
+	/* mostly the op's own estimate, its tags already made */
+	if (tags[0] == '\0' && h == NULL && flags == f->flags)
+		memcpy(tags, f->tags, f->tagslen + 1);
+	else
+		est_tags(tags, sizeof(tags), flags, h == NULL ? e->note :
+		    NULL);
 	if (!k.comm) {
-		kernel_roof(&k, tags, sizeof(tags));
+		kernel_roof(&k, f, tags, sizeof(tags));
 		kernel_pmu(&k, tags, sizeof(tags));
 	}
 	if (tags[0] != '\0')
@@ -661,6 +921,12 @@ run(const char *path, int argc, char *argv[])
 	c_odt = stage_col(st, "out_dtypes");
 	c_labels = stage_col(st, "labels");
 	c_value = stage_col(st, "value");
+	memo_col[MK_NAME] = COL_NAME;
+	memo_col[MK_TYPE] = c_type;
+	memo_col[MK_ISH] = c_ish;
+	memo_col[MK_IDT] = c_idt;
+	memo_col[MK_OSH] = c_osh;
+	memo_col[MK_ODT] = c_odt;
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {
 		/* the kind read once, not a stage_is() per kind: per record */
@@ -700,6 +966,8 @@ run(const char *path, int argc, char *argv[])
 	while (nnests > 0)
 		free(nests[--nnests].key);
 	free(nests);
+	memo_clear();
+	free(memo);
 }
 
 static void

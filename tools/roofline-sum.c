@@ -18,7 +18,7 @@
 #include "xalloc.h"
 
 /* Sums over kernels: a group, a step or a run. */
-struct acc {
+struct rf_acc {
 	char		*dev, *key;	/* key: group name or step */
 	size_t		 devlen, keylen;
 	uint64_t	 hash;
@@ -43,7 +43,7 @@ struct acc {
 };
 
 struct map {
-	struct acc	**slot;
+	struct rf_acc	**slot;
 	size_t		 cap, n;
 };
 
@@ -60,14 +60,14 @@ struct core {
 static struct core *cores;
 static size_t ncores;
 
-static struct acc *
+static struct rf_acc *
 map_get(struct map *m, const char *dev, size_t dl, const char *key,
     size_t kl, int is_step)
 {
 	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, (uint64_t)
 	    is_step));
 	size_t i, j;
-	struct acc *a, **old;
+	struct rf_acc *a, **old;
 
 	if (2 * (m->n + 1) > m->cap) {
 		old = m->slot;
@@ -109,7 +109,7 @@ map_get(struct map *m, const char *dev, size_t dl, const char *key,
 
 /* Add K's roofline figures to A. */
 static void
-acc_add(struct acc *a, const struct rf_kern *k, int64_t tiny_ns)
+acc_add(struct rf_acc *a, const struct rf_kern *k, int64_t tiny_ns)
 {
 	int64_t end = k->ts + k->dur, from;
 
@@ -152,7 +152,7 @@ static int all_devs;
 
 /* Whether A is the entry of DEV and KEY: the last one used, mostly. */
 static int
-acc_is(const struct acc *a, const char *dev, size_t dl, const char *key,
+acc_is(const struct rf_acc *a, const char *dev, size_t dl, const char *key,
     size_t kl)
 {
 	return a != NULL && a->devlen == dl && a->keylen == kl &&
@@ -162,31 +162,37 @@ acc_is(const struct acc *a, const char *dev, size_t dl, const char *key,
 void
 rf_sum_kernel(const struct rf_kern *k)
 {
-	static struct acc *lgroup, *lstep, *lrun;
+	static struct rf_acc *lgroup, *lstep, *lrun;
 	const char *dev = all_devs ? "" : k->dev;
 	size_t dl = all_devs ? 0 : k->devlen;
+	/* kernels of different ops alternate: the op keeps its group */
+	struct rf_acc **g = k->group != NULL ? k->group : &lgroup;
 
 	if (!k->comm) {
-		if (!acc_is(lgroup, dev, dl, k->key, k->keylen))
-			lgroup = map_get(&groups, dev, dl, k->key, k->keylen, 0);
-		acc_add(lgroup, k, tiny_ns_opt);
+		if (!acc_is(*g, dev, dl, k->key, k->keylen))
+			*g = map_get(&groups, dev, dl, k->key, k->keylen, 0);
+		acc_add(*g, k, tiny_ns_opt);
 	}
-	/* Steps and runs change rarely: skip the hash for the last one. */
-	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen))
+	/*
+	 * Steps and runs change rarely: skip the hash for the last one.
+	 * The run is the same sums under the step key "" of kind 2: the
+	 * last one's while the step, and so the device, is.
+	 */
+	if (!acc_is(lstep, k->dev, k->devlen, k->step, k->steplen)) {
 		lstep = map_get(&steps, k->dev, k->devlen, k->step, k->steplen,
 		    1);
+		if (!acc_is(lrun, k->dev, k->devlen, "", 0))
+			lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
+	}
 	acc_add(lstep, k, tiny_ns_opt);
-	/* The run: the same sums under the step key "" of kind 2. */
-	if (!acc_is(lrun, k->dev, k->devlen, "", 0))
-		lrun = map_get(&steps, k->dev, k->devlen, "", 0, 2);
 	acc_add(lrun, k, tiny_ns_opt);
 }
 
 /* As in rf_sum_kernel, the last entry is tried before the hash. */
-static struct acc *
+static struct rf_acc *
 step_of(const char *dev, const char *step)
 {
-	static struct acc *last;
+	static struct rf_acc *last;
 	size_t dl = strlen(dev), sl = strlen(step);
 
 	if (!acc_is(last, dev, dl, step, sl))
@@ -194,10 +200,10 @@ step_of(const char *dev, const char *step)
 	return last;
 }
 
-static struct acc *
+static struct rf_acc *
 run_of(const char *dev)
 {
-	static struct acc *last;
+	static struct rf_acc *last;
 	size_t dl = strlen(dev);
 
 	if (!acc_is(last, dev, dl, "", 0))
@@ -207,10 +213,8 @@ run_of(const char *dev)
 
 /* The run's span covers its windows and bubbles, not only kernels. */
 static void
-run_extend(const char *dev, int64_t ts, int64_t dur)
+run_extend(struct rf_acc *r, int64_t ts, int64_t dur)
 {
-	struct acc *r = run_of(dev);
-
 	if (ts < r->first)
 		r->first = ts;
 	if (ts + dur > r->last_end)
@@ -220,12 +224,12 @@ run_extend(const char *dev, int64_t ts, int64_t dur)
 void
 rf_sum_window(const char *dev, const char *step, int64_t ts, int64_t dur)
 {
-	struct acc *a = step_of(dev, step);
+	struct rf_acc *a = step_of(dev, step);
 
 	a->has_win = 1;
 	a->win_ts = ts;
 	a->win_dur = dur;
-	run_extend(dev, ts, dur);
+	run_extend(run_of(dev), ts, dur);
 }
 
 /* Idle time of a bubble, split by prof-attrib's labels when present. */
@@ -233,11 +237,11 @@ void
 rf_sum_bubble(const char *dev, const char *step, int64_t ts, int64_t dur,
     const char *labels)
 {
-	struct acc *a[2] = { step_of(dev, step), run_of(dev) };
+	struct rf_acc *a[2] = { step_of(dev, step), run_of(dev) };
 	int i, sync = strstr(labels, "sync") != NULL,
 	    comm = !sync && strstr(labels, "comm") != NULL;
 
-	run_extend(dev, ts, dur);
+	run_extend(a[1], ts, dur);
 	for (i = 0; i < 2; i++) {
 		a[i]->has_bubble = 1;
 		a[i]->idle_b += dur;
@@ -331,7 +335,7 @@ ps_ns(__int128 ps)
 
 /* The roofline columns of a group, step or run. */
 static void
-put_roof(struct srec *r, const struct acc *a)
+put_roof(struct srec *r, const struct rf_acc *a)
 {
 	char tags[128] = "";
 	__int128 roof_ns;
@@ -382,8 +386,8 @@ put_roof(struct srec *r, const struct acc *a)
 static int
 acc_cmp(const void *x, const void *y)
 {
-	const struct acc *a = *(struct acc *const *)x;
-	const struct acc *b = *(struct acc *const *)y;
+	const struct rf_acc *a = *(struct rf_acc *const *)x;
+	const struct rf_acc *b = *(struct rf_acc *const *)y;
 	int c = strcmp(a->dev, b->dev);
 
 	if (c != 0)
@@ -400,10 +404,10 @@ acc_cmp(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
-static struct acc **
+static struct rf_acc **
 sorted(struct map *m)
 {
-	struct acc **v = xcalloc(m->n + 1, sizeof(*v));
+	struct rf_acc **v = xcalloc(m->n + 1, sizeof(*v));
 	size_t i, n = 0;
 
 	for (i = 0; i < m->cap; i++)
@@ -416,7 +420,7 @@ sorted(struct map *m)
 static void
 write_groups(void)
 {
-	struct acc **v = sorted(&groups);
+	struct rf_acc **v = sorted(&groups);
 	struct srec *r;
 	size_t i;
 
@@ -439,7 +443,7 @@ write_groups(void)
  * not be classed.
  */
 static void
-write_bottleneck(const struct acc *a)
+write_bottleneck(const struct rf_acc *a)
 {
 	enum { K_COMPUTE, K_MEMORY, K_COMM, K_LAUNCH, K_SYNC, K_UNKNOWN, K_N };
 	static const char *const cls[K_N] = {
@@ -502,7 +506,7 @@ write_bottleneck(const struct acc *a)
 static void
 write_steps(void)
 {
-	struct acc **v = sorted(&steps);
+	struct rf_acc **v = sorted(&steps);
 	struct srec *r;
 	size_t i;
 
@@ -579,7 +583,8 @@ write_cores(void)
 		srec_set_i64(r, c_durt, span);
 		if (b != P_NONE) {
 			srec_set_str(r, c_pipe, rf_pipe_name(b));
-			srec_set_str(r, c_bound, rf_pipe_class(b));
+			srec_set_str(r, c_bound,
+			    rf_bound_name(rf_pipe_bound(b)));
 			set_ratio(r, c_pratio, c->busy[b], span);
 		}
 		{

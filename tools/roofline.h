@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct stage;
+struct rf_acc;		/* sums of a group, step or run */
 
 /* A word of a lookup table and the value it stands for. */
 struct rf_word {
@@ -157,8 +158,8 @@ int		 rf_pipe_of(const char *, size_t);
 int		 rf_pmu_pipe(const char *, size_t, int64_t *);
 /* Whether an instruction name is a sync (SET_FLAG, WAIT_FLAG, BARRIER). */
 int		 rf_is_sync_instr(const char *, size_t);
-/* The bound class of a pipe: "compute", "memory" or "latency". */
-const char	*rf_pipe_class(int);
+/* The bound class of a pipe: B_COMPUTE, B_MEMORY or B_LATENCY. */
+int		 rf_pipe_bound(int);
 
 /* ---- sums ---- */
 
@@ -180,6 +181,7 @@ struct rf_kern {
 	int		 bound;
 	int		 comm;		/* a communication kernel */
 	int		 est;		/* flops or bytes estimated */
+	struct rf_acc	**group;	/* its op group when last seen, or NULL */
 };
 
 struct rf_opts {
