@@ -9,9 +9,7 @@
 
 #include <string.h>
 #include <strings.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 #include "roofline.h"
 
@@ -160,7 +158,7 @@ ppm(const char *s, const char *e)
 	return p == e || *p == ',' ? v : -1;
 }
 
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 /*
  * The ratio keys of the last PMU list, by their place in it.  The lists
  * of a capture share one set of keys (the columns of its kernel_details
@@ -187,7 +185,7 @@ eq_pipe(const char *s, const char *eq, unsigned *r)
 {
 	const char *k = eq;
 	int p;
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	__m128i lo, hi;
 	unsigned i = (*r)++;
 
@@ -209,7 +207,7 @@ eq_pipe(const char *s, const char *eq, unsigned *r)
 	if (k > s && k[-1] == '=')
 		return P_NONE;		/* not the item's first '=' */
 	p = key_pipe(k, (size_t)(eq - k));
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	if (i < PMU_SEEN) {
 		seen[i].w[0] = lo;
 		seen[i].w[1] = hi;
@@ -257,7 +255,7 @@ rf_pmu_pipe(const char *s, size_t n, int64_t *best)
 	unsigned r = 0;
 
 	*best = -1;
-#ifdef __SSE2__
+#ifdef PROF_SSE2
 	for (; p + 16 <= e; p += 16) {
 		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)
 		    p);
