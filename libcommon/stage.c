@@ -47,6 +47,14 @@ struct srec {
 	size_t		*off;		/* value offsets in buf */
 	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
 	/*
+	 * The columns given a value, ascending, or SRE_ALL: a record made
+	 * by stage_new() gets 6 or 8 values out of 50 or more columns, and
+	 * writing and reusing it should cost what was set, not a step per
+	 * column.  A kept record holds every input column and has SRE_ALL.
+	 */
+	size_t		*setc;
+	size_t		 nsetc;
+	/*
 	 * Bytes of buf that, with a TAB after each of the first nin - 1
 	 * values, are the input columns as they were read (0: none).  A
 	 * kept record starts with the input line's decoded copy, which is
@@ -58,6 +66,13 @@ struct srec {
 };
 
 #define SRE_EMPTY	((size_t)-1)
+#define SRE_ALL		((size_t)-1)
+
+/*
+ * Spare bytes at the end of a line being built: a run of absent columns
+ * is written 8 TABs at a time, and the last 8 may reach past the line.
+ */
+#define LINE_SLACK	8
 
 /* A line waiting in the FIFO: its key and where its bytes are. */
 struct fent {
@@ -92,6 +107,7 @@ struct stage {
 	unsigned char	*isset;
 	int		 nset;
 	int		 inset;		/* an input column was overridden */
+	size_t		 setsum;	/* the lengths set, added up */
 	/* output queue */
 	char		*fbuf;
 	size_t		 fhead, flen, fcap;
@@ -280,8 +296,10 @@ stage_next(struct stage *st)
 	int64_t end;
 	int absent;
 
-	memset(st->isset, 0, st->ncols);
+	if (st->nset > 0)	/* most records have nothing set */
+		memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
+	st->setsum = 0;
 	if (tsvr_next(st->in) <= 0)
 		return 0;
 	st->cur_seq = ++st->seq;
@@ -387,8 +405,13 @@ stage_is(const struct stage *st, const char *kind)
 {
 	size_t len;
 	const char *k = tsvr_field(st->in, COL_KIND, &len);
+	size_t i;
 
-	return strlen(kind) == len && memcmp(k, kind, len) == 0;
+	/* kinds are a few letters: a call to strlen and memcmp costs more */
+	for (i = 0; i < len; i++)
+		if (k[i] != kind[i])
+			return 0;
+	return kind[len] == '\0';
 }
 
 const char *
@@ -425,6 +448,7 @@ stage_set(struct stage *st, int col, const char *s, size_t len)
 	st->setl[col] = len;
 	st->isset[col] = 1;
 	st->nset++;
+	st->setsum += len;
 	if ((size_t)col < st->nin)
 		st->inset = 1;
 }
@@ -455,31 +479,44 @@ scratch(struct stage *st, size_t need)
 	return st->line;
 }
 
-/* Append field S escaped to the scratch line at offset N; new offset. */
+/*
+ * Append the TABs that bring a line at P + N, which has reached column
+ * *NEXT, to the start of column COL.  Most runs are one TAB, or the 50
+ * empty columns of a derived record: 8 are stored at once (the line has
+ * LINE_SLACK spare bytes), longer runs go to memset.
+ */
 static size_t
-put_field(struct stage *st, size_t n, int first, const char *s, size_t len)
+put_tabs(char *p, size_t n, size_t *next, size_t col)
 {
-	char *p = scratch(st, n + 2 * len + 2);
+	/* a TAB before each column from *NEXT to COL but the first */
+	size_t tabs = col - *next + (*next > 0);
 
-	if (!first)
-		p[n++] = '\t';
-	return n + tsv_escape(s, len, p + n);
+	memcpy(p + n, "\t\t\t\t\t\t\t\t", 8);
+	if (tabs > 8)
+		memset(p + n + 8, '\t', tabs - 8);
+	*next = col + 1;
+	return n + tabs;
+}
+
+/* Append the TABs of the absent columns from NEXT to the last. */
+static size_t
+put_end(char *p, size_t n, size_t next, size_t ncols)
+{
+	return next < ncols ? put_tabs(p, n, &next, ncols - 1) : n;
 }
 
 /*
- * Build the current record's output line in the scratch buffer: the raw
- * input line, with only the fields the stage set replaced, and the added
- * columns after it.
+ * Build the current record's output line at P, which has room for
+ * line_room(): the raw input line, with only the fields the stage set
+ * replaced, and the added columns after it.
  */
 static size_t
-current_line(struct stage *st)
+current_line(struct stage *st, char *p)
 {
-	size_t i, n = 0, len, pos = 0, linelen;
+	size_t i, n = 0, len, pos = 0, linelen, next;
 	const char *line = tsvr_line(st->in, &linelen);
-	char *p;
 
 	if (st->nset == 0) {		/* most records: the line as read */
-		p = scratch(st, linelen + st->ncols - st->nin + 1);
 		memcpy(p, line, linelen);
 		memset(p + linelen, '\t', st->ncols - st->nin);
 		return linelen + st->ncols - st->nin;
@@ -490,39 +527,67 @@ current_line(struct stage *st)
 		if (!st->isset[i])
 			continue;
 		f = tsvr_rawfield(st->in, i, &len);
-		p = scratch(st, n + (size_t)(f - line) - pos + 1);
 		memcpy(p + n, line + pos, (size_t)(f - line) - pos);
 		n += (size_t)(f - line) - pos;
-		p = scratch(st, n + 2 * st->setl[i] + 1);
 		n += tsv_escape(st->setv[i], st->setl[i], p + n);
 		pos = (size_t)(f - line) + len;
 	}
-	p = scratch(st, n + linelen - pos + 1);
 	memcpy(p + n, line + pos, linelen - pos);
 	n += linelen - pos;
-	p = scratch(st, n + st->ncols - st->nin + 1);
-	for (i = st->nin; i < st->ncols; i++) {
-		if (st->isset[i])
-			n = put_field(st, n, 0, st->setv[i], st->setl[i]);
-		else
-			st->line[n++] = '\t';	/* absent */
-	}
-	return n;
+	for (i = next = st->nin; i < st->ncols; i++)
+		if (st->isset[i] && st->setl[i] > 0) {
+			n = put_tabs(p, n, &next, i);
+			n += tsv_escape(st->setv[i], st->setl[i], p + n);
+		}
+	return put_end(p, n, next, st->ncols);
 }
 
-static void
-write_line(struct stage *st, struct okey key, const char *line, size_t len)
+/* Room current_line() may need, LINE_SLACK included. */
+static size_t
+line_room(const struct stage *st)
+{
+	size_t linelen;
+
+	tsvr_line(st->in, &linelen);
+	return linelen + 2 * st->setsum + st->ncols - st->nin + LINE_SLACK;
+}
+
+/*
+ * Room for a line of LEN bytes and its newline in the writer's buffer,
+ * where the line is built in place: most lines are written as soon as
+ * they are made, and a copy through a buffer of our own would cost as
+ * much again as building them.
+ */
+static char *
+out_reserve(struct stage *st, struct okey key, size_t len)
 {
 	if (key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " written after %" PRId64, key.ts, st->last_out);
 	st->last_out = key.ts;
-	tsvw_raw(st->out, line, len);
-	tsvw_end(st->out);
+	return tsvw_reserve(st->out, len + 1);
+}
+
+/* End the line of LEN bytes built at P, from out_reserve(). */
+static void
+out_commit(struct stage *st, char *p, size_t len)
+{
+	p[len] = '\n';
+	tsvw_commit(st->out, len + 1);
 }
 
 static void
-fifo_push(struct stage *st, struct okey key, const char *line, size_t len)
+write_line(struct stage *st, struct okey key, const char *line, size_t len)
+{
+	char *p = out_reserve(st, key, len);
+
+	memcpy(p, line, len);
+	out_commit(st, p, len);
+}
+
+/* Room for LEN bytes at the end of the FIFO's buffer. */
+static char *
+fifo_reserve(struct stage *st, size_t len)
 {
 	if (st->fhead > 0 && st->fhead >= st->flen / 2) {
 		memmove(st->fbuf, st->fbuf + st->fhead, st->flen - st->fhead);
@@ -541,11 +606,17 @@ fifo_push(struct stage *st, struct okey key, const char *line, size_t len)
 		st->fcap = (st->flen + len) * 2;
 		st->fbuf = xrealloc(st->fbuf, st->fcap);
 	}
+	return st->fbuf + st->flen;
+}
+
+/* Queue the LEN bytes built at fifo_reserve()'s room as a line. */
+static void
+fifo_commit(struct stage *st, struct okey key, size_t len)
+{
 	if (st->fqlen == st->fqcap) {
 		st->fqcap = st->fqcap ? 2 * st->fqcap : 1024;
 		st->fq = xreallocarray(st->fq, st->fqcap, sizeof(*st->fq));
 	}
-	memcpy(st->fbuf + st->flen, line, len);
 	st->fq[st->fqlen].key = key;
 	st->fq[st->fqlen].off = st->flen;
 	st->fq[st->fqlen].len = len;
@@ -682,13 +753,16 @@ void
 stage_pass(struct stage *st)
 {
 	struct okey key = { st->ts, st->cur_seq };
-	size_t len = current_line(st);
+	size_t room = line_room(st);
+	char *p;
 
 	if (st->nopen == 0 && st->fqhead == st->fqlen && st->nheap == 0) {
-		write_line(st, key, st->line, len);
+		p = out_reserve(st, key, room);
+		out_commit(st, p, current_line(st, p));
 		return;
 	}
-	fifo_push(st, key, st->line, len);
+	p = fifo_reserve(st, room);
+	fifo_commit(st, key, current_line(st, p));
 	drain(st);
 }
 
@@ -710,9 +784,16 @@ srec_alloc(struct stage *st, struct okey key)
 		r = xcalloc(1, sizeof(*r));
 		r->off = xcalloc(st->ncols, sizeof(*r->off));
 		r->len = xcalloc(st->ncols, sizeof(*r->len));
+		r->setc = xcalloc(st->ncols, sizeof(*r->setc));
+		r->nsetc = SRE_ALL;
 	}
-	for (i = 0; i < st->ncols; i++)
-		r->len[i] = SRE_EMPTY;
+	if (r->nsetc == SRE_ALL)
+		for (i = 0; i < st->ncols; i++)
+			r->len[i] = SRE_EMPTY;
+	else
+		for (i = 0; i < r->nsetc; i++)
+			r->len[r->setc[i]] = SRE_EMPTY;
+	r->nsetc = 0;
 	r->blen = r->rawlen = 0;
 	r->key = key;
 	if (st->nopen == st->opencap) {
@@ -732,6 +813,14 @@ srec_set(struct srec *r, int col, const char *s, size_t len)
 {
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
+	if (r->len[col] == SRE_EMPTY && r->nsetc != SRE_ALL) {
+		/* columns are mostly set in order: this seldom moves any */
+		size_t i = r->nsetc++;
+
+		for (; i > 0 && r->setc[i - 1] > (size_t)col; i--)
+			r->setc[i] = r->setc[i - 1];
+		r->setc[i] = (size_t)col;
+	}
 	if (r->blen + len + 1 > r->bcap) {
 		r->bcap = 2 * (r->blen + len + 1) + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
@@ -817,6 +906,7 @@ stage_keep(struct stage *st)
 	struct srec *r = srec_alloc(st, key);
 	size_t i;
 
+	r->nsetc = SRE_ALL;
 	if (st->nin > 0)
 		keep_input(st, r);
 	for (i = 0; st->nset > 0 && i < st->ncols; i++) {
@@ -858,10 +948,58 @@ unopen(struct stage *st, struct srec *r)
 	st->free_recs = r;
 }
 
+/*
+ * Build R's line at P, which has room for srec_room(R).  Only the
+ * values set are visited (every input column of a kept record, whose
+ * input part is mostly its raw line); the runs of absent columns
+ * between them are TABs.
+ */
+static size_t
+srec_line(const struct stage *st, const struct srec *r, char *p)
+{
+	const size_t *off = r->off, *len = r->len;
+	size_t i, n = 0, next = 0;
+
+	if (r->nsetc != SRE_ALL) {
+		for (i = 0; i < r->nsetc; i++) {
+			size_t c = r->setc[i];
+
+			n = put_tabs(p, n, &next, c);
+			n += tsv_escape(r->buf + off[c], len[c], p + n);
+		}
+		return put_end(p, n, next, st->ncols);
+	}
+	if (r->rawlen > 0) {
+		/* the input columns as read: put the TABs back */
+		memcpy(p, r->buf, r->rawlen);
+		/* each value but the first starts after a TAB */
+		for (i = 1; i < st->nin; i++)
+			p[off[i] - 1] = '\t';
+		n = r->rawlen;
+		next = st->nin;
+	}
+	for (i = next; i < st->ncols; i++)
+		if (len[i] != SRE_EMPTY && len[i] > 0) {
+			n = put_tabs(p, n, &next, i);
+			n += tsv_escape(r->buf + off[i], len[i], p + n);
+		}
+	return put_end(p, n, next, st->ncols);
+}
+
+/*
+ * Room srec_line() may need: the values, every one escaped at worst,
+ * live in buf, with room to spare for a value set twice.
+ */
+static size_t
+srec_room(const struct stage *st, const struct srec *r)
+{
+	return 2 * r->blen + st->ncols + LINE_SLACK;
+}
+
 void
 stage_put(struct stage *st, struct srec *r)
 {
-	size_t i, n = 0;
+	size_t n;
 	char *line;
 
 	/* A ts changed after opening may not move the record backwards. */
@@ -869,29 +1007,6 @@ stage_put(struct stage *st, struct srec *r)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " put after %" PRId64 " was written", r->key.ts,
 		    st->last_out);
-	if (r->rawlen > 0) {
-		/* the input columns as read: put the TABs back */
-		char *p = scratch(st, r->rawlen);
-		const size_t *off = r->off;
-		size_t nin = st->nin;
-
-		memcpy(p, r->buf, r->rawlen);
-		/* each value but the first starts after a TAB */
-		for (i = 1; i < nin; i++)
-			p[off[i] - 1] = '\t';
-		n = r->rawlen;
-	}
-	for (i = r->rawlen > 0 ? st->nin : 0; i < st->ncols; i++) {
-		size_t len;
-		const char *v = srec_get(r, (int)i, &len);
-
-		if (len > 0 || i == 0)
-			n = put_field(st, n, i == 0, v, len);
-		else {
-			scratch(st, n + 1)[n] = '\t';	/* absent */
-			n++;
-		}
-	}
 	/*
 	 * Once what sorts before the oldest open record is written, that
 	 * record, if it is R, goes out at once: prof-layers puts the
@@ -900,11 +1015,13 @@ stage_put(struct stage *st, struct srec *r)
 	 */
 	drain(st);
 	if (st->open[0] == r) {
-		write_line(st, r->key, st->line, n);
+		line = out_reserve(st, r->key, srec_room(st, r));
+		out_commit(st, line, srec_line(st, r, line));
 		unopen(st, r);
 		drain(st);
 		return;
 	}
+	n = srec_line(st, r, scratch(st, srec_room(st, r)));
 	line = xmalloc(n + 1);
 	memcpy(line, st->line, n);
 	heap_push(st, r->key, line, n);
@@ -977,6 +1094,7 @@ stage_close(struct stage *st)
 		free(r->buf);
 		free(r->off);
 		free(r->len);
+		free(r->setc);
 		free(r);
 	}
 	free(st->line);
