@@ -46,6 +46,7 @@ struct srec {
 	size_t		 blen, bcap;
 	size_t		*off;		/* value offsets in buf */
 	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
+	unsigned char	*plain;		/* the value needs no escape */
 	/*
 	 * The columns given a value, ascending, or SRE_ALL: a record made
 	 * by stage_new() gets 6 or 8 values out of 50 or more columns, and
@@ -101,6 +102,9 @@ struct stage {
 	uint64_t	 seq;		/* last key sequence number given */
 	uint64_t	 cur_seq;	/* that of the current record */
 	int64_t		 end_ts;
+	int		 incur;		/* a current record was read */
+	const char	*kind;		/* the current record's kind */
+	size_t		 kindlen;
 	char		**setv;		/* values set for the current record */
 	size_t		*setl;
 	size_t		*setcap;
@@ -127,6 +131,29 @@ static int
 key_lt(struct okey a, struct okey b)
 {
 	return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+}
+
+/*
+ * Copy LEN bytes from S to D.  The values a stage sets are mostly a
+ * number or a name of a few bytes, where two overlapping moves of a
+ * fixed size cost a fraction of a call to memcpy.
+ */
+static void
+copy_value(char *d, const char *s, size_t len)
+{
+	if (len > 16)
+		memcpy(d, s, len);
+	else if (len >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + len - 8, s + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + len - 4, s + len - 4, 4);
+	} else if (len > 0) {
+		d[0] = s[0];
+		d[len / 2] = s[len / 2];
+		d[len - 1] = s[len - 1];
+	}
 }
 
 /* Check the input's magic line and columns. */
@@ -300,9 +327,12 @@ stage_next(struct stage *st)
 		memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
 	st->setsum = 0;
-	if (tsvr_next(st->in) <= 0)
+	st->incur = tsvr_next(st->in) > 0;
+	if (!st->incur)
 		return 0;
 	st->cur_seq = ++st->seq;
+	/* stages ask for the kind two or three times a record */
+	st->kind = tsvr_field(st->in, COL_KIND, &st->kindlen);
 	st->ts = fixed_i64(st, COL_TS, STAGE_NO_TS);
 	/*
 	 * dur_ns is -1 when absent, so a written "-1" must be refused on
@@ -403,15 +433,13 @@ stage_dur(const struct stage *st)
 int
 stage_is(const struct stage *st, const char *kind)
 {
-	size_t len;
-	const char *k = tsvr_field(st->in, COL_KIND, &len);
 	size_t i;
 
 	/* kinds are a few letters: a call to strlen and memcmp costs more */
-	for (i = 0; i < len; i++)
-		if (k[i] != kind[i])
+	for (i = 0; i < st->kindlen; i++)
+		if (st->kind[i] != kind[i])
 			return 0;
-	return kind[len] == '\0';
+	return kind[st->kindlen] == '\0';
 }
 
 const char *
@@ -718,7 +746,7 @@ open_limit(const struct stage *st, struct okey *lim)
 
 /* Write every queued record that sorts before the oldest open one. */
 static void
-drain(struct stage *st)
+drain_queue(struct stage *st)
 {
 	struct okey lim;
 	int limited = open_limit(st, &lim);
@@ -747,6 +775,17 @@ drain(struct stage *st)
 			free(h.line);
 		}
 	}
+}
+
+/*
+ * drain_queue(), when anything is queued: most calls, two for each
+ * record put, find the queue empty.
+ */
+static void
+drain(struct stage *st)
+{
+	if (st->fqhead < st->fqlen || st->nheap > 0)
+		drain_queue(st);
 }
 
 void
@@ -785,6 +824,7 @@ srec_alloc(struct stage *st, struct okey key)
 		r->off = xcalloc(st->ncols, sizeof(*r->off));
 		r->len = xcalloc(st->ncols, sizeof(*r->len));
 		r->setc = xcalloc(st->ncols, sizeof(*r->setc));
+		r->plain = xcalloc(st->ncols, sizeof(*r->plain));
 		r->nsetc = SRE_ALL;
 	}
 	if (r->nsetc == SRE_ALL)
@@ -808,8 +848,12 @@ srec_alloc(struct stage *st, struct okey key)
 	return r;
 }
 
-void
-srec_set(struct srec *r, int col, const char *s, size_t len)
+/*
+ * Where column COL of R gets its next value: the end of R's buffer,
+ * with room for LEN bytes and a NUL.  value_end() then records it.
+ */
+static char *
+value_room(struct srec *r, int col, size_t len)
 {
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
@@ -825,11 +869,25 @@ srec_set(struct srec *r, int col, const char *s, size_t len)
 		r->bcap = 2 * (r->blen + len + 1) + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
 	}
-	memcpy(r->buf + r->blen, s, len);
+	return r->buf + r->blen;
+}
+
+/* The LEN bytes put at value_room() are COL's value; PLAIN: no escapes. */
+static void
+value_end(struct srec *r, int col, size_t len, int plain)
+{
 	r->buf[r->blen + len] = '\0';
 	r->off[col] = r->blen;
 	r->len[col] = len;
+	r->plain[col] = (unsigned char)plain;
 	r->blen += len + 1;
+}
+
+void
+srec_set(struct srec *r, int col, const char *s, size_t len)
+{
+	copy_value(value_room(r, col, len), s, len);
+	value_end(r, col, len, 0);
 }
 
 void
@@ -841,9 +899,8 @@ srec_set_str(struct srec *r, int col, const char *s)
 void
 srec_set_i64(struct srec *r, int col, int64_t v)
 {
-	char buf[TSV_I64_MAX];
-
-	srec_set(r, col, buf, tsv_i64(buf, v));
+	/* digits need no escape, and are written where they stay */
+	value_end(r, col, tsv_i64(value_room(r, col, TSV_I64_MAX), v), 1);
 	if (col == COL_TS && r->key.ts != v) {
 		r->key.ts = v;
 		open_fix(r->st, r->open_slot);
@@ -894,6 +951,7 @@ keep_input(struct stage *st, struct srec *r)
 		len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
 		sum += lens[i];
 	}
+	memset(r->plain, 0, nin);
 	/* unescaping shortens a value: equal lengths mean no escape */
 	if (sum + nin - 1 == linelen)
 		r->rawlen = linelen;
@@ -928,10 +986,26 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 {
 	struct okey key = { ts, ++st->seq };
 	struct srec *r = srec_alloc(st, key);
+	size_t len;
+	const char *t;
 
 	srec_set_str(r, COL_KIND, kind);
-	if (ts != STAGE_NO_TS)
-		srec_set_i64(r, COL_TS, ts);
+	if (ts == STAGE_NO_TS)
+		return r;
+	/*
+	 * A record mostly opens where the current one starts (a busy
+	 * segment at its first kernel): take the ts_ns text as read when
+	 * it is what tsv_i64() would write, digits with no leading zero.
+	 */
+	if (st->incur && ts == st->ts) {
+		t = tsvr_field(st->in, COL_TS, &len);
+		if (len == 1 || (t[0] >= '1' && t[0] <= '9')) {
+			copy_value(value_room(r, COL_TS, len), t, len);
+			value_end(r, COL_TS, len, 1);
+			return r;
+		}
+	}
+	srec_set_i64(r, COL_TS, ts);
 	return r;
 }
 
@@ -946,6 +1020,19 @@ unopen(struct stage *st, struct srec *r)
 		open_fix(st, i);
 	r->next_free = st->free_recs;
 	st->free_recs = r;
+}
+
+/* Append value COL of R, escaped unless known plain, at P + N. */
+static size_t
+put_value(const struct srec *r, size_t col, char *p, size_t n)
+{
+	const char *v = r->buf + r->off[col];
+
+	if (r->plain[col]) {
+		copy_value(p + n, v, r->len[col]);
+		return n + r->len[col];
+	}
+	return n + tsv_escape(v, r->len[col], p + n);
 }
 
 /*
@@ -965,7 +1052,7 @@ srec_line(const struct stage *st, const struct srec *r, char *p)
 			size_t c = r->setc[i];
 
 			n = put_tabs(p, n, &next, c);
-			n += tsv_escape(r->buf + off[c], len[c], p + n);
+			n = put_value(r, c, p, n);
 		}
 		return put_end(p, n, next, st->ncols);
 	}
@@ -981,7 +1068,7 @@ srec_line(const struct stage *st, const struct srec *r, char *p)
 	for (i = next; i < st->ncols; i++)
 		if (len[i] != SRE_EMPTY && len[i] > 0) {
 			n = put_tabs(p, n, &next, i);
-			n += tsv_escape(r->buf + off[i], len[i], p + n);
+			n = put_value(r, i, p, n);
 		}
 	return put_end(p, n, next, st->ncols);
 }
@@ -1095,6 +1182,7 @@ stage_close(struct stage *st)
 		free(r->off);
 		free(r->len);
 		free(r->setc);
+		free(r->plain);
 		free(r);
 	}
 	free(st->line);
