@@ -38,15 +38,25 @@ struct okey {
  * and freed records are kept for reuse: a stage makes one for nearly
  * every gap or segment, millions in a long capture.
  */
+struct sval {
+	size_t		 off;		/* in buf */
+	size_t		 len;
+	/*
+	 * The value is set while gen is its record's: a record reused
+	 * empties every column by a step of its own gen, not one by one.
+	 */
+	uint64_t	 gen;
+	int		 plain;		/* it needs no escape */
+};
+
 struct srec {
 	struct okey	 key;
 	struct stage	*st;		/* whose open heap holds it */
 	size_t		 open_slot;	/* index in st->open */
 	char		*buf;
 	size_t		 blen, bcap;
-	size_t		*off;		/* value offsets in buf */
-	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
-	unsigned char	*plain;		/* the value needs no escape */
+	struct sval	*v;		/* per column */
+	uint64_t	 gen;
 	/*
 	 * The columns given a value, ascending, or SRE_ALL: a record made
 	 * by stage_new() gets 6 or 8 values out of 50 or more columns, and
@@ -66,7 +76,6 @@ struct srec {
 	struct srec	*next_free;
 };
 
-#define SRE_EMPTY	((size_t)-1)
 #define SRE_ALL		((size_t)-1)
 
 /*
@@ -535,19 +544,17 @@ put_end(char *p, size_t n, size_t next, size_t ncols)
 
 /*
  * Build the current record's output line at P, which has room for
- * line_room(): the raw input line, with only the fields the stage set
+ * line_room(): its raw input LINE, with only the fields the stage set
  * replaced, and the added columns after it.
  */
 static size_t
-current_line(struct stage *st, char *p)
+current_line(struct stage *st, char *p, const char *line, size_t linelen)
 {
-	size_t i, n = 0, len, pos = 0, linelen, next;
-	const char *line = tsvr_line(st->in, &linelen);
+	size_t i, n = 0, len, pos = 0, next;
 
 	if (st->nset == 0) {		/* most records: the line as read */
 		memcpy(p, line, linelen);
-		memset(p + linelen, '\t', st->ncols - st->nin);
-		return linelen + st->ncols - st->nin;
+		return put_end(p, linelen, st->nin, st->ncols);
 	}
 	for (i = 0; st->inset && i < st->nin; i++) {
 		const char *f;
@@ -570,13 +577,10 @@ current_line(struct stage *st, char *p)
 	return put_end(p, n, next, st->ncols);
 }
 
-/* Room current_line() may need, LINE_SLACK included. */
+/* Room current_line() may need for a line of LINELEN, LINE_SLACK included. */
 static size_t
-line_room(const struct stage *st)
+line_room(const struct stage *st, size_t linelen)
 {
-	size_t linelen;
-
-	tsvr_line(st->in, &linelen);
 	return linelen + 2 * st->setsum + st->ncols - st->nin + LINE_SLACK;
 }
 
@@ -792,16 +796,17 @@ void
 stage_pass(struct stage *st)
 {
 	struct okey key = { st->ts, st->cur_seq };
-	size_t room = line_room(st);
+	size_t linelen;
+	const char *line = tsvr_line(st->in, &linelen);
 	char *p;
 
 	if (st->nopen == 0 && st->fqhead == st->fqlen && st->nheap == 0) {
-		p = out_reserve(st, key, room);
-		out_commit(st, p, current_line(st, p));
+		p = out_reserve(st, key, line_room(st, linelen));
+		out_commit(st, p, current_line(st, p, line, linelen));
 		return;
 	}
-	p = fifo_reserve(st, room);
-	fifo_commit(st, key, current_line(st, p));
+	p = fifo_reserve(st, line_room(st, linelen));
+	fifo_commit(st, key, current_line(st, p, line, linelen));
 	drain(st);
 }
 
@@ -811,7 +816,6 @@ static struct srec *
 srec_alloc(struct stage *st, struct okey key)
 {
 	struct srec *r = st->free_recs;
-	size_t i;
 
 	if (key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
@@ -821,18 +825,10 @@ srec_alloc(struct stage *st, struct okey key)
 		st->free_recs = r->next_free;
 	else {
 		r = xcalloc(1, sizeof(*r));
-		r->off = xcalloc(st->ncols, sizeof(*r->off));
-		r->len = xcalloc(st->ncols, sizeof(*r->len));
+		r->v = xcalloc(st->ncols, sizeof(*r->v));
 		r->setc = xcalloc(st->ncols, sizeof(*r->setc));
-		r->plain = xcalloc(st->ncols, sizeof(*r->plain));
-		r->nsetc = SRE_ALL;
 	}
-	if (r->nsetc == SRE_ALL)
-		for (i = 0; i < st->ncols; i++)
-			r->len[i] = SRE_EMPTY;
-	else
-		for (i = 0; i < r->nsetc; i++)
-			r->len[r->setc[i]] = SRE_EMPTY;
+	r->gen++;			/* every column empty */
 	r->nsetc = 0;
 	r->blen = r->rawlen = 0;
 	r->key = key;
@@ -857,7 +853,7 @@ value_room(struct srec *r, int col, size_t len)
 {
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
-	if (r->len[col] == SRE_EMPTY && r->nsetc != SRE_ALL) {
+	if (r->v[col].gen != r->gen && r->nsetc != SRE_ALL) {
 		/* columns are mostly set in order: this seldom moves any */
 		size_t i = r->nsetc++;
 
@@ -876,10 +872,13 @@ value_room(struct srec *r, int col, size_t len)
 static void
 value_end(struct srec *r, int col, size_t len, int plain)
 {
+	struct sval *v = &r->v[col];
+
 	r->buf[r->blen + len] = '\0';
-	r->off[col] = r->blen;
-	r->len[col] = len;
-	r->plain[col] = (unsigned char)plain;
+	v->off = r->blen;
+	v->len = len;
+	v->gen = r->gen;
+	v->plain = plain;
 	r->blen += len + 1;
 }
 
@@ -910,11 +909,12 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 const char *
 srec_get(const struct srec *r, int col, size_t *len)
 {
-	int empty = r->len[col] == SRE_EMPTY;
+	const struct sval *v = &r->v[col];
+	int empty = v->gen != r->gen;
 
 	if (len != NULL)
-		*len = empty ? 0 : r->len[col];
-	return empty ? "" : r->buf + r->off[col];
+		*len = empty ? 0 : v->len;
+	return empty ? "" : r->buf + v->off;
 }
 
 int64_t
@@ -936,7 +936,7 @@ keep_input(struct stage *st, struct srec *r)
 	char *const *fld = tsvr_fields(st->in, &lens);
 	const char *base = fld[0];
 	size_t i, linelen, sum = 0, nin = st->nin;
-	size_t *off = r->off, *len = r->len;
+	struct sval *v = r->v;
 
 	tsvr_line(st->in, &linelen);
 	if (r->bcap < linelen + 1) {
@@ -947,11 +947,12 @@ keep_input(struct stage *st, struct srec *r)
 	memcpy(r->buf, base, linelen + 1);
 	r->blen = linelen + 1;
 	for (i = 0; i < nin; i++) {
-		off[i] = (size_t)(fld[i] - base);
-		len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
+		v[i].off = (size_t)(fld[i] - base);
+		v[i].len = lens[i];
+		v[i].gen = r->gen;
+		v[i].plain = 0;
 		sum += lens[i];
 	}
-	memset(r->plain, 0, nin);
 	/* unescaping shortens a value: equal lengths mean no escape */
 	if (sum + nin - 1 == linelen)
 		r->rawlen = linelen;
@@ -972,10 +973,9 @@ stage_keep(struct stage *st)
 			continue;
 		if (st->setl[i] > 0)
 			srec_set(r, (int)i, st->setv[i], st->setl[i]);
-		else {
-			if (i < st->nin)
-				r->rawlen = 0;
-			r->len[i] = SRE_EMPTY;
+		else if (i < st->nin) {	/* added ones are empty yet */
+			r->rawlen = 0;
+			r->v[i].len = 0;
 		}
 	}
 	return r;
@@ -1026,13 +1026,13 @@ unopen(struct stage *st, struct srec *r)
 static size_t
 put_value(const struct srec *r, size_t col, char *p, size_t n)
 {
-	const char *v = r->buf + r->off[col];
+	const struct sval *v = &r->v[col];
 
-	if (r->plain[col]) {
-		copy_value(p + n, v, r->len[col]);
-		return n + r->len[col];
+	if (v->plain) {
+		copy_value(p + n, r->buf + v->off, v->len);
+		return n + v->len;
 	}
-	return n + tsv_escape(v, r->len[col], p + n);
+	return n + tsv_escape(r->buf + v->off, v->len, p + n);
 }
 
 /*
@@ -1044,7 +1044,7 @@ put_value(const struct srec *r, size_t col, char *p, size_t n)
 static size_t
 srec_line(const struct stage *st, const struct srec *r, char *p)
 {
-	const size_t *off = r->off, *len = r->len;
+	const struct sval *v = r->v;
 	size_t i, n = 0, next = 0;
 
 	if (r->nsetc != SRE_ALL) {
@@ -1061,12 +1061,12 @@ srec_line(const struct stage *st, const struct srec *r, char *p)
 		memcpy(p, r->buf, r->rawlen);
 		/* each value but the first starts after a TAB */
 		for (i = 1; i < st->nin; i++)
-			p[off[i] - 1] = '\t';
+			p[v[i].off - 1] = '\t';
 		n = r->rawlen;
 		next = st->nin;
 	}
 	for (i = next; i < st->ncols; i++)
-		if (len[i] != SRE_EMPTY && len[i] > 0) {
+		if (v[i].gen == r->gen && v[i].len > 0) {
 			n = put_tabs(p, n, &next, i);
 			n = put_value(r, i, p, n);
 		}
@@ -1179,10 +1179,8 @@ stage_close(struct stage *st)
 
 		st->free_recs = r->next_free;
 		free(r->buf);
-		free(r->off);
-		free(r->len);
+		free(r->v);
 		free(r->setc);
-		free(r->plain);
 		free(r);
 	}
 	free(st->line);

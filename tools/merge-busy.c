@@ -69,14 +69,27 @@ struct busy {
 	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
 };
 
+/* Whether the LEN bytes at A and B are equal: device names are short. */
+static int
+same_name(const char *a, const char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static struct bdev *
 get_dev(struct busy *b, const char *name, size_t len)
 {
 	struct bdev *d;
 	size_t i;
 
+	/* nearly every record is on the device of the one before */
 	if (b->ndev > 0 && b->dev[b->last].len == len &&
-	    memcmp(b->dev[b->last].name, name, len) == 0)
+	    same_name(b->dev[b->last].name, name, len))
 		return &b->dev[b->last];
 	for (i = 0; i < b->ndev; i++)
 		if (b->dev[i].len == len && memcmp(b->dev[i].name, name,
