@@ -41,11 +41,6 @@ struct okey {
 struct sval {
 	size_t		 off;		/* in buf */
 	size_t		 len;
-	/*
-	 * The value is set while gen is its record's: a record reused
-	 * empties every column by a step of its own gen, not one by one.
-	 */
-	uint64_t	 gen;
 	int		 plain;		/* it needs no escape */
 };
 
@@ -55,16 +50,14 @@ struct srec {
 	size_t		 open_slot;	/* index in st->open */
 	char		*buf;
 	size_t		 blen, bcap;
-	struct sval	*v;		/* per column */
-	uint64_t	 gen;
+	struct sval	*v;		/* per column, valid where set */
 	/*
-	 * The columns given a value, ascending, or SRE_ALL: a record made
-	 * by stage_new() gets 6 or 8 values out of 50 or more columns, and
-	 * writing and reusing it should cost what was set, not a step per
-	 * column.  A kept record holds every input column and has SRE_ALL.
+	 * A bit per column given a value: a record made by stage_new()
+	 * gets 6 or 8 values out of 25 to 60 columns, in any order, and
+	 * emptying and writing it should cost what was set, not a step
+	 * per column.
 	 */
-	size_t		*setc;
-	size_t		 nsetc;
+	uint64_t	*set;
 	/*
 	 * Bytes of buf that, with a TAB after each of the first nin - 1
 	 * values, are the input columns as they were read (0: none).  A
@@ -76,7 +69,6 @@ struct srec {
 	struct srec	*next_free;
 };
 
-#define SRE_ALL		((size_t)-1)
 
 /*
  * Spare bytes at the end of a line being built: a run of absent columns
@@ -103,6 +95,7 @@ struct stage {
 	struct tsvw	*out;
 	size_t		 nin;		/* input columns */
 	size_t		 ncols;		/* output columns */
+	size_t		 nwords;	/* of a record's set bits */
 	char		**names;
 	/* current record */
 	int64_t		 ts, dur;
@@ -256,6 +249,7 @@ stage_open(const char *path, int argc, char *argv[],
 		if (i == st->ncols)
 			st->names[st->ncols++] = xstrdup(add[j]);
 	}
+	st->nwords = (st->ncols + 63) / 64;
 	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
 	st->setl = xcalloc(st->ncols, sizeof(*st->setl));
 	st->setcap = xcalloc(st->ncols, sizeof(*st->setcap));
@@ -816,6 +810,7 @@ static struct srec *
 srec_alloc(struct stage *st, struct okey key)
 {
 	struct srec *r = st->free_recs;
+	size_t i;
 
 	if (key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
@@ -826,10 +821,10 @@ srec_alloc(struct stage *st, struct okey key)
 	else {
 		r = xcalloc(1, sizeof(*r));
 		r->v = xcalloc(st->ncols, sizeof(*r->v));
-		r->setc = xcalloc(st->ncols, sizeof(*r->setc));
+		r->set = xcalloc(st->nwords, sizeof(*r->set));
 	}
-	r->gen++;			/* every column empty */
-	r->nsetc = 0;
+	for (i = 0; i < st->nwords; i++)
+		r->set[i] = 0;
 	r->blen = r->rawlen = 0;
 	r->key = key;
 	if (st->nopen == st->opencap) {
@@ -853,14 +848,6 @@ value_room(struct srec *r, int col, size_t len)
 {
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
-	if (r->v[col].gen != r->gen && r->nsetc != SRE_ALL) {
-		/* columns are mostly set in order: this seldom moves any */
-		size_t i = r->nsetc++;
-
-		for (; i > 0 && r->setc[i - 1] > (size_t)col; i--)
-			r->setc[i] = r->setc[i - 1];
-		r->setc[i] = (size_t)col;
-	}
 	if (r->blen + len + 1 > r->bcap) {
 		r->bcap = 2 * (r->blen + len + 1) + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
@@ -877,8 +864,8 @@ value_end(struct srec *r, int col, size_t len, int plain)
 	r->buf[r->blen + len] = '\0';
 	v->off = r->blen;
 	v->len = len;
-	v->gen = r->gen;
 	v->plain = plain;
+	r->set[col / 64] |= (uint64_t)1 << (col % 64);
 	r->blen += len + 1;
 }
 
@@ -910,7 +897,7 @@ const char *
 srec_get(const struct srec *r, int col, size_t *len)
 {
 	const struct sval *v = &r->v[col];
-	int empty = v->gen != r->gen;
+	int empty = !(r->set[col / 64] >> (col % 64) & 1);
 
 	if (len != NULL)
 		*len = empty ? 0 : v->len;
@@ -949,10 +936,13 @@ keep_input(struct stage *st, struct srec *r)
 	for (i = 0; i < nin; i++) {
 		v[i].off = (size_t)(fld[i] - base);
 		v[i].len = lens[i];
-		v[i].gen = r->gen;
 		v[i].plain = 0;
 		sum += lens[i];
 	}
+	for (i = 0; i < nin / 64; i++)
+		r->set[i] = ~(uint64_t)0;
+	if (nin % 64 != 0)
+		r->set[nin / 64] |= ((uint64_t)1 << (nin % 64)) - 1;
 	/* unescaping shortens a value: equal lengths mean no escape */
 	if (sum + nin - 1 == linelen)
 		r->rawlen = linelen;
@@ -965,7 +955,6 @@ stage_keep(struct stage *st)
 	struct srec *r = srec_alloc(st, key);
 	size_t i;
 
-	r->nsetc = SRE_ALL;
 	if (st->nin > 0)
 		keep_input(st, r);
 	for (i = 0; st->nset > 0 && i < st->ncols; i++) {
@@ -1037,39 +1026,39 @@ put_value(const struct srec *r, size_t col, char *p, size_t n)
 
 /*
  * Build R's line at P, which has room for srec_room(R).  Only the
- * values set are visited (every input column of a kept record, whose
- * input part is mostly its raw line); the runs of absent columns
- * between them are TABs.
+ * values set are visited, found by their bits (a kept record's input
+ * part is mostly its raw line); the runs of absent columns between them
+ * are TABs.
  */
 static size_t
 srec_line(const struct stage *st, const struct srec *r, char *p)
 {
-	const struct sval *v = r->v;
-	size_t i, n = 0, next = 0;
+	size_t i, w, n = 0, next = 0, from;
+	uint64_t bits;
 
-	if (r->nsetc != SRE_ALL) {
-		for (i = 0; i < r->nsetc; i++) {
-			size_t c = r->setc[i];
-
-			n = put_tabs(p, n, &next, c);
-			n = put_value(r, c, p, n);
-		}
-		return put_end(p, n, next, st->ncols);
-	}
 	if (r->rawlen > 0) {
 		/* the input columns as read: put the TABs back */
 		memcpy(p, r->buf, r->rawlen);
 		/* each value but the first starts after a TAB */
 		for (i = 1; i < st->nin; i++)
-			p[v[i].off - 1] = '\t';
+			p[r->v[i].off - 1] = '\t';
 		n = r->rawlen;
 		next = st->nin;
 	}
-	for (i = next; i < st->ncols; i++)
-		if (v[i].gen == r->gen && v[i].len > 0) {
-			n = put_tabs(p, n, &next, i);
-			n = put_value(r, i, p, n);
+	from = next;
+	for (w = from / 64; w < st->nwords; w++) {
+		bits = r->set[w];
+		if (w == from / 64)
+			bits &= ~(uint64_t)0 << (from % 64);
+		for (; bits != 0; bits &= bits - 1) {
+			size_t c = w * 64 + (size_t)__builtin_ctzll(bits);
+
+			if (r->v[c].len == 0)
+				continue;
+			n = put_tabs(p, n, &next, c);
+			n = put_value(r, c, p, n);
 		}
+	}
 	return put_end(p, n, next, st->ncols);
 }
 
@@ -1180,7 +1169,7 @@ stage_close(struct stage *st)
 		st->free_recs = r->next_free;
 		free(r->buf);
 		free(r->v);
-		free(r->setc);
+		free(r->set);
 		free(r);
 	}
 	free(st->line);
