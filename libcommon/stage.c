@@ -3,12 +3,14 @@
  * added columns, and an output queue that keeps ts_ns order while derived
  * records are still open.
  *
- * The queue has two parts.  Input records that pass through arrive in
+ * The queue has three parts.  Input records that pass through arrive in
  * (ts, seq) order, so they go to a FIFO of already escaped lines.
- * Records put by the stage (new or kept) arrive in any order and go to a
- * binary heap.  Records leave, smallest (ts, seq) first, while they sort
- * before the oldest record still open; with nothing open and nothing
- * queued, a passed record is written at once.
+ * Records put by the stage (new or kept) may arrive in any order, but
+ * mostly come in order too: those that sort after the last one go to a
+ * second FIFO, the others to a binary heap.  Records leave, smallest
+ * (ts, seq) first, while they sort before the oldest record still open;
+ * with nothing open and nothing queued, a passed record is written at
+ * once.
  */
 #include <config.h>
 
@@ -76,11 +78,19 @@ struct srec {
  */
 #define LINE_SLACK	8
 
-/* A line waiting in the FIFO: its key and where its bytes are. */
+/* A line waiting in a FIFO: its key and where its bytes are. */
 struct fent {
 	struct okey	 key;
 	size_t		 off;
 	size_t		 len;
+};
+
+/* Lines in key order, their bytes one after the other in buf. */
+struct fifo {
+	char		*buf;
+	size_t		 head, len, cap;	/* bytes of buf */
+	struct fent	*q;
+	size_t		 qhead, qlen, qcap;	/* entries of q */
 };
 
 /* A put record waiting in the heap, already escaped. */
@@ -115,10 +125,9 @@ struct stage {
 	int		 inset;		/* an input column was overridden */
 	size_t		 setsum;	/* the lengths set, added up */
 	/* output queue */
-	char		*fbuf;
-	size_t		 fhead, flen, fcap;
-	struct fent	*fq;
-	size_t		 fqhead, fqlen, fqcap;
+	struct fifo	 passed;	/* input records */
+	struct fifo	 put;		/* put records, in order */
+	size_t		 nqueued;	/* lines in both and the heap */
 	struct hent	*heap;
 	size_t		 nheap, heapcap;
 	struct srec	**open;
@@ -611,43 +620,68 @@ write_line(struct stage *st, struct okey key, const char *line, size_t len)
 	out_commit(st, p, len);
 }
 
-/* Room for LEN bytes at the end of the FIFO's buffer. */
-static char *
-fifo_reserve(struct stage *st, size_t len)
+static int
+fifo_empty(const struct fifo *f)
 {
-	if (st->fhead > 0 && st->fhead >= st->flen / 2) {
-		memmove(st->fbuf, st->fbuf + st->fhead, st->flen - st->fhead);
-		st->flen -= st->fhead;
-		for (size_t i = st->fqhead; i < st->fqlen; i++)
-			st->fq[i].off -= st->fhead;
-		st->fhead = 0;
+	return f->qhead == f->qlen;
+}
+
+/* Room for LEN bytes at the end of F's buffer. */
+static inline char *
+fifo_reserve(struct fifo *f, size_t len)
+{
+	if (f->head > 0 && f->head >= f->len / 2) {
+		memmove(f->buf, f->buf + f->head, f->len - f->head);
+		f->len -= f->head;
+		for (size_t i = f->qhead; i < f->qlen; i++)
+			f->q[i].off -= f->head;
+		f->head = 0;
 	}
-	if (st->fqhead > 0 && st->fqhead >= st->fqlen / 2) {
-		memmove(st->fq, st->fq + st->fqhead,
-		    (st->fqlen - st->fqhead) * sizeof(*st->fq));
-		st->fqlen -= st->fqhead;
-		st->fqhead = 0;
+	if (f->qhead > 0 && f->qhead >= f->qlen / 2) {
+		memmove(f->q, f->q + f->qhead,
+		    (f->qlen - f->qhead) * sizeof(*f->q));
+		f->qlen -= f->qhead;
+		f->qhead = 0;
 	}
-	if (st->flen + len > st->fcap) {
-		st->fcap = (st->flen + len) * 2;
-		st->fbuf = xrealloc(st->fbuf, st->fcap);
+	if (f->len + len > f->cap) {
+		f->cap = (f->len + len) * 2;
+		f->buf = xrealloc(f->buf, f->cap);
 	}
-	return st->fbuf + st->flen;
+	return f->buf + f->len;
 }
 
 /* Queue the LEN bytes built at fifo_reserve()'s room as a line. */
 static void
-fifo_commit(struct stage *st, struct okey key, size_t len)
+fifo_commit(struct fifo *f, struct okey key, size_t len)
 {
-	if (st->fqlen == st->fqcap) {
-		st->fqcap = st->fqcap ? 2 * st->fqcap : 1024;
-		st->fq = xreallocarray(st->fq, st->fqcap, sizeof(*st->fq));
+	if (f->qlen == f->qcap) {
+		f->qcap = f->qcap ? 2 * f->qcap : 1024;
+		f->q = xreallocarray(f->q, f->qcap, sizeof(*f->q));
 	}
-	st->fq[st->fqlen].key = key;
-	st->fq[st->fqlen].off = st->flen;
-	st->fq[st->fqlen].len = len;
-	st->fqlen++;
-	st->flen += len;
+	f->q[f->qlen].key = key;
+	f->q[f->qlen].off = f->len;
+	f->q[f->qlen].len = len;
+	f->qlen++;
+	f->len += len;
+}
+
+/* Write F's first line and drop it. */
+static void
+fifo_write(struct stage *st, struct fifo *f)
+{
+	struct fent *e = &f->q[f->qhead];
+
+	write_line(st, e->key, f->buf + e->off, e->len);
+	f->head = e->off + e->len;
+	if (++f->qhead == f->qlen)
+		f->qhead = f->qlen = f->head = f->len = 0;
+}
+
+static void
+fifo_free(struct fifo *f)
+{
+	free(f->buf);
+	free(f->q);
 }
 
 static void
@@ -746,32 +780,49 @@ open_limit(const struct stage *st, struct okey *lim)
 static void
 drain_queue(struct stage *st)
 {
-	struct okey lim;
+	struct okey lim = { 0, 0 };
 	int limited = open_limit(st, &lim);
+	struct fifo *pf = &st->passed, *qf = &st->put;
 
 	for (;;) {
-		int have_f = st->fqhead < st->fqlen, have_h = st->nheap > 0;
-		struct fent *f = have_f ? &st->fq[st->fqhead] : NULL;
+		/* the smallest of the three heads */
+		struct fifo *f = pf;
+		struct okey k = { 0, 0 };
 
-		if (!have_f && !have_h)
-			break;
-		if (have_f && (!have_h || key_lt(f->key, st->heap[0].key))) {
-			if (limited && !key_lt(f->key, lim))
-				break;
-			write_line(st, f->key, st->fbuf + f->off, f->len);
-			st->fhead = f->off + f->len;
-			if (++st->fqhead == st->fqlen)
-				st->fqhead = st->fqlen = st->fhead =
-				    st->flen = 0;
-		} else {
+		if (fifo_empty(qf) && st->nheap == 0) {
+			/* most often only passed lines wait */
+			while (!fifo_empty(pf) && (!limited ||
+			    key_lt(pf->q[pf->qhead].key, lim))) {
+				fifo_write(st, pf);
+				st->nqueued--;
+			}
+			return;
+		}
+		if (!fifo_empty(pf))
+			k = pf->q[pf->qhead].key;
+		else
+			f = NULL;
+		if (!fifo_empty(qf) && (f == NULL ||
+		    key_lt(qf->q[qf->qhead].key, k))) {
+			f = qf;
+			k = qf->q[qf->qhead].key;
+		}
+		if (st->nheap > 0 && (f == NULL ||
+		    key_lt(st->heap[0].key, k))) {
 			struct hent h;
 
 			if (limited && !key_lt(st->heap[0].key, lim))
-				break;
+				return;
 			h = heap_pop(st);
 			write_line(st, h.key, h.line, h.len);
 			free(h.line);
+			st->nqueued--;
+			continue;
 		}
+		if (f == NULL || (limited && !key_lt(k, lim)))
+			return;
+		fifo_write(st, f);
+		st->nqueued--;
 	}
 }
 
@@ -782,7 +833,7 @@ drain_queue(struct stage *st)
 static void
 drain(struct stage *st)
 {
-	if (st->fqhead < st->fqlen || st->nheap > 0)
+	if (st->nqueued > 0)
 		drain_queue(st);
 }
 
@@ -794,13 +845,14 @@ stage_pass(struct stage *st)
 	const char *line = tsvr_line(st->in, &linelen);
 	char *p;
 
-	if (st->nopen == 0 && st->fqhead == st->fqlen && st->nheap == 0) {
+	if (st->nopen == 0 && st->nqueued == 0) {
 		p = out_reserve(st, key, line_room(st, linelen));
 		out_commit(st, p, current_line(st, p, line, linelen));
 		return;
 	}
-	p = fifo_reserve(st, line_room(st, linelen));
-	fifo_commit(st, key, current_line(st, p, line, linelen));
+	p = fifo_reserve(&st->passed, line_room(st, linelen));
+	fifo_commit(&st->passed, key, current_line(st, p, line, linelen));
+	st->nqueued++;
 	drain(st);
 }
 
@@ -1097,10 +1149,21 @@ stage_put(struct stage *st, struct srec *r)
 		drain(st);
 		return;
 	}
+	/* in order after the put records queued: no heap, no malloc */
+	if (fifo_empty(&st->put) ||
+	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
+		line = fifo_reserve(&st->put, srec_room(st, r));
+		fifo_commit(&st->put, r->key, srec_line(st, r, line));
+		st->nqueued++;
+		unopen(st, r);
+		drain(st);
+		return;
+	}
 	n = srec_line(st, r, scratch(st, srec_room(st, r)));
 	line = xmalloc(n + 1);
 	memcpy(line, st->line, n);
 	heap_push(st, r->key, line, n);
+	st->nqueued++;
 	unopen(st, r);
 	drain(st);
 }
@@ -1159,8 +1222,8 @@ stage_close(struct stage *st)
 	free(st->setl);
 	free(st->setcap);
 	free(st->isset);
-	free(st->fbuf);
-	free(st->fq);
+	fifo_free(&st->passed);
+	fifo_free(&st->put);
 	free(st->heap);
 	free(st->open);
 	while (st->free_recs != NULL) {
