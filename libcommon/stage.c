@@ -149,7 +149,7 @@ key_lt(struct okey a, struct okey b)
  * number or a name of a few bytes, where two overlapping moves of a
  * fixed size cost a fraction of a call to memcpy.
  */
-static void
+static inline void
 copy_value(char *d, const char *s, size_t len)
 {
 	if (len > 16)
@@ -525,7 +525,7 @@ scratch(struct stage *st, size_t need)
  * empty columns of a derived record: 8 are stored at once (the line has
  * LINE_SLACK spare bytes), longer runs go to memset.
  */
-static size_t
+static inline size_t
 put_tabs(char *p, size_t n, size_t *next, size_t col)
 {
 	/* a TAB before each column from *NEXT to COL but the first */
@@ -892,40 +892,38 @@ srec_alloc(struct stage *st, struct okey key)
 }
 
 /*
- * Where column COL of R gets its next value: the end of R's buffer,
- * with room for LEN bytes and a NUL.  value_end() then records it.
+ * Make the next LEN bytes at the end of R's buffer, and a NUL after
+ * them, column COL's value (PLAIN: they need no escape); returns where
+ * the caller is to copy them.  All else is stored first, so that nothing
+ * has to be loaded again after the copy, which may alias any of it.
  */
 static char *
-value_room(struct srec *r, int col, size_t len)
+value_at(struct srec *r, int col, size_t len, int plain)
 {
+	size_t off = r->blen;
+	struct sval *v = &r->v[col];
+	char *d;
+
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
-	if (r->blen + len + 1 > r->bcap) {
-		r->bcap = 2 * (r->blen + len + 1) + 64;
+	if (off + len + 1 > r->bcap) {
+		r->bcap = 2 * (off + len + 1) + 64;
 		r->buf = xrealloc(r->buf, r->bcap);
 	}
-	return r->buf + r->blen;
-}
-
-/* The LEN bytes put at value_room() are COL's value; PLAIN: no escapes. */
-static void
-value_end(struct srec *r, int col, size_t len, int plain)
-{
-	struct sval *v = &r->v[col];
-
-	r->buf[r->blen + len] = '\0';
-	v->off = r->blen;
+	v->off = off;
 	v->len = len;
 	v->plain = plain;
 	r->set[col / 64] |= (uint64_t)1 << (col % 64);
-	r->blen += len + 1;
+	r->blen = off + len + 1;
+	d = r->buf + off;
+	d[len] = '\0';
+	return d;
 }
 
 void
 srec_set(struct srec *r, int col, const char *s, size_t len)
 {
-	copy_value(value_room(r, col, len), s, len);
-	value_end(r, col, len, 0);
+	copy_value(value_at(r, col, len, 0), s, len);
 }
 
 void
@@ -937,8 +935,10 @@ srec_set_str(struct srec *r, int col, const char *s)
 void
 srec_set_i64(struct srec *r, int col, int64_t v)
 {
-	/* digits need no escape, and are written where they stay */
-	value_end(r, col, tsv_i64(value_room(r, col, TSV_I64_MAX), v), 1);
+	char buf[TSV_I64_MAX];
+	size_t len = tsv_i64(buf, v);
+
+	copy_value(value_at(r, col, len, 1), buf, len);	/* digits: plain */
 	if (col == COL_TS && r->key.ts != v) {
 		r->key.ts = v;
 		open_fix(r->st, r->open_slot);
@@ -1041,8 +1041,7 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 	if (st->incur && ts == st->ts) {
 		t = tsvr_field(st->in, COL_TS, &len);
 		if (len == 1 || (t[0] >= '1' && t[0] <= '9')) {
-			copy_value(value_room(r, COL_TS, len), t, len);
-			value_end(r, COL_TS, len, 1);
+			copy_value(value_at(r, COL_TS, len, 1), t, len);
 			return r;
 		}
 	}
@@ -1064,7 +1063,7 @@ unopen(struct stage *st, struct srec *r)
 }
 
 /* Append value COL of R, escaped unless known plain, at P + N. */
-static size_t
+static inline size_t
 put_value(const struct srec *r, size_t col, char *p, size_t n)
 {
 	const struct sval *v = &r->v[col];
