@@ -74,9 +74,9 @@ struct srec {
 
 /*
  * Spare bytes at the end of a line being built: a run of absent columns
- * is written 8 TABs at a time, and the last 8 may reach past the line.
+ * is written 16 TABs at a time, and the last 16 may reach past the line.
  */
-#define LINE_SLACK	8
+#define LINE_SLACK	16
 
 /* A line waiting in a FIFO: its key and where its bytes are. */
 struct fent {
@@ -521,9 +521,9 @@ scratch(struct stage *st, size_t need)
 
 /*
  * Append the TABs that bring a line at P + N, which has reached column
- * *NEXT, to the start of column COL.  Most runs are one TAB, or the 50
- * empty columns of a derived record: 8 are stored at once (the line has
- * LINE_SLACK spare bytes), longer runs go to memset.
+ * *NEXT, to the start of column COL.  Most runs are one TAB, or the
+ * 15 to 50 empty columns of a derived record: 16 are stored at once (the
+ * line has LINE_SLACK spare bytes), longer runs go to memset.
  */
 static inline size_t
 put_tabs(char *p, size_t n, size_t *next, size_t col)
@@ -532,8 +532,9 @@ put_tabs(char *p, size_t n, size_t *next, size_t col)
 	size_t tabs = col - *next + (*next > 0);
 
 	memcpy(p + n, "\t\t\t\t\t\t\t\t", 8);
-	if (tabs > 8)
-		memset(p + n + 8, '\t', tabs - 8);
+	memcpy(p + n + 8, "\t\t\t\t\t\t\t\t", 8);
+	if (tabs > 16)
+		memset(p + n + 16, '\t', tabs - 16);
 	*next = col + 1;
 	return n + tabs;
 }
@@ -741,18 +742,25 @@ open_swap(struct stage *st, size_t i, size_t j)
 	st->open[j]->open_slot = j;
 }
 
+/* Move the record at slot I up while it sorts before its parent. */
+static size_t
+open_up(struct stage *st, size_t i)
+{
+	while (i > 0 && key_lt(st->open[i]->key,
+	    st->open[(i - 1) / 2]->key)) {
+		open_swap(st, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	return i;
+}
+
 /* Restore the heap order around slot I after its key changed. */
 static void
 open_fix(struct stage *st, size_t i)
 {
 	size_t c;
 
-	while (i > 0 && key_lt(st->open[i]->key,
-	    st->open[(i - 1) / 2]->key)) {
-		open_swap(st, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-	for (;;) {
+	for (i = open_up(st, i);;) {
 		c = 2 * i + 1;
 		if (c >= st->nopen)
 			break;
@@ -887,7 +895,7 @@ srec_alloc(struct stage *st, struct okey key)
 	r->st = st;
 	r->open_slot = st->nopen;
 	st->open[st->nopen++] = r;
-	open_fix(st, r->open_slot);
+	open_up(st, r->open_slot);	/* a new leaf only ever moves up */
 	return r;
 }
 
