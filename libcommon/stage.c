@@ -34,18 +34,19 @@ struct okey {
 	uint64_t	 seq;
 };
 
-/*
- * A record written later.  Its values live in one buffer, NUL-terminated
- * one after the other (a value set twice leaves its old bytes behind),
- * and freed records are kept for reuse: a stage makes one for nearly
- * every gap or segment, millions in a long capture.
- */
+/* A value of a record written later. */
 struct sval {
 	size_t		 off;		/* in buf */
 	size_t		 len;
 	int		 plain;		/* it needs no escape */
 };
 
+/*
+ * A record written later.  Its values live in one buffer, NUL-terminated
+ * one after the other (a value set twice leaves its old bytes behind),
+ * and freed records are kept for reuse: a stage makes one for nearly
+ * every gap or segment, millions in a long capture.
+ */
 struct srec {
 	struct okey	 key;
 	struct stage	*st;		/* whose open heap holds it */
@@ -70,7 +71,6 @@ struct srec {
 	size_t		 rawlen;
 	struct srec	*next_free;
 };
-
 
 /*
  * Spare bytes at the end of a line being built: a run of absent columns
@@ -581,7 +581,7 @@ current_line(struct stage *st, char *p, const char *line, size_t linelen)
 	return put_end(p, n, next, st->ncols);
 }
 
-/* Room current_line() may need for a line of LINELEN, LINE_SLACK included. */
+/* Room current_line() may need for a line of LINELEN, slack included. */
 static size_t
 line_room(const struct stage *st, size_t linelen)
 {
@@ -1024,7 +1024,7 @@ stage_keep(struct stage *st)
 			srec_set(r, (int)i, st->setv[i], st->setl[i]);
 		else if (i < st->nin) {	/* added ones are empty yet */
 			r->rawlen = 0;
-			r->v[i].len = 0;
+			r->set[i / 64] &= ~((uint64_t)1 << (i % 64));
 		}
 	}
 	return r;
