@@ -85,7 +85,10 @@ struct fent {
 	size_t		 len;
 };
 
-/* Lines in key order, their bytes one after the other in buf. */
+/*
+ * Lines in key order, one after the other in buf with their newlines,
+ * so that a run of them is written in one copy.
+ */
 struct fifo {
 	char		*buf;
 	size_t		 head, len, cap;	/* bytes of buf */
@@ -588,6 +591,16 @@ line_room(const struct stage *st, size_t linelen)
 	return linelen + 2 * st->setsum + st->ncols - st->nin + LINE_SLACK;
 }
 
+/* Check that lines from ts FIRST to LAST may be written now. */
+static void
+out_order(struct stage *st, int64_t first, int64_t last)
+{
+	if (first < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " written after %" PRId64, first, st->last_out);
+	st->last_out = last;
+}
+
 /*
  * Room for a line of LEN bytes and its newline in the writer's buffer,
  * where the line is built in place: most lines are written as soon as
@@ -597,10 +610,7 @@ line_room(const struct stage *st, size_t linelen)
 static char *
 out_reserve(struct stage *st, struct okey key, size_t len)
 {
-	if (key.ts < st->last_out)
-		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
-		    " written after %" PRId64, key.ts, st->last_out);
-	st->last_out = key.ts;
+	out_order(st, key.ts, key.ts);
 	return tsvw_reserve(st->out, len + 1);
 }
 
@@ -666,15 +676,22 @@ fifo_commit(struct fifo *f, struct okey key, size_t len)
 	f->len += len;
 }
 
-/* Write F's first line and drop it. */
+/*
+ * Write F's lines before entry END and drop them: they lie one after the
+ * other, and a stage often lets a long run go at once (a busy segment
+ * or a gap ends), so they go in one copy.
+ */
 static void
-fifo_write(struct stage *st, struct fifo *f)
+fifo_write(struct stage *st, struct fifo *f, size_t end)
 {
-	struct fent *e = &f->q[f->qhead];
+	const struct fent *a = &f->q[f->qhead], *z = &f->q[end - 1];
 
-	write_line(st, e->key, f->buf + e->off, e->len);
-	f->head = e->off + e->len;
-	if (++f->qhead == f->qlen)
+	out_order(st, a->key.ts, z->key.ts);
+	tsvw_write(st->out, f->buf + a->off, z->off + z->len - a->off);
+	st->nqueued -= end - f->qhead;
+	f->head = z->off + z->len;
+	f->qhead = end;
+	if (f->qhead == f->qlen)
 		f->qhead = f->qlen = f->head = f->len = 0;
 }
 
@@ -799,11 +816,13 @@ drain_queue(struct stage *st)
 
 		if (fifo_empty(qf) && st->nheap == 0) {
 			/* most often only passed lines wait */
-			while (!fifo_empty(pf) && (!limited ||
-			    key_lt(pf->q[pf->qhead].key, lim))) {
-				fifo_write(st, pf);
-				st->nqueued--;
-			}
+			size_t end = pf->qhead;
+
+			while (end < pf->qlen && (!limited ||
+			    key_lt(pf->q[end].key, lim)))
+				end++;
+			if (end > pf->qhead)
+				fifo_write(st, pf, end);
 			return;
 		}
 		if (!fifo_empty(pf))
@@ -829,8 +848,7 @@ drain_queue(struct stage *st)
 		}
 		if (f == NULL || (limited && !key_lt(k, lim)))
 			return;
-		fifo_write(st, f);
-		st->nqueued--;
+		fifo_write(st, f, f->qhead + 1);
 	}
 }
 
@@ -849,7 +867,7 @@ void
 stage_pass(struct stage *st)
 {
 	struct okey key = { st->ts, st->cur_seq };
-	size_t linelen;
+	size_t linelen, n;
 	const char *line = tsvr_line(st->in, &linelen);
 	char *p;
 
@@ -859,7 +877,9 @@ stage_pass(struct stage *st)
 		return;
 	}
 	p = fifo_reserve(&st->passed, line_room(st, linelen));
-	fifo_commit(&st->passed, key, current_line(st, p, line, linelen));
+	n = current_line(st, p, line, linelen);
+	p[n] = '\n';
+	fifo_commit(&st->passed, key, n + 1);
 	st->nqueued++;
 	drain(st);
 }
@@ -1160,7 +1180,9 @@ stage_put(struct stage *st, struct srec *r)
 	if (fifo_empty(&st->put) ||
 	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
 		line = fifo_reserve(&st->put, srec_room(st, r));
-		fifo_commit(&st->put, r->key, srec_line(st, r, line));
+		n = srec_line(st, r, line);
+		line[n] = '\n';
+		fifo_commit(&st->put, r->key, n + 1);
 		st->nqueued++;
 		unopen(st, r);
 		drain(st);

@@ -21,6 +21,7 @@
 #include "xalloc.h"
 
 #define WBUF_SIZE	(1 << 20)
+#define WDIRECT_SIZE	(1 << 16)	/* tsvw_write() past the buffer */
 #define RBUF_SIZE	(1 << 20)
 
 struct tsvw {
@@ -43,13 +44,14 @@ tsvw_open(int fd, const char *path)
 	return w;
 }
 
-void
-tsvw_flush(struct tsvw *w)
+/* Write the LEN bytes at S to W's file, past its buffer. */
+static void
+write_all(struct tsvw *w, const char *s, size_t len)
 {
 	size_t off = 0;
 
-	while (off < w->n) {
-		ssize_t r = write(w->fd, w->buf + off, w->n - off);
+	while (off < len) {
+		ssize_t r = write(w->fd, s + off, len - off);
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -58,7 +60,13 @@ tsvw_flush(struct tsvw *w)
 		}
 		off += (size_t)r;
 	}
-	w->bytes += w->n;
+	w->bytes += len;
+}
+
+void
+tsvw_flush(struct tsvw *w)
+{
+	write_all(w, w->buf, w->n);
 	w->n = 0;
 }
 
@@ -85,6 +93,24 @@ tsvw_reserve(struct tsvw *w, size_t len)
 void
 tsvw_commit(struct tsvw *w, size_t len)
 {
+	w->n += len;
+}
+
+void
+tsvw_write(struct tsvw *w, const char *s, size_t len)
+{
+	/*
+	 * A long run (a stage's queue let go at once) goes past the
+	 * buffer: a copy into it would be a second pass over every byte.
+	 */
+	if (len >= WDIRECT_SIZE) {
+		tsvw_flush(w);
+		write_all(w, s, len);
+		return;
+	}
+	if (w->n + len > WBUF_SIZE)
+		tsvw_flush(w);
+	memcpy(w->buf + w->n, s, len);
 	w->n += len;
 }
 

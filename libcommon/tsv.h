@@ -40,6 +40,11 @@ void		 tsvw_end(struct tsvw *);
  */
 char		*tsvw_reserve(struct tsvw *, size_t);
 void		 tsvw_commit(struct tsvw *, size_t);
+/*
+ * Append LEN bytes of whole lines, newlines included; a long run is
+ * written past the buffer, not copied into it.
+ */
+void		 tsvw_write(struct tsvw *, const char *, size_t);
 /* Bytes written so far. */
 uint64_t	 tsvw_bytes(const struct tsvw *);
 /* Flush; on a write error print "prog: write error: ..." and exit 1. */
