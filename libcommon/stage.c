@@ -801,54 +801,70 @@ open_limit(const struct stage *st, struct okey *lim)
 	return 1;
 }
 
-/* Write every queued record that sorts before the oldest open one. */
+/* Lower *BOUND (set when *BOUNDED) to KEY. */
+static void
+tighten(struct okey *bound, int *bounded, struct okey key)
+{
+	if (!*bounded || key_lt(key, *bound)) {
+		*bound = key;
+		*bounded = 1;
+	}
+}
+
+/*
+ * Write every queued record that sorts before the oldest open one,
+ * smallest first.  Lines from a FIFO go in runs: all that sort before
+ * the other parts' heads and the limit at once.
+ */
 static void
 drain_queue(struct stage *st)
 {
 	struct okey lim = { 0, 0 };
 	int limited = open_limit(st, &lim);
-	struct fifo *pf = &st->passed, *qf = &st->put;
 
 	for (;;) {
-		/* the smallest of the three heads */
-		struct fifo *f = pf;
-		struct okey k = { 0, 0 };
+		struct fifo *f = NULL, *g;
+		struct okey bound = lim;	/* what a run must sort before */
+		int bounded = limited;
+		size_t i, end;
 
-		if (fifo_empty(qf) && st->nheap == 0) {
-			/* most often only passed lines wait */
-			size_t end = pf->qhead;
+		/* F: the FIFO with the smallest head; the other bounds */
+		for (i = 0; i < 2; i++) {
+			g = i == 0 ? &st->passed : &st->put;
+			if (fifo_empty(g))
+				continue;
+			if (f == NULL || key_lt(g->q[g->qhead].key,
+			    f->q[f->qhead].key)) {
+				if (f != NULL)
+					tighten(&bound, &bounded,
+					    f->q[f->qhead].key);
+				f = g;
+			} else
+				tighten(&bound, &bounded, g->q[g->qhead].key);
+		}
+		if (st->nheap > 0) {
+			if (f == NULL || key_lt(st->heap[0].key,
+			    f->q[f->qhead].key)) {
+				struct hent h;
 
-			while (end < pf->qlen && (!limited ||
-			    key_lt(pf->q[end].key, lim)))
-				end++;
-			if (end > pf->qhead)
-				fifo_write(st, pf, end);
+				if (limited && !key_lt(st->heap[0].key, lim))
+					return;
+				h = heap_pop(st);
+				write_line(st, h.key, h.line, h.len);
+				free(h.line);
+				st->nqueued--;
+				continue;
+			}
+			tighten(&bound, &bounded, st->heap[0].key);
+		}
+		if (f == NULL)
 			return;
-		}
-		if (!fifo_empty(pf))
-			k = pf->q[pf->qhead].key;
-		else
-			f = NULL;
-		if (!fifo_empty(qf) && (f == NULL ||
-		    key_lt(qf->q[qf->qhead].key, k))) {
-			f = qf;
-			k = qf->q[qf->qhead].key;
-		}
-		if (st->nheap > 0 && (f == NULL ||
-		    key_lt(st->heap[0].key, k))) {
-			struct hent h;
-
-			if (limited && !key_lt(st->heap[0].key, lim))
-				return;
-			h = heap_pop(st);
-			write_line(st, h.key, h.line, h.len);
-			free(h.line);
-			st->nqueued--;
-			continue;
-		}
-		if (f == NULL || (limited && !key_lt(k, lim)))
+		for (end = f->qhead; end < f->qlen && (!bounded ||
+		    key_lt(f->q[end].key, bound)); end++)
+			;
+		if (end == f->qhead)		/* its head is past the limit */
 			return;
-		fifo_write(st, f, f->qhead + 1);
+		fifo_write(st, f, end);
 	}
 }
 
