@@ -1192,25 +1192,25 @@ stage_put(struct stage *st, struct srec *r)
 		drain(st);
 		return;
 	}
-	/* in order after the put records queued: no heap, no malloc */
+	/*
+	 * R waits for an older open record; nothing more can be written
+	 * until that one is put.  In order after the put records queued,
+	 * it goes to their FIFO: no heap, no malloc.
+	 */
 	if (fifo_empty(&st->put) ||
 	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
 		line = fifo_reserve(&st->put, srec_room(st, r));
 		n = srec_line(st, r, line);
 		line[n] = '\n';
 		fifo_commit(&st->put, r->key, n + 1);
-		st->nqueued++;
-		unopen(st, r);
-		drain(st);
-		return;
+	} else {
+		n = srec_line(st, r, scratch(st, srec_room(st, r)));
+		line = xmalloc(n + 1);
+		memcpy(line, st->line, n);
+		heap_push(st, r->key, line, n);
 	}
-	n = srec_line(st, r, scratch(st, srec_room(st, r)));
-	line = xmalloc(n + 1);
-	memcpy(line, st->line, n);
-	heap_push(st, r->key, line, n);
 	st->nqueued++;
 	unopen(st, r);
-	drain(st);
 }
 
 void

@@ -189,7 +189,8 @@ test_i64(void)
 		    "\t%" PRId64 "\t%" PRId64, v, -v);
 	}
 	/* each side of every power of ten, where the digit count steps */
-	for (v = 10, i = 0; i < 18; i++, v *= 10) {
+	for (v = 1, i = 0; i < 18; i++) {
+		v *= 10;
 		tsvw_i64(w, v - 1);
 		tsvw_i64(w, v);
 		tsvw_i64(w, -v);
