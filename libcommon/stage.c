@@ -3,12 +3,14 @@
  * added columns, and an output queue that keeps ts_ns order while derived
  * records are still open.
  *
- * The queue has two parts.  Input records that pass through arrive in
+ * The queue has three parts.  Input records that pass through arrive in
  * (ts, seq) order, so they go to a FIFO of already escaped lines.
- * Records put by the stage (new or kept) arrive in any order and go to a
- * binary heap.  Records leave, smallest (ts, seq) first, while they sort
- * before the oldest record still open; with nothing open and nothing
- * queued, a passed record is written at once.
+ * Records put by the stage (new or kept) may arrive in any order, but
+ * mostly come in order too: those that sort after the last one go to a
+ * second FIFO, the others to a binary heap.  Records leave, smallest
+ * (ts, seq) first, while they sort before the oldest record still open;
+ * with nothing open and nothing queued, a passed record is written at
+ * once.
  */
 #include <config.h>
 
@@ -32,6 +34,13 @@ struct okey {
 	uint64_t	 seq;
 };
 
+/* A value of a record written later. */
+struct sval {
+	size_t		 off;		/* in buf */
+	size_t		 len;
+	int		 plain;		/* it needs no escape */
+};
+
 /*
  * A record written later.  Its values live in one buffer, NUL-terminated
  * one after the other (a value set twice leaves its old bytes behind),
@@ -44,8 +53,14 @@ struct srec {
 	size_t		 open_slot;	/* index in st->open */
 	char		*buf;
 	size_t		 blen, bcap;
-	size_t		*off;		/* value offsets in buf */
-	size_t		*len;		/* value lengths, SRE_EMPTY = empty */
+	struct sval	*v;		/* per column, valid where set */
+	/*
+	 * A bit per column given a value: a record made by stage_new()
+	 * gets 6 or 8 values out of 25 to 60 columns, in any order, and
+	 * emptying and writing it should cost what was set, not a step
+	 * per column.
+	 */
+	uint64_t	*set;
 	/*
 	 * Bytes of buf that, with a TAB after each of the first nin - 1
 	 * values, are the input columns as they were read (0: none).  A
@@ -57,13 +72,28 @@ struct srec {
 	struct srec	*next_free;
 };
 
-#define SRE_EMPTY	((size_t)-1)
+/*
+ * Spare bytes at the end of a line being built: a run of absent columns
+ * is written 16 TABs at a time, and the last 16 may reach past the line.
+ */
+#define LINE_SLACK	16
 
-/* A line waiting in the FIFO: its key and where its bytes are. */
+/* A line waiting in a FIFO: its key and where its bytes are. */
 struct fent {
 	struct okey	 key;
 	size_t		 off;
 	size_t		 len;
+};
+
+/*
+ * Lines in key order, one after the other in buf with their newlines,
+ * so that a run of them is written in one copy.
+ */
+struct fifo {
+	char		*buf;
+	size_t		 head, len, cap;	/* bytes of buf */
+	struct fent	*q;
+	size_t		 qhead, qlen, qcap;	/* entries of q */
 };
 
 /* A put record waiting in the heap, already escaped. */
@@ -78,6 +108,7 @@ struct stage {
 	struct tsvw	*out;
 	size_t		 nin;		/* input columns */
 	size_t		 ncols;		/* output columns */
+	size_t		 nwords;	/* of a record's set bits */
 	char		**names;
 	/* current record */
 	int64_t		 ts, dur;
@@ -86,17 +117,20 @@ struct stage {
 	uint64_t	 seq;		/* last key sequence number given */
 	uint64_t	 cur_seq;	/* that of the current record */
 	int64_t		 end_ts;
+	int		 incur;		/* a current record was read */
+	const char	*kind;		/* the current record's kind */
+	size_t		 kindlen;
 	char		**setv;		/* values set for the current record */
 	size_t		*setl;
 	size_t		*setcap;
 	unsigned char	*isset;
 	int		 nset;
 	int		 inset;		/* an input column was overridden */
+	size_t		 setsum;	/* the lengths set, added up */
 	/* output queue */
-	char		*fbuf;
-	size_t		 fhead, flen, fcap;
-	struct fent	*fq;
-	size_t		 fqhead, fqlen, fqcap;
+	struct fifo	 passed;	/* input records */
+	struct fifo	 put;		/* put records, in order */
+	size_t		 nqueued;	/* lines in both and the heap */
 	struct hent	*heap;
 	size_t		 nheap, heapcap;
 	struct srec	**open;
@@ -111,6 +145,29 @@ static int
 key_lt(struct okey a, struct okey b)
 {
 	return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
+}
+
+/*
+ * Copy LEN bytes from S to D.  The values a stage sets are mostly a
+ * number or a name of a few bytes, where two overlapping moves of a
+ * fixed size cost a fraction of a call to memcpy.
+ */
+static inline void
+copy_value(char *d, const char *s, size_t len)
+{
+	if (len > 16)
+		memcpy(d, s, len);
+	else if (len >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + len - 8, s + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + len - 4, s + len - 4, 4);
+	} else if (len > 0) {
+		d[0] = s[0];
+		d[len / 2] = s[len / 2];
+		d[len - 1] = s[len - 1];
+	}
 }
 
 /* Check the input's magic line and columns. */
@@ -204,6 +261,7 @@ stage_open(const char *path, int argc, char *argv[],
 		if (i == st->ncols)
 			st->names[st->ncols++] = xstrdup(add[j]);
 	}
+	st->nwords = (st->ncols + 63) / 64;
 	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
 	st->setl = xcalloc(st->ncols, sizeof(*st->setl));
 	st->setcap = xcalloc(st->ncols, sizeof(*st->setcap));
@@ -280,11 +338,16 @@ stage_next(struct stage *st)
 	int64_t end;
 	int absent;
 
-	memset(st->isset, 0, st->ncols);
+	if (st->nset > 0)	/* most records have nothing set */
+		memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
-	if (tsvr_next(st->in) <= 0)
+	st->setsum = 0;
+	st->incur = tsvr_next(st->in) > 0;
+	if (!st->incur)
 		return 0;
 	st->cur_seq = ++st->seq;
+	/* stages ask for the kind two or three times a record */
+	st->kind = tsvr_field(st->in, COL_KIND, &st->kindlen);
 	st->ts = fixed_i64(st, COL_TS, STAGE_NO_TS);
 	/*
 	 * dur_ns is -1 when absent, so a written "-1" must be refused on
@@ -385,10 +448,13 @@ stage_dur(const struct stage *st)
 int
 stage_is(const struct stage *st, const char *kind)
 {
-	size_t len;
-	const char *k = tsvr_field(st->in, COL_KIND, &len);
+	size_t i;
 
-	return strlen(kind) == len && memcmp(k, kind, len) == 0;
+	/* kinds are a few letters: a call to strlen and memcmp costs more */
+	for (i = 0; i < st->kindlen; i++)
+		if (st->kind[i] != kind[i])
+			return 0;
+	return kind[st->kindlen] == '\0';
 }
 
 const char *
@@ -425,6 +491,7 @@ stage_set(struct stage *st, int col, const char *s, size_t len)
 	st->setl[col] = len;
 	st->isset[col] = 1;
 	st->nset++;
+	st->setsum += len;
 	if ((size_t)col < st->nin)
 		st->inset = 1;
 }
@@ -455,34 +522,46 @@ scratch(struct stage *st, size_t need)
 	return st->line;
 }
 
-/* Append field S escaped to the scratch line at offset N; new offset. */
-static size_t
-put_field(struct stage *st, size_t n, int first, const char *s, size_t len)
+/*
+ * Append the TABs that bring a line at P + N, which has reached column
+ * *NEXT, to the start of column COL.  Most runs are one TAB, or the
+ * 15 to 50 empty columns of a derived record: 16 are stored at once (the
+ * line has LINE_SLACK spare bytes), longer runs go to memset.
+ */
+static inline size_t
+put_tabs(char *p, size_t n, size_t *next, size_t col)
 {
-	char *p = scratch(st, n + 2 * len + 2);
+	/* a TAB before each column from *NEXT to COL but the first */
+	size_t tabs = col - *next + (*next > 0);
 
-	if (!first)
-		p[n++] = '\t';
-	return n + tsv_escape(s, len, p + n);
+	memcpy(p + n, "\t\t\t\t\t\t\t\t", 8);
+	memcpy(p + n + 8, "\t\t\t\t\t\t\t\t", 8);
+	if (tabs > 16)
+		memset(p + n + 16, '\t', tabs - 16);
+	*next = col + 1;
+	return n + tabs;
+}
+
+/* Append the TABs of the absent columns from NEXT to the last. */
+static size_t
+put_end(char *p, size_t n, size_t next, size_t ncols)
+{
+	return next < ncols ? put_tabs(p, n, &next, ncols - 1) : n;
 }
 
 /*
- * Build the current record's output line in the scratch buffer: the raw
- * input line, with only the fields the stage set replaced, and the added
- * columns after it.
+ * Build the current record's output line at P, which has room for
+ * line_room(): its raw input LINE, with only the fields the stage set
+ * replaced, and the added columns after it.
  */
 static size_t
-current_line(struct stage *st)
+current_line(struct stage *st, char *p, const char *line, size_t linelen)
 {
-	size_t i, n = 0, len, pos = 0, linelen;
-	const char *line = tsvr_line(st->in, &linelen);
-	char *p;
+	size_t i, n = 0, len, pos = 0, next;
 
 	if (st->nset == 0) {		/* most records: the line as read */
-		p = scratch(st, linelen + st->ncols - st->nin + 1);
 		memcpy(p, line, linelen);
-		memset(p + linelen, '\t', st->ncols - st->nin);
-		return linelen + st->ncols - st->nin;
+		return put_end(p, linelen, st->nin, st->ncols);
 	}
 	for (i = 0; st->inset && i < st->nin; i++) {
 		const char *f;
@@ -490,67 +569,137 @@ current_line(struct stage *st)
 		if (!st->isset[i])
 			continue;
 		f = tsvr_rawfield(st->in, i, &len);
-		p = scratch(st, n + (size_t)(f - line) - pos + 1);
 		memcpy(p + n, line + pos, (size_t)(f - line) - pos);
 		n += (size_t)(f - line) - pos;
-		p = scratch(st, n + 2 * st->setl[i] + 1);
 		n += tsv_escape(st->setv[i], st->setl[i], p + n);
 		pos = (size_t)(f - line) + len;
 	}
-	p = scratch(st, n + linelen - pos + 1);
 	memcpy(p + n, line + pos, linelen - pos);
 	n += linelen - pos;
-	p = scratch(st, n + st->ncols - st->nin + 1);
-	for (i = st->nin; i < st->ncols; i++) {
-		if (st->isset[i])
-			n = put_field(st, n, 0, st->setv[i], st->setl[i]);
-		else
-			st->line[n++] = '\t';	/* absent */
-	}
-	return n;
+	for (i = next = st->nin; i < st->ncols; i++)
+		if (st->isset[i] && st->setl[i] > 0) {
+			n = put_tabs(p, n, &next, i);
+			n += tsv_escape(st->setv[i], st->setl[i], p + n);
+		}
+	return put_end(p, n, next, st->ncols);
+}
+
+/* Room current_line() may need for a line of LINELEN, slack included. */
+static size_t
+line_room(const struct stage *st, size_t linelen)
+{
+	return linelen + 2 * st->setsum + st->ncols - st->nin + LINE_SLACK;
+}
+
+/* Check that lines from ts FIRST to LAST may be written now. */
+static void
+out_order(struct stage *st, int64_t first, int64_t last)
+{
+	if (first < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " written after %" PRId64, first, st->last_out);
+	st->last_out = last;
+}
+
+/*
+ * Room for a line of LEN bytes and its newline in the writer's buffer,
+ * where the line is built in place: most lines are written as soon as
+ * they are made, and a copy through a buffer of our own would cost as
+ * much again as building them.
+ */
+static char *
+out_reserve(struct stage *st, struct okey key, size_t len)
+{
+	out_order(st, key.ts, key.ts);
+	return tsvw_reserve(st->out, len + 1);
+}
+
+/* End the line of LEN bytes built at P, from out_reserve(). */
+static void
+out_commit(struct stage *st, char *p, size_t len)
+{
+	p[len] = '\n';
+	tsvw_commit(st->out, len + 1);
 }
 
 static void
 write_line(struct stage *st, struct okey key, const char *line, size_t len)
 {
-	if (key.ts < st->last_out)
-		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
-		    " written after %" PRId64, key.ts, st->last_out);
-	st->last_out = key.ts;
-	tsvw_raw(st->out, line, len);
-	tsvw_end(st->out);
+	char *p = out_reserve(st, key, len);
+
+	memcpy(p, line, len);
+	out_commit(st, p, len);
+}
+
+static int
+fifo_empty(const struct fifo *f)
+{
+	return f->qhead == f->qlen;
+}
+
+/* Room for LEN bytes at the end of F's buffer. */
+static inline char *
+fifo_reserve(struct fifo *f, size_t len)
+{
+	if (f->head > 0 && f->head >= f->len / 2) {
+		memmove(f->buf, f->buf + f->head, f->len - f->head);
+		f->len -= f->head;
+		for (size_t i = f->qhead; i < f->qlen; i++)
+			f->q[i].off -= f->head;
+		f->head = 0;
+	}
+	if (f->qhead > 0 && f->qhead >= f->qlen / 2) {
+		memmove(f->q, f->q + f->qhead,
+		    (f->qlen - f->qhead) * sizeof(*f->q));
+		f->qlen -= f->qhead;
+		f->qhead = 0;
+	}
+	if (f->len + len > f->cap) {
+		f->cap = (f->len + len) * 2;
+		f->buf = xrealloc(f->buf, f->cap);
+	}
+	return f->buf + f->len;
+}
+
+/* Queue the LEN bytes built at fifo_reserve()'s room as a line. */
+static void
+fifo_commit(struct fifo *f, struct okey key, size_t len)
+{
+	if (f->qlen == f->qcap) {
+		f->qcap = f->qcap ? 2 * f->qcap : 1024;
+		f->q = xreallocarray(f->q, f->qcap, sizeof(*f->q));
+	}
+	f->q[f->qlen].key = key;
+	f->q[f->qlen].off = f->len;
+	f->q[f->qlen].len = len;
+	f->qlen++;
+	f->len += len;
+}
+
+/*
+ * Write F's lines before entry END and drop them: they lie one after the
+ * other, and a stage often lets a long run go at once (a busy segment
+ * or a gap ends), so they go in one copy.
+ */
+static void
+fifo_write(struct stage *st, struct fifo *f, size_t end)
+{
+	const struct fent *a = &f->q[f->qhead], *z = &f->q[end - 1];
+
+	out_order(st, a->key.ts, z->key.ts);
+	tsvw_write(st->out, f->buf + a->off, z->off + z->len - a->off);
+	st->nqueued -= end - f->qhead;
+	f->head = z->off + z->len;
+	f->qhead = end;
+	if (f->qhead == f->qlen)
+		f->qhead = f->qlen = f->head = f->len = 0;
 }
 
 static void
-fifo_push(struct stage *st, struct okey key, const char *line, size_t len)
+fifo_free(struct fifo *f)
 {
-	if (st->fhead > 0 && st->fhead >= st->flen / 2) {
-		memmove(st->fbuf, st->fbuf + st->fhead, st->flen - st->fhead);
-		st->flen -= st->fhead;
-		for (size_t i = st->fqhead; i < st->fqlen; i++)
-			st->fq[i].off -= st->fhead;
-		st->fhead = 0;
-	}
-	if (st->fqhead > 0 && st->fqhead >= st->fqlen / 2) {
-		memmove(st->fq, st->fq + st->fqhead,
-		    (st->fqlen - st->fqhead) * sizeof(*st->fq));
-		st->fqlen -= st->fqhead;
-		st->fqhead = 0;
-	}
-	if (st->flen + len > st->fcap) {
-		st->fcap = (st->flen + len) * 2;
-		st->fbuf = xrealloc(st->fbuf, st->fcap);
-	}
-	if (st->fqlen == st->fqcap) {
-		st->fqcap = st->fqcap ? 2 * st->fqcap : 1024;
-		st->fq = xreallocarray(st->fq, st->fqcap, sizeof(*st->fq));
-	}
-	memcpy(st->fbuf + st->flen, line, len);
-	st->fq[st->fqlen].key = key;
-	st->fq[st->fqlen].off = st->flen;
-	st->fq[st->fqlen].len = len;
-	st->fqlen++;
-	st->flen += len;
+	free(f->buf);
+	free(f->q);
 }
 
 static void
@@ -610,18 +759,25 @@ open_swap(struct stage *st, size_t i, size_t j)
 	st->open[j]->open_slot = j;
 }
 
+/* Move the record at slot I up while it sorts before its parent. */
+static size_t
+open_up(struct stage *st, size_t i)
+{
+	while (i > 0 && key_lt(st->open[i]->key,
+	    st->open[(i - 1) / 2]->key)) {
+		open_swap(st, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	return i;
+}
+
 /* Restore the heap order around slot I after its key changed. */
 static void
 open_fix(struct stage *st, size_t i)
 {
 	size_t c;
 
-	while (i > 0 && key_lt(st->open[i]->key,
-	    st->open[(i - 1) / 2]->key)) {
-		open_swap(st, i, (i - 1) / 2);
-		i = (i - 1) / 2;
-	}
-	for (;;) {
+	for (i = open_up(st, i);;) {
 		c = 2 * i + 1;
 		if (c >= st->nopen)
 			break;
@@ -645,50 +801,102 @@ open_limit(const struct stage *st, struct okey *lim)
 	return 1;
 }
 
-/* Write every queued record that sorts before the oldest open one. */
+/* Lower *BOUND (set when *BOUNDED) to KEY. */
 static void
-drain(struct stage *st)
+tighten(struct okey *bound, int *bounded, struct okey key)
 {
-	struct okey lim;
+	if (!*bounded || key_lt(key, *bound)) {
+		*bound = key;
+		*bounded = 1;
+	}
+}
+
+/*
+ * Write every queued record that sorts before the oldest open one,
+ * smallest first.  Lines from a FIFO go in runs: all that sort before
+ * the other parts' heads and the limit at once.
+ */
+static void
+drain_queue(struct stage *st)
+{
+	struct okey lim = { 0, 0 };
 	int limited = open_limit(st, &lim);
 
 	for (;;) {
-		int have_f = st->fqhead < st->fqlen, have_h = st->nheap > 0;
-		struct fent *f = have_f ? &st->fq[st->fqhead] : NULL;
+		struct fifo *f = NULL, *g;
+		struct okey bound = lim;	/* what a run must sort before */
+		int bounded = limited;
+		size_t i, end;
 
-		if (!have_f && !have_h)
-			break;
-		if (have_f && (!have_h || key_lt(f->key, st->heap[0].key))) {
-			if (limited && !key_lt(f->key, lim))
-				break;
-			write_line(st, f->key, st->fbuf + f->off, f->len);
-			st->fhead = f->off + f->len;
-			if (++st->fqhead == st->fqlen)
-				st->fqhead = st->fqlen = st->fhead =
-				    st->flen = 0;
-		} else {
-			struct hent h;
-
-			if (limited && !key_lt(st->heap[0].key, lim))
-				break;
-			h = heap_pop(st);
-			write_line(st, h.key, h.line, h.len);
-			free(h.line);
+		/* F: the FIFO with the smallest head; the other bounds */
+		for (i = 0; i < 2; i++) {
+			g = i == 0 ? &st->passed : &st->put;
+			if (fifo_empty(g))
+				continue;
+			if (f == NULL || key_lt(g->q[g->qhead].key,
+			    f->q[f->qhead].key)) {
+				if (f != NULL)
+					tighten(&bound, &bounded,
+					    f->q[f->qhead].key);
+				f = g;
+			} else
+				tighten(&bound, &bounded, g->q[g->qhead].key);
 		}
+		if (st->nheap > 0) {
+			if (f == NULL || key_lt(st->heap[0].key,
+			    f->q[f->qhead].key)) {
+				struct hent h;
+
+				if (limited && !key_lt(st->heap[0].key, lim))
+					return;
+				h = heap_pop(st);
+				write_line(st, h.key, h.line, h.len);
+				free(h.line);
+				st->nqueued--;
+				continue;
+			}
+			tighten(&bound, &bounded, st->heap[0].key);
+		}
+		if (f == NULL)
+			return;
+		for (end = f->qhead; end < f->qlen && (!bounded ||
+		    key_lt(f->q[end].key, bound)); end++)
+			;
+		if (end == f->qhead)		/* its head is past the limit */
+			return;
+		fifo_write(st, f, end);
 	}
+}
+
+/*
+ * drain_queue(), when anything is queued: most calls, two for each
+ * record put, find the queue empty.
+ */
+static void
+drain(struct stage *st)
+{
+	if (st->nqueued > 0)
+		drain_queue(st);
 }
 
 void
 stage_pass(struct stage *st)
 {
 	struct okey key = { st->ts, st->cur_seq };
-	size_t len = current_line(st);
+	size_t linelen, n;
+	const char *line = tsvr_line(st->in, &linelen);
+	char *p;
 
-	if (st->nopen == 0 && st->fqhead == st->fqlen && st->nheap == 0) {
-		write_line(st, key, st->line, len);
+	if (st->nopen == 0 && st->nqueued == 0) {
+		p = out_reserve(st, key, line_room(st, linelen));
+		out_commit(st, p, current_line(st, p, line, linelen));
 		return;
 	}
-	fifo_push(st, key, st->line, len);
+	p = fifo_reserve(&st->passed, line_room(st, linelen));
+	n = current_line(st, p, line, linelen);
+	p[n] = '\n';
+	fifo_commit(&st->passed, key, n + 1);
+	st->nqueued++;
 	drain(st);
 }
 
@@ -708,11 +916,11 @@ srec_alloc(struct stage *st, struct okey key)
 		st->free_recs = r->next_free;
 	else {
 		r = xcalloc(1, sizeof(*r));
-		r->off = xcalloc(st->ncols, sizeof(*r->off));
-		r->len = xcalloc(st->ncols, sizeof(*r->len));
+		r->v = xcalloc(st->ncols, sizeof(*r->v));
+		r->set = xcalloc(st->nwords, sizeof(*r->set));
 	}
-	for (i = 0; i < st->ncols; i++)
-		r->len[i] = SRE_EMPTY;
+	for (i = 0; i < st->nwords; i++)
+		r->set[i] = 0;
 	r->blen = r->rawlen = 0;
 	r->key = key;
 	if (st->nopen == st->opencap) {
@@ -723,24 +931,43 @@ srec_alloc(struct stage *st, struct okey key)
 	r->st = st;
 	r->open_slot = st->nopen;
 	st->open[st->nopen++] = r;
-	open_fix(st, r->open_slot);
+	open_up(st, r->open_slot);	/* a new leaf only ever moves up */
 	return r;
+}
+
+/*
+ * Make the next LEN bytes at the end of R's buffer, and a NUL after
+ * them, column COL's value (PLAIN: they need no escape); returns where
+ * the caller is to copy them.  All else is stored first, so that nothing
+ * has to be loaded again after the copy, which may alias any of it.
+ */
+static char *
+value_at(struct srec *r, int col, size_t len, int plain)
+{
+	size_t off = r->blen;
+	struct sval *v = &r->v[col];
+	char *d;
+
+	if ((size_t)col < r->st->nin)
+		r->rawlen = 0;
+	if (off + len + 1 > r->bcap) {
+		r->bcap = 2 * (off + len + 1) + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	v->off = off;
+	v->len = len;
+	v->plain = plain;
+	r->set[col / 64] |= (uint64_t)1 << (col % 64);
+	r->blen = off + len + 1;
+	d = r->buf + off;
+	d[len] = '\0';
+	return d;
 }
 
 void
 srec_set(struct srec *r, int col, const char *s, size_t len)
 {
-	if ((size_t)col < r->st->nin)
-		r->rawlen = 0;
-	if (r->blen + len + 1 > r->bcap) {
-		r->bcap = 2 * (r->blen + len + 1) + 64;
-		r->buf = xrealloc(r->buf, r->bcap);
-	}
-	memcpy(r->buf + r->blen, s, len);
-	r->buf[r->blen + len] = '\0';
-	r->off[col] = r->blen;
-	r->len[col] = len;
-	r->blen += len + 1;
+	copy_value(value_at(r, col, len, 0), s, len);
 }
 
 void
@@ -753,8 +980,9 @@ void
 srec_set_i64(struct srec *r, int col, int64_t v)
 {
 	char buf[TSV_I64_MAX];
+	size_t len = tsv_i64(buf, v);
 
-	srec_set(r, col, buf, tsv_i64(buf, v));
+	copy_value(value_at(r, col, len, 1), buf, len);	/* digits: plain */
 	if (col == COL_TS && r->key.ts != v) {
 		r->key.ts = v;
 		open_fix(r->st, r->open_slot);
@@ -764,11 +992,12 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 const char *
 srec_get(const struct srec *r, int col, size_t *len)
 {
-	int empty = r->len[col] == SRE_EMPTY;
+	const struct sval *v = &r->v[col];
+	int empty = !(r->set[col / 64] >> (col % 64) & 1);
 
 	if (len != NULL)
-		*len = empty ? 0 : r->len[col];
-	return empty ? "" : r->buf + r->off[col];
+		*len = empty ? 0 : v->len;
+	return empty ? "" : r->buf + v->off;
 }
 
 int64_t
@@ -790,7 +1019,7 @@ keep_input(struct stage *st, struct srec *r)
 	char *const *fld = tsvr_fields(st->in, &lens);
 	const char *base = fld[0];
 	size_t i, linelen, sum = 0, nin = st->nin;
-	size_t *off = r->off, *len = r->len;
+	struct sval *v = r->v;
 
 	tsvr_line(st->in, &linelen);
 	if (r->bcap < linelen + 1) {
@@ -801,10 +1030,15 @@ keep_input(struct stage *st, struct srec *r)
 	memcpy(r->buf, base, linelen + 1);
 	r->blen = linelen + 1;
 	for (i = 0; i < nin; i++) {
-		off[i] = (size_t)(fld[i] - base);
-		len[i] = lens[i] > 0 ? lens[i] : SRE_EMPTY;
+		v[i].off = (size_t)(fld[i] - base);
+		v[i].len = lens[i];
+		v[i].plain = 0;
 		sum += lens[i];
 	}
+	for (i = 0; i < nin / 64; i++)
+		r->set[i] = ~(uint64_t)0;
+	if (nin % 64 != 0)
+		r->set[nin / 64] |= ((uint64_t)1 << (nin % 64)) - 1;
 	/* unescaping shortens a value: equal lengths mean no escape */
 	if (sum + nin - 1 == linelen)
 		r->rawlen = linelen;
@@ -824,10 +1058,9 @@ stage_keep(struct stage *st)
 			continue;
 		if (st->setl[i] > 0)
 			srec_set(r, (int)i, st->setv[i], st->setl[i]);
-		else {
-			if (i < st->nin)
-				r->rawlen = 0;
-			r->len[i] = SRE_EMPTY;
+		else if (i < st->nin) {	/* added ones are empty yet */
+			r->rawlen = 0;
+			r->set[i / 64] &= ~((uint64_t)1 << (i % 64));
 		}
 	}
 	return r;
@@ -838,10 +1071,25 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 {
 	struct okey key = { ts, ++st->seq };
 	struct srec *r = srec_alloc(st, key);
+	size_t len;
+	const char *t;
 
 	srec_set_str(r, COL_KIND, kind);
-	if (ts != STAGE_NO_TS)
-		srec_set_i64(r, COL_TS, ts);
+	if (ts == STAGE_NO_TS)
+		return r;
+	/*
+	 * A record mostly opens where the current one starts (a busy
+	 * segment at its first kernel): take the ts_ns text as read when
+	 * it is what tsv_i64() would write, digits with no leading zero.
+	 */
+	if (st->incur && ts == st->ts) {
+		t = tsvr_field(st->in, COL_TS, &len);
+		if (len == 1 || (t[0] >= '1' && t[0] <= '9')) {
+			copy_value(value_at(r, COL_TS, len, 1), t, len);
+			return r;
+		}
+	}
+	srec_set_i64(r, COL_TS, ts);
 	return r;
 }
 
@@ -858,10 +1106,71 @@ unopen(struct stage *st, struct srec *r)
 	st->free_recs = r;
 }
 
+/* Append value COL of R, escaped unless known plain, at P + N. */
+static inline size_t
+put_value(const struct srec *r, size_t col, char *p, size_t n)
+{
+	const struct sval *v = &r->v[col];
+
+	if (v->plain) {
+		copy_value(p + n, r->buf + v->off, v->len);
+		return n + v->len;
+	}
+	return n + tsv_escape(r->buf + v->off, v->len, p + n);
+}
+
+/*
+ * Build R's line at P, which has room for srec_room(R).  Only the
+ * values set are visited, found by their bits (a kept record's input
+ * part is mostly its raw line); the runs of absent columns between them
+ * are TABs.
+ */
+static size_t
+srec_line(const struct stage *st, const struct srec *r, char *p)
+{
+	size_t i, w, n = 0, next = 0, from;
+	uint64_t bits;
+
+	if (r->rawlen > 0) {
+		/* the input columns as read: put the TABs back */
+		memcpy(p, r->buf, r->rawlen);
+		/* each value but the first starts after a TAB */
+		for (i = 1; i < st->nin; i++)
+			p[r->v[i].off - 1] = '\t';
+		n = r->rawlen;
+		next = st->nin;
+	}
+	from = next;
+	for (w = from / 64; w < st->nwords; w++) {
+		bits = r->set[w];
+		if (w == from / 64)
+			bits &= ~(uint64_t)0 << (from % 64);
+		for (; bits != 0; bits &= bits - 1) {
+			size_t c = w * 64 + (size_t)__builtin_ctzll(bits);
+
+			if (r->v[c].len == 0)
+				continue;
+			n = put_tabs(p, n, &next, c);
+			n = put_value(r, c, p, n);
+		}
+	}
+	return put_end(p, n, next, st->ncols);
+}
+
+/*
+ * Room srec_line() may need: the values, every one escaped at worst,
+ * live in buf, with room to spare for a value set twice.
+ */
+static size_t
+srec_room(const struct stage *st, const struct srec *r)
+{
+	return 2 * r->blen + st->ncols + LINE_SLACK;
+}
+
 void
 stage_put(struct stage *st, struct srec *r)
 {
-	size_t i, n = 0;
+	size_t n;
 	char *line;
 
 	/* A ts changed after opening may not move the record backwards. */
@@ -869,29 +1178,6 @@ stage_put(struct stage *st, struct srec *r)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " put after %" PRId64 " was written", r->key.ts,
 		    st->last_out);
-	if (r->rawlen > 0) {
-		/* the input columns as read: put the TABs back */
-		char *p = scratch(st, r->rawlen);
-		const size_t *off = r->off;
-		size_t nin = st->nin;
-
-		memcpy(p, r->buf, r->rawlen);
-		/* each value but the first starts after a TAB */
-		for (i = 1; i < nin; i++)
-			p[off[i] - 1] = '\t';
-		n = r->rawlen;
-	}
-	for (i = r->rawlen > 0 ? st->nin : 0; i < st->ncols; i++) {
-		size_t len;
-		const char *v = srec_get(r, (int)i, &len);
-
-		if (len > 0 || i == 0)
-			n = put_field(st, n, i == 0, v, len);
-		else {
-			scratch(st, n + 1)[n] = '\t';	/* absent */
-			n++;
-		}
-	}
 	/*
 	 * Once what sorts before the oldest open record is written, that
 	 * record, if it is R, goes out at once: prof-layers puts the
@@ -900,16 +1186,31 @@ stage_put(struct stage *st, struct srec *r)
 	 */
 	drain(st);
 	if (st->open[0] == r) {
-		write_line(st, r->key, st->line, n);
+		line = out_reserve(st, r->key, srec_room(st, r));
+		out_commit(st, line, srec_line(st, r, line));
 		unopen(st, r);
 		drain(st);
 		return;
 	}
-	line = xmalloc(n + 1);
-	memcpy(line, st->line, n);
-	heap_push(st, r->key, line, n);
+	/*
+	 * R waits for an older open record; nothing more can be written
+	 * until that one is put.  In order after the put records queued,
+	 * it goes to their FIFO: no heap, no malloc.
+	 */
+	if (fifo_empty(&st->put) ||
+	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
+		line = fifo_reserve(&st->put, srec_room(st, r));
+		n = srec_line(st, r, line);
+		line[n] = '\n';
+		fifo_commit(&st->put, r->key, n + 1);
+	} else {
+		n = srec_line(st, r, scratch(st, srec_room(st, r)));
+		line = xmalloc(n + 1);
+		memcpy(line, st->line, n);
+		heap_push(st, r->key, line, n);
+	}
+	st->nqueued++;
 	unopen(st, r);
-	drain(st);
 }
 
 void
@@ -966,8 +1267,8 @@ stage_close(struct stage *st)
 	free(st->setl);
 	free(st->setcap);
 	free(st->isset);
-	free(st->fbuf);
-	free(st->fq);
+	fifo_free(&st->passed);
+	fifo_free(&st->put);
 	free(st->heap);
 	free(st->open);
 	while (st->free_recs != NULL) {
@@ -975,8 +1276,8 @@ stage_close(struct stage *st)
 
 		st->free_recs = r->next_free;
 		free(r->buf);
-		free(r->off);
-		free(r->len);
+		free(r->v);
+		free(r->set);
 		free(r);
 	}
 	free(st->line);

@@ -20,6 +20,7 @@
 #include "xalloc.h"
 
 #define WBUF_SIZE	(1 << 20)
+#define WDIRECT_SIZE	(1 << 16)	/* tsvw_write() past the buffer */
 #define RBUF_SIZE	(1 << 20)
 /*
  * Bytes allocated past the read buffer: one for the NUL after a last
@@ -48,13 +49,14 @@ tsvw_open(int fd, const char *path)
 	return w;
 }
 
-void
-tsvw_flush(struct tsvw *w)
+/* Write the LEN bytes at S to W's file, past its buffer. */
+static void
+write_all(struct tsvw *w, const char *s, size_t len)
 {
 	size_t off = 0;
 
-	while (off < w->n) {
-		ssize_t r = write(w->fd, w->buf + off, w->n - off);
+	while (off < len) {
+		ssize_t r = write(w->fd, s + off, len - off);
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -63,7 +65,13 @@ tsvw_flush(struct tsvw *w)
 		}
 		off += (size_t)r;
 	}
-	w->bytes += w->n;
+	w->bytes += len;
+}
+
+void
+tsvw_flush(struct tsvw *w)
+{
+	write_all(w, w->buf, w->n);
 	w->n = 0;
 }
 
@@ -79,6 +87,36 @@ wreserve(struct tsvw *w, size_t len)
 		}
 	}
 	return w->buf + w->n;
+}
+
+char *
+tsvw_reserve(struct tsvw *w, size_t len)
+{
+	return wreserve(w, len);
+}
+
+void
+tsvw_commit(struct tsvw *w, size_t len)
+{
+	w->n += len;
+}
+
+void
+tsvw_write(struct tsvw *w, const char *s, size_t len)
+{
+	/*
+	 * A long run (a stage's queue let go at once) goes past the
+	 * buffer: a copy into it would be a second pass over every byte.
+	 */
+	if (len >= WDIRECT_SIZE) {
+		tsvw_flush(w);
+		write_all(w, s, len);
+		return;
+	}
+	if (w->n + len > WBUF_SIZE)
+		tsvw_flush(w);
+	memcpy(w->buf + w->n, s, len);
+	w->n += len;
 }
 
 static void
@@ -111,19 +149,40 @@ word_has_special(uint64_t w)
 }
 
 #ifdef PROF_SSE2
-/* Bits for the bytes of the 16 at P that prof-tsv escapes. */
+/* Bits for the bytes of V that prof-tsv escapes. */
 static inline unsigned
-special16(const char *p)
+special_v(__m128i v)
 {
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
 	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
 	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
 	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))), _mm_or_si128(
 	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')),
 	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
 }
+
+/* Bits for the bytes of the 16 at P that prof-tsv escapes. */
+static inline unsigned
+special16(const char *p)
+{
+	return special_v(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
 #endif
+
+/*
+ * Whether either word has a byte to escape (a zero byte has none).  With
+ * SSE2 both are checked in one register: the word test needs so many
+ * constants that a short field would pay more to save registers for it
+ * than to check its bytes.
+ */
+static inline int
+words_have_special(uint64_t a, uint64_t b)
+{
+#ifdef PROF_SSE2
+	return special_v(_mm_set_epi64x((long long)b, (long long)a)) != 0;
+#else
+	return word_has_special(a) || word_has_special(b);
+#endif
+}
 
 /*
  * Length of the leading run of S that needs no escape.  Fields are
@@ -164,10 +223,59 @@ plain_span(const char *s, size_t len)
 }
 
 /*
+ * copy_plain() for a field shorter than 16 bytes, which most are: a
+ * name, a number, a tag.  Its head and tail, two overlapping words of 8
+ * (or 4) bytes, or its first, middle and last byte, are checked in one
+ * go and stored whole; a loop over the bytes would cost several times
+ * that.  Only a field with something to escape is taken a byte at a
+ * time.
+ */
+static size_t
+copy_short(const char *s, size_t len, char *out)
+{
+	uint64_t a, b;
+	uint32_t a4, b4;
+	size_t j;
+
+	if (len >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+		if (!words_have_special(a, b)) {
+			memcpy(out, &a, 8);
+			memcpy(out + len - 8, &b, 8);
+			return len;
+		}
+	} else if (len >= 4) {
+		memcpy(&a4, s, 4);
+		memcpy(&b4, s + len - 4, 4);
+		if (!words_have_special(a4, b4)) {
+			memcpy(out, &a4, 4);
+			memcpy(out + len - 4, &b4, 4);
+			return len;
+		}
+	} else if (len > 0) {
+		unsigned char c0 = (unsigned char)s[0];
+		unsigned char c1 = (unsigned char)s[len / 2];
+		unsigned char c2 = (unsigned char)s[len - 1];
+
+		if (!words_have_special(c0 | c1 << 8 | (uint64_t)c2 << 16,
+		    0)) {
+			out[0] = (char)c0;
+			out[len / 2] = (char)c1;
+			out[len - 1] = (char)c2;
+			return len;
+		}
+	}
+	for (j = 0; j < len && !special[(unsigned char)s[j]]; j++)
+		out[j] = s[j];
+	return j;
+}
+
+/*
  * Copy the leading run of S that needs no escape to OUT; returns its
  * length.  Most fields are plain through and through, so this copies
  * while it checks: 16 bytes per load and store, the last 16 again with
- * an overlapping pair, and short fields a byte at a time, with no call.
+ * an overlapping pair.
  */
 static size_t
 copy_plain(const char *s, size_t len, char *out)
@@ -175,36 +283,38 @@ copy_plain(const char *s, size_t len, char *out)
 	size_t j = 0;
 #ifdef PROF_SSE2
 	__m128i v;
-	unsigned m;
+	unsigned m = 0;
+#endif
 
-	if (len >= 16) {
-		for (; j + 16 <= len; j += 16) {
-			if ((m = special16(s + j)) != 0)
-				break;
-			v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
-			_mm_storeu_si128((__m128i *)(void *)(out + j), v);
-		}
-		if (m == 0 && j < len &&
-		    (m = special16(s + len - 16)) == 0) {
-			v = _mm_loadu_si128((const __m128i *)(const void *)
-			    (s + len - 16));
-			_mm_storeu_si128((__m128i *)(void *)(out + len - 16), v);
-			return len;
-		}
-		if (m == 0)
-			return len;
-		/* The first special byte is in the block at J or after. */
+	if (len < 16)
+		return copy_short(s, len, out);
+#ifdef PROF_SSE2
+	for (; j + 16 <= len; j += 16) {
+		if ((m = special16(s + j)) != 0)
+			break;
+		v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
+		_mm_storeu_si128((__m128i *)(void *)(out + j), v);
 	}
+	if (m == 0 && j < len && (m = special16(s + len - 16)) == 0) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (s + len - 16));
+		_mm_storeu_si128((__m128i *)(void *)(out + len - 16), v);
+		return len;
+	}
+	if (m == 0)
+		return len;
+	/* The first special byte is in the block at J or after. */
 #endif
 	for (; j < len && !special[(unsigned char)s[j]]; j++)
 		out[j] = s[j];
 	return j;
 }
 
-size_t
-tsv_escape(const char *s, size_t len, char *out)
+/* Escape the rest of S, from its first special byte at I on. */
+static size_t __attribute__((noinline))
+escape_rest(const char *s, size_t len, char *out, size_t i)
 {
-	size_t i = copy_plain(s, len, out), n = i;
+	size_t n = i;
 
 	/* Copy stretches of plain bytes whole between the escapes. */
 	while (i < len) {
@@ -219,6 +329,18 @@ tsv_escape(const char *s, size_t len, char *out)
 		i = j + 1;
 	}
 	return n;
+}
+
+/*
+ * The plain case, nearly every field, stays a leaf that needs no
+ * registers saved: a stage escapes 7 or more short values per record.
+ */
+size_t
+tsv_escape(const char *s, size_t len, char *out)
+{
+	size_t i = copy_plain(s, len, out);
+
+	return i == len ? len : escape_rest(s, len, out, i);
 }
 
 /* Whether S needs escaping at all: the common case is no. */
@@ -265,39 +387,64 @@ tsvw_raw(struct tsvw *w, const char *s, size_t len)
 static size_t
 ndigits(uint64_t u)
 {
-	size_t n = 1;
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+		1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+		10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL
+	};
+	/* 1233 / 4096 is just over log10(2): T is the count or one more */
+	size_t t = (size_t)((64 - __builtin_clzll(u | 1)) * 1233) >> 12;
 
-	for (; u >= 10000; u /= 10000)
-		n += 4;
-	return n + (u >= 10) + (u >= 100) + (u >= 1000);
+	return t + 1 - ((u | 1) < pow10[t]);
+}
+
+static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930"
+    "31323334353637383940414243444546474849505152535455565758596061"
+    "62636465666768697071727374757677787980818283848586878889909192"
+    "93949596979899";
+
+/* Write the 8 digits of X < 10^8, zeros first, to end at E. */
+static void
+put8(char *e, uint32_t x)
+{
+	uint32_t hi = x / 10000, lo = x % 10000;
+
+	memcpy(e - 2, pairs + 2 * (lo % 100), 2);
+	memcpy(e - 4, pairs + 2 * (lo / 100), 2);
+	memcpy(e - 6, pairs + 2 * (hi % 100), 2);
+	memcpy(e - 8, pairs + 2 * (hi / 100), 2);
 }
 
 /*
- * Write V in decimal at BUF (TSV_I64_MAX bytes, no NUL), two digits per
- * step from the end: snprintf costs more than the rest of a record's
- * output, and every record has four numbers.  Returns the length.
+ * Write V in decimal at BUF (TSV_I64_MAX bytes, no NUL), from the end:
+ * snprintf costs more than the rest of a record's output, and every
+ * record has four numbers.  A nanosecond timestamp has 19 digits, so
+ * they go 8 at a time, each 8 in 32-bit arithmetic, then two at a time.
+ * Returns the length.
  */
 size_t
 tsv_i64(char *buf, int64_t v)
 {
-	static const char pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930"
-	    "31323334353637383940414243444546474849505152535455565758596061"
-	    "62636465666768697071727374757677787980818283848586878889909192"
-	    "93949596979899";
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 	size_t n = ndigits(u) + (v < 0);
 	char *e = buf + n;
+	uint32_t x;
 
-	for (; u >= 100; u /= 100) {
+	for (; u >= 100000000; u /= 100000000, e -= 8)
+		put8(e, (uint32_t)(u % 100000000));
+	for (x = (uint32_t)u; x >= 100; x /= 100) {
 		e -= 2;
-		memcpy(e, pairs + 2 * (u % 100), 2);
+		memcpy(e, pairs + 2 * (x % 100), 2);
 	}
-	if (u >= 10) {
+	if (x >= 10) {
 		e -= 2;
-		memcpy(e, pairs + 2 * u, 2);
+		memcpy(e, pairs + 2 * x, 2);
 	} else
-		*--e = (char)('0' + u);
+		*--e = (char)('0' + x);
 	if (v < 0)
 		*buf = '-';
 	return n;

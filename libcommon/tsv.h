@@ -32,6 +32,19 @@ void		 tsvw_i64(struct tsvw *, int64_t);
 void		 tsvw_empty(struct tsvw *);
 /* End the record with "\n". */
 void		 tsvw_end(struct tsvw *);
+/*
+ * Room for LEN more bytes at the end of the output, for a caller that
+ * builds whole lines (newline included) in place rather than field by
+ * field; tsvw_commit() then adds the first N of them to the output.
+ * Nothing else may be written in between.
+ */
+char		*tsvw_reserve(struct tsvw *, size_t);
+void		 tsvw_commit(struct tsvw *, size_t);
+/*
+ * Append LEN bytes of whole lines, newlines included; a long run is
+ * written past the buffer, not copied into it.
+ */
+void		 tsvw_write(struct tsvw *, const char *, size_t);
 /* Bytes written so far. */
 uint64_t	 tsvw_bytes(const struct tsvw *);
 /* Flush; on a write error print "prog: write error: ..." and exit 1. */

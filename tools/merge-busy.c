@@ -41,6 +41,7 @@
 struct win {
 	int64_t		 s, e;
 	char		*step, *group;
+	size_t		 steplen, grouplen;
 	struct srec	*seg;		/* open segment, or NULL */
 	int64_t		 seg_s, seg_e;
 	uint64_t	 seg_n;		/* records read when it opened */
@@ -68,14 +69,27 @@ struct busy {
 	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
 };
 
+/* Whether the LEN bytes at A and B are equal: device names are short. */
+static int
+same_name(const char *a, const char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static struct bdev *
 get_dev(struct busy *b, const char *name, size_t len)
 {
 	struct bdev *d;
 	size_t i;
 
+	/* nearly every record is on the device of the one before */
 	if (b->ndev > 0 && b->dev[b->last].len == len &&
-	    memcmp(b->dev[b->last].name, name, len) == 0)
+	    same_name(b->dev[b->last].name, name, len))
 		return &b->dev[b->last];
 	for (i = 0; i < b->ndev; i++)
 		if (b->dev[i].len == len && memcmp(b->dev[i].name, name,
@@ -108,7 +122,10 @@ add_win(struct bdev *d, int64_t s, int64_t e)
 	return w;
 }
 
-/* Write the open segment of W, with the step columns of its window. */
+/*
+ * Write the open segment of W, with the step columns of its window.
+ * Nearly every kernel makes one: the lengths are known, not counted.
+ */
 static void
 seg_put(struct busy *b, const struct bdev *d, struct win *w)
 {
@@ -116,11 +133,11 @@ seg_put(struct busy *b, const struct bdev *d, struct win *w)
 
 	srec_set_i64(r, COL_DUR, w->seg_e - w->seg_s);
 	srec_set(r, COL_DEV, d->name, d->len);
-	srec_set_str(r, COL_NAME, "busy");
+	srec_set(r, COL_NAME, "busy", 4);
 	if (w->step != NULL)
-		srec_set_str(r, b->c_step, w->step);
+		srec_set(r, b->c_step, w->step, w->steplen);
 	if (w->group != NULL)
-		srec_set_str(r, b->c_group, w->group);
+		srec_set(r, b->c_group, w->group, w->grouplen);
 	stage_put(b->st, r);
 	w->seg = NULL;
 }
@@ -194,13 +211,13 @@ close_before(struct busy *b, int64_t ts)
 	b->next_check = next;
 }
 
+/* A copy of field COL of the current record and, in *LEN, its length. */
 static char *
-field_dup(struct busy *b, int col)
+field_dup(struct busy *b, int col, size_t *len)
 {
-	size_t len;
-	const char *s = stage_get(b->st, col, &len);
+	const char *s = stage_get(b->st, col, len);
 
-	return len > 0 ? xstrndup(s, len) : NULL;
+	return *len > 0 ? xstrndup(s, *len) : NULL;
 }
 
 /* The end of the latest window of D, INT64_MIN when none is open. */
@@ -248,8 +265,8 @@ on_window(struct busy *b)
 			seg_put(b, d, &d->out);
 	}
 	w = add_win(d, s, e);
-	w->step = field_dup(b, b->c_step);
-	w->group = field_dup(b, b->c_group);
+	w->step = field_dup(b, b->c_step, &w->steplen);
+	w->group = field_dup(b, b->c_group, &w->grouplen);
 	if (e - 1 < b->next_check)
 		b->next_check = e - 1;
 	if (!d->ran)

@@ -1,7 +1,9 @@
 /*
  * Unit test of the stage loop: pass-through with an added column, a
  * record opened before its end is known, a kept record filled in later,
- * and the output order that the queue must keep.
+ * and the output order that the queue must keep; then the ways a record
+ * is filled in (columns out of order, set twice, set empty) and put (in
+ * order, out of order, at once).
  */
 #include <config.h>
 
@@ -37,6 +39,33 @@ static const char want[] =
     "kernel\t20\t5\t0\t1\tc\t9\tk\n"
     "host\t30\t1\t0\t7\tlast\t\tseen 0\n";
 
+static const char input2[] =
+    "#prof-tsv 1\n"
+    "kind\tts_ns\tdur_ns\tdev\ttrack\tname\n"
+    "kernel\t010\t5\t0\t1\ta\n"
+    "kernel\t20\t5\t0\t1\tb\n"
+    "host\t30\t1\t0\t7\tc\\\\d\n"
+    "host\t50\t1\t0\t7\te\n"
+    "kernel\t60\t5\t0\t1\tf\n";
+
+/*
+ * The new record at 10 has its ts_ns written anew, not as read ("010");
+ * the one kept at 20 was put out of order and sorts before the one
+ * opened after it; the escaped name of the one kept at 30 is escaped
+ * again, and the name set empty before keeping the one at 50 is empty.
+ */
+static const char want2[] =
+    "#prof-tsv 1\n"
+    "#stage test-stage " PACKAGE_VERSION "\n"
+    "kind\tts_ns\tdur_ns\tdev\ttrack\tname\tx\ty\n"
+    "kernel\t010\t5\t0\t1\ta\t\t\n"
+    "seg\t10\t7\t\t\tn2\t\tY1\n"
+    "kernel\t20\t5\t0\t\tb\tkx\t\n"
+    "seg\t20\t\t\t\t\t\t-42\n"
+    "host\t30\t1\t0\t7\tc\\\\d\t\tt\\tab\n"
+    "host\t50\t1\t0\t7\t\t\t\n"
+    "kernel\t60\t5\t0\t1\tf\t\t\n";
+
 static char *
 slurp(const char *path)
 {
@@ -49,6 +78,82 @@ slurp(const char *path)
 	buf[n] = '\0';
 	fclose(fp);
 	return buf;
+}
+
+/* Run FN as a stage on TEXT with added columns ADD; its output. */
+static char *
+run_stage(const char *text, const char **add, size_t nadd, int argc,
+    char **argv, void (*fn)(struct stage *))
+{
+	char in[] = "/tmp/test-stage-in.XXXXXX";
+	char out[] = "/tmp/test-stage-out.XXXXXX";
+	int fd, saved;
+	struct stage *st;
+	char *got;
+
+	CHECK((fd = mkstemp(in)) >= 0);
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK((fd = mkstemp(out)) >= 0);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	st = stage_open(in, argc, argv, add, nadd);
+	fn(st);
+	stage_close(st);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	got = slurp(out);
+	unlink(in);
+	unlink(out);
+	return got;
+}
+
+static void
+fill_and_put(struct stage *st)
+{
+	int x = stage_col(st, "x"), y = stage_col(st, "y");
+	struct srec *a = NULL, *b = NULL, *k = NULL, *h, *e;
+	size_t len;
+
+	while (stage_next(st)) {
+		int64_t ts = stage_ts(st);
+
+		if (ts == 10) {
+			a = stage_new(st, "seg", ts);
+			srec_set_str(a, y, "Y1");
+			srec_set_str(a, COL_NAME, "n1");
+			srec_set_i64(a, COL_DUR, 7);
+			srec_set_str(a, COL_NAME, "n2");
+			srec_set(a, x, "", 0);
+			CHECK_STR(srec_get(a, COL_NAME, NULL), "n2");
+			stage_pass(st);
+		} else if (ts == 20) {
+			b = stage_new(st, "seg", ts);
+			srec_set_i64(b, y, -42);
+			stage_set_str(st, x, "kx");
+			k = stage_keep(st);
+			srec_set(k, COL_TRACK, "", 0);
+			CHECK_STR(srec_get(k, COL_NAME, NULL), "b");
+			CHECK_STR(srec_get(k, x, NULL), "kx");
+		} else if (ts == 30) {
+			h = stage_keep(st);
+			srec_set_str(h, y, "t\tab");
+			CHECK_STR(srec_get(h, COL_NAME, NULL), "c\\d");
+			stage_put(st, b);	/* waits, in order */
+			stage_put(st, k);	/* waits, before b */
+			stage_put(st, h);	/* waits, in order */
+			stage_put(st, a);	/* the oldest: out with all */
+		} else if (ts == 50) {
+			stage_set(st, COL_NAME, "", 0);
+			e = stage_keep(st);
+			CHECK(srec_get(e, COL_NAME, &len)[0] == '\0' &&
+			    len == 0);
+			stage_put(st, e);
+		} else
+			stage_pass(st);
+	}
 }
 
 int
@@ -108,5 +213,12 @@ main(void)
 	CHECK_STR(slurp(out), want);
 	unlink(in);
 	unlink(out);
+	{
+		const char *add2[] = { "x", "y" };
+		char *argv2[] = { "tests/test-stage", NULL };
+
+		CHECK_STR(run_stage(input2, add2, 2, 1, argv2,
+		    fill_and_put), want2);
+	}
 	CHECK_DONE();
 }

@@ -188,6 +188,15 @@ test_i64(void)
 		n += (size_t)snprintf(want + n, sizeof(want) - n,
 		    "\t%" PRId64 "\t%" PRId64, v, -v);
 	}
+	/* each side of every power of ten, where the digit count steps */
+	for (v = 1, i = 0; i < 18; i++) {
+		v *= 10;
+		tsvw_i64(w, v - 1);
+		tsvw_i64(w, v);
+		tsvw_i64(w, -v);
+		n += (size_t)snprintf(want + n, sizeof(want) - n,
+		    "\t%" PRId64 "\t%" PRId64 "\t%" PRId64, v - 1, v, -v);
+	}
 	tsvw_end(w);
 	want[n++] = '\n';
 	tsvw_close(w);
@@ -389,6 +398,51 @@ test_read_i64(void)
 	}
 }
 
+/*
+ * Lines built in place and runs of whole lines, a short run copied into
+ * the buffer and a long one written past it, come out in their order.
+ */
+static void
+test_lines(void)
+{
+	const char *path = write_file("");
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	struct tsvw *w = tsvw_open(fd, path);
+	size_t bigl = 200000, n = 0, i;
+	char *big = malloc(bigl), *want = malloc(bigl + 64);
+	char *got = malloc(bigl + 64), *p;
+	FILE *f;
+
+	CHECK(big != NULL && want != NULL && got != NULL);
+	for (i = 0; i < bigl; i++)
+		big[i] = i % 50 == 49 ? '\n' : (char)('a' + i % 26);
+	tsvw_str(w, "a");
+	tsvw_end(w);
+	p = tsvw_reserve(w, 16);
+	memcpy(p, "bb\n", 3);
+	tsvw_commit(w, 3);
+	tsvw_write(w, "c\nd\n", 4);
+	tsvw_write(w, big, bigl);
+	tsvw_i64(w, 5);
+	tsvw_end(w);
+	memcpy(want, "a\nbb\nc\nd\n", n = 9);
+	memcpy(want + n, big, bigl);
+	n += bigl;
+	memcpy(want + n, "5\n", 2);
+	n += 2;
+	CHECK(tsvw_bytes(w) == n);
+	tsvw_close(w);
+	close(fd);
+	CHECK((f = fopen(path, "r")) != NULL);
+	CHECK(fread(got, 1, bigl + 64, f) == n);
+	CHECK(memcmp(got, want, n) == 0);
+	fclose(f);
+	unlink(path);
+	free(big);
+	free(want);
+	free(got);
+}
+
 int
 main(void)
 {
@@ -399,6 +453,7 @@ main(void)
 	test_split();
 	test_split_errors();
 	test_read_i64();
+	test_lines();
 	CHECK(read_all_status("a\tb\n1\t2\n") == 0);
 	CHECK(read_all_status("") == 0);
 	CHECK(read_all_status("a\tb\n1\t2\t3\n") == 1);
