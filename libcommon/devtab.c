@@ -16,10 +16,18 @@ devtab_init(struct devtab *t, size_t isize)
 	t->isize = isize;
 }
 
+/* Whether E is device NAME: a byte loop, as names are a few bytes. */
 static int
 is_named(const struct devent *e, const char *name, size_t len)
 {
-	return e->len == len && memcmp(e->name, name, len) == 0;
+	size_t i;
+
+	if (e->len != len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (e->name[i] != name[i])
+			return 0;
+	return 1;
 }
 
 void *

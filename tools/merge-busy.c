@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "diag.h"
 #include "merge.h"
 #include "stage.h"
@@ -48,7 +49,7 @@ struct win {
 };
 
 struct bdev {
-	char		*name;
+	const char	*name;		/* kept by the devtab */
 	size_t		 len;
 	int64_t		 run_end;	/* largest end of an interval so far */
 	int		 ran;		/* run_end is set */
@@ -61,48 +62,23 @@ struct busy {
 	struct stage	*st;
 	const struct busy_opts *o;
 	int		 c_step, c_group;
-	struct bdev	*dev;
-	size_t		 ndev, capdev, last;
+	struct devtab	 devs;
 	/* nothing needs closing before a record starts after this */
 	int64_t		 next_check;
 	uint64_t	 nread;		/* timed records read */
 	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
 };
 
-/* Whether the LEN bytes at A and B are equal: device names are short. */
-static int
-same_name(const char *a, const char *b, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
-}
-
 static struct bdev *
 get_dev(struct busy *b, const char *name, size_t len)
 {
-	struct bdev *d;
-	size_t i;
+	int isnew;
+	struct bdev *d = devtab_get(&b->devs, name, len, &isnew);
 
-	/* nearly every record is on the device of the one before */
-	if (b->ndev > 0 && b->dev[b->last].len == len &&
-	    same_name(b->dev[b->last].name, name, len))
-		return &b->dev[b->last];
-	for (i = 0; i < b->ndev; i++)
-		if (b->dev[i].len == len && memcmp(b->dev[i].name, name,
-		    len) == 0)
-			return &b->dev[b->last = i];
-	if (b->ndev == b->capdev) {
-		b->capdev = b->capdev ? 2 * b->capdev : 8;
-		b->dev = xreallocarray(b->dev, b->capdev, sizeof(*b->dev));
+	if (isnew) {
+		d->name = b->devs.v[b->devs.n - 1].name;
+		d->len = len;
 	}
-	d = &b->dev[b->last = b->ndev++];
-	memset(d, 0, sizeof(*d));
-	d->name = xstrndup(name, len);
-	d->len = len;
 	return d;
 }
 
@@ -185,8 +161,8 @@ close_before(struct busy *b, int64_t ts)
 
 	if (ts <= b->next_check)
 		return;
-	for (i = 0; i < b->ndev; i++) {
-		struct bdev *d = &b->dev[i];
+	for (i = 0; i < b->devs.n; i++) {
+		struct bdev *d = b->devs.v[i].item;
 
 		if (d->out.seg != NULL && d->out.seg_e < ts)
 			seg_put(b, d, &d->out);
@@ -339,8 +315,8 @@ cut_long(struct busy *b, int64_t ts)
 	uint64_t oldest = UINT64_MAX;
 	size_t i, j;
 
-	for (i = 0; i < b->ndev; i++) {
-		struct bdev *d = &b->dev[i];
+	for (i = 0; i < b->devs.n; i++) {
+		struct bdev *d = b->devs.v[i].item;
 
 		cut_segment(b, d, &d->out, ts);
 		if (d->out.seg != NULL && d->out.seg_n < oldest)
@@ -394,8 +370,8 @@ close_all(struct busy *b)
 {
 	size_t i, j;
 
-	for (i = 0; i < b->ndev; i++) {
-		struct bdev *d = &b->dev[i];
+	for (i = 0; i < b->devs.n; i++) {
+		struct bdev *d = b->devs.v[i].item;
 
 		if (d->out.seg != NULL)
 			seg_put(b, d, &d->out);
@@ -405,9 +381,8 @@ close_all(struct busy *b)
 			win_free(&d->w[j]);
 		}
 		free(d->w);
-		free(d->name);
 	}
-	free(b->dev);
+	devtab_free(&b->devs);
 }
 
 void
@@ -418,6 +393,7 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	struct busy b;
 
 	memset(&b, 0, sizeof(b));
+	devtab_init(&b.devs, sizeof(struct bdev));
 	b.o = o;
 	b.next_check = INT64_MAX;
 	b.oldest_n = UINT64_MAX;
