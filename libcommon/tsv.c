@@ -987,12 +987,11 @@ tsvr_line(const struct tsvr *r, size_t *len)
 }
 
 /*
- * Parse S (LEN bytes) as a whole prof-tsv integer: an optional '-' and
- * decimal digits, within int64.  Returns 0 on success.  strtoll would
- * also take spaces and '+', and costs a locale lookup per call.
+ * strtoll would also take spaces and '+', and costs a locale lookup per
+ * call.
  */
-static int
-parse_i64(const char *s, size_t len, int64_t *out)
+int
+tsv_parse_i64(const char *s, size_t len, int64_t *out)
 {
 	uint64_t u = 0, limit = (uint64_t)INT64_MAX;
 	size_t i = 0;
@@ -1049,7 +1048,7 @@ tsvr_i64(const struct tsvr *r, size_t i, int *absent)
 	}
 	if (absent != NULL)
 		*absent = 0;
-	if (parse_i64(f, len, &v) != 0)
+	if (tsv_parse_i64(f, len, &v) != 0)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 		    "column '%s': invalid integer '%s'", r->names[i], f);
 	return v;

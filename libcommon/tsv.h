@@ -99,6 +99,11 @@ const char	*tsvr_line(const struct tsvr *, size_t *);
  * integer 'TEXT'" error at the current line.
  */
 int64_t		 tsvr_i64(const struct tsvr *, size_t, int *);
+/*
+ * Parse S (LEN bytes) as a whole prof-tsv integer: an optional '-' and
+ * decimal digits, within int64.  Returns 0 and sets *OUT, or -1.
+ */
+int		 tsv_parse_i64(const char *, size_t, int64_t *);
 unsigned long	 tsvr_lineno(const struct tsvr *);
 const char	*tsvr_path(const struct tsvr *);
 void		 tsvr_close(struct tsvr *);

@@ -349,20 +349,59 @@ has_nccl(const char *s)
 	return 0;
 }
 
+/*
+ * Whether a kernel name (LEN bytes, hash H) marks communication: an hcom
+ * prefix or nccl anywhere.  Remembered per name, a few hundred of which
+ * repeat through a capture: the search costs more than the rest of the
+ * record.  The name itself is compared, so a hash collision costs a
+ * search, never a wrong answer.
+ */
+#define NAME_MEMO	512
+struct name_memo {
+	char	*name;
+	size_t	 len;
+	int	 comm;
+};
+static struct name_memo name_memo[NAME_MEMO];
+
 static int
-kernel_class(void)
+name_is_comm(const char *name, size_t len, uint64_t h)
 {
-	size_t len, nlen;
+	struct name_memo *m = &name_memo[h % NAME_MEMO];
+
+	if (m->name != NULL && m->len == len &&
+	    memcmp(m->name, name, len) == 0)
+		return m->comm;
+	free(m->name);
+	m->name = xstrndup(name, len);
+	m->len = len;
+	m->comm = (len >= 4 && (name[0] | 0x20) == 'h' &&
+	    (name[1] | 0x20) == 'c' && (name[2] | 0x20) == 'o' &&
+	    (name[3] | 0x20) == 'm') || has_nccl(m->name);
+	return m->comm;
+}
+
+static void
+name_memo_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < NAME_MEMO; i++)
+		free(name_memo[i].name);
+}
+
+/* The class of the current kernel, whose name is NAME (LEN bytes, hash H). */
+static int
+kernel_class(const char *name, size_t nlen, uint64_t h)
+{
+	size_t len;
 	const char *core = stage_get(st, c_core, &len);
-	const char *name = stage_get(st, COL_NAME, &nlen);
 
 	if (len == 6 && memcmp(core, "AI_CPU", 6) == 0)
 		return KC_AI_CPU;
 	if ((len == 4 && memcmp(core, "HCCL", 4) == 0) || (len == 13 &&
 	    memcmp(core, "COMMUNICATION", 13) == 0) ||
-	    (nlen >= 4 && (name[0] | 0x20) == 'h' && (name[1] | 0x20) == 'c' &&
-	    (name[2] | 0x20) == 'o' && (name[3] | 0x20) == 'm') ||
-	    has_nccl(name))
+	    name_is_comm(name, nlen, h))
 		return KC_HCCL;
 	if ((len == 7 && memcmp(core, "AI_CORE", 7) == 0) ||
 	    (len == 14 && memcmp(core, "AI_VECTOR_CORE", 14) == 0) ||
@@ -399,7 +438,7 @@ count_kernel(struct run *r)
 	int64_t dur = stage_dur(st);
 	int absent;
 
-	r->cnt[kernel_class()]++;
+	r->cnt[kernel_class(name, len, h)]++;
 	r->bits[(h % SIGBITS) / 64] |= 1ULL << (h % 64);
 	r->dursum += dur > 0 ? dur : 0;
 	if (c_wait >= 0)
@@ -530,6 +569,7 @@ run(const char *path, int argc, char **argv)
 	for (i = 0; i < ndevs; i++)
 		put_summary(devs[i], stage_end_ts(st));
 	stage_close(st);
+	name_memo_free();
 }
 
 int

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "hash.h"
 #include "steps.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 #define SCAN_BUF	(1 << 20)
@@ -216,38 +217,11 @@ split(struct scan *sc, const char *line, size_t len)
 	}
 }
 
-/* Whole decimal int64; 0 when it is not one. */
+/* Whole decimal int64 (as prof-tsv writes it); 0 when it is not one. */
 static int
 to_i64(const char *s, size_t len, int64_t *v)
 {
-	uint64_t x = 0, lim;
-	size_t i = 0;
-	int neg = 0;
-
-	if (len > 0 && s[0] == '-')
-		neg = i = 1;
-	if (i == len || len - i > 19)
-		return 0;
-	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	if (len - i <= 18) {	/* < 10^18: no overflow, no division */
-		for (; i < len; i++) {
-			unsigned d = (unsigned)(unsigned char)s[i] - '0';
-
-			if (d > 9)
-				return 0;
-			x = x * 10 + d;
-		}
-		*v = neg ? (int64_t)(0 - x) : (int64_t)x;
-		return 1;
-	}
-	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9' ||
-		    x > (lim - (uint64_t)(s[i] - '0')) / 10)
-			return 0;
-		x = x * 10 + (uint64_t)(s[i] - '0');
-	}
-	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
-	return 1;
+	return tsv_parse_i64(s, len, v) == 0;
 }
 
 static int
