@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the stage loop, libcommon/stage.c over tsv.c:
+ * libFuzzer harness for the stage loop, libcommon/stage.c over tsvr.c:
  * the order check, ts_ns/dur_ns parsing and overflow checks, and the
  * output queue that orders kept and new records.  A toy stage keeps
  * every record whose name starts with 'k' until the next record, and

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for the prof-tsv reader, libcommon/tsv.c: preamble,
+ * libFuzzer harness for the prof-tsv reader, libcommon/tsvr.c: preamble,
  * header, field counts, escapes.  Every field of every record is read in
  * full, raw and decoded.  (The stage loop over it is fuzz-stage.c.)
  * Some bad input ends the reader with exit(): see track.h.

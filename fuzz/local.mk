@@ -24,6 +24,8 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/fuzz/tracked-diag.c $(top_srcdir)/fuzz/tracked-tsv.c \
 	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c
+# What tracked-tsv.c includes, for make to see.
+FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c $(top_srcdir)/libcommon/tsvw.c
 FUZZ_HARNESSES = fuzz/fuzz-dtime fuzz/fuzz-csv fuzz/fuzz-json \
 	fuzz/fuzz-tsv fuzz/fuzz-stage
 EXTRA_DIST += fuzz/README.md fuzz/run.sh fuzz/fuzz.h fuzz/fuzz.c \
@@ -44,11 +46,11 @@ fuzz/fuzz-json: $(top_srcdir)/fuzz/fuzz-json.c $(FUZZ_COMMON) $(FUZZ_INGEST)
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-json.c \
 	    $(FUZZ_COMMON) $(FUZZ_INGEST) $(FUZZ_LIBS)
-fuzz/fuzz-tsv: $(top_srcdir)/fuzz/fuzz-tsv.c $(FUZZ_TRACKED)
+fuzz/fuzz-tsv: $(top_srcdir)/fuzz/fuzz-tsv.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS)
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-tsv.c \
 	    $(FUZZ_TRACKED) $(FUZZ_LIBS)
-fuzz/fuzz-stage: $(top_srcdir)/fuzz/fuzz-stage.c $(FUZZ_TRACKED) \
+fuzz/fuzz-stage: $(top_srcdir)/fuzz/fuzz-stage.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS) \
     $(top_srcdir)/libcommon/stage.c
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-stage.c \

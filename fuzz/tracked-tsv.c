@@ -1,5 +1,6 @@
-/* libcommon/tsv.c with exit() and allocations tracked: see track.h. */
+/* libcommon/tsvr.c and tsvw.c with exit() and allocations tracked: see track.h. */
 #include <config.h>
 #define TRACK_RENAME
 #include "track.h"
-#include "../libcommon/tsv.c"
+#include "../libcommon/tsvr.c"
+#include "../libcommon/tsvw.c"

@@ -36,9 +36,10 @@ tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
 # The same tests on the word-at-a-time scans that machines without SSE2
-# (aarch64 Ascend hosts among them) run: tsv.c built again without SIMD.
+# (aarch64 Ascend hosts among them) run: the reader and writer built
+# again without SIMD.
 tests_unit_test_tsv_words_SOURCES = tests/unit/test-tsv.c \
-	tests/unit/check.h libcommon/tsv.c
+	tests/unit/check.h libcommon/tsvr.c libcommon/tsvw.c
 tests_unit_test_tsv_words_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_SIMD
 
 TESTS = $(unit_tests) \
