@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "num.h"
+
 struct stage;
 struct rf_acc;		/* sums of a group, step or run */
 
@@ -210,5 +212,65 @@ void		 rf_sum_pipe(const char *, const char *, int, int64_t, int64_t,
 /* Write the summary records at END; free everything. */
 void		 rf_sum_write(struct stage *, const struct rf_opts *,
 		    const struct rf_peaks *, int64_t);
+
+
+/* ---- what a record's op is (roofline-ops.c) ---- */
+
+#define OPNAME_MAX	64
+#define EF_FLOPS_EST	0x01	/* the FLOPs are an estimate */
+#define EF_BYTES_EST	0x02	/* the bytes are an estimate */
+#define EF_IN_ONLY	0x04	/* bytes of the inputs only */
+
+/* A host op's estimate, by External id. */
+struct hostop {
+	int64_t		 ext;
+	int64_t		 flops, bytes;
+	int		 dt, kind, used, set;
+	unsigned	 flags;		/* EF_* */
+	char		 name[OPNAME_MAX];
+};
+
+/* The text of a number, or of the ratio A / B, written for A (and B). */
+struct numtext {
+	int64_t		 a, b;
+	size_t		 len;		/* 0: none */
+	char		 s[NUM_BUFSIZE];
+};
+
+/*
+ * What the name, type, shapes and dtypes of a record alone decide: the
+ * estimate from its shapes (FLAGS say which parts are estimates), the
+ * text of its FLOPs, bytes and intensity, and what its name says.
+ */
+struct opfacts {
+	struct rf_est	 e;
+	unsigned	 flags;		/* EF_* */
+	int		 comm;		/* hcom, hccl, nccl or rccl */
+	int		 tf32;		/* a TF32 GEMM by its name */
+	int		 aux;		/* moves data for a GEMM-like op */
+	struct numtext	 flops, bytes, ai;
+	char		 tags[96];	/* est_tags() of the estimate */
+	size_t		 tagslen;
+	struct rf_acc	*group;		/* its kernels' last op group */
+};
+
+struct stage;
+
+/* Find the columns the op code reads in ST's stream. */
+void		 rf_ops_open(struct stage *);
+void		 rf_ops_close(void);
+/* An integer column of the current record, 0 and *ABSENT when empty. */
+int64_t		 rf_col_i64(int, int *);
+/*
+ * The facts of the current record's op (from the memo, else made in
+ * SCRATCH) with its estimate copied to E and its EF_* flags to *FLAGS.
+ */
+struct opfacts	*rf_record_work(struct opfacts *, struct rf_est *, unsigned *);
+int		 rf_is_comm_kernel(const struct opfacts *);
+/* Remember a Kineto host op or launch record (cat cpu_op, cuda_runtime). */
+void		 rf_do_host(void);
+/* The host op that launched the current Kineto kernel, or NULL. */
+struct hostop	*rf_kernel_hostop(void);
+void		 rf_est_tags(char *, size_t, unsigned, const char *);
 
 #endif
