@@ -51,7 +51,8 @@ fuzz/fuzz-tsv: $(top_srcdir)/fuzz/fuzz-tsv.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-tsv.c \
 	    $(FUZZ_TRACKED) $(FUZZ_LIBS)
 fuzz/fuzz-stage: $(top_srcdir)/fuzz/fuzz-stage.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS) \
-    $(top_srcdir)/libcommon/stage.c
+    $(top_srcdir)/libcommon/stage.c $(top_srcdir)/libcommon/stage-out.c \
+    $(top_srcdir)/libcommon/stage-int.h
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-stage.c \
 	    $(FUZZ_TRACKED) $(top_srcdir)/fuzz/tracked-stage.c \

@@ -1,0 +1,783 @@
+/*
+ * The stage loop's output: the current record passed on, records made or
+ * kept by the stage and written later, and the queue that keeps the
+ * output in ts_ns order while some of them are still open.
+ *
+ * The queue has three parts.  Input records that pass through arrive in
+ * (ts, seq) order, so they go to a FIFO of already escaped lines.
+ * Records put by the stage (new or kept) may arrive in any order, but
+ * mostly come in order too: those that sort after the last one go to a
+ * second FIFO, the others to a binary heap.  Records leave, smallest
+ * (ts, seq) first, while they sort before the oldest record still open;
+ * with nothing open and nothing queued, a passed record is written at
+ * once.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "stage-int.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+static char *
+scratch(struct stage *st, size_t need)
+{
+	if (st->linecap < need) {
+		st->linecap = need + need / 2;
+		st->line = xrealloc(st->line, st->linecap);
+	}
+	return st->line;
+}
+
+/*
+ * Append the TABs that bring a line at P + N, which has reached column
+ * *NEXT, to the start of column COL.  Most runs are one TAB, or the
+ * 15 to 50 empty columns of a derived record: 16 are stored at once (the
+ * line has LINE_SLACK spare bytes), longer runs go to memset.
+ */
+static inline size_t
+put_tabs(char *p, size_t n, size_t *next, size_t col)
+{
+	/* a TAB before each column from *NEXT to COL but the first */
+	size_t tabs = col - *next + (*next > 0);
+
+	memcpy(p + n, "\t\t\t\t\t\t\t\t", 8);
+	memcpy(p + n + 8, "\t\t\t\t\t\t\t\t", 8);
+	if (tabs > 16)
+		memset(p + n + 16, '\t', tabs - 16);
+	*next = col + 1;
+	return n + tabs;
+}
+
+/* Append the TABs of the absent columns from NEXT to the last. */
+static size_t
+put_end(char *p, size_t n, size_t next, size_t ncols)
+{
+	return next < ncols ? put_tabs(p, n, &next, ncols - 1) : n;
+}
+
+/*
+ * Build the current record's output line at P, which has room for
+ * line_room(): its raw input LINE, with only the fields the stage set
+ * replaced, and the added columns after it.
+ */
+static size_t
+current_line(struct stage *st, char *p, const char *line, size_t linelen)
+{
+	size_t i, n = 0, len, pos = 0, next;
+
+	if (st->nset == 0) {		/* most records: the line as read */
+		memcpy(p, line, linelen);
+		return put_end(p, linelen, st->nin, st->ncols);
+	}
+	for (i = 0; st->inset && i < st->nin; i++) {
+		const char *f;
+
+		if (!st->isset[i])
+			continue;
+		f = tsvr_rawfield(st->in, i, &len);
+		memcpy(p + n, line + pos, (size_t)(f - line) - pos);
+		n += (size_t)(f - line) - pos;
+		n += tsv_escape(st->setv[i], st->setl[i], p + n);
+		pos = (size_t)(f - line) + len;
+	}
+	memcpy(p + n, line + pos, linelen - pos);
+	n += linelen - pos;
+	for (i = next = st->nin; i < st->ncols; i++)
+		if (st->isset[i] && st->setl[i] > 0) {
+			n = put_tabs(p, n, &next, i);
+			n += tsv_escape(st->setv[i], st->setl[i], p + n);
+		}
+	return put_end(p, n, next, st->ncols);
+}
+
+/* Room current_line() may need for a line of LINELEN, slack included. */
+static size_t
+line_room(const struct stage *st, size_t linelen)
+{
+	return linelen + 2 * st->setsum + st->ncols - st->nin + LINE_SLACK;
+}
+
+/* Check that lines from ts FIRST to LAST may be written now. */
+static void
+out_order(struct stage *st, int64_t first, int64_t last)
+{
+	if (first < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " written after %" PRId64, first, st->last_out);
+	st->last_out = last;
+}
+
+/*
+ * Room for a line of LEN bytes and its newline in the writer's buffer,
+ * where the line is built in place: most lines are written as soon as
+ * they are made, and a copy through a buffer of our own would cost as
+ * much again as building them.
+ */
+static char *
+out_reserve(struct stage *st, struct okey key, size_t len)
+{
+	out_order(st, key.ts, key.ts);
+	return tsvw_reserve(st->out, len + 1);
+}
+
+/* End the line of LEN bytes built at P, from out_reserve(). */
+static void
+out_commit(struct stage *st, char *p, size_t len)
+{
+	p[len] = '\n';
+	tsvw_commit(st->out, len + 1);
+}
+
+static void
+write_line(struct stage *st, struct okey key, const char *line, size_t len)
+{
+	char *p = out_reserve(st, key, len);
+
+	memcpy(p, line, len);
+	out_commit(st, p, len);
+}
+
+static int
+fifo_empty(const struct fifo *f)
+{
+	return f->qhead == f->qlen;
+}
+
+/* Room for LEN bytes at the end of F's buffer. */
+static inline char *
+fifo_reserve(struct fifo *f, size_t len)
+{
+	if (f->head > 0 && f->head >= f->len / 2) {
+		memmove(f->buf, f->buf + f->head, f->len - f->head);
+		f->len -= f->head;
+		for (size_t i = f->qhead; i < f->qlen; i++)
+			f->q[i].off -= f->head;
+		f->head = 0;
+	}
+	if (f->qhead > 0 && f->qhead >= f->qlen / 2) {
+		memmove(f->q, f->q + f->qhead,
+		    (f->qlen - f->qhead) * sizeof(*f->q));
+		f->qlen -= f->qhead;
+		f->qhead = 0;
+	}
+	if (f->len + len > f->cap) {
+		f->cap = (f->len + len) * 2;
+		f->buf = xrealloc(f->buf, f->cap);
+	}
+	return f->buf + f->len;
+}
+
+/* Queue the LEN bytes built at fifo_reserve()'s room as a line. */
+static void
+fifo_commit(struct fifo *f, struct okey key, size_t len)
+{
+	if (f->qlen == f->qcap) {
+		f->qcap = f->qcap ? 2 * f->qcap : 1024;
+		f->q = xreallocarray(f->q, f->qcap, sizeof(*f->q));
+	}
+	f->q[f->qlen].key = key;
+	f->q[f->qlen].off = f->len;
+	f->q[f->qlen].len = len;
+	f->qlen++;
+	f->len += len;
+}
+
+/*
+ * Write F's lines before entry END and drop them: they lie one after the
+ * other, and a stage often lets a long run go at once (a busy segment
+ * or a gap ends), so they go in one copy.
+ */
+static void
+fifo_write(struct stage *st, struct fifo *f, size_t end)
+{
+	const struct fent *a = &f->q[f->qhead], *z = &f->q[end - 1];
+
+	out_order(st, a->key.ts, z->key.ts);
+	tsvw_write(st->out, f->buf + a->off, z->off + z->len - a->off);
+	st->nqueued -= end - f->qhead;
+	f->head = z->off + z->len;
+	f->qhead = end;
+	if (f->qhead == f->qlen)
+		f->qhead = f->qlen = f->head = f->len = 0;
+}
+
+static void
+fifo_free(struct fifo *f)
+{
+	free(f->buf);
+	free(f->q);
+}
+
+static void
+heap_push(struct stage *st, struct okey key, char *line, size_t len)
+{
+	size_t i, p;
+	struct hent e = { key, line, len };
+
+	if (st->nheap == st->heapcap) {
+		st->heapcap = st->heapcap ? 2 * st->heapcap : 64;
+		st->heap = xreallocarray(st->heap, st->heapcap,
+		    sizeof(*st->heap));
+	}
+	for (i = st->nheap++; i > 0; i = p) {
+		p = (i - 1) / 2;
+		if (!key_lt(key, st->heap[p].key))
+			break;
+		st->heap[i] = st->heap[p];
+	}
+	st->heap[i] = e;
+}
+
+static struct hent
+heap_pop(struct stage *st)
+{
+	struct hent top = st->heap[0], last = st->heap[--st->nheap];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < st->nheap) {
+		if (c + 1 < st->nheap && key_lt(st->heap[c + 1].key,
+		    st->heap[c].key))
+			c++;
+		if (!key_lt(st->heap[c].key, last.key))
+			break;
+		st->heap[i] = st->heap[c];
+		i = c;
+	}
+	if (st->nheap > 0)
+		st->heap[i] = last;
+	return top;
+}
+
+/*
+ * The open records form a min-heap by key, so that the oldest is found
+ * at once: a stage may hold tens of thousands (prof-layers keeps every
+ * kernel of an open pass), and a scan per written record would make
+ * that quadratic.
+ */
+static void
+open_swap(struct stage *st, size_t i, size_t j)
+{
+	struct srec *t = st->open[i];
+
+	st->open[i] = st->open[j];
+	st->open[j] = t;
+	st->open[i]->open_slot = i;
+	st->open[j]->open_slot = j;
+}
+
+/* Move the record at slot I up while it sorts before its parent. */
+static size_t
+open_up(struct stage *st, size_t i)
+{
+	while (i > 0 && key_lt(st->open[i]->key,
+	    st->open[(i - 1) / 2]->key)) {
+		open_swap(st, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	return i;
+}
+
+/* Restore the heap order around slot I after its key changed. */
+static void
+open_fix(struct stage *st, size_t i)
+{
+	size_t c;
+
+	for (i = open_up(st, i);;) {
+		c = 2 * i + 1;
+		if (c >= st->nopen)
+			break;
+		if (c + 1 < st->nopen && key_lt(st->open[c + 1]->key,
+		    st->open[c]->key))
+			c++;
+		if (!key_lt(st->open[c]->key, st->open[i]->key))
+			break;
+		open_swap(st, i, c);
+		i = c;
+	}
+}
+
+/* The smallest key of a record still open, if any. */
+static int
+open_limit(const struct stage *st, struct okey *lim)
+{
+	if (st->nopen == 0)
+		return 0;
+	*lim = st->open[0]->key;
+	return 1;
+}
+
+/* Lower *BOUND (set when *BOUNDED) to KEY. */
+static void
+tighten(struct okey *bound, int *bounded, struct okey key)
+{
+	if (!*bounded || key_lt(key, *bound)) {
+		*bound = key;
+		*bounded = 1;
+	}
+}
+
+/*
+ * Write every queued record that sorts before the oldest open one,
+ * smallest first.  Lines from a FIFO go in runs: all that sort before
+ * the other parts' heads and the limit at once.
+ */
+static void
+drain_queue(struct stage *st)
+{
+	struct okey lim = { 0, 0 };
+	int limited = open_limit(st, &lim);
+
+	for (;;) {
+		struct fifo *f = NULL, *g;
+		struct okey bound = lim;	/* what a run must sort before */
+		int bounded = limited;
+		size_t i, end;
+
+		/* F: the FIFO with the smallest head; the other bounds */
+		for (i = 0; i < 2; i++) {
+			g = i == 0 ? &st->passed : &st->put;
+			if (fifo_empty(g))
+				continue;
+			if (f == NULL || key_lt(g->q[g->qhead].key,
+			    f->q[f->qhead].key)) {
+				if (f != NULL)
+					tighten(&bound, &bounded,
+					    f->q[f->qhead].key);
+				f = g;
+			} else
+				tighten(&bound, &bounded, g->q[g->qhead].key);
+		}
+		if (st->nheap > 0) {
+			if (f == NULL || key_lt(st->heap[0].key,
+			    f->q[f->qhead].key)) {
+				struct hent h;
+
+				if (limited && !key_lt(st->heap[0].key, lim))
+					return;
+				h = heap_pop(st);
+				write_line(st, h.key, h.line, h.len);
+				free(h.line);
+				st->nqueued--;
+				continue;
+			}
+			tighten(&bound, &bounded, st->heap[0].key);
+		}
+		if (f == NULL)
+			return;
+		for (end = f->qhead; end < f->qlen && (!bounded ||
+		    key_lt(f->q[end].key, bound)); end++)
+			;
+		if (end == f->qhead)		/* its head is past the limit */
+			return;
+		fifo_write(st, f, end);
+	}
+}
+
+/*
+ * drain_queue(), when anything is queued: most calls, two for each
+ * record put, find the queue empty.
+ */
+static void
+drain(struct stage *st)
+{
+	if (st->nqueued > 0)
+		drain_queue(st);
+}
+
+void
+stage_pass(struct stage *st)
+{
+	struct okey key = { st->ts, st->cur_seq };
+	size_t linelen, n;
+	const char *line = tsvr_line(st->in, &linelen);
+	char *p;
+
+	if (st->nopen == 0 && st->nqueued == 0) {
+		p = out_reserve(st, key, line_room(st, linelen));
+		out_commit(st, p, current_line(st, p, line, linelen));
+		return;
+	}
+	p = fifo_reserve(&st->passed, line_room(st, linelen));
+	n = current_line(st, p, line, linelen);
+	p[n] = '\n';
+	fifo_commit(&st->passed, key, n + 1);
+	st->nqueued++;
+	drain(st);
+}
+
+/* ---- records written later ---- */
+
+static struct srec *
+srec_alloc(struct stage *st, struct okey key)
+{
+	struct srec *r = st->free_recs;
+	size_t i;
+
+	if (key.ts < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " opened after %" PRId64 " was written", key.ts,
+		    st->last_out);
+	if (r != NULL)
+		st->free_recs = r->next_free;
+	else {
+		r = xcalloc(1, sizeof(*r));
+		r->v = xcalloc(st->ncols, sizeof(*r->v));
+		r->set = xcalloc(st->nwords, sizeof(*r->set));
+	}
+	for (i = 0; i < st->nwords; i++)
+		r->set[i] = 0;
+	r->blen = r->rawlen = 0;
+	r->key = key;
+	if (st->nopen == st->opencap) {
+		st->opencap = st->opencap ? 2 * st->opencap : 16;
+		st->open = xreallocarray(st->open, st->opencap,
+		    sizeof(*st->open));
+	}
+	r->st = st;
+	r->open_slot = st->nopen;
+	st->open[st->nopen++] = r;
+	open_up(st, r->open_slot);	/* a new leaf only ever moves up */
+	return r;
+}
+
+/*
+ * Make the next LEN bytes at the end of R's buffer, and a NUL after
+ * them, column COL's value (PLAIN: they need no escape); returns where
+ * the caller is to copy them.  All else is stored first, so that nothing
+ * has to be loaded again after the copy, which may alias any of it.
+ */
+static char *
+value_at(struct srec *r, int col, size_t len, int plain)
+{
+	size_t off = r->blen;
+	struct sval *v = &r->v[col];
+	char *d;
+
+	if ((size_t)col < r->st->nin)
+		r->rawlen = 0;
+	if (off + len + 1 > r->bcap) {
+		r->bcap = 2 * (off + len + 1) + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	v->off = off;
+	v->len = len;
+	v->plain = plain;
+	r->set[col / 64] |= (uint64_t)1 << (col % 64);
+	r->blen = off + len + 1;
+	d = r->buf + off;
+	d[len] = '\0';
+	return d;
+}
+
+void
+srec_set(struct srec *r, int col, const char *s, size_t len)
+{
+	copy_value(value_at(r, col, len, 0), s, len);
+}
+
+void
+srec_set_str(struct srec *r, int col, const char *s)
+{
+	srec_set(r, col, s, strlen(s));
+}
+
+void
+srec_set_i64(struct srec *r, int col, int64_t v)
+{
+	char buf[TSV_I64_MAX];
+	size_t len = tsv_i64(buf, v);
+
+	copy_value(value_at(r, col, len, 1), buf, len);	/* digits: plain */
+	if (col == COL_TS && r->key.ts != v) {
+		r->key.ts = v;
+		open_fix(r->st, r->open_slot);
+	}
+}
+
+const char *
+srec_get(const struct srec *r, int col, size_t *len)
+{
+	const struct sval *v = &r->v[col];
+	int empty = !(r->set[col / 64] >> (col % 64) & 1);
+
+	if (len != NULL)
+		*len = empty ? 0 : v->len;
+	return empty ? "" : r->buf + v->off;
+}
+
+int64_t
+srec_ts(const struct srec *r)
+{
+	return r->key.ts;
+}
+
+/*
+ * Take the current record's input columns in one copy of the reader's
+ * decoded line (its values NUL-terminated at their raw offsets) rather
+ * than value by value: prof-layers keeps nearly every kernel, and Ascend
+ * kernel records run to a kilobyte.
+ */
+static void
+keep_input(struct stage *st, struct srec *r)
+{
+	const size_t *lens;
+	char *const *fld = tsvr_fields(st->in, &lens);
+	const char *base = fld[0];
+	size_t i, linelen, sum = 0, nin = st->nin;
+	struct sval *v = r->v;
+
+	tsvr_line(st->in, &linelen);
+	if (r->bcap < linelen + 1) {
+		/* room for the columns the stage adds, not twice the line */
+		r->bcap = linelen + 1 + linelen / 4 + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	memcpy(r->buf, base, linelen + 1);
+	r->blen = linelen + 1;
+	for (i = 0; i < nin; i++) {
+		v[i].off = (size_t)(fld[i] - base);
+		v[i].len = lens[i];
+		v[i].plain = 0;
+		sum += lens[i];
+	}
+	for (i = 0; i < nin / 64; i++)
+		r->set[i] = ~(uint64_t)0;
+	if (nin % 64 != 0)
+		r->set[nin / 64] |= ((uint64_t)1 << (nin % 64)) - 1;
+	/* unescaping shortens a value: equal lengths mean no escape */
+	if (sum + nin - 1 == linelen)
+		r->rawlen = linelen;
+}
+
+struct srec *
+stage_keep(struct stage *st)
+{
+	struct okey key = { st->ts, st->cur_seq };
+	struct srec *r = srec_alloc(st, key);
+	size_t i;
+
+	if (st->nin > 0)
+		keep_input(st, r);
+	for (i = 0; st->nset > 0 && i < st->ncols; i++) {
+		if (!st->isset[i])
+			continue;
+		if (st->setl[i] > 0)
+			srec_set(r, (int)i, st->setv[i], st->setl[i]);
+		else if (i < st->nin) {	/* added ones are empty yet */
+			r->rawlen = 0;
+			r->set[i / 64] &= ~((uint64_t)1 << (i % 64));
+		}
+	}
+	return r;
+}
+
+struct srec *
+stage_new(struct stage *st, const char *kind, int64_t ts)
+{
+	struct okey key = { ts, ++st->seq };
+	struct srec *r = srec_alloc(st, key);
+	size_t len;
+	const char *t;
+
+	srec_set_str(r, COL_KIND, kind);
+	if (ts == STAGE_NO_TS)
+		return r;
+	/*
+	 * A record mostly opens where the current one starts (a busy
+	 * segment at its first kernel): take the ts_ns text as read when
+	 * it is what tsv_i64() would write, digits with no leading zero.
+	 */
+	if (st->incur && ts == st->ts) {
+		t = tsvr_field(st->in, COL_TS, &len);
+		if (len == 1 || (t[0] >= '1' && t[0] <= '9')) {
+			copy_value(value_at(r, COL_TS, len, 1), t, len);
+			return r;
+		}
+	}
+	srec_set_i64(r, COL_TS, ts);
+	return r;
+}
+
+static void
+unopen(struct stage *st, struct srec *r)
+{
+	size_t i = r->open_slot;
+
+	st->open[i] = st->open[--st->nopen];
+	st->open[i]->open_slot = i;
+	if (i < st->nopen)
+		open_fix(st, i);
+	r->next_free = st->free_recs;
+	st->free_recs = r;
+}
+
+/* Append value COL of R, escaped unless known plain, at P + N. */
+static inline size_t
+put_value(const struct srec *r, size_t col, char *p, size_t n)
+{
+	const struct sval *v = &r->v[col];
+
+	if (v->plain) {
+		copy_value(p + n, r->buf + v->off, v->len);
+		return n + v->len;
+	}
+	return n + tsv_escape(r->buf + v->off, v->len, p + n);
+}
+
+/*
+ * Build R's line at P, which has room for srec_room(R).  Only the
+ * values set are visited, found by their bits (a kept record's input
+ * part is mostly its raw line); the runs of absent columns between them
+ * are TABs.
+ */
+static size_t
+srec_line(const struct stage *st, const struct srec *r, char *p)
+{
+	size_t i, w, n = 0, next = 0, from;
+	uint64_t bits;
+
+	if (r->rawlen > 0) {
+		/* the input columns as read: put the TABs back */
+		memcpy(p, r->buf, r->rawlen);
+		/* each value but the first starts after a TAB */
+		for (i = 1; i < st->nin; i++)
+			p[r->v[i].off - 1] = '\t';
+		n = r->rawlen;
+		next = st->nin;
+	}
+	from = next;
+	for (w = from / 64; w < st->nwords; w++) {
+		bits = r->set[w];
+		if (w == from / 64)
+			bits &= ~(uint64_t)0 << (from % 64);
+		for (; bits != 0; bits &= bits - 1) {
+			size_t c = w * 64 + (size_t)__builtin_ctzll(bits);
+
+			if (r->v[c].len == 0)
+				continue;
+			n = put_tabs(p, n, &next, c);
+			n = put_value(r, c, p, n);
+		}
+	}
+	return put_end(p, n, next, st->ncols);
+}
+
+/*
+ * Room srec_line() may need: the values, every one escaped at worst,
+ * live in buf, with room to spare for a value set twice.
+ */
+static size_t
+srec_room(const struct stage *st, const struct srec *r)
+{
+	return 2 * r->blen + st->ncols + LINE_SLACK;
+}
+
+void
+stage_put(struct stage *st, struct srec *r)
+{
+	size_t n;
+	char *line;
+
+	/* A ts changed after opening may not move the record backwards. */
+	if (r->key.ts < st->last_out)
+		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
+		    " put after %" PRId64 " was written", r->key.ts,
+		    st->last_out);
+	/*
+	 * Once what sorts before the oldest open record is written, that
+	 * record, if it is R, goes out at once: prof-layers puts the
+	 * kernels it holds in their order, and the heap would only delay
+	 * each by a copy.
+	 */
+	drain(st);
+	if (st->open[0] == r) {
+		line = out_reserve(st, r->key, srec_room(st, r));
+		out_commit(st, line, srec_line(st, r, line));
+		unopen(st, r);
+		drain(st);
+		return;
+	}
+	/*
+	 * R waits for an older open record; nothing more can be written
+	 * until that one is put.  In order after the put records queued,
+	 * it goes to their FIFO: no heap, no malloc.
+	 */
+	if (fifo_empty(&st->put) ||
+	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
+		line = fifo_reserve(&st->put, srec_room(st, r));
+		n = srec_line(st, r, line);
+		line[n] = '\n';
+		fifo_commit(&st->put, r->key, n + 1);
+	} else {
+		n = srec_line(st, r, scratch(st, srec_room(st, r)));
+		line = xmalloc(n + 1);
+		memcpy(line, st->line, n);
+		heap_push(st, r->key, line, n);
+	}
+	st->nqueued++;
+	unopen(st, r);
+}
+
+void
+stage_drop(struct stage *st, struct srec *r)
+{
+	unopen(st, r);
+	drain(st);
+}
+
+void
+stage_tag_add(char *buf, size_t cap, const char *tag)
+{
+	size_t n = strlen(buf), len = strlen(tag);
+
+	if (n + len + 2 > cap)
+		return;
+	if (n > 0)
+		buf[n++] = ',';
+	memcpy(buf + n, tag, len + 1);
+}
+
+void
+srec_tag_add(struct srec *r, int col, const char *tag)
+{
+	size_t n, len = strlen(tag);
+	const char *old = srec_get(r, col, &n);
+	char *buf = xmalloc(n + len + 2);
+
+	memcpy(buf, old, n);
+	if (n > 0)
+		buf[n++] = ',';
+	memcpy(buf + n, tag, len);
+	srec_set(r, col, buf, n + len);
+	free(buf);
+}
+
+void
+stage_out_close(struct stage *st)
+{
+	if (st->nopen > 0)
+		diag_err(EXIT_BAD, "internal error: %zu records still open at "
+		    "the end of the input", st->nopen);
+	drain(st);
+	fifo_free(&st->passed);
+	fifo_free(&st->put);
+	free(st->heap);
+	free(st->open);
+	while (st->free_recs != NULL) {
+		struct srec *r = st->free_recs;
+
+		st->free_recs = r->next_free;
+		free(r->buf);
+		free(r->v);
+		free(r->set);
+		free(r);
+	}
+	free(st->line);
+}
