@@ -17,7 +17,8 @@ FUZZ_NUMS = $(top_srcdir)/libcommon/dtime.c $(top_srcdir)/libcommon/num.c \
 FUZZ_JSON = $(top_srcdir)/libcommon/jsmn.c $(top_srcdir)/libcommon/json.c \
 	$(top_srcdir)/libcommon/jsonev.c $(top_srcdir)/libcommon/jsontok.c
 FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
-	$(top_srcdir)/tools/ingest-chrome.c $(top_srcdir)/fuzz/sink-stub.c \
+	$(top_srcdir)/tools/ingest-chrome.c $(top_srcdir)/tools/ingest-pair.c \
+	$(top_srcdir)/tools/ingest-toplevel.c $(top_srcdir)/fuzz/sink-stub.c \
 	$(top_srcdir)/libcommon/csvin.c $(FUZZ_JSON) $(FUZZ_NUMS)
 # The reader and the stage loop end on bad input with exit(): their
 # harnesses link copies compiled under fuzz/track.h instead.

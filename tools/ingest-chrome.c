@@ -10,6 +10,10 @@
  * (Kineto, trace_view, simulator) is only known once top-level keys and
  * process names have been seen, and those may come after the events, so
  * the format is set on the source at the end.
+ *
+ * The pairing of B and E events is in ingest-pair.c, the top-level keys
+ * in ingest-toplevel.c; ingest-chrome.h holds the reader's state that
+ * they share.
  */
 #include <config.h>
 
@@ -21,68 +25,12 @@
 
 #include "diag.h"
 #include "dtime.h"
-#include "ingest.h"
+#include "ingest-chrome.h"
 #include "json.h"
 #include "jsonev.h"
 #include "xalloc.h"
 
-#define BE_MAX_OPEN	(1 << 20)	/* B events waiting for their E */
-#define BE_MAX_BYTES	((size_t)256 << 20)
-#define BE_NBUCKETS	1024
 #define COL_STACK	(-2)		/* an args key noted, not kept */
-
-/* Token indices of the fields of one event, -1 when absent. */
-struct evf {
-	int	 ph, name, cat, pid, tid, ts, dur, id, args;
-};
-
-/* A B event waiting for its E, or an E that came before its B (by id). */
-struct bopen {
-	struct bopen	*down;
-	char		*text;		/* the B event's JSON, NULL for an E */
-	size_t		 len;
-	int64_t		 ts;
-	unsigned long	 line, col;
-};
-
-/* Open B events of one (pid, tid) or one (pid, id), newest first. */
-struct bkey {
-	struct bkey	*next;
-	char		*key;
-	size_t		 klen;
-	struct bopen	*top;
-};
-
-struct chrome {
-	int		 src;
-	const char	*where;
-	/* The event being read. */
-	struct jsonev	*ev;
-	const struct jsonev_event *e;
-	const char	*js;
-	jsmntok_t	*tok;
-	int		 ntok;
-	unsigned long	 line, col;	/* 0 until asked for */
-	struct irec	 rec;
-	char		*sbuf[IC_NCOLS];	/* decoded text per column */
-	size_t		 scap[IC_NCOLS];
-	char		*kbuf;			/* a decoded args key */
-	size_t		 kcap;
-	char		*nbuf;			/* a counter's name */
-	size_t		 ncap;
-	/* Evidence of what the file is. */
-	int		 kineto_key, kineto_cat, sim_key, sim_pid;
-	int		 ascend_proc, string_ts;
-	int		 noted_shapes, noted_stacks, noted_flops;
-	int		 failed;
-	/* B/E pairing. */
-	struct bkey	*bk[BE_NBUCKETS];
-	size_t		 nopen, openbytes;
-	jsmntok_t	*btok;
-	unsigned int	 nbtok;
-	char		*keybuf;		/* the key being looked up */
-	size_t		 keycap;
-};
 
 /* What an event's category says about where it ran. */
 enum evclass {
@@ -171,7 +119,7 @@ tok_is(const struct chrome *c, int i, const char *s, size_t n)
 #define TOK_IS(c, i, lit)	tok_is((c), (i), (lit), sizeof(lit) - 1)
 
 /* Where the current event is, worked out the first time it is needed. */
-static void
+void
 event_pos(struct chrome *c)
 {
 	if (c->line == 0)
@@ -182,7 +130,7 @@ event_pos(struct chrome *c)
  * "prog: WHERE:LINE:COL: MSG 'VALUE': WHY" about the current event, the
  * value being token T's text (left out when T is -1); returns -1.
  */
-static int
+int
 bad_event(struct chrome *c, const char *msg, int t, const char *why)
 {
 	int n = t >= 0 ? c->tok[t].end - c->tok[t].start : 0;
@@ -206,7 +154,7 @@ next_tok(const struct chrome *c, int i)
 }
 
 /* Find the top-level fields of the current event in one walk. */
-static void
+void
 find_fields(const struct chrome *c, struct evf *f)
 {
 	int i, k, v;
@@ -250,7 +198,7 @@ find_fields(const struct chrome *c, struct evf *f)
  * for strings without escapes, decoded into the column's buffer
  * otherwise.  Objects and arrays keep their JSON text.
  */
-static int
+int
 set_col(struct chrome *c, int col, int t)
 {
 	const jsmntok_t *k = &c->tok[t];
@@ -297,7 +245,7 @@ get_time(struct chrome *c, int t, const char *what, int64_t *out)
 }
 
 /* The event's ts, which every phase but M needs. */
-static int
+int
 get_ts(struct chrome *c, const struct evf *f, int64_t *ts)
 {
 	if (f->ts < 0)
@@ -447,7 +395,7 @@ nocat_kind(struct chrome *c, const struct evf *f, int instant)
 }
 
 /* Build the record of a complete, instant or paired B/E event. */
-static int
+int
 build_span(struct chrome *c, const struct evf *f, int64_t ts, int64_t dur,
     int instant)
 {
@@ -630,234 +578,6 @@ do_meta(struct chrome *c, const struct evf *f)
 	return 0;
 }
 
-/* Tokenize a small JSON text into a reusable, growing token array. */
-static int
-parse_small(const char *text, size_t len, jsmntok_t **tok,
-    unsigned int *ntok)
-{
-	jsmn_parser p;
-	int r;
-
-	if (*ntok == 0) {
-		*ntok = 64;
-		*tok = xreallocarray(NULL, *ntok, sizeof(**tok));
-	}
-	for (;;) {
-		jsmn_init(&p);
-		r = jsmn_parse(&p, text, len, *tok, *ntok);
-		if (r != JSMN_ERROR_NOMEM)
-			return r;
-		*ntok *= 2;
-		*tok = xreallocarray(*tok, *ntok, sizeof(**tok));
-	}
-}
-
-/* Append token T's raw text (nothing if absent) to the pairing key. */
-static size_t
-key_add(struct chrome *c, size_t n, int t, char sep)
-{
-	size_t len = t >= 0 ? (size_t)(c->tok[t].end - c->tok[t].start) : 0;
-
-	if (c->keycap < n + len + 1) {
-		c->keycap = 2 * (n + len + 1);
-		c->keybuf = xrealloc(c->keybuf, c->keycap);
-	}
-	if (len > 0)
-		memcpy(c->keybuf + n, c->js + c->tok[t].start, len);
-	c->keybuf[n + len] = sep;
-	return n + len + 1;
-}
-
-/*
- * B and E pair up per (pid, tid), innermost first; when they carry an
- * "id" (the simulator's SET_FLAG/WAIT_FLAG, on different pipes) they pair
- * per (pid, id) instead.  Returns the key's bucket entry.
- */
-static struct bkey *
-be_find(struct chrome *c, const struct evf *f, int create)
-{
-	struct bkey **slot, *k;
-	uint32_t h = 2166136261u;
-	size_t n, i;
-
-	n = key_add(c, 0, f->pid, '\x1f');
-	n = f->id >= 0 ? key_add(c, n, f->id, '#') : key_add(c, n, f->tid, '@');
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)c->keybuf[i]) * 16777619u;
-	slot = &c->bk[h % BE_NBUCKETS];
-	for (k = *slot; k != NULL; k = k->next)
-		if (k->klen == n && memcmp(k->key, c->keybuf, n) == 0)
-			return k;
-	if (!create)
-		return NULL;
-	k = xcalloc(1, sizeof(*k));
-	k->key = xstrndup(c->keybuf, n);
-	k->klen = n;
-	k->next = *slot;
-	*slot = k;
-	return k;
-}
-
-/* Push an open event (B with its text, or an early E with none). */
-static void
-be_push(struct chrome *c, struct bkey *k, const struct jsonev_event *e,
-    int64_t ts, int keep_text)
-{
-	struct bopen *o;
-
-	if (c->nopen >= BE_MAX_OPEN ||
-	    c->openbytes + e->len > BE_MAX_BYTES) {
-		sink_skip(c->src, "B/E event beyond the open-event limit");
-		return;
-	}
-	o = xcalloc(1, sizeof(*o));
-	if (keep_text) {
-		o->text = xmalloc(e->len);
-		memcpy(o->text, e->text, e->len);
-		o->len = e->len;
-		c->openbytes += e->len;
-	}
-	o->ts = ts;
-	event_pos(c);
-	o->line = c->line;
-	o->col = c->col;
-	o->down = k->top;
-	k->top = o;
-	c->nopen++;
-}
-
-static struct bopen *
-be_pop(struct chrome *c, struct bkey *k)
-{
-	struct bopen *o = k->top;
-
-	k->top = o->down;
-	c->nopen--;
-	c->openbytes -= o->len;
-	return o;
-}
-
-/* Emit the record of a B/E pair from the B event's fields. */
-static int
-emit_pair(struct chrome *c, const struct evf *f, int64_t beg, int64_t end)
-{
-	int64_t dur;
-
-	if (end < beg) {
-		sink_skip(c->src, "E event earlier than its B event");
-		return 0;
-	}
-	if (__builtin_sub_overflow(end, beg, &dur))
-		return bad_event(c, "B/E pair longer than 64-bit nanoseconds",
-		    -1, NULL);
-	if (build_span(c, f, beg, dur, 0) < 0)
-		return -1;
-	if (f->id >= 0 && c->rec.len[IC_CORR] == 0 &&
-	    set_col(c, IC_CORR, f->id) < 0)
-		return -1;
-	sink_add(c->src, &c->rec);
-	return 0;
-}
-
-/* Re-read a stored B event and emit its pair, ending at END. */
-static int
-replay(struct chrome *c, const struct bopen *o, int64_t end)
-{
-	const char *js = c->js;
-	jsmntok_t *tok = c->tok;
-	int ntok = c->ntok, r;
-	unsigned long line = c->line, col = c->col;
-	struct evf f;
-
-	c->ntok = parse_small(o->text, o->len, &c->btok, &c->nbtok);
-	c->js = o->text;
-	c->tok = c->btok;
-	c->line = o->line;
-	c->col = o->col;
-	find_fields(c, &f);
-	r = emit_pair(c, &f, o->ts, end);
-	c->js = js;
-	c->tok = tok;
-	c->ntok = ntok;
-	c->line = line;
-	c->col = col;
-	return r;
-}
-
-/* ph B: wait for the E; by id, an E that came first completes it now. */
-static int
-do_begin(struct chrome *c, const struct evf *f, const struct jsonev_event *e)
-{
-	struct bkey *k;
-	struct bopen *o;
-	int64_t ts, end;
-
-	if (get_ts(c, f, &ts) < 0)
-		return -1;
-	k = be_find(c, f, 1);
-	if (f->id >= 0 && k->top != NULL && k->top->text == NULL) {
-		o = be_pop(c, k);
-		end = o->ts;
-		free(o);
-		return emit_pair(c, f, ts, end);
-	}
-	be_push(c, k, e, ts, 1);
-	return 0;
-}
-
-/* ph E: close the newest open B of its key. */
-static int
-do_end(struct chrome *c, const struct evf *f, const struct jsonev_event *e)
-{
-	struct bkey *k;
-	struct bopen *o;
-	int64_t ts;
-	int r;
-
-	if (get_ts(c, f, &ts) < 0)
-		return -1;
-	k = be_find(c, f, f->id >= 0);
-	if (k == NULL || k->top == NULL || k->top->text == NULL) {
-		if (f->id >= 0)
-			be_push(c, k, e, ts, 0);
-		else
-			sink_skip(c->src, "unmatched E event");
-		return 0;
-	}
-	o = be_pop(c, k);
-	r = replay(c, o, ts);
-	free(o->text);
-	free(o);
-	return r;
-}
-
-/* At the end: count what never paired, and free the table. */
-static void
-be_flush(struct chrome *c, int count)
-{
-	struct bkey *k, *kn;
-	struct bopen *o;
-	size_t b;
-
-	for (b = 0; b < BE_NBUCKETS; b++) {
-		for (k = c->bk[b]; k != NULL; k = kn) {
-			kn = k->next;
-			while (k->top != NULL) {
-				o = be_pop(c, k);
-				if (count)
-					sink_skip(c->src, o->text != NULL ?
-					    "B event without E event" :
-					    "unmatched E event");
-				free(o->text);
-				free(o);
-			}
-			free(k->key);
-			free(k);
-		}
-		c->bk[b] = NULL;
-	}
-}
-
 /* Dispatch one event on its phase. */
 static int
 do_event(struct chrome *c, const struct jsonev_event *e)
@@ -893,91 +613,6 @@ do_event(struct chrome *c, const struct jsonev_event *e)
 	default:
 		sink_skip(c->src, "unsupported event phase");
 		return 0;
-	}
-}
-
-/* Kineto (since mid-2024) writes ts relative to this, in ns. */
-static void
-top_base(struct chrome *c, const char *val, size_t n)
-{
-	int64_t base;
-
-	if (n >= 2 && val[0] == '"') {
-		val++;
-		n -= 2;
-	}
-	if (dtime_parse(val, n, 0, &base) != DTIME_OK) {
-		diag_at(c->where, 0, "invalid 'baseTimeNanoseconds' value "
-		    "'%.*s'", (int)(n > 60 ? 60 : n), val);
-		c->failed = 1;
-		return;
-	}
-	sink_set_base(c->src, base);
-}
-
-/* distributedInfo.rank is the trace's own word on its rank. */
-static void
-top_rank(struct chrome *c, const char *val, size_t n)
-{
-	int64_t rank;
-	int r, v;
-
-	r = parse_small(val, n, &c->btok, &c->nbtok);
-	if (r < 1 || c->btok[0].type != JSMN_OBJECT)
-		return;
-	v = json_get(val, c->btok, r, 0, "rank");
-	if (v >= 0 && json_dec(val, c->btok, v, 0, &rank) == DTIME_OK &&
-	    rank >= 0)
-		sink_set_rank(c->src, rank);
-}
-
-/*
- * deviceProperties: one timeless device record per GPU, so that later
- * stages (prof-roofline) can tell the chip.  dev is the GPU id, which
- * the sink replaces by the rank when known, as for kernels.
- */
-static void
-top_devices(struct chrome *c, const char *val, size_t n)
-{
-	char idbuf[24], mem[24];
-	struct irec r;
-	int64_t id, bytes;
-	int nt, i, v;
-	long len;
-
-	nt = parse_small(val, n, &c->btok, &c->nbtok);
-	if (nt < 1 || c->btok[0].type != JSMN_ARRAY)
-		return;
-	for (i = 1; i < nt; i = json_skip(c->btok, nt, i)) {
-		if (c->btok[i].type != JSMN_OBJECT)
-			continue;
-		v = json_get(val, c->btok, nt, i, "id");
-		if (v < 0 || json_dec(val, c->btok, v, 0, &id) != DTIME_OK ||
-		    id < 0)
-			continue;
-		memset(&r, 0, sizeof(r));
-		r.kind = IK_DEVICE;
-		r.ts = IREC_NO_TS;
-		r.dev = id;
-		r.v[IC_TRACK] = idbuf;
-		r.len[IC_TRACK] = (size_t)snprintf(idbuf, sizeof(idbuf),
-		    "%" PRId64, id);
-		r.v[IC_CAT] = "deviceProperties";
-		r.len[IC_CAT] = strlen(r.v[IC_CAT]);
-		v = json_get(val, c->btok, nt, i, "name");
-		if (v >= 0 && (len = json_str(val, c->btok, v, &c->kbuf,
-		    &c->kcap)) >= 0) {
-			r.v[IC_NAME] = c->kbuf;
-			r.len[IC_NAME] = (size_t)len;
-		}
-		v = json_get(val, c->btok, nt, i, "totalGlobalMem");
-		if (v >= 0 && json_dec(val, c->btok, v, 0, &bytes) ==
-		    DTIME_OK && bytes >= 0) {
-			r.v[IC_VALUE] = mem;
-			r.len[IC_VALUE] = (size_t)snprintf(mem, sizeof(mem),
-			    "%" PRId64, bytes);
-		}
-		sink_add(c->src, &r);
 	}
 }
 

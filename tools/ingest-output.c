@@ -1,0 +1,328 @@
+/*
+ * The sink's output (see ingest-sink.c): once every source has ended, the
+ * kinds deferred to the process names and the devices are resolved, the
+ * origin found, and the merged records written as the prof-tsv stream, or
+ * counted into the inventory that -i writes instead.  Apart from the
+ * merge because it is about what is written, not about order.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "ingest-sink.h"
+#include "tsv.h"
+
+/* The kind a record finally gets, or -1 when it is dropped. */
+static int
+resolve_kind(const struct srec *sr)
+{
+	const struct source *s = &srcs[sr->src];
+	size_t i;
+
+	if (sr->kind != IK_DEFER)
+		return sr->kind;
+	for (i = 0; i < s->nprocs; i++) {
+		if (s->procs[i].pid != sr->pid)
+			continue;
+		switch (s->procs[i].cls) {
+		case PC_DEVICE:
+			return s->skip_device ? -1 : IK_KERNEL;
+		case PC_HCCL:
+			return IK_COMM;
+		case PC_DERIVED:
+			return -1;
+		case PC_HOST:
+			break;
+		}
+		break;
+	}
+	return IK_HOST;		/* a process with no name: host side */
+}
+
+static int64_t
+resolve_dev(const struct srec *sr)
+{
+	const struct source *s = &srcs[sr->src];
+
+	if (s->rank >= 0)
+		return s->rank;
+	if (sr->dev != IREC_DEV_SRC)
+		return sr->dev;
+	return s->lone_dev >= 0 ? s->lone_dev : 0;
+}
+
+/* The origin: the earliest absolute time of any timed record. */
+static int64_t
+find_origin(void)
+{
+	int64_t origin = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < nruns; i++) {
+		struct run *r = &runs[i];
+		const struct srec *sr;
+
+		/* Runs are sorted: the first timed record is the minimum. */
+		run_start(r);
+		while ((sr = r->cur) != NULL && (sr->ts == IREC_NO_TS ||
+		    resolve_kind(sr) < 0))
+			run_next(r);
+		if (sr != NULL && abs_ts(sr) < origin)
+			origin = abs_ts(sr);
+		free(r->buf);
+		r->buf = NULL;
+	}
+	return origin == INT64_MAX ? 0 : origin;
+}
+
+/*
+ * Append S to the preamble line at DST (CAP bytes left) with TSV escapes,
+ * so that a path holding a TAB or newline cannot break the line.
+ */
+static size_t
+append_escaped(char *dst, size_t cap, const char *s)
+{
+	size_t len = strlen(s), n;
+
+	if (cap < 2 * len + 1) {
+		dst[0] = '\0';
+		return 0;
+	}
+	n = tsv_escape(s, len, dst);
+	dst[n] = '\0';
+	return n;
+}
+
+static void
+write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
+{
+	char line[8192];
+	size_t i, n;
+	int k;
+
+	snprintf(line, sizeof(line), "prof-tsv %d", TSV_VERSION);
+	tsvw_preamble(w, line);
+	snprintf(line, sizeof(line), "origin_ns %" PRId64, origin);
+	tsvw_preamble(w, line);
+	for (i = 0; i < nsrcs; i++) {
+		char rank[24] = "-";
+
+		if (srcs[i].rank >= 0)
+			snprintf(rank, sizeof(rank), "%" PRId64, srcs[i].rank);
+		n = (size_t)snprintf(line, sizeof(line), "source %zu %s %s ",
+		    i, ingest_fmtnames[srcs[i].fmt], rank);
+		if (n < sizeof(line))
+			append_escaped(line + n, sizeof(line) - n,
+			    srcs[i].path);
+		tsvw_preamble(w, line);
+	}
+	n = (size_t)snprintf(line, sizeof(line), "stage prof-ingest %s",
+	    PACKAGE_VERSION);
+	for (k = 1; k < argc && n < sizeof(line); k++) {
+		line[n++] = ' ';
+		n += append_escaped(line + n, sizeof(line) - n, argv[k]);
+	}
+	line[n < sizeof(line) ? n : sizeof(line) - 1] = '\0';
+	tsvw_preamble(w, line);
+	tsvw_header(w, ingest_colnames, IC_NCOLS);
+}
+
+static void
+write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
+{
+	/* Kind names are plain words: no escaping, length known. */
+	tsvw_raw(w, ingest_kindnames[kind], kindlen[kind]);
+	if (sr->ts == IREC_NO_TS)
+		tsvw_empty(w);
+	else
+		tsvw_i64(w, abs_ts(sr) - origin);
+	if (sr->has_dur)
+		tsvw_i64(w, sr->dur);
+	else
+		tsvw_empty(w);
+	tsvw_i64(w, resolve_dev(sr));
+	tsvw_raw(w, (const char *)(sr + 1), sr->textlen);
+	tsvw_i64(w, sr->src);
+	tsvw_end(w);
+}
+
+/* Count a record into its source's inventory. */
+static void
+tally(const struct srec *sr, int kind)
+{
+	struct source *s = &srcs[sr->src];
+	int64_t t;
+
+	if (kind < 0) {
+		s->ndropped++;
+		return;
+	}
+	s->nkind[kind]++;
+	if (sr->ts == IREC_NO_TS)
+		return;
+	t = abs_ts(sr);
+	if (t < s->first)
+		s->first = t;
+	t += sr->has_dur ? sr->dur : 0;
+	if (t > s->last)
+		s->last = t;
+}
+
+static const char *const inventory_cols[] = {
+	"path", "format", "rank", "records", "kernel", "host", "step",
+	"comm", "flow", "counter", "mark", "pipe", "metric", "device", "dropped",
+	"start_ns", "span_ns", "has", "skipped"
+};
+
+/* The "has" column: which kinds of evidence a source holds. */
+static void
+inventory_has(const struct source *s, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (s->nkind[IK_STEP] > 0 || strstr(s->notes, "step_ids") != NULL)
+		n += (size_t)snprintf(buf + n, cap - n, "steps,");
+	if (s->nkind[IK_COMM] > 0)
+		n += (size_t)snprintf(buf + n, cap - n, "comm,");
+	/* Notes as the readers gave them, but step ids count as "steps". */
+	for (const char *p = s->notes; *p != '\0';) {
+		size_t len = strcspn(p, ",");
+
+		if (!(len == 8 && strncmp(p, "step_ids", 8) == 0) &&
+		    n + len + 1 < cap) {
+			memcpy(buf + n, p, len);
+			n += len;
+			buf[n++] = ',';
+			buf[n] = '\0';
+		}
+		p += len + (p[len] == ',');
+	}
+	if (n > 0)
+		buf[n - 1] = '\0';
+}
+
+static void
+inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
+{
+	char has[256], skipped[1024];
+	uint64_t total = 0;
+	size_t i, n = 0;
+	int k;
+
+	for (k = 0; k < IK_NKINDS; k++)
+		total += s->nkind[k];
+	tsvw_str(w, s->path);
+	tsvw_str(w, ingest_fmtnames[s->fmt]);
+	if (s->rank >= 0)
+		tsvw_i64(w, s->rank);
+	else
+		tsvw_empty(w);
+	tsvw_i64(w, (int64_t)total);
+	for (k = 0; k < IK_NKINDS; k++)
+		tsvw_i64(w, (int64_t)s->nkind[k]);
+	tsvw_i64(w, (int64_t)s->ndropped);
+	if (s->first <= s->last) {
+		tsvw_i64(w, s->first - origin);
+		tsvw_i64(w, s->last - s->first);
+	} else {
+		tsvw_empty(w);
+		tsvw_empty(w);
+	}
+	inventory_has(s, has, sizeof(has));
+	tsvw_str(w, has);
+	skipped[0] = '\0';
+	for (i = 0; i < s->nskip && n < sizeof(skipped); i++)
+		n += (size_t)snprintf(skipped + n, sizeof(skipped) - n,
+		    "%s%" PRIu64 " %s", i ? "; " : "", s->skipn[i],
+		    s->skipwhy[i]);
+	tsvw_str(w, skipped);
+	tsvw_end(w);
+}
+
+/*
+ * The inventory: one row per source, then one per file that was found
+ * but not ingested, so a user sees at once what the profile holds.
+ */
+static void
+write_inventory(struct tsvw *w, int64_t origin)
+{
+	size_t i, k, ncols = sizeof(inventory_cols) / sizeof(*inventory_cols);
+
+	tsvw_header(w, inventory_cols, ncols);
+	for (i = 0; i < nsrcs; i++)
+		inventory_row(w, &srcs[i], origin);
+	for (i = 0; i < nignored; i++) {
+		char *tab = strchr(ignored[i], '\t');
+
+		tsvw_field(w, ignored[i], (size_t)(tab - ignored[i]));
+		tsvw_str(w, "-");
+		for (k = 2; k < ncols - 2; k++)
+			tsvw_empty(w);
+		tsvw_str(w, "");
+		tsvw_str(w, tab + 1);
+		tsvw_end(w);
+	}
+}
+
+/*
+ * A rank's kernel_details.csv holds the same device tasks as its
+ * trace_view.json, with shapes, wait time and PMU data: when both were
+ * read, the trace_view copies are dropped so each task appears once.
+ */
+static void
+mark_duplicate_device_tasks(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nsrcs; i++) {
+		if (srcs[i].fmt != ISF_TRACE_VIEW)
+			continue;
+		for (j = 0; j < nsrcs; j++)
+			if ((srcs[j].fmt == ISF_KERNEL_DETAILS ||
+			    srcs[j].fmt == ISF_OP_SUMMARY) &&
+			    strcmp(srcs[j].run, srcs[i].run) == 0)
+				srcs[i].skip_device = 1;
+	}
+}
+
+void
+sink_finish(int argc, char **argv)
+{
+	struct tsvw *w = tsvw_open(STDOUT_FILENO, "<stdout>");
+	int64_t origin;
+	const struct srec *sr;
+	size_t which;
+
+	if (nsrcs > 0 && srcs[nsrcs - 1].open)
+		sink_end((int)nsrcs - 1);
+	if (opts.progress)
+		fprintf(stderr, "\r\033[K%s: merging %zu sorted runs%s\n",
+		    diag_progname(), nruns, spill != NULL ?
+		    " (spilled to disk)" : "");
+	spill_join();
+	sort_memory_runs();
+	mark_duplicate_device_tasks();
+	reduce_runs();
+	origin = find_origin();
+
+	if (!opts.inventory)
+		write_preamble(w, origin, argc, argv);
+	heap_build();
+	while ((sr = heap_pop(&which)) != NULL) {
+		int kind = resolve_kind(sr);
+
+		tally(sr, kind);
+		if (kind >= 0 && !opts.inventory)
+			write_record(w, sr, kind, origin);
+		heap_advance();
+	}
+	if (opts.inventory)
+		write_inventory(w, origin);
+	tsvw_close(w);
+}
