@@ -27,10 +27,13 @@ check_PROGRAMS = $(unit_tests)
 tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
 tests_unit_test_devtab_SOURCES = tests/unit/test-devtab.c tests/unit/check.h
 tests_unit_test_dtime_SOURCES = tests/unit/test-dtime.c tests/unit/check.h
-tests_unit_test_input_SOURCES = tests/unit/test-input.c tests/unit/check.h
+tests_unit_test_input_SOURCES = tests/unit/test-input.c tests/unit/check.h \
+	tests/unit/errcap.h
 tests_unit_test_ival_SOURCES = tests/unit/test-ival.c tests/unit/check.h
-tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/check.h
-tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h
+tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/check.h \
+	tests/unit/errcap.h
+tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h \
+	tests/unit/errcap.h
 tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h

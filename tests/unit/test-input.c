@@ -18,13 +18,13 @@
 #include <archive_entry.h>
 
 #include "check.h"
+#include "errcap.h"
 #include "diag.h"
 #include "input.h"
 
 static char tmpdir[1024];
 static char *paths[32];
 static int npaths;
-static int saved_err = -1;
 
 /* A path in the scratch directory, remembered for the cleanup. */
 static const char *
@@ -47,41 +47,6 @@ cleanup(void)
 		free(paths[npaths]);
 	}
 	rmdir(tmpdir);
-}
-
-/* Send stderr to a file until err_end, which returns what was written. */
-static void
-err_begin(void)
-{
-	int fd;
-
-	fflush(stderr);
-	fd = open(tpath("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static const char *
-err_end(void)
-{
-	static char buf[4096];
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	CHECK((f = fopen(paths[npaths - 1], "r")) != NULL);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	unlink(paths[--npaths]);
-	free(paths[npaths]);
-	return buf;
 }
 
 static void

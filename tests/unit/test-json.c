@@ -14,13 +14,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "errcap.h"
 #include "diag.h"
 #include "dtime.h"
 #include "json.h"
 
 static char tmpdir[1024];
-static char errpath[1100], filepath[1100];
-static int saved_err = -1;
+static char filepath[1100];
 
 /* Tokenize JS into TOK (at most 64 tokens); returns the count. */
 static int
@@ -30,39 +30,6 @@ parse(const char *js, jsmntok_t *tok)
 
 	jsmn_init(&p);
 	return jsmn_parse(&p, js, strlen(js), tok, 64);
-}
-
-static void
-err_begin(void)
-{
-	int fd;
-
-	fflush(stderr);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-/* Restore stderr; returns what was written to it, less the last LF. */
-static const char *
-err_end(void)
-{
-	static char buf[4096];
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	CHECK((f = fopen(errpath, "r")) != NULL);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return buf;
 }
 
 /* json_dec on the one token of JS (a number or a string). */
@@ -272,14 +239,12 @@ main(void)
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test-json.XXXXXX",
 	    t != NULL && *t != '\0' ? t : "/tmp");
 	CHECK(mkdtemp(tmpdir) != NULL);
-	snprintf(errpath, sizeof(errpath), "%s/stderr", tmpdir);
 	snprintf(filepath, sizeof(filepath), "%s/doc.json", tmpdir);
 	test_dec();
 	test_dec_agrees();
 	test_str();
 	test_get_skip();
 	test_load();
-	unlink(errpath);
 	unlink(filepath);
 	rmdir(tmpdir);
 	CHECK_DONE();

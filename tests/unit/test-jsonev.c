@@ -15,51 +15,18 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "errcap.h"
 #include "diag.h"
 #include "dtime.h"
 #include "jsonev.h"
 
 static char tmpdir[1024];
-static char errpath[1100], filepath[1100];
-static int saved_err = -1;
+static char filepath[1100];
 
 /* What a run saw: the events' texts and the top-level pairs. */
 static char events[1 << 16], tops[1 << 12];
 static int nevents;
 static unsigned long lastline, lastcol;
-
-static void
-err_begin(void)
-{
-	int fd;
-
-	fflush(stderr);
-	fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-/* Restore stderr; returns what was written to it, less the last LF. */
-static const char *
-err_end(void)
-{
-	static char buf[4096];
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	CHECK((f = fopen(errpath, "r")) != NULL);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (n > 0 && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return buf;
-}
 
 static void
 on_top(void *arg, const char *key, size_t klen, const char *val,
@@ -286,14 +253,12 @@ main(void)
 	snprintf(tmpdir, sizeof(tmpdir), "%s/test-jsonev.XXXXXX",
 	    t != NULL && *t != '\0' ? t : "/tmp");
 	CHECK(mkdtemp(tmpdir) != NULL);
-	snprintf(errpath, sizeof(errpath), "%s/stderr", tmpdir);
 	snprintf(filepath, sizeof(filepath), "%s/t.json", tmpdir);
 	test_keys();
 	test_array();
 	test_strings();
 	test_errors();
 	test_blocks();
-	unlink(errpath);
 	unlink(filepath);
 	rmdir(tmpdir);
 	CHECK_DONE();
