@@ -176,6 +176,9 @@ bench_input() {
 	done
 }
 
+# Inputs just generated are still being written back to disk, which
+# slows every command timed meanwhile, cat included: wait for it first.
+sync
 note "measuring: warm-up plus $BENCH_RUNS rounds per command"
 kraw=$(fsize "$kineto")
 bench_input "Kineto JSON ($(basename "$kineto"))" "$kineto" "$kraw" 400 cat

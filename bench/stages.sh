@@ -168,6 +168,7 @@ for label in kineto ascend; do
 	raw=$kineto
 	[ "$label" = ascend ] && raw=$kdcsv
 	make_streams "$label" "$raw"
+	sync		# the streams just written: see bench/run.sh
 	prev=$sdir/$label.0.tsv
 	for t in $present; do
 		targs=$(stage_args "$t")
