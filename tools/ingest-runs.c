@@ -132,6 +132,9 @@ close_run(uint32_t src)
 	cur_start = arena_len;
 }
 
+#define SPILL_BUF	(1 << 20)
+static char *spill_buf;		/* spill's stdio buffer, kept to the end */
+
 static void
 spill_open(void)
 {
@@ -145,8 +148,14 @@ spill_open(void)
 	unlink(path);
 	if ((spill = fdopen(fd, "w+")) == NULL)
 		diag_errno(EXIT_BAD, "%s", path);
-	/* Gigabytes go through here: few large writes, not 4 KiB ones. */
-	setvbuf(spill, NULL, _IOFBF, 1 << 20);
+	/*
+	 * Gigabytes go through here: few large writes, not 4 KiB ones.  The
+	 * buffer is given, as glibc takes the size only with one: with
+	 * NULL it kept 4 KiB, a write(2) per 4 KiB, most of the time of a
+	 * 2 GB kernel_details.csv going to the kernel.
+	 */
+	spill_buf = xmalloc(SPILL_BUF);
+	setvbuf(spill, spill_buf, _IOFBF, SPILL_BUF);
 }
 
 /*
