@@ -14,29 +14,7 @@
 # of the prefill pass: GroupedMatmul in 2 layers but 1 MoE+GMM layer
 # (the DFC layer has one too): mismatch, stated; 2 per GMM layer in the
 # decode pass: match with per_layer 2.
-M=000000
-printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\ttype\n' >in.tsv
-k() { printf 'kernel\t%s\t%s\t3\t%s\t%s\t%s\n' "$@" >>in.tsv; }
-k 0 20$M 1 FIA FusedInferAttentionScore
-k 21$M 2$M 1 MatMulV3 MatMulV3
-k 30$M 20$M 1 FIA FusedInferAttentionScore
-k 51$M 1$M 1 MoeGatingTopK MoeGatingTopK
-k 52$M 5$M 1 DispatchFFNCombine DispatchFFNCombine
-k 57$M 1$M 1 GroupedMatmul GroupedMatmul
-k 60$M 20$M 1 FIA FusedInferAttentionScore
-k 81$M 1$M 1 MoeGatingTopK MoeGatingTopK
-k 82$M 1$M 1 GroupedMatmul GroupedMatmul
-k 83$M 1$M 1 GroupedMatmul GroupedMatmul
-k 83$M 4$M 5 alltoallv alltoallv
-k 88$M 1$M 1 ArgMax ArgMax
-k 200$M 200000 1 FIA FusedInferAttentionScore
-k 200300000 100000 1 MoeGatingTopK MoeGatingTopK
-k 200500000 100000 1 GroupedMatmul GroupedMatmul
-k 200700000 100000 1 GroupedMatmul GroupedMatmul
-k 203$M 200000 1 FIA FusedInferAttentionScore
-k 203300000 100000 1 MatMulV3 MatMulV3
-k 206$M 200000 1 FIA FusedInferAttentionScore
-k 206300000 100000 1 MoeGatingTopK MoeGatingTopK
+cp "$top_srcdir/tests/data/moe-layers.tsv" in.tsv
 f="$top_srcdir/tests/cols.awk"
 prof-layers in.tsv >out.tsv || exit 1
 awk -v kind=pass,layer,check -v want=kind,ts_ns,dur_ns,name,pass,layer,phase,rule,layers,kernel_count,marker_dur_ns,value,expect_layers,per_layer,tags -f "$f" out.tsv

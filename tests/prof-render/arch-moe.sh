@@ -22,29 +22,7 @@
 # decode markers of 20 and 0.2 ms, the GroupedMatmul mismatch of pass 0;
 # the alltoallv (83-87 ms, stream 5) overlaps only the GroupedMatmul of
 # 83-84 ms on stream 1, so 1 ms of its 4 ms is hidden: 25%.
-M=000000
-printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\ttype\n' >in.tsv
-k() { printf 'kernel\t%s\t%s\t3\t%s\t%s\t%s\n' "$@" >>in.tsv; }
-k 0 20$M 1 FIA FusedInferAttentionScore
-k 21$M 2$M 1 MatMulV3 MatMulV3
-k 30$M 20$M 1 FIA FusedInferAttentionScore
-k 51$M 1$M 1 MoeGatingTopK MoeGatingTopK
-k 52$M 5$M 1 DispatchFFNCombine DispatchFFNCombine
-k 57$M 1$M 1 GroupedMatmul GroupedMatmul
-k 60$M 20$M 1 FIA FusedInferAttentionScore
-k 81$M 1$M 1 MoeGatingTopK MoeGatingTopK
-k 82$M 1$M 1 GroupedMatmul GroupedMatmul
-k 83$M 1$M 1 GroupedMatmul GroupedMatmul
-k 83$M 4$M 5 alltoallv alltoallv
-k 88$M 1$M 1 ArgMax ArgMax
-k 200$M 200000 1 FIA FusedInferAttentionScore
-k 200300000 100000 1 MoeGatingTopK MoeGatingTopK
-k 200500000 100000 1 GroupedMatmul GroupedMatmul
-k 200700000 100000 1 GroupedMatmul GroupedMatmul
-k 203$M 200000 1 FIA FusedInferAttentionScore
-k 203300000 100000 1 MatMulV3 MatMulV3
-k 206$M 200000 1 FIA FusedInferAttentionScore
-k 206300000 100000 1 MoeGatingTopK MoeGatingTopK
+cp "$top_srcdir/tests/data/moe-layers.tsv" in.tsv
 mv in.tsv dp2_tp8_ep_100k_1k_bs10.tsv
 prof-layers dp2_tp8_ep_100k_1k_bs10.tsv |
     prof-render -f arch -N dp2_tp8_ep_100k_1k_bs10 || exit 1
