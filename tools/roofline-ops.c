@@ -16,6 +16,7 @@
 
 #include "diag.h"
 #include "hash.h"
+#include "kclass.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
@@ -91,7 +92,6 @@ record_kind(void)
 }
 
 static int aux_kernel(const char *);
-static int comm_name(const char *, size_t);
 
 
 
@@ -151,7 +151,7 @@ op_facts(struct opfacts *f)
 	f->tags[0] = '\0';
 	rf_est_tags(f->tags, sizeof(f->tags), f->flags, e->note);
 	f->tagslen = strlen(f->tags);
-	f->comm = comm_name(name, n);
+	f->comm = kclass_comm_name(name, n);
 	f->tf32 = strstr(name, "s1688") != NULL || strstr(name, "tf32") != NULL;
 	f->aux = aux_kernel(name);
 }
@@ -451,26 +451,6 @@ rf_kernel_hostop(void)
 	return h->set && h->ext == ext ? h : NULL;
 }
 
-/*
- * Whether a kernel name holds hcom, hccl, nccl or rccl in any case (one
- * pass: Kineto kernel names run to hundreds of bytes).
- */
-static int
-comm_name(const char *s, size_t n)
-{
-	size_t i;
-	uint32_t w = 0;
-
-	/* The last four bytes, ASCII letters folded to lower case. */
-	for (i = 0; i < n; i++) {
-		w = w << 8 | (uint32_t)(unsigned char)(s[i] | 0x20);
-		if (i >= 3 && (w == 0x68636f6d || w == 0x6863636c ||
-		    w == 0x6e63636c || w == 0x7263636c))
-			return 1;	/* hcom, hccl, nccl, rccl */
-	}
-	return 0;
-}
-
 /* A communication kernel: core HCCL or COMMUNICATION, or by its name. */
 int
 rf_is_comm_kernel(const struct opfacts *f)
@@ -478,9 +458,7 @@ rf_is_comm_kernel(const struct opfacts *f)
 	size_t n;
 	const char *core = stage_get(st, c_core, &n);
 
-#define CORE_IS(s)	(n == sizeof(s) - 1 && memcmp(core, s, n) == 0)
-	return CORE_IS("HCCL") || CORE_IS("COMMUNICATION") || f->comm;
-#undef CORE_IS
+return kclass_comm_core(core, n) || f->comm;
 }
 
 void

@@ -1,0 +1,389 @@
+/*
+ * prof-verdict: what bounds each rank's time, why, and what to do first.
+ * Per step window a time budget that adds up to the window (device busy
+ * by bound, communication hidden and exposed, idle by what the host was
+ * doing), then per step group and run the class that explains most of
+ * it, with its evidence and confidence, and the recommendations ranked
+ * by the time at stake.  See prof-verdict(1).
+ *
+ * This file holds the options and the read loop, which feeds kernels,
+ * windows and bubbles to the sweep (verdict-sweep.c) and keeps the
+ * summary facts of earlier stages (roofs, ops, causes, host names);
+ * verdict-sum.c and verdict-advice.c write the records at the end.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "kclass.h"
+#include "stage.h"
+#include "verdict.h"
+#include "xalloc.h"
+
+enum { OPT_SMALL_GAP = 256, OPT_TIE, OPT_FLOOR, OPT_NAMES };
+
+static const char *const added[] = {
+	"step", "step_group", "scope", "steps", "budget_ns", "per_step_ns",
+	"share_ratio", "window_ns", "stake_ns", "confidence", "second",
+	"second_ratio", "mfu_ratio", "mfu_cov_ratio", "chip", "pipe",
+	"evidence", "tags", "order", "prio", "target_id", "text", "followup"
+};
+
+/* Input columns read by name (-1 when absent). */
+static struct {
+	int step, group, tags, core, bound, scope, mfu, cov, chip;
+	int pipe_bound, pipe_ratio, busy, durt, host_class, covered;
+	int followup, target, cost_total, idle[IB_N];
+} c;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Say what bounds each rank's time: a time budget per step, "
+	    "a verdict per\nstep group and run, and recommendations ranked "
+	    "by the time at stake.\n\n");
+	printf("Reads a prof-tsv stream with window records (prof-steps) "
+	    "and kernel records;\nuses prof-roofline's bounds, prof-attrib's "
+	    "bubble split and host names,\nprof-waitanchor's op records when "
+	    "present.  With no FILE, or when FILE is -,\nreads standard "
+	    "input.\n\n");
+	printf("      --small-gap=NS    host work in idle gaps shorter than "
+	    "this is launch\n"
+	    "                        overhead (default 100000)\n"
+	    "      --tie=RATIO       classes within RATIO of the window of "
+	    "each other are a\n"
+	    "                        near tie (default 0.05)\n"
+	    "      --floor=RATIO     recommend on a budget part from this "
+	    "share of the\n"
+	    "                        window (default 0.05)\n"
+	    "      --names=N         names in each evidence line (default "
+	    "3)\n"
+	    "  -h, --help            display this help and exit\n"
+	    "  -V, --version         output version information and exit\n"
+	    "\n");
+	printf("Adds budget, verdict and advice records at the end of the "
+	    "stream; see\nprof-verdict(1).\n\n");
+	printf("Exit status: 0 if the stream was read and written, 1 for bad "
+	    "input or a write\nerror, 2 for usage errors.\n");
+	exit(EXIT_OK);
+}
+
+/* A decimal fraction from 0 to 1 ("0.05", "1", ".25") as NUM / DEN. */
+static struct ratio
+parse_ratio(const char *arg, const char *name)
+{
+	struct ratio r;
+
+	r.den = 1000000000;
+	r.num = cli_parse_fixed(arg, name, 9, 0, r.den);
+	return r;
+}
+
+static void
+find_cols(struct stage *st)
+{
+	static const char *const idle[IB_N] = {
+		"idle_sync_ns", "idle_input_ns", "idle_launch_ns",
+		"idle_host_ns", "idle_untraced_ns"
+	};
+	int i;
+
+	c.step = stage_col(st, "step");
+	c.group = stage_col(st, "step_group");
+	c.tags = stage_col(st, "tags");
+	c.core = stage_col(st, "core");
+	c.bound = stage_col(st, "bound");
+	c.scope = stage_col(st, "scope");
+	c.mfu = stage_col(st, "mfu_ratio");
+	c.cov = stage_col(st, "cov_ratio");
+	c.chip = stage_col(st, "chip");
+	c.pipe_bound = stage_col(st, "pipe_bound");
+	c.pipe_ratio = stage_col(st, "pipe_ratio");
+	c.busy = stage_col(st, "busy_ns");
+	c.durt = stage_col(st, "dur_total_ns");
+	c.host_class = stage_col(st, "host_class");
+	c.covered = stage_col(st, "covered_ns");
+	c.followup = stage_col(st, "followup");
+	c.target = stage_col(st, "target_id");
+	c.cost_total = stage_col(st, "cost_total_ns");
+	for (i = 0; i < IB_N; i++)
+		c.idle[i] = stage_col(st, idle[i]);
+}
+
+/* Field COL of the current record as a new string ("" when absent). */
+static char *
+dup_field(struct stage *st, int col)
+{
+	size_t n = 0;
+	const char *s = col >= 0 ? stage_get(st, col, &n) : "";
+
+	return xstrndup(s, n);
+}
+
+static int
+field_is(struct stage *st, int col, const char *want)
+{
+	size_t n = 0;
+	const char *s = col >= 0 ? stage_get(st, col, &n) : "";
+
+	return n == strlen(want) && memcmp(s, want, n) == 0;
+}
+
+static int
+tags_have(struct stage *st, const char *tag)
+{
+	size_t n = 0, k = strlen(tag);
+	const char *s = c.tags >= 0 ? stage_get(st, c.tags, &n) : "", *p;
+
+	for (p = s; p + k <= s + n; p++)
+		if ((p == s || p[-1] == ',') && memcmp(p, tag, k) == 0 &&
+		    (p + k == s + n || p[k] == ','))
+			return 1;
+	return 0;
+}
+
+/* The part a kernel record's time belongs to while it runs. */
+static int
+kernel_part(struct stage *st)
+{
+	size_t n = 0, cn = 0;
+	const char *name = stage_get(st, COL_NAME, &n);
+	const char *core = c.core >= 0 ? stage_get(st, c.core, &cn) : "";
+
+	if (kclass_comm_core(core, cn) || kclass_comm_name(name, n))
+		return VP_COMM_EXPOSED;
+	if (field_is(st, c.bound, "compute"))
+		return VP_BUSY_COMPUTE;
+	if (field_is(st, c.bound, "memory"))
+		return VP_BUSY_MEMORY;
+	if (field_is(st, c.bound, "latency"))
+		return VP_BUSY_LATENCY;
+	return VP_BUSY_UNCLASSED;
+}
+
+static void
+on_bubble(struct stage *st, struct vdev *d)
+{
+	int64_t cls[IB_N];
+	int i, absent, split = 1;
+
+	if (field_is(st, COL_NAME, "global") || c.step < 0 ||
+	    stage_absent(st, c.step))
+		return;
+	for (i = 0; i < IB_N; i++) {
+		cls[i] = c.idle[i] >= 0 ? stage_i64(st, c.idle[i], &absent) :
+		    0;
+		if (c.idle[i] < 0 || absent)
+			split = 0;
+	}
+	vs_bubble(d, stage_ts(st), stage_dur(st), cls, split);
+}
+
+/* prof-roofline's run roof (MFU) and op-simulator core roofs. */
+static void
+on_roof(struct stage *st, struct vdev *d)
+{
+	if (field_is(st, c.scope, "run")) {
+		free(d->mfu);
+		free(d->mfu_cov);
+		free(d->chip);
+		d->mfu = dup_field(st, c.mfu);
+		d->mfu_cov = dup_field(st, c.cov);
+		d->chip = dup_field(st, c.chip);
+		d->roof_run = 1;
+	} else if (field_is(st, c.scope, "core") && d->pipe == NULL) {
+		/* The first core: a simulator trace has one. */
+		d->pipe = dup_field(st, c.pipe_bound);
+		d->pipe_ratio = dup_field(st, c.pipe_ratio);
+		d->core_tags = dup_field(st, c.tags);
+		d->core_busy = dup_field(st, c.busy);
+		d->core_span = dup_field(st, c.durt);
+	}
+}
+
+static void
+on_op(struct stage *st, struct vdev *d)
+{
+	static const char *const rules[] = {
+		"WAIT_ANCHOR_FALSE_HOTSPOT", "WAIT_POLLUTION_RISK",
+		"AICPU_EXPOSED_NOT_ALLOWED", "AICPU_EXPOSED_RISK",
+		"AICPU_PARTIALLY_EXPOSED", "AICPU_MASKED_BUT_UNDESIRABLE"
+	};
+	struct vop *o;
+	size_t i;
+	int absent;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (tags_have(st, rules[i]))
+			break;
+	if (i == sizeof(rules) / sizeof(rules[0]))
+		return;
+	d->ops = xreallocarray(d->ops, d->nops + 1, sizeof(*d->ops));
+	o = &d->ops[d->nops++];
+	o->name = dup_field(st, COL_NAME);
+	o->tags = dup_field(st, c.tags);
+	o->cost_total = c.cost_total >= 0 ?
+	    stage_i64(st, c.cost_total, &absent) : 0;
+	o->dur_total = c.durt >= 0 ? stage_i64(st, c.durt, &absent) : 0;
+}
+
+static void
+on_cause(struct stage *st, struct vdev *d)
+{
+	struct vcause *k;
+
+	if (c.followup < 0 || stage_absent(st, c.followup))
+		return;
+	d->causes = xreallocarray(d->causes, d->ncauses + 1,
+	    sizeof(*d->causes));
+	k = &d->causes[d->ncauses++];
+	k->label = dup_field(st, COL_NAME);
+	k->followup = dup_field(st, c.followup);
+	k->scope = dup_field(st, c.scope);
+	k->target = dup_field(st, c.target);
+}
+
+/* prof-attrib's host names per step group, summed over the groups. */
+static void
+on_hostcov(struct stage *st, struct vdev *d)
+{
+	static const struct {
+		const char *name;
+		int cls;
+	} classes[] = {
+		{ "sync", VC_SYNC }, { "input", VC_INPUT },
+		{ "launch", VC_LAUNCH }, { "host", VC_HOST }
+	};
+	size_t i, n;
+	const char *name;
+	int absent;
+	int64_t ns;
+
+	if (!field_is(st, c.scope, "group") || c.covered < 0)
+		return;
+	ns = stage_i64(st, c.covered, &absent);
+	name = stage_get(st, COL_NAME, &n);
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (field_is(st, c.host_class, classes[i].name))
+			vs_host_name(d, classes[i].cls, name, n, ns);
+}
+
+#define IS(s, len, k) ((len) == sizeof(k) - 1 && memcmp((s), (k), (len)) == 0)
+
+static void
+on_record(struct stage *st, const char *kind, size_t len)
+{
+	size_t n, sn = 0, gn = 0;
+	const char *dev = stage_get(st, COL_DEV, &n), *s, *g;
+	struct vdev *d;
+
+	if (n == 0)
+		return;
+	d = vs_dev(dev, n);
+	if (IS(kind, len, "kernel")) {
+		s = stage_get(st, COL_NAME, &sn);
+		vs_kernel(d, stage_ts(st), stage_dur(st), kernel_part(st), s,
+		    sn);
+	} else if (IS(kind, len, "window")) {
+		s = c.step >= 0 ? stage_get(st, c.step, &sn) : "";
+		g = c.group >= 0 ? stage_get(st, c.group, &gn) : "";
+		vs_window(d, stage_ts(st), stage_dur(st), s, sn, g, gn,
+		    tags_have(st, "cut_start") || tags_have(st, "cut_end"));
+	} else if (IS(kind, len, "bubble"))
+		on_bubble(st, d);
+	else if (IS(kind, len, "host"))
+		d->nhost++;
+	else if (IS(kind, len, "pipe"))
+		d->npipes++;
+	else if (IS(kind, len, "roof"))
+		on_roof(st, d);
+	else if (IS(kind, len, "op"))
+		on_op(st, d);
+	else if (IS(kind, len, "cause"))
+		on_cause(st, d);
+	else if (IS(kind, len, "hostcov"))
+		on_hostcov(st, d);
+}
+
+static void
+run(const char *path, const struct v_opts *o, int argc, char *argv[])
+{
+	struct stage *st;
+	const char *kind;
+	size_t len;
+	unsigned long seen;
+
+	st = stage_open(path, argc, argv, added,
+	    sizeof(added) / sizeof(added[0]));
+	/* a second run would add every summary record again */
+	if ((seen = stage_seen(st, "prof-verdict", "second_ratio")) != 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
+		    "annotated by prof-verdict: its records would be "
+		    "repeated");
+	find_cols(st);
+	vs_init(st, o);
+	while (stage_next(st)) {
+		kind = stage_get(st, COL_KIND, &len);
+		if (stage_ts(st) != STAGE_NO_TS)
+			on_record(st, kind, len);
+		stage_pass(st);
+	}
+	vs_finish();
+	vsum_write(st, o);
+	vs_free();
+	stage_close(st);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "small-gap",	required_argument,	NULL, OPT_SMALL_GAP },
+		{ "tie",	required_argument,	NULL, OPT_TIE },
+		{ "floor",	required_argument,	NULL, OPT_FLOOR },
+		{ "names",	required_argument,	NULL, OPT_NAMES },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	struct v_opts o = {
+		100000, { 5, 100 }, { 5, 100 }, 3
+	};
+	int ch;
+
+	cli_init("prof-verdict");
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1)
+		switch (ch) {
+		case 'h':
+			usage();
+			break;
+		case 'V':
+			cli_version();
+			break;
+		case OPT_SMALL_GAP:
+			o.small_gap = cli_parse_i64(optarg, "--small-gap", 0,
+			    INT64_MAX);
+			break;
+		case OPT_TIE:
+			o.tie = parse_ratio(optarg, "--tie");
+			break;
+		case OPT_FLOOR:
+			o.floor = parse_ratio(optarg, "--floor");
+			break;
+		case OPT_NAMES:
+			o.names = (int)cli_parse_i64(optarg, "--names", 0, 20);
+			break;
+		default:
+			cli_try_help();
+		}
+	if (argc - optind > 1)
+		cli_usage_error("too many operands: one FILE at most");
+	run(optind < argc ? argv[optind] : "-", &o, argc, argv);
+	return EXIT_OK;
+}

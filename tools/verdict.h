@@ -1,0 +1,156 @@
+/*
+ * prof-verdict: what the parts share.  prof-verdict.c reads the stream
+ * and hands each record to the sweep (verdict-sweep.c: the time budget of
+ * every step window) or keeps the summary facts other stages wrote
+ * (verdict-facts in the same file); verdict-sum.c turns the budgets into
+ * budget and verdict records, verdict-advice.c into advice records.
+ */
+#ifndef PROF_VERDICT_H
+#define PROF_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stage;
+
+/* The parts of a step window's time (prof-verdict(1), BUDGET). */
+enum vpart {
+	VP_BUSY_COMPUTE, VP_BUSY_MEMORY, VP_BUSY_LATENCY, VP_BUSY_UNCLASSED,
+	VP_COMM_HIDDEN, VP_COMM_EXPOSED,
+	VP_IDLE_SYNC, VP_IDLE_INPUT, VP_IDLE_LAUNCH, VP_IDLE_HOST,
+	VP_IDLE_UNTRACED, VP_N
+};
+#define VP_NBUSY	(VP_COMM_EXPOSED + 1)	/* the parts from kernels */
+extern const char *const vp_name[VP_N];
+
+/* The bottleneck classes of a verdict (prof-verdict(1), CLASSES). */
+enum vclass {
+	VC_COMPUTE, VC_MEMORY, VC_LAUNCH, VC_COMM, VC_SYNC, VC_INPUT,
+	VC_HOST, VC_UNTRACED, VC_N
+};
+extern const char *const vc_name[VC_N];
+
+/* Idle classes of prof-attrib's bubble columns, in the budget's order. */
+enum { IB_SYNC, IB_INPUT, IB_LAUNCH, IB_HOST, IB_UNTRACED, IB_N };
+
+struct ratio {
+	int64_t	num, den;
+};
+
+struct v_opts {
+	int64_t		small_gap;	/* host work in shorter gaps: launch */
+	struct ratio	tie;		/* near tie: within this of a window */
+	struct ratio	floor;		/* advice for a part from this share */
+	int		names;		/* named ops per evidence line */
+};
+
+/* A step window and its budget. */
+struct vstep {
+	char		*step, *group;
+	int64_t		 ts, dur;
+	int64_t		 part[VP_N];	/* busy parts; idle after vs_finish */
+	int64_t		 bub[IB_N];	/* idle by prof-attrib's columns */
+	int64_t		 hid[VP_BUSY_UNCLASSED + 1];	/* comm_hidden by bound */
+	int64_t		 bub_total;
+	int		 cut;		/* the capture boundary cuts it */
+};
+
+/* Time per name, for the evidence: one entry per kernel or host name. */
+struct vname {
+	char		*name;
+	size_t		 len;
+	uint64_t	 hash;
+	int64_t		 ns[VC_N];	/* time credited per class */
+	uint32_t	 last;		/* segment id of the last credit */
+};
+
+struct vnames {
+	struct vname	*v;
+	size_t		 n, cap;
+	uint32_t	*slot;		/* index + 1, 0 empty */
+	size_t		 nslot;
+};
+
+/* An op record of prof-waitanchor that a rule tagged. */
+struct vop {
+	char		*name, *tags;
+	int64_t		 cost_total, dur_total;
+};
+
+/* A cause record of prof-attrib with follow-ups. */
+struct vcause {
+	char		*label, *followup, *scope, *target;
+};
+
+/* Everything known about one device. */
+struct vdev {
+	const char	*id;		/* kept by the devtab */
+	size_t		 idlen;
+	struct vstep	*steps;
+	size_t		 nsteps, capsteps, cur;
+	/* the sweep */
+	int64_t		 t;
+	struct vact	*act;		/* active kernels: a heap by end */
+	size_t		 nact, capact;
+	int		 cnt[VP_NBUSY];	/* active kernels per busy part */
+	uint64_t	 nkernels, npipes, nhost;
+	int		 no_attrib;	/* a bubble without prof-attrib's split */
+	int		 has_bubbles;
+	struct vnames	 names;		/* kernels, then host names */
+	/* facts of other stages */
+	char		*mfu, *mfu_cov, *chip;
+	int		 roof_run;
+	char		*pipe, *pipe_ratio, *core_tags, *core_busy, *core_span;
+	struct vop	*ops;
+	size_t		 nops;
+	struct vcause	*causes;
+	size_t		 ncauses;
+	int		 stacks, shapes, wait_known;
+};
+
+/* verdict-sweep.c */
+void		 vs_init(struct stage *, const struct v_opts *);
+struct vdev	*vs_dev(const char *, size_t);
+void		 vs_window(struct vdev *, int64_t, int64_t, const char *,
+		    size_t, const char *, size_t, int);
+void		 vs_kernel(struct vdev *, int64_t, int64_t, int, const char *,
+		    size_t);
+void		 vs_bubble(struct vdev *, int64_t, int64_t, const int64_t *,
+		    int);
+void		 vs_host_name(struct vdev *, int, const char *, size_t,
+		    int64_t);
+void		 vs_finish(void);
+size_t		 vs_ndevs(void);
+struct vdev	*vs_devn(size_t);
+void		 vs_free(void);
+struct vname	*vn_get(struct vnames *, const char *, size_t);
+
+/* verdict-sum.c */
+/* The verdict of a set of steps (a group or the run). */
+struct vverdict {
+	int		 cls;		/* VC_*, or VV_NO_DATA, VV_IN_CORE */
+	int		 second;	/* VC_*, or -1 */
+	int64_t		 part[VP_N], hid[VP_BUSY_UNCLASSED + 1];
+	int64_t		 cls_ns[VC_N];
+	int64_t		 window, steps;
+	int		 cut;
+	char		 tags[192];
+	const char	*confidence;
+};
+#define VV_NO_DATA	(-1)
+#define VV_IN_CORE	(-2)
+void		 vsum_write(struct stage *, const struct v_opts *);
+/* Write "X.XXX ms" of NS (per step when STEPS > 1) into BUF. */
+char		*vsum_ms(char *, size_t, int64_t);
+char		*vsum_pct(char *, size_t, int64_t, int64_t);
+int64_t		 vsum_per_step(int64_t, int64_t);
+/* The top N names of class CLS of D, as "name (x ms/step), ..." */
+void		 vsum_names(char *, size_t, const struct vdev *, int, int,
+		    int64_t);
+
+/* verdict-advice.c */
+void		 vadv_write(struct stage *, const struct v_opts *,
+		    struct vdev *, const struct vverdict *,
+		    const int64_t *);
+
+#endif
