@@ -25,7 +25,7 @@
 #include "verdict.h"
 #include "xalloc.h"
 
-enum { OPT_SMALL_GAP = 256, OPT_TIE, OPT_FLOOR, OPT_NAMES };
+enum { OPT_SMALL_GAP = 256, OPT_TIE, OPT_LOSS, OPT_FLOOR, OPT_NAMES };
 
 static const char *const added[] = {
 	"step", "step_group", "scope", "steps", "budget_ns", "per_step_ns",
@@ -59,6 +59,10 @@ usage(void)
 	    "      --tie=RATIO       classes within RATIO of the window of "
 	    "each other are a\n"
 	    "                        near tie (default 0.05)\n"
+	    "      --loss=RATIO      the largest loss class (time the device "
+	    "waits) is the\n"
+	    "                        verdict from this share of the window "
+	    "(default 0.25)\n"
 	    "      --floor=RATIO     recommend on a budget part from this "
 	    "share of the\n"
 	    "                        window (default 0.05)\n"
@@ -347,13 +351,14 @@ main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "small-gap",	required_argument,	NULL, OPT_SMALL_GAP },
 		{ "tie",	required_argument,	NULL, OPT_TIE },
+		{ "loss",	required_argument,	NULL, OPT_LOSS },
 		{ "floor",	required_argument,	NULL, OPT_FLOOR },
 		{ "names",	required_argument,	NULL, OPT_NAMES },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct v_opts o = {
-		100000, { 5, 100 }, { 5, 100 }, 3
+		100000, { 5, 100 }, { 25, 100 }, { 5, 100 }, 3
 	};
 	int ch;
 
@@ -372,6 +377,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_TIE:
 			o.tie = parse_ratio(optarg, "--tie");
+			break;
+		case OPT_LOSS:
+			o.loss = parse_ratio(optarg, "--loss");
 			break;
 		case OPT_FLOOR:
 			o.floor = parse_ratio(optarg, "--floor");

@@ -131,24 +131,48 @@ confidence(int64_t share, int64_t margin, int64_t window)
 	return "low";
 }
 
-/* Pick the class of V and its runner-up; fill confidence and tags. */
+/* Whether class K is device work (the device computing, well or not). */
+#define IS_WORK(k)	((k) == VC_COMPUTE || (k) == VC_MEMORY)
+
+/*
+ * Pick the class of V and its runner-up; fill confidence and tags.  The
+ * class is the largest loss class (launch, communication, sync, input,
+ * host, untraced: time the device waits) when it takes at least --loss
+ * of the window, else the largest class: a device that waits a quarter
+ * of its time is bounded by what keeps it waiting, however busy it is
+ * the rest.  Confidence weighs the class's share and its margin over
+ * the next class of its own kind (loss or work).
+ */
 static void
 decide(const struct vdev *d, struct vverdict *v)
 {
-	int k, w = 0, s = -1;
+	int k, w = -1, s = -1, n = -1, loss = -1;
 
-	for (k = 1; k < VC_N; k++)
-		if (v->cls_ns[k] > v->cls_ns[w])
-			w = k;
 	for (k = 0; k < VC_N; k++)
-		if (k != w && (s < 0 || v->cls_ns[k] > v->cls_ns[s]))
+		if (!IS_WORK(k) && (loss < 0 || v->cls_ns[k] > v->cls_ns[loss]))
+			loss = k;
+	if (v->cls_ns[loss] * opt->loss.den >= opt->loss.num * v->window &&
+	    v->cls_ns[loss] > 0)
+		w = loss;
+	else
+		for (k = 0; k < VC_N; k++)
+			if (w < 0 || v->cls_ns[k] > v->cls_ns[w])
+				w = k;
+	for (k = 0; k < VC_N; k++) {
+		if (k == w)
+			continue;
+		if (s < 0 || v->cls_ns[k] > v->cls_ns[s])
 			s = k;
+		if (IS_WORK(k) == IS_WORK(w) &&
+		    (n < 0 || v->cls_ns[k] > v->cls_ns[n]))
+			n = k;
+	}
 	v->cls = w;
 	v->second = s;
 	v->confidence = confidence(v->cls_ns[w], v->cls_ns[w] -
-	    v->cls_ns[s], v->window);
+	    v->cls_ns[n], v->window);
 	v->tags[0] = '\0';
-	if ((v->cls_ns[w] - v->cls_ns[s]) * opt->tie.den <
+	if ((v->cls_ns[w] - v->cls_ns[n]) * opt->tie.den <
 	    opt->tie.num * v->window)
 		stage_tag_add(v->tags, sizeof(v->tags), "near_tie");
 	if (w == VC_COMPUTE && v->part[VP_BUSY_UNCLASSED] +

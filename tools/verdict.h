@@ -40,6 +40,7 @@ struct ratio {
 struct v_opts {
 	int64_t		small_gap;	/* host work in shorter gaps: launch */
 	struct ratio	tie;		/* near tie: within this of a window */
+	struct ratio	loss;		/* a loss class wins from this share */
 	struct ratio	floor;		/* advice for a part from this share */
 	int		names;		/* named ops per evidence line */
 };
