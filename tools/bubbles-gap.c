@@ -414,6 +414,10 @@ win_end(struct bdev *d)
 			step_bubble(d, w->cur_end, w->e, SC_TAIL, w->cut_end);
 	}
 	m[M_UNDER] = m[M_SERVICE] > m[M_BUSY] ? m[M_SERVICE] - m[M_BUSY] : 0;
+	/* Prelaunch and tail count as significant gaps too (a step without
+	 * busy time has one gap, its prelaunch); a zero gap never does. */
+	m[M_SIG] += m[M_PRE] > 0 && m[M_PRE] >= g.o->floor;
+	m[M_SIG] += m[M_TAIL] > 0 && m[M_TAIL] >= g.o->floor;
 	t = step_tags(w);
 	for (k = 0; k < NMET; k++)
 		metric_put(d, w, k);
@@ -582,6 +586,7 @@ gap_busy(void)
 		}
 	} else {
 		w->m[M_COUNT]++;
+		w->m[M_SIG] += t - w->cur_end >= g.o->floor;
 		w->m[M_INTERNAL] += t - w->cur_end;
 		if (t - w->cur_end > w->m[M_LARGEST])
 			w->m[M_LARGEST] = t - w->cur_end;

@@ -22,7 +22,8 @@
 const char *const bub_metric_names[NMET] = {
 	"service_ns", "busy_union_ns", "underfeed_ns", "underfeed_ratio",
 	"prelaunch_gap_ns", "tail_gap_ns", "internal_bubble_total_ns",
-	"largest_internal_bubble_ns", "bubble_count", "inter_step_gap_ns"
+	"largest_internal_bubble_ns", "bubble_count", "significant_bubble_count",
+	"inter_step_gap_ns"
 };
 
 const char *const bub_tag_names[TAG_NBITS] = {

@@ -29,13 +29,14 @@ struct bub_opts {
 	struct ratio	mixed;		/* top two patterns closer than this */
 	struct ratio	share;		/* dominant tag: share of steps */
 	int64_t		near;		/* capture boundary distance, ns */
+	int64_t		floor;		/* shortest significant gap, ns */
 	int		script_idle;	/* DEVICE_IDLE_GAP_HEAVY from ratio only */
 };
 
 /* The per-step metrics, in the order they are written. */
 enum {
 	M_SERVICE, M_BUSY, M_UNDER, M_RATIO, M_PRE, M_TAIL, M_INTERNAL,
-	M_LARGEST, M_COUNT, M_INTER, NMET
+	M_LARGEST, M_COUNT, M_SIG, M_INTER, NMET
 };
 
 /* Step tags, as bits. */

@@ -22,7 +22,7 @@
 
 enum {
 	OPT_MIN_HEAVY = 256, OPT_HEAVY, OPT_UNDERFEED, OPT_IDLE_RULE,
-	OPT_RECURRING, OPT_MIXED, OPT_SHARE, OPT_NEAR
+	OPT_RECURRING, OPT_MIXED, OPT_SHARE, OPT_NEAR, OPT_FLOOR
 };
 
 static const char *const added[] = {
@@ -109,6 +109,7 @@ defaults(struct bub_opts *o)
 	o->mixed = (struct ratio){ 1, 10 };
 	o->share = (struct ratio){ 1, 2 };
 	o->near = 1000000;
+	o->floor = 100000;
 }
 
 static void
@@ -146,6 +147,9 @@ parse_opt(struct bub_opts *o, int c)
 		break;
 	case OPT_NEAR:
 		o->near = cli_parse_i64(optarg, "--near", 0, INT64_MAX);
+		break;
+	case OPT_FLOOR:
+		o->floor = cli_parse_i64(optarg, "--floor", 0, INT64_MAX);
 		break;
 	default:
 		cli_try_help();
@@ -224,6 +228,7 @@ main(int argc, char *argv[])
 		{ "mixed",	required_argument,	NULL, OPT_MIXED },
 		{ "tag-share",	required_argument,	NULL, OPT_SHARE },
 		{ "near",	required_argument,	NULL, OPT_NEAR },
+		{ "floor",	required_argument,	NULL, OPT_FLOOR },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 }
 	};
