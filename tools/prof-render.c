@@ -3,9 +3,10 @@
  * prof-tsv stream, whatever stages it went through.  It computes nothing
  * a stage should have computed: every number comes from a record.
  *
- * This file holds the options and the choice of outputs; the stream is
- * read once (render-model.c), the Chrome trace being written during that
- * read, and each format is a function of the model (render-*.c).
+ * This file holds the options and the table of output formats; the
+ * stream is read once (render-model.c), the Chrome trace being written
+ * during that read, and each format is a writer given a render context
+ * (struct rctx: the output, the model, the options) in render-*.c.
  */
 #include <config.h>
 
@@ -22,29 +23,45 @@
 #include "render.h"
 #include "xalloc.h"
 
-struct render_opts render_opts = { 5, 10, 20, 0, 0, 500, NULL, 1 };
+static struct render_opts opts = { 5, 10, 20, 0, 0, 500, NULL, 1 };
 
-enum fmt { F_MD, F_JSON, F_TEXT, F_CHROME, F_SVG, F_ARCH, F_N };
-static const char *const fmtname[F_N] = {
-	"md", "json", "text", "chrome", "svg", "arch"
+/*
+ * The output formats, in the order -o writes them (the Chrome trace is
+ * written while the stream is read, before the others).  -f names a
+ * format; the charts share the name svg and are told apart by -c.
+ */
+const struct rformat render_formats[] = {
+	{ "md", NULL, "anomaly_report", "md", "anomaly report", 0,
+	    render_md },
+	{ "json", NULL, "anomaly_discovery", "json", "anomaly_discovery "
+	    "object", 0, render_json },
+	{ "text", NULL, "summary", "txt", "terminal summary", 0,
+	    render_text },
+	{ "chrome", NULL, "trace", "json", "Chrome trace", RF_STREAM,
+	    render_chrome },
+	{ "svg", "timeline", "timeline", "svg", "timeline chart", RF_SPANS,
+	    render_svg_timeline },
+	{ "svg", "breakdown", "breakdown", "svg", "per-step breakdown chart",
+	    0, render_svg_breakdown },
+	{ "svg", "roofline", "roofline", "svg", "roofline chart", RF_POINTS,
+	    render_svg_roofline },
+	{ "arch", NULL, "model_architecture_report", "md", "architecture "
+	    "report", RF_ARCH | RF_SAY, render_arch },
+	{ NULL, NULL, NULL, NULL, NULL, 0, NULL }
 };
-static const char *const chartname[] = { "timeline", "breakdown",
-	"roofline" };
 
 static struct rmodel model;
 
 /* The hooks run on every record while the model is read. */
-static struct chrome_out *hook_chrome;
-static struct arch *hook_arch;
-
 static void
 hooks(const struct tsvr *in, void *arg)
 {
-	(void)arg;
-	if (hook_chrome != NULL)
-		chrome_record(in, hook_chrome);
-	if (hook_arch != NULL)
-		arch_record(in, hook_arch);
+	struct rctx *rc = arg;
+
+	if (rc->chrome != NULL)
+		chrome_record(in, rc->chrome);
+	if (rc->arch != NULL)
+		arch_record(in, rc->arch);
 }
 
 static void
@@ -93,14 +110,16 @@ usage(void)
 	exit(EXIT_OK);
 }
 
-static int
-lookup(const char *const *names, int n, const char *s, const char *opt)
+/* The value of -f or -c: one that the format table names. */
+static const char *
+lookup(const char *s, int chart, const char *opt)
 {
-	int i;
+	const struct rformat *f;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], s) == 0)
-			return i;
+	for (f = render_formats; f->name != NULL; f++)
+		if (chart ? f->chart != NULL && strcmp(f->chart, s) == 0 :
+		    strcmp(f->name, s) == 0)
+			return chart ? f->chart : f->name;
 	cli_usage_error("option '%s': invalid value '%s'", opt, s);
 }
 
@@ -130,44 +149,54 @@ finish(FILE *f, char *path)
 	free(path);
 }
 
-static void
-write_fmt(FILE *f, int fmt, int chart)
+/*
+ * Whether format F is one to write for -f FMT (every format when NULL)
+ * and -c CHART (every chart when NULL): on standard output the first
+ * one selected is written, so -f svg alone is the timeline.
+ */
+static int
+selected(const struct rformat *f, const char *fmt, const char *chart)
 {
-	switch (fmt) {
-	case F_MD:
-		render_md(f, &model);
-		break;
-	case F_JSON:
-		render_json(f, &model);
-		break;
-	case F_TEXT:
-		render_text(f, &model);
-		break;
-	case F_SVG:
-		render_svg(f, &model, chart);
-		break;
-	case F_ARCH:
-		render_arch(f, &model, hook_arch);
-		break;
-	default:
-		break;
-	}
+	if (fmt != NULL && strcmp(f->name, fmt) != 0)
+		return 0;
+	return fmt == NULL || f->chart == NULL || chart == NULL ||
+	    strcmp(f->chart, chart) == 0;
+}
+
+static void
+ctx_init(struct rctx *rc, FILE *out)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->out = out;
+	rc->m = &model;
+	rc->opts = &opts;
+}
+
+/* Read the stream, keeping what the formats in NEEDS want. */
+static void
+read_model(struct rctx *rc, const char *path, unsigned needs, FILE *stream)
+{
+	opts.spans = (needs & RF_SPANS) != 0;
+	opts.points = (needs & RF_POINTS) != 0;
+	if (needs & RF_STREAM)
+		rc->chrome = chrome_open(stream);
+	if (needs & RF_ARCH)
+		rc->arch = arch_open();
+	model_read(&model, path, &opts, rc->chrome != NULL ||
+	    rc->arch != NULL ? hooks : NULL, rc);
 }
 
 /* -o DIR: every format (or FMT's only) into files of DIR. */
 static void
-run_dir(const char *path, const char *dir, int fmt, int chart)
+run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 {
-	static const char *const stem[] = { "anomaly_report",
-	    "anomaly_discovery", "summary" };
-	static const char *const ext[] = { "md", "json", "txt" };
-	struct chrome_out *co = NULL;
-	FILE *cf = NULL;
-	char *cpath = NULL, *p;
-	FILE *f;
+	const struct rformat *f, *streamed = NULL;
+	struct rctx rc;
+	unsigned needs = 0;
+	FILE *sf = NULL, *out;
+	char *spath = NULL, *p;
 	struct stat sb;
-	int i;
-
+	size_t n;
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		diag_errno(EXIT_BAD, "%s", dir);
@@ -177,73 +206,64 @@ run_dir(const char *path, const char *dir, int fmt, int chart)
 		errno = ENOTDIR;
 		diag_errno(EXIT_BAD, "%s", dir);
 	}
+	for (f = render_formats; f->name != NULL; f++)
+		if (selected(f, fmt, chart)) {
+			needs |= f->needs;
+			if (f->needs & RF_STREAM)
+				streamed = f;
+		}
 	/* The roofline file says itself when it is empty. */
-	render_opts.warn_roof = 0;
-	render_opts.spans = fmt < 0 || fmt == F_SVG;
-	render_opts.points = fmt < 0 || fmt == F_SVG;
-	if (fmt < 0 || fmt == F_CHROME) {
-		size_t n = strlen(dir) + 32;
-		cpath = xmalloc(n);
-		snprintf(cpath, n, "%s/.trace.json.tmp", dir);
-		if ((cf = fopen(cpath, "w")) == NULL)
-			diag_errno(EXIT_BAD, "%s", cpath);
-		co = chrome_open(cf);
+	opts.warn_roof = 0;
+	if (streamed != NULL) {
+		/* The profile's name, in the file's, is known only later. */
+		n = strlen(dir) + strlen(streamed->stem) +
+		    strlen(streamed->ext) + 8;
+		spath = xmalloc(n);
+		snprintf(spath, n, "%s/.%s.%s.tmp", dir, streamed->stem,
+		    streamed->ext);
+		if ((sf = fopen(spath, "w")) == NULL)
+			diag_errno(EXIT_BAD, "%s", spath);
 	}
-	hook_chrome = co;
-	if (fmt < 0 || fmt == F_ARCH)
-		hook_arch = arch_open();
-	model_read(&model, path, co || hook_arch ? hooks : NULL, NULL);
-	if (co != NULL) {
-		chrome_close(co, &model);
-		/* The profile's name is known only now. */
-		finish(cf, xstrdup(cpath));
-		p = xmalloc(strlen(dir) + strlen(model.name) + 16);
-		sprintf(p, "%s/trace_%s.json", dir, model.name);
-		if (rename(cpath, p) != 0)
+	ctx_init(&rc, sf);
+	read_model(&rc, path, needs, sf);
+	if (streamed != NULL) {
+		streamed->write(&rc);
+		finish(sf, xstrdup(spath));
+		p = xmalloc(strlen(dir) + strlen(streamed->stem) +
+		    strlen(model.name) + strlen(streamed->ext) + 4);
+		sprintf(p, "%s/%s_%s.%s", dir, streamed->stem, model.name,
+		    streamed->ext);
+		if (rename(spath, p) != 0)
 			diag_errno(EXIT_BAD, "%s", p);
-		free(cpath);
+		free(spath);
 		free(p);
 	}
-	for (i = 0; i < 3; i++)
-		if (fmt < 0 || fmt == i) {
-			f = create(dir, stem[i], ext[i], &p);
-			write_fmt(f, i, 0);
-			finish(f, p);
-		}
-	for (i = 0; i < 3; i++)
-		if (fmt < 0 || (fmt == F_SVG && (chart < 0 || chart == i))) {
-			f = create(dir, chartname[i], "svg", &p);
-			render_svg(f, &model, i);
-			finish(f, p);
-		}
-	if (fmt < 0 || fmt == F_ARCH) {
-		f = create(dir, "model_architecture_report", "md", &p);
-		render_arch(f, &model, hook_arch);
-		finish(f, xstrdup(p));
+	for (f = render_formats; f->name != NULL; f++) {
+		if (!selected(f, fmt, chart) || (f->needs & RF_STREAM))
+			continue;
+		rc.out = out = create(dir, f->stem, f->ext, &p);
+		f->write(&rc);
+		finish(out, xstrdup(p));
 		/* Step A9 of the analysis rules: tell the user the path. */
-		fprintf(stderr, "%s: architecture report written to %s\n",
-		    diag_progname(), p);
+		if (f->needs & RF_SAY)
+			fprintf(stderr, "%s: %s written to %s\n",
+			    diag_progname(), f->what, p);
 		free(p);
 	}
 }
 
+/* One format on standard output. */
 static void
-run(const char *path, int fmt, int chart)
+run(const char *path, const char *fmt, const char *chart)
 {
-	struct chrome_out *co = NULL;
+	const struct rformat *f;
+	struct rctx rc;
 
-	if (fmt == F_CHROME)
-		co = chrome_open(stdout);
-	render_opts.spans = fmt == F_SVG && chart == SVG_TIMELINE;
-	render_opts.points = fmt == F_SVG && chart == SVG_ROOFLINE;
-	hook_chrome = co;
-	if (fmt == F_ARCH)
-		hook_arch = arch_open();
-	model_read(&model, path, co || hook_arch ? hooks : NULL, NULL);
-	if (co != NULL)
-		chrome_close(co, &model);
-	else
-		write_fmt(stdout, fmt, chart);
+	for (f = render_formats; !selected(f, fmt, chart); f++)
+		;
+	ctx_init(&rc, stdout);
+	read_model(&rc, path, f->needs, stdout);
+	f->write(&rc);
 }
 
 int
@@ -261,42 +281,42 @@ main(int argc, char **argv)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	const char *dir = NULL;
-	int c, fmt = -1, chart = -1;
+	const char *dir = NULL, *fmt = NULL, *chart = NULL;
+	int c;
 
 	cli_init("prof-render");
 	while ((c = getopt_long(argc, argv, "c:f:hk:N:n:o:s:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			chart = lookup(chartname, 3, optarg, "--chart");
+			chart = lookup(optarg, 1, "--chart");
 			break;
 		case 'f':
-			fmt = lookup(fmtname, F_N, optarg, "--format");
+			fmt = lookup(optarg, 0, "--format");
 			break;
 		case 'h':
 			usage();
 			break;
 		case 'k':
-			render_opts.ops = (size_t)cli_parse_i64(optarg,
-			    "--ops", 0, 1000000);
+			opts.ops = (size_t)cli_parse_i64(optarg, "--ops", 0,
+			    1000000);
 			break;
 		case 'N':
 			if (*optarg == '\0' || strchr(optarg, '/') != NULL)
 				cli_usage_error("option '--name': invalid "
 				    "value '%s'", optarg);
-			render_opts.name = optarg;
+			opts.name = optarg;
 			break;
 		case 'n':
-			render_opts.top = (size_t)cli_parse_i64(optarg,
-			    "--top", 0, 1000000);
+			opts.top = (size_t)cli_parse_i64(optarg, "--top", 0,
+			    1000000);
 			break;
 		case 'o':
 			dir = optarg;
 			break;
 		case 's':
-			render_opts.steps = (size_t)cli_parse_i64(optarg,
-			    "--steps", 0, 100000000);
+			opts.steps = (size_t)cli_parse_i64(optarg, "--steps",
+			    0, 100000000);
 			break;
 		case 'V':
 			cli_version();
@@ -307,15 +327,14 @@ main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		cli_usage_error("extra operand '%s'", argv[optind + 1]);
-	if (chart >= 0 && fmt >= 0 && fmt != F_SVG)
+	if (chart != NULL && fmt != NULL && strcmp(fmt, "svg") != 0)
 		cli_usage_error("option '--chart' needs '--format=svg'");
-	if (chart >= 0 && fmt < 0 && dir == NULL)
-		fmt = F_SVG;
+	if (chart != NULL && fmt == NULL && dir == NULL)
+		fmt = "svg";
 	if (dir != NULL)
 		run_dir(optind < argc ? argv[optind] : "-", dir, fmt, chart);
 	else
-		run(optind < argc ? argv[optind] : "-", fmt >= 0 ? fmt :
-		    isatty(STDOUT_FILENO) ? F_TEXT : F_MD,
-		    chart >= 0 ? chart : SVG_TIMELINE);
+		run(optind < argc ? argv[optind] : "-", fmt != NULL ? fmt :
+		    isatty(STDOUT_FILENO) ? "text" : "md", chart);
 	return EXIT_OK;
 }

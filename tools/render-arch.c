@@ -1,11 +1,13 @@
 /*
- * -f arch: the model architecture report of section 9.2 of the analysis
- * rules, from the records of prof-layers (pass, layer, check, per-device
- * metric, layer_type, role, layer_seq, stream, stream_overlap) and the
- * preamble of prof-ingest.  This file keeps those records while the
- * stream is read, reads the hints of the profile directory's name and
- * writes the configuration context (section 1); render-archtab.c writes
- * sections 2 to 5, render-archsec.c 6 to 9, render-archsum.c 10.
+ * -f arch: the model architecture report, from the records of
+ * prof-layers (pass, layer, check, per-device metric, layer_type, role,
+ * layer_seq, stream, stream_overlap) and the preamble of prof-ingest.
+ * This file keeps those records while the stream is read, reads the
+ * hints of the profile directory's name, writes the configuration
+ * (arch_configuration) and puts the sections in order: the evidence,
+ * passes, layer types and cross-checks are in render-archtab.c, the
+ * layer structure, decode phase, communication and variation in
+ * render-archsec.c, the summary in render-archsum.c.
  *
  * Like every format, it only formats: a number is a record's value with
  * its decimal point moved to change the unit.  The exceptions are
@@ -172,8 +174,6 @@ arch_pct(FILE *f, const char *ratio)
 	put_dec(f, b, 0, 1);
 }
 
-static FILE *out;
-
 /* NS as seconds with six decimals. */
 void
 arch_seconds(FILE *f, int64_t ns)
@@ -193,7 +193,7 @@ arch_metric_or(const struct adev *d, const char *name, const char *dflt)
 	return v != NULL && *v != '\0' ? v : dflt;
 }
 
-/* Hints in the profile directory's name (section 9.2, item 1). */
+/* Hints in the profile directory's name (parallelism, lengths, ...). */
 struct hints {
 	char	 par[128];	/* "PP 2 × DP 2" */
 	char	 ep[32];
@@ -324,8 +324,8 @@ hints_parse(struct hints *h, const char *name)
  * ASCEND_PROFILER_OUTPUT, mindstudio_profiler_output, PROF_*), else the
  * file's own name.  NULL without a source line.
  */
-static char *
-profile_dir(const struct rmodel *m)
+char *
+arch_profile_dir(const struct rmodel *m)
 {
 	const char *p, *c, *prev = NULL, *e;
 	size_t n, k;
@@ -369,7 +369,8 @@ profile_dir(const struct rmodel *m)
 			for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 				n = strlen(s);
 				k = strlen(sfx[i]);
-				if (n > k + 1 && strcmp(s + n - k, sfx[i]) == 0) {
+				if (n > k + 1 && strcmp(s + n - k,
+				    sfx[i]) == 0) {
 					s[n - k] = '\0';
 					again = 1;
 				}
@@ -412,22 +413,23 @@ arch_hint_line(const char *dir, char *buf, size_t cap)
 }
 
 static void
-row(const char *item, const char *value, const char *src)
+row(struct rctx *rc, const char *item, const char *value, const char *src)
 {
-	fprintf(out, "| %s | %s | %s |\n", item, value, src);
+	fprintf(rc->out, "| %s | %s | %s |\n", item, value, src);
 }
 
 static void
-hint_row(const char *item, const char *v, const char *dir, const char *none)
+hint_row(struct rctx *rc, const char *item, const char *v, const char *dir,
+    const char *none)
 {
 	char src[320];
 
 	if (*v == '\0') {
-		row(item, "not in the directory name", none);
+		row(rc, item, "not in the directory name", none);
 		return;
 	}
 	snprintf(src, sizeof(src), "parsed from the directory name `%s`", dir);
-	row(item, v, src);
+	row(rc, item, v, src);
 }
 
 static size_t
@@ -454,7 +456,7 @@ has_type(const struct adev *d, const char *prefix)
 }
 
 static void
-model_type(const struct adev *d)
+model_type(struct rctx *rc, const struct adev *d)
 {
 	const char *kind = count_phase(d, "backward") ? "training (forward "
 	    "and backward passes)" : count_phase(d, "prefill") ||
@@ -462,7 +464,8 @@ model_type(const struct adev *d)
 	    "forward passes only (inference, or evaluation: the trace does "
 	    "not say which)";
 
-	fprintf(out, "| Model type | %s; %s | `pass` and `layer_type` records "
+	fprintf(rc->out,
+	    "| Model type | %s; %s | `pass` and `layer_type` records "
 	    "(prof-layers) |\n", kind, has_type(d, "MoE") ? "**MoE** layers "
 	    "(routing and expert kernels)" : "Dense layers only (no MoE "
 	    "routing or expert kernel)");
@@ -470,163 +473,183 @@ model_type(const struct adev *d)
 
 /* The rows of the directory name's hints, said to be parsed. */
 static void
-hint_rows(const struct hints *h, const char *dir)
+hint_rows(struct rctx *rc, const struct hints *h, const char *dir)
 {
 	const char *src = "no record carries it (prof-ingest reads no "
 	    "parallelism metadata)";
 
-	hint_row("Parallelism", h->par, dir, src);
-	hint_row("Expert parallelism (EP)", h->ep, dir, src);
-	hint_row("Prefill / decode lengths", h->len, dir, "not recorded in "
+	hint_row(rc, "Parallelism", h->par, dir, src);
+	hint_row(rc, "Expert parallelism (EP)", h->ep, dir, src);
+	hint_row(rc, "Prefill / decode lengths", h->len, dir, "not recorded in "
 	    "the trace");
-	hint_row("Batch size", h->bs, dir, "not recorded in the trace");
-	hint_row("Devices", h->world, dir, "see the ranks below");
-	hint_row("Mode", h->mode, dir, "see model type below");
-	hint_row("Model", h->model, dir, "not recorded in the trace");
+	hint_row(rc, "Batch size", h->bs, dir, "not recorded in the trace");
+	hint_row(rc, "Devices", h->world, dir, "see the ranks below");
+	hint_row(rc, "Mode", h->mode, dir, "see model type below");
+	hint_row(rc, "Model", h->model, dir, "not recorded in the trace");
 }
 
 /* What prof-layers found, in the configuration table. */
 static void
-layer_rows(const struct adev *d)
+layer_rows(struct rctx *rc, const struct adev *d)
 {
-	model_type(d);
-	fprintf(out, "| Layers | ~%s per pass (median %s) | "
+	model_type(rc, d);
+	fprintf(rc->out, "| Layers | ~%s per pass (median %s) | "
 	    "`layers_per_pass_max`, `layers_per_pass_median` |\n",
 	    arch_metric_or(d, "layers_per_pass_max", "-"),
 	    arch_metric_or(d, "layers_per_pass_median", "-"));
-	fprintf(out, "| Passes | %s: %s forward, %s backward, %s prefill, %s "
+	fprintf(rc->out,
+	    "| Passes | %s: %s forward, %s backward, %s prefill, %s "
 	    "decode | `pass_count` and per-phase counts |\n",
 	    arch_metric_or(d, "pass_count", "-"),
 	    arch_metric_or(d, "forward_pass_count", "-"),
 	    arch_metric_or(d, "backward_pass_count", "-"),
 	    arch_metric_or(d, "prefill_pass_count", "-"),
 	    arch_metric_or(d, "decode_pass_count", "-"));
-	fprintf(out, "| Attention markers | %s (prefill %s, decode %s) | "
+	fprintf(rc->out, "| Attention markers | %s (prefill %s, decode %s) | "
 	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
 	    arch_metric_or(d, "marker_count", "-"),
 	    arch_metric_or(d, "prefill_layer_count", "-"),
 	    arch_metric_or(d, "decode_layer_count", "-"));
 }
 
+/* The profile and what the capture says of its configuration. */
 static void
-sec1(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
+arch_configuration(struct rctx *rc, const struct rdev *rd, const struct adev *d,
     const char *dir)
 {
+	const struct rmodel *m = rc->m;
 	struct hints h;
 	char v[128];
 
-	fputs("### 1. Configuration Context\n\n", out);
+	fputs("### 1. Configuration Context\n\n", rc->out);
 	hints_parse(&h, dir);
-	fputs("| Item | Value | Source |\n|---|---|---|\n", out);
-	fprintf(out, "| Profile | `%s` | ", dir);
+	fputs("| Item | Value | Source |\n|---|---|---|\n", rc->out);
+	fprintf(rc->out, "| Profile | `%s` | ", dir);
 	fputs(m->nsources ? "`#source` paths (prof-ingest)" :
-	    "no `#source` line: the stream's name", out);
-	fputs(" |\n", out);
-	hint_rows(&h, dir);
-	fprintf(out, "| Ranks in the stream | %zu | `dev` column |\n",
+	    "no `#source` line: the stream's name", rc->out);
+	fputs(" |\n", rc->out);
+	hint_rows(rc, &h, dir);
+	fprintf(rc->out, "| Ranks in the stream | %zu | `dev` column |\n",
 	    m->ndevs - (m->ndevs > 0 && *m->devs[0]->id == '\0'));
 	if (rd->nsteps > 0)
-		fprintf(out, "| Profiling scope | %zu step window(s) | `window` "
+		fprintf(rc->out,
+		    "| Profiling scope | %zu step window(s) | `window` "
 		    "records (prof-steps) |\n", rd->nsteps);
 	else
 		fputs("| Profiling scope | single pseudo-step: no step windows "
-		    "| prof-steps did not run or found no step |\n", out);
+		    "| prof-steps did not run or found no step |\n", rc->out);
 	if (d->nk > 0) {
-		fputs("| Capture | kernels from ", out);
-		arch_seconds(out, d->kfirst);
-		fputs(" s to ", out);
-		arch_seconds(out, d->kend);
-		fputs(" s from the stream origin: span ", out);
-		put_ms(out, d->kend - d->kfirst, 3);
-		fputs(" ms | `kernel` records |\n", out);
+		fputs("| Capture | kernels from ", rc->out);
+		arch_seconds(rc->out, d->kfirst);
+		fputs(" s to ", rc->out);
+		arch_seconds(rc->out, d->kend);
+		fputs(" s from the stream origin: span ", rc->out);
+		put_ms(rc->out, d->kend - d->kfirst, 3);
+		fputs(" ms | `kernel` records |\n", rc->out);
 	}
 	snprintf(v, sizeof(v), "%s", arch_metric_or(d, "kernel_count", ""));
 	if (*v == '\0')
 		snprintf(v, sizeof(v), "%" PRIu64, d->nk);
-	row("Kernels", v, arch_metric(d, "kernel_count") ? "`kernel_count` "
+	row(rc, "Kernels", v, arch_metric(d, "kernel_count") ? "`kernel_count` "
 	    "(prof-layers)" : "`kernel` records");
-	row("Streams", arch_metric_or(d, "stream_count", "-"), "`stream_count` "
+	row(rc, "Streams", arch_metric_or(d, "stream_count", "-"),
+	    "`stream_count` "
 	    "(prof-layers)");
 	if (d->r[AR_PASS].n > 0)
-		layer_rows(d);
+		layer_rows(rc, d);
 	if (*h.par != '\0' && strstr(h.par, "PP") != NULL)
 		fputs("\nThe name says pipeline parallelism: this rank runs one "
 		    "pipeline stage, so its passes hold that stage's share of "
-		    "the model's layers.\n", out);
+		    "the model's layers.\n", rc->out);
 }
 
+/*
+ * The sections after the configuration, numbered from 2 in this order:
+ * its title, its writer, whether a blank line follows it, whether it is
+ * written for a rank where prof-layers found no layer, and what to say
+ * when prof-layers did not run (NULL: the records of prof-layers).
+ */
+static const struct {
+	const char	*title;
+	void		(*write)(struct rctx *, const struct adev *);
+	int		 blank, nolayers;
+	const char	*nostage;
+} sections[] = {
+	{ "Model Architecture Determination", arch_evidence, 1, 0,
+	    "Missing: the `pass`, `layer`, `check`, `layer_type`, `role`, "
+	    "`layer_seq`, `stream` and `stream_overlap` records and the "
+	    "per-device metrics of prof-layers, which did not run: put "
+	    "`prof-layers` in the pipeline before `prof-render`." },
+	{ "Forward Pass Boundaries", arch_passes, 1, 0, NULL },
+	{ "Layer Classification", arch_layer_types, 1, 0, NULL },
+	{ "Cross-Verification Table", arch_crosscheck, 1, 0, NULL },
+	{ "Per-Layer Sub-Structure", arch_substructure, 0, 0, NULL },
+	{ "Decode Phase Analysis", arch_decode, 0, 0, NULL },
+	{ "Communication Pipeline Structure", arch_comm, 0, 1,
+	    "Missing: the `stream` and `stream_overlap` records and the "
+	    "`comm_*` metrics of prof-layers (section 2)." },
+	{ "Layer-to-Layer Variation", arch_variation, 0, 0, NULL },
+	{ "Model Architecture Summary", arch_summary, 0, 1, NULL },
+};
+#define NSECTIONS	(sizeof(sections) / sizeof(sections[0]))
 
 static void
-missing(int n, const char *title, const char *why)
+missing(struct rctx *rc, size_t i, const char *why)
 {
-	fprintf(out, "### %d. %s\n\n%s\n\n", n, title, why);
+	fprintf(rc->out, "### %zu. %s\n\n%s\n\n", i + 2, sections[i].title,
+	    why);
+}
+
+/* Why prof-layers found no layer on the rank, in WHY. */
+static void
+why_nolayers(const struct adev *d, char *why, size_t cap)
+{
+	const char *c = arch_metric(d, "layer_detect_confidence_ratio");
+
+	snprintf(why, cap, "Missing: prof-layers found no layer on this "
+	    "rank: no attention marker kernel, and %s%s%s. Name the "
+	    "model's attention kernel with `prof-layers -m PATTERN`, or "
+	    "lower the detection threshold with `-c`; a CNN, or a capture "
+	    "without a whole layer, has none.", c ? "the repeating-sequence "
+	    "detection stayed below its confidence threshold (best "
+	    "confidence " : "no kernel to detect a sequence in", c ? c : "",
+	    c ? ")" : "");
 }
 
 /* The sections of one rank. */
 static void
-rank(const struct rmodel *m, const struct rdev *rd, const struct adev *d,
+rank(struct rctx *rc, const struct rdev *rd, const struct adev *d,
     const char *dir)
 {
-	static const char *const title[] = { "Model Architecture "
-	    "Determination", "Forward Pass Boundaries", "Layer Classification",
-	    "Cross-Verification Table", "Per-Layer Sub-Structure",
-	    "Decode Phase Analysis", "Communication Pipeline Structure",
-	    "Layer-to-Layer Variation", "Model Architecture Summary" };
-	char why[512], hl[256];
-	int i;
+	char why[512];
+	size_t i;
 
-	arch_hint_line(dir, hl, sizeof(hl));
-	fprintf(out, "## Rank %s\n\n", rd->id);
-	sec1(m, rd, d, dir);
-	fputs("\n", out);
-	if (!model_stage_ran(m, "prof-layers")) {
-		for (i = 0; i < 9; i++)
-			missing(i + 2, title[i], i == 0 ? "Missing: the "
-			    "`pass`, `layer`, `check`, `layer_type`, `role`, "
-			    "`layer_seq`, `stream` and `stream_overlap` records "
-			    "and the per-device metrics of prof-layers, which "
-			    "did not run: put `prof-layers` in the pipeline "
-			    "before `prof-render`." : i == 6 ? "Missing: the "
-			    "`stream` and `stream_overlap` records and the "
-			    "`comm_*` metrics of prof-layers (section 2)." :
-			    "Missing: the records of prof-layers (section 2).");
+	fprintf(rc->out, "## Rank %s\n\n", rd->id);
+	arch_configuration(rc, rd, d, dir);
+	fputs("\n", rc->out);
+	if (!model_stage_ran(rc->m, "prof-layers")) {
+		for (i = 0; i < NSECTIONS; i++)
+			missing(rc, i, sections[i].nostage != NULL ?
+			    sections[i].nostage : "Missing: the records of "
+			    "prof-layers (section 2).");
 		return;
 	}
 	if (d->r[AR_PASS].n == 0) {
-		const char *c = arch_metric(d, "layer_detect_confidence_ratio");
-		snprintf(why, sizeof(why), "Missing: prof-layers found no "
-		    "layer on this rank: no attention marker kernel, and %s%s%s. "
-		    "Name the model's attention kernel with `prof-layers -m "
-		    "PATTERN`, or lower the detection threshold with `-c`; a "
-		    "CNN, or a capture without a whole layer, has none.",
-		    c ? "the repeating-sequence detection stayed below its "
-		    "confidence threshold (best confidence " : "no kernel to "
-		    "detect a sequence in", c ? c : "", c ? ")" : "");
-		for (i = 0; i < 9; i++) {
-			if (i == 6)
-				arch_sec8(out, d);
-			else if (i == 8)
-				arch_sec10(out, m, d, hl);
+		why_nolayers(d, why, sizeof(why));
+		for (i = 0; i < NSECTIONS; i++) {
+			if (sections[i].nolayers)
+				sections[i].write(rc, d);
 			else
-				missing(i + 2, title[i], i == 0 ? why :
-				    "Missing: no layers on this rank "
-				    "(section 2 says why).");
+				missing(rc, i, i == 0 ? why : "Missing: no "
+				    "layers on this rank (section 2 says why).");
 		}
 		return;
 	}
-	arch_sec2(out, d);
-	fputs("\n", out);
-	arch_sec3(out, d);
-	fputs("\n", out);
-	arch_sec4(out, d);
-	fputs("\n", out);
-	arch_sec5(out, d);
-	fputs("\n", out);
-	arch_sec6(out, d);
-	arch_sec7(out, d);
-	arch_sec8(out, d);
-	arch_sec9(out, d);
-	arch_sec10(out, m, d, hl);
+	for (i = 0; i < NSECTIONS; i++) {
+		sections[i].write(rc, d);
+		if (sections[i].blank)
+			fputs("\n", rc->out);
+	}
 }
 
 static struct adev *
@@ -646,50 +669,53 @@ find(struct arch *a, const char *id)
  * are named at the top.
  */
 void
-render_arch(FILE *f, const struct rmodel *m, struct arch *a)
+render_arch(struct rctx *rc)
 {
-	char *dir = profile_dir(m);
+	const struct rmodel *m = rc->m;
+	struct arch *a = rc->arch;
+	char *dir = arch_profile_dir(m);
 	size_t i, nskip = 0, nshown = 0;
 
-	out = f;
 	if (dir == NULL)
 		dir = xstrdup(m->name);
-	fprintf(out, "# Model architecture report: %s\n\n", m->name);
+	fprintf(rc->out, "# Model architecture report: %s\n\n", m->name);
 	fputs("Reverse-engineered from the trace alone by prof-layers; every "
 	    "number is a record of the stream (ms and s from the stream "
-	    "origin", out);
+	    "origin", rc->out);
 	if (m->origin != NULL)
-		fprintf(out, ", %s ns since the epoch", m->origin);
-	fputs(").  Stages: ", out);
+		fprintf(rc->out, ", %s ns since the epoch", m->origin);
+	fputs(").  Stages: ", rc->out);
 	for (i = 0; i < m->nstages; i++)
-		fprintf(out, "%s`%.*s`", i ? ", " : "",
+		fprintf(rc->out, "%s`%.*s`", i ? ", " : "",
 		    (int)strcspn(m->stages[i], " "), m->stages[i]);
-	fputs(m->nstages ? ".\n" : "none recorded.\n", out);
+	fputs(m->nstages ? ".\n" : "none recorded.\n", rc->out);
 	for (i = 0; i < m->ndevs; i++) {
 		struct adev *d = find(a, m->devs[i]->id);
 		if (*m->devs[i]->id == '\0')
 			continue;	/* records of no device (peaks) */
 		if (d == NULL || (d->nk == 0 && d->r[AR_PASS].n == 0 &&
 		    d->r[AR_STREAM].n == 0)) {
-			fprintf(out, "%s%s", nskip++ ? ", " : "\nNo kernels and "
-			    "no prof-layers records on rank(s) ", m->devs[i]->id);
+			fprintf(rc->out, "%s%s",
+			    nskip++ ? ", " : "\nNo kernels and "
+			    "no prof-layers records on rank(s) ",
+			    m->devs[i]->id);
 			continue;
 		}
 	}
 	if (nskip)
 		fputs(" (communication or host records only): no sections for "
-		    "them.\n", out);
+		    "them.\n", rc->out);
 	for (i = 0; i < m->ndevs; i++) {
 		struct adev *d = find(a, m->devs[i]->id);
 		if (d == NULL || (d->nk == 0 && d->r[AR_PASS].n == 0 &&
 		    d->r[AR_STREAM].n == 0))
 			continue;
-		fputs("\n", out);
-		rank(m, m->devs[i], d, dir);
+		fputs("\n", rc->out);
+		rank(rc, m->devs[i], d, dir);
 		nshown++;
 	}
 	if (nshown == 0) {
-		fprintf(out, "\n## No rank\n\nMissing: the stream has no "
+		fprintf(rc->out, "\n## No rank\n\nMissing: the stream has no "
 		    "kernel record and no prof-layers record, so there is "
 		    "nothing to reverse-engineer.  Ingest a profile with "
 		    "device kernels (prof-ingest), then run prof-layers.\n");

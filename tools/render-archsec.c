@@ -1,10 +1,11 @@
 /*
- * -f arch, sections 6 to 9: per-layer sub-structure with the kernel
- * sequence trees, the decode phase (or the backward pass of a training
- * capture), the communication pipeline, layer-to-layer variation.  The
- * drawing follows section 9.3 of the analysis rules: trees with ├─ │ └─
- * and → between kernels, ×N for repeats; the geometry of the bars is
- * the only arithmetic here, and no number is printed from it.
+ * -f arch: the per-layer sub-structure with the kernel sequence trees
+ * (arch_substructure), the decode phase or the backward pass of a
+ * training capture (arch_decode), the communication pipeline
+ * (arch_comm), the layer-to-layer variation (arch_variation).  Trees
+ * are drawn with ├─ │ └─ and → between kernels, ×N for repeats; the
+ * geometry of the bars is the only arithmetic here, and no number is
+ * printed from it.
  */
 #include <config.h>
 
@@ -15,12 +16,10 @@
 
 #include "render.h"
 
-static FILE *out;
-
 static void
-ms(const char *ns)
+ms(struct rctx *rc, const char *ns)
 {
-	put_dec(out, ns, 6, 3);
+	put_dec(rc->out, ns, 6, 3);
 }
 
 static int64_t
@@ -106,16 +105,17 @@ arch_kname(FILE *f, const char *s, size_t max)
 
 /* One run of the sequence: name ×N (time). */
 static void
-run(const struct arow *r, const char *track)
+run(struct rctx *rc, const struct arow *r, const char *track)
 {
-	arch_kname(out, r->f[A_NAME], 60);
+	arch_kname(rc->out, r->f[A_NAME], 60);
 	if (strcmp(r->f[A_REPEAT], "1") != 0)
-		fprintf(out, " ×%s", r->f[A_REPEAT]);
-	fputs(" (", out);
-	ms(r->f[A_KSUM]);
-	fputs(" ms)", out);
+		fprintf(rc->out, " ×%s", r->f[A_REPEAT]);
+	fputs(" (", rc->out);
+	ms(rc, r->f[A_KSUM]);
+	fputs(" ms)", rc->out);
 	if (strcmp(r->f[A_TRACK], track) != 0)
-		fprintf(out, " [stream %s]", *r->f[A_TRACK] ? r->f[A_TRACK] :
+		fprintf(rc->out, " [stream %s]",
+		    *r->f[A_TRACK] ? r->f[A_TRACK] :
 		    "-");
 }
 
@@ -125,16 +125,15 @@ run(const struct arow *r, const char *track)
  * its kernels joined by →, three to a line.
  */
 void
-arch_tree(FILE *f, const struct adev *d, const struct arow *first)
+arch_tree(struct rctx *rc, const struct adev *d, const struct arow *first)
 {
 	const struct arows *s = &d->r[AR_SEQ];
 	size_t i = (size_t)(first - s->v), j, end, k, nk = 0;
 
-	out = f;
 	for (end = i; end < s->n && same(&s->v[end], first->f[A_PHASE],
 	    first->f[A_LTYPE]); end++)
 		nk += (size_t)i64(s->v[end].f[A_REPEAT]);
-	fprintf(out, "```text\nlayer %s of pass %s (%s, %s): %zu kernels, "
+	fprintf(rc->out, "```text\nlayer %s of pass %s (%s, %s): %zu kernels, "
 	    "marker stream %s\n", first->f[A_LAYER], first->f[A_PASS],
 	    first->f[A_LTYPE], first->f[A_PHASE], nk,
 	    *first->f[A_TRACK] ? first->f[A_TRACK] : "-");
@@ -145,18 +144,18 @@ arch_tree(FILE *f, const struct adev *d, const struct arow *first)
 		    s->v[j].f[A_TAGS]) == 0; k++)
 			;
 		last = k == end;
-		fprintf(out, "%s %s: ", last ? "└─" : "├─",
+		fprintf(rc->out, "%s %s: ", last ? "└─" : "├─",
 		    *s->v[j].f[A_TAGS] ? s->v[j].f[A_TAGS] : "other");
 		for (; j < k; j++, n++) {
 			if (n > 0 && n % 3 == 0)
-				fprintf(out, "\n%s   → ", last ? " " : "│");
+				fprintf(rc->out, "\n%s   → ", last ? " " : "│");
 			else if (n > 0)
-				fputs(" → ", out);
-			run(&s->v[j], first->f[A_TRACK]);
+				fputs(" → ", rc->out);
+			run(rc, &s->v[j], first->f[A_TRACK]);
 		}
-		fputs("\n", out);
+		fputs("\n", rc->out);
 	}
-	fputs("```\n", out);
+	fputs("```\n", rc->out);
 }
 
 /* The first layer_seq row of (phase, type). */
@@ -173,24 +172,25 @@ seq_of(const struct adev *d, const char *phase, const char *type)
 
 /* Component | Kernels | Wall | Kernel time | Share, for (phase, type). */
 static void
-roles(const struct adev *d, const char *phase, const char *type)
+roles(struct rctx *rc, const struct adev *d, const char *phase,
+    const char *type)
 {
 	size_t i;
 
 	fputs("| Component | Kernels | Wall time, all layers (ms) | Kernel "
 	    "time (ms) | Share of layer wall (%) |\n"
-	    "|---|---:|---:|---:|---:|\n", out);
+	    "|---|---:|---:|---:|---:|\n", rc->out);
 	for (i = 0; i < d->r[AR_ROLE].n; i++) {
 		const struct arow *r = &d->r[AR_ROLE].v[i];
 		if (!same(r, phase, type))
 			continue;
-		fprintf(out, "| `%s` | %s | ", r->f[A_NAME], r->f[A_VALUE]);
-		ms(r->f[A_BUSY]);
-		fputs(" | ", out);
-		ms(r->f[A_KSUM]);
-		fputs(" | ", out);
-		arch_pct(out, r->f[A_SHARE]);
-		fputs(" |\n", out);
+		fprintf(rc->out, "| `%s` | %s | ", r->f[A_NAME], r->f[A_VALUE]);
+		ms(rc, r->f[A_BUSY]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_KSUM]);
+		fputs(" | ", rc->out);
+		arch_pct(rc->out, r->f[A_SHARE]);
+		fputs(" |\n", rc->out);
 	}
 }
 
@@ -211,7 +211,8 @@ dominant(const struct adev *d, const char *phase, const char *type)
 
 /* Layers of (phase, type) tagged first, last or outlier. */
 static void
-anomalies(const struct adev *d, const char *phase, const char *type)
+anomalies(struct rctx *rc, const struct adev *d, const char *phase,
+    const char *type)
 {
 	size_t i, n = 0;
 
@@ -222,61 +223,64 @@ anomalies(const struct adev *d, const char *phase, const char *type)
 		    tag_has(t, "sampling") || (tag_has(t, "last") && n < 8)))
 			continue;
 		if (n++ == 0)
-			fputs("\nLayers that differ:\n\n", out);
-		fprintf(out, "- layer %s of pass %s: wall ", l->f[A_LAYER],
+			fputs("\nLayers that differ:\n\n", rc->out);
+		fprintf(rc->out, "- layer %s of pass %s: wall ", l->f[A_LAYER],
 		    l->f[A_PASS]);
-		ms(l->f[A_DUR]);
-		fprintf(out, " ms, %s kernels, kernel time ", l->f[A_KCOUNT]);
-		ms(l->f[A_KSUM]);
-		fputs(" ms", out);
+		ms(rc, l->f[A_DUR]);
+		fprintf(rc->out, " ms, %s kernels, kernel time ",
+		    l->f[A_KCOUNT]);
+		ms(rc, l->f[A_KSUM]);
+		fputs(" ms", rc->out);
 		if (tag_has(t, "outlier"))
 			fputs(tag_has(t, "first") ? "; **outlier: first layer "
 			    "of its pass (warm-up)**" : "; **outlier: twice "
-			    "the pass's median wall or more**", out);
+			    "the pass's median wall or more**", rc->out);
 		if (tag_has(t, "last"))
 			fputs("; last of its pass: ends at its last kernel "
 			    "(the output head, loss, sampling or a pipeline "
-			    "send that follow belong to no layer)", out);
+			    "send that follow belong to no layer)", rc->out);
 		if (tag_has(t, "sampling"))
 			fputs("; **runs sampling ops** (decode/sampling "
-			    "logic)", out);
-		fputs("\n", out);
+			    "logic)", rc->out);
+		fputs("\n", rc->out);
 	}
 }
 
+/* Per layer type: the kernel sequence tree and the components. */
 void
-arch_sec6(FILE *f, const struct adev *d)
+arch_substructure(struct rctx *rc, const struct adev *d)
 {
 	size_t i;
 
-	out = f;
-	fputs("### 6. Per-Layer Sub-Structure\n\n", out);
+	fputs("### 6. Per-Layer Sub-Structure\n\n", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
 		const struct arow *t = &d->r[AR_LTYPE].v[i];
 		const struct arow *s = seq_of(d, t->f[A_PHASE], t->f[A_NAME]);
 		const struct arow *r = dominant(d, t->f[A_PHASE],
 		    t->f[A_NAME]);
-		fprintf(out, "#### %s layers (%s)\n\n", t->f[A_NAME],
+		fprintf(rc->out, "#### %s layers (%s)\n\n", t->f[A_NAME],
 		    t->f[A_PHASE]);
-		fprintf(out, "%s layer(s), %s kernels per layer (median), typical "
+		fprintf(rc->out,
+		    "%s layer(s), %s kernels per layer (median), typical "
 		    "wall ", t->f[A_VALUE], t->f[A_KCOUNT]);
-		ms(t->f[A_MEDIAN]);
-		fputs(" ms", out);
+		ms(rc, t->f[A_MEDIAN]);
+		fputs(" ms", rc->out);
 		if (r != NULL) {
-			fprintf(out, "; dominant component **`%s`, ",
+			fprintf(rc->out, "; dominant component **`%s`, ",
 			    r->f[A_NAME]);
-			arch_pct(out, r->f[A_SHARE]);
-			fputs("% of the layer wall**", out);
+			arch_pct(rc->out, r->f[A_SHARE]);
+			fputs("% of the layer wall**", rc->out);
 		}
-		fputs(".\n\n", out);
+		fputs(".\n\n", rc->out);
 		if (s != NULL)
-			arch_tree(out, d, s);
+			arch_tree(rc, d, s);
 		else
-			fputs("No `layer_seq` record for this type.\n", out);
-		fputs("\n", out);
-		roles(d, t->f[A_PHASE], t->f[A_NAME]);
-		anomalies(d, t->f[A_PHASE], t->f[A_NAME]);
-		fputs("\n", out);
+			fputs("No `layer_seq` record for this type.\n",
+			    rc->out);
+		fputs("\n", rc->out);
+		roles(rc, d, t->f[A_PHASE], t->f[A_NAME]);
+		anomalies(rc, d, t->f[A_PHASE], t->f[A_NAME]);
+		fputs("\n", rc->out);
 	}
 }
 
@@ -293,7 +297,7 @@ ltype(const struct adev *d, const char *phase)
 
 /* One phase's layers against another's: marker, wall, kernels. */
 static void
-contrast(const struct adev *d, const char *a, const char *b)
+contrast(struct rctx *rc, const struct adev *d, const char *a, const char *b)
 {
 	const struct arow *ta = ltype(d, a), *tb = ltype(d, b);
 	const struct arow *pa = NULL, *pb = NULL;
@@ -308,27 +312,28 @@ contrast(const struct adev *d, const char *a, const char *b)
 	}
 	if (ta == NULL || tb == NULL || pa == NULL || pb == NULL)
 		return;
-	fprintf(out, "| Measure | %s | %s |\n|---|---:|---:|\n", a, b);
-	fputs("| Median marker (attention) duration, first pass (ms) | ", out);
-	ms(pa->f[A_MDUR]);
-	fputs(" | ", out);
-	ms(pb->f[A_MDUR]);
-	fputs(" |\n| Median layer wall, first layer type (ms) | ", out);
-	ms(ta->f[A_MEDIAN]);
-	fprintf(out, " (%s) | ", ta->f[A_NAME]);
-	ms(tb->f[A_MEDIAN]);
-	fprintf(out, " (%s) |\n| Kernels per layer (median), first layer "
+	fprintf(rc->out, "| Measure | %s | %s |\n|---|---:|---:|\n", a, b);
+	fputs("| Median marker (attention) duration, first pass (ms) | ",
+	    rc->out);
+	ms(rc, pa->f[A_MDUR]);
+	fputs(" | ", rc->out);
+	ms(rc, pb->f[A_MDUR]);
+	fputs(" |\n| Median layer wall, first layer type (ms) | ", rc->out);
+	ms(rc, ta->f[A_MEDIAN]);
+	fprintf(rc->out, " (%s) | ", ta->f[A_NAME]);
+	ms(rc, tb->f[A_MEDIAN]);
+	fprintf(rc->out, " (%s) |\n| Kernels per layer (median), first layer "
 	    "type | %s (%s) | %s (%s) |\n", tb->f[A_NAME], ta->f[A_KCOUNT],
 	    ta->f[A_NAME], tb->f[A_KCOUNT], tb->f[A_NAME]);
-	fputs("| Pass wall, first pass (ms) | ", out);
-	ms(pa->f[A_DUR]);
-	fputs(" | ", out);
-	ms(pb->f[A_DUR]);
-	fputs(" |\n\n", out);
+	fputs("| Pass wall, first pass (ms) | ", rc->out);
+	ms(rc, pa->f[A_DUR]);
+	fputs(" | ", rc->out);
+	ms(rc, pb->f[A_DUR]);
+	fputs(" |\n\n", rc->out);
 }
 
 static void
-phase_costs(const struct adev *d, const char *phase)
+phase_costs(struct rctx *rc, const struct adev *d, const char *phase)
 {
 	size_t i;
 
@@ -336,202 +341,207 @@ phase_costs(const struct adev *d, const char *phase)
 		const struct arow *t = &d->r[AR_LTYPE].v[i];
 		if (strcmp(t->f[A_PHASE], phase) != 0)
 			continue;
-		fprintf(out, "Dominant costs of the %s %s layers (the tree is "
+		fprintf(rc->out,
+		    "Dominant costs of the %s %s layers (the tree is "
 		    "in section 6):\n\n", phase, t->f[A_NAME]);
-		roles(d, phase, t->f[A_NAME]);
-		fputs("\n", out);
+		roles(rc, d, phase, t->f[A_NAME]);
+		fputs("\n", rc->out);
 	}
 }
 
+/* The decode phase, or the backward pass of a training capture. */
 void
-arch_sec7(FILE *f, const struct adev *d)
+arch_decode(struct rctx *rc, const struct adev *d)
 {
 	const char *nd = arch_metric(d, "decode_pass_count");
 	const char *nb = arch_metric(d, "backward_pass_count");
 
-	out = f;
-	fputs("### 7. Decode Phase Analysis\n\n", out);
+	fputs("### 7. Decode Phase Analysis\n\n", rc->out);
 	if (nd != NULL && strcmp(nd, "0") != 0) {
-		fprintf(out, "%s decode pass(es), %s decode layers.\n\n", nd,
+		fprintf(rc->out, "%s decode pass(es), %s decode layers.\n\n",
+		    nd,
 		    arch_metric(d, "decode_layer_count"));
-		phase_costs(d, "decode");
-		contrast(d, "prefill", "decode");
+		phase_costs(rc, d, "decode");
+		contrast(rc, d, "prefill", "decode");
 		fputs("Decode attends one new token per sequence against the "
 		    "KV cache: the attention kernel collapses and the layer is "
 		    "bound by weight and cache reads and by launch latency, "
 		    "not by compute; communication (all-to-all for expert "
-		    "parallelism) then takes a larger share.\n\n", out);
+		    "parallelism) then takes a larger share.\n\n", rc->out);
 		return;
 	}
 	if (nb != NULL && strcmp(nb, "0") != 0) {
-		fprintf(out, "**Training capture: no decode phase.**  The "
+		fprintf(rc->out, "**Training capture: no decode phase.**  The "
 		    "backward pass takes its place here: %s backward "
 		    "pass(es).\n\n", nb);
-		phase_costs(d, "backward");
-		contrast(d, "forward", "backward");
+		phase_costs(rc, d, "backward");
+		contrast(rc, d, "forward", "backward");
 		fputs("The backward layer recomputes and differentiates: its "
 		    "attention gradient and the weight and input gradient "
-		    "matmuls make it longer than the forward layer.\n\n", out);
+		    "matmuls make it longer than the forward layer.\n\n",
+		    rc->out);
 		return;
 	}
 	fputs("Missing: no decode and no backward pass on this rank; every "
-	    "pass is forward", out);
+	    "pass is forward", rc->out);
 	if (arch_metric(d, "prefill_pass_count") != NULL &&
 	    strcmp(arch_metric(d, "prefill_pass_count"), "0") != 0)
-		fputs(" or prefill", out);
+		fputs(" or prefill", rc->out);
 	fputs(".  A decode analysis needs a capture that covers token "
 	    "generation (the profiler's schedule active over decode steps); "
 	    "prof-layers then tells decode passes by their short attention "
-	    "kernels.\n\n", out);
+	    "kernels.\n\n", rc->out);
 }
 
 /* A bar of WIDTH cells, NUM / DEN of it filled. */
 static void
-bar(int64_t num, int64_t den, int width)
+bar(struct rctx *rc, int64_t num, int64_t den, int width)
 {
 	int i, n = den > 0 ? (int)((num > den ? den : num) * width / den) : 0;
 
 	if (num > 0 && n == 0)
 		n = 1;
 	for (i = 0; i < width; i++)
-		fputs(i < n ? "█" : "░", out);
+		fputs(i < n ? "█" : "░", rc->out);
 }
 
 static void
-track(const char *t)
+track(struct rctx *rc, const char *t)
 {
-	fprintf(out, "%s", *t ? t : "-");
+	fprintf(rc->out, "%s", *t ? t : "-");
 }
 
 /* Stream | Purpose | ... | Overlaps with (rule A7). */
 static void
-stream_table(const struct arows *s, const struct arows *o)
+stream_table(struct rctx *rc, const struct arows *s, const struct arows *o)
 {
 	size_t i, j;
 	int n;
 
 	fputs("| Stream | Purpose | Kernels | Kernel time (ms) | Busy (ms) | "
 	    "Share of kernel time (%) | Overlaps with |\n"
-	    "|---|---|---:|---:|---:|---:|---|\n", out);
+	    "|---|---|---:|---:|---:|---:|---|\n", rc->out);
 	for (i = 0; i < s->n; i++) {
 		const struct arow *r = &s->v[i];
-		fputs("| `", out);
-		track(r->f[A_TRACK]);
-		fprintf(out, "` | %s | %s | ", r->f[A_NAME], r->f[A_VALUE]);
-		ms(r->f[A_KSUM]);
-		fputs(" | ", out);
-		ms(r->f[A_BUSY]);
-		fputs(" | ", out);
-		arch_pct(out, r->f[A_SHARE]);
-		fputs(" | ", out);
+		fputs("| `", rc->out);
+		track(rc, r->f[A_TRACK]);
+		fprintf(rc->out, "` | %s | %s | ", r->f[A_NAME], r->f[A_VALUE]);
+		ms(rc, r->f[A_KSUM]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_BUSY]);
+		fputs(" | ", rc->out);
+		arch_pct(rc->out, r->f[A_SHARE]);
+		fputs(" | ", rc->out);
 		for (j = 0, n = 0; j < o->n; j++) {
 			if (strcmp(o->v[j].f[A_TRACK], r->f[A_TRACK]) != 0)
 				continue;
-			fputs(n++ ? ", `" : "`", out);
-			track(o->v[j].f[A_NAME]);
-			fputs("` ", out);
-			ms(o->v[j].f[A_BUSY]);
-			fputs(" ms (", out);
-			arch_pct(out, o->v[j].f[A_SHARE]);
-			fputs("%)", out);
+			fputs(n++ ? ", `" : "`", rc->out);
+			track(rc, o->v[j].f[A_NAME]);
+			fputs("` ", rc->out);
+			ms(rc, o->v[j].f[A_BUSY]);
+			fputs(" ms (", rc->out);
+			arch_pct(rc->out, o->v[j].f[A_SHARE]);
+			fputs("%)", rc->out);
 		}
-		fputs(n ? " |\n" : "none |\n", out);
+		fputs(n ? " |\n" : "none |\n", rc->out);
 	}
 }
 
 /* The overlap diagram: a bar per stream, and one of hidden comm. */
 static void
-stream_bars(const struct adev *d, const char *ratio)
+stream_bars(struct rctx *rc, const struct adev *d, const char *ratio)
 {
 	const struct arows *s = &d->r[AR_STREAM];
 	int64_t span = d->kend - d->kfirst;
 	size_t i;
 
-	fputs("\nBusy time of each stream over the kernels' extent (", out);
-	put_ms(out, span, 3);
-	fputs(" ms):\n\n```text\n", out);
+	fputs("\nBusy time of each stream over the kernels' extent (", rc->out);
+	put_ms(rc->out, span, 3);
+	fputs(" ms):\n\n```text\n", rc->out);
 	for (i = 0; i < s->n; i++) {
-		fprintf(out, "stream %-6s %-12s │", *s->v[i].f[A_TRACK] ?
+		fprintf(rc->out, "stream %-6s %-12s │", *s->v[i].f[A_TRACK] ?
 		    s->v[i].f[A_TRACK] : "-", s->v[i].f[A_NAME]);
-		bar(i64(s->v[i].f[A_BUSY]), span, 40);
-		fputs("│ ", out);
-		ms(s->v[i].f[A_BUSY]);
-		fputs(" ms\n", out);
+		bar(rc, i64(s->v[i].f[A_BUSY]), span, 40);
+		fputs("│ ", rc->out);
+		ms(rc, s->v[i].f[A_BUSY]);
+		fputs(" ms\n", rc->out);
 	}
 	if (ratio != NULL) {
-		fprintf(out, "%-27s│", "comm hidden under compute");
-		bar(i64(arch_metric(d, "comm_overlap_ns")),
+		fprintf(rc->out, "%-27s│", "comm hidden under compute");
+		bar(rc, i64(arch_metric(d, "comm_overlap_ns")),
 		    i64(arch_metric(d, "comm_union_ns")), 40);
-		fputs("│ ", out);
-		arch_pct(out, ratio);
-		fputs("% of comm\n", out);
+		fputs("│ ", rc->out);
+		arch_pct(rc->out, ratio);
+		fputs("% of comm\n", rc->out);
 	}
-	fputs("```\n\n", out);
+	fputs("```\n\n", rc->out);
 }
 
+/* The streams, what overlaps what, and the hidden communication. */
 void
-arch_sec8(FILE *f, const struct adev *d)
+arch_comm(struct rctx *rc, const struct adev *d)
 {
 	const char *ratio = arch_metric(d, "comm_overlap_ratio");
 
-	out = f;
-	fputs("### 8. Communication Pipeline Structure\n\n", out);
+	fputs("### 8. Communication Pipeline Structure\n\n", rc->out);
 	if (d->r[AR_STREAM].n == 0) {
 		fputs("Missing: no `stream` records (prof-layers did not run on "
-		    "this rank's kernels).\n\n", out);
+		    "this rank's kernels).\n\n", rc->out);
 		return;
 	}
-	stream_table(&d->r[AR_STREAM], &d->r[AR_OVL]);
-	stream_bars(d, ratio);
+	stream_table(rc, &d->r[AR_STREAM], &d->r[AR_OVL]);
+	stream_bars(rc, d, ratio);
 	if (ratio == NULL) {
 		fputs("No communication kernels on this rank: a single-device "
 		    "run, or the collectives are not in the trace (capture "
-		    "with the communication activities on).\n\n", out);
+		    "with the communication activities on).\n\n", rc->out);
 		return;
 	}
-	fputs("**", out);
-	arch_pct(out, ratio);
+	fputs("**", rc->out);
+	arch_pct(rc->out, ratio);
 	fputs("% of the communication time is hidden under compute** "
-	    "(`comm_overlap_ratio` ", out);
-	put_dec(out, ratio, 0, 6);
-	fputs("; above 0.9 is well hidden): ", out);
-	ms(arch_metric(d, "comm_overlap_ns"));
-	fputs(" ms of the ", out);
-	ms(arch_metric(d, "comm_union_ns"));
+	    "(`comm_overlap_ratio` ", rc->out);
+	put_dec(rc->out, ratio, 0, 6);
+	fputs("; above 0.9 is well hidden): ", rc->out);
+	ms(rc, arch_metric(d, "comm_overlap_ns"));
+	fputs(" ms of the ", rc->out);
+	ms(rc, arch_metric(d, "comm_union_ns"));
 	fputs(" ms when communication runs.  Communication kernels add up to ",
-	    out);
-	ms(arch_metric(d, "comm_kernel_sum_ns"));
+	    rc->out);
+	ms(rc, arch_metric(d, "comm_kernel_sum_ns"));
 	fputs(" ms: kernel time exceeds wall time where collectives overlap "
 	    "each other or other streams, and a collective's duration "
 	    "includes the time it waits for its peers, so the sum of kernel "
-	    "times is not time spent.\n\n", out);
+	    "times is not time spent.\n\n", rc->out);
 }
 
 /* One row of the variation table: a column per layer_type record. */
 static void
-vrow(const struct adev *d, const char *label, int col, int unit)
+vrow(struct rctx *rc, const struct adev *d, const char *label, int col,
+    int unit)
 {
 	size_t i;
 
-	fprintf(out, "| %s |", label);
+	fprintf(rc->out, "| %s |", label);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
 		const char *v = d->r[AR_LTYPE].v[i].f[col];
-		fputs(" ", out);
+		fputs(" ", rc->out);
 		if (unit == 1)
-			ms(v);
+			ms(rc, v);
 		else
-			fputs(*v ? v : "-", out);
-		fputs(" |", out);
+			fputs(*v ? v : "-", rc->out);
+		fputs(" |", rc->out);
 	}
-	fputs("\n", out);
+	fputs("\n", rc->out);
 }
 
 static void
-vrole(const struct adev *d, const char *label, const char *role)
+vrole(struct rctx *rc, const struct adev *d, const char *label,
+    const char *role)
 {
 	size_t i, j;
 
-	fprintf(out, "| %s |", label);
+	fprintf(rc->out, "| %s |", label);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
 		const struct arow *t = &d->r[AR_LTYPE].v[i];
 		const char *v = NULL;
@@ -540,40 +550,40 @@ vrole(const struct adev *d, const char *label, const char *role)
 			    t->f[A_NAME]) && strcmp(d->r[AR_ROLE].v[j].f[A_NAME],
 			    role) == 0)
 				v = d->r[AR_ROLE].v[j].f[A_SHARE];
-		fputs(" ", out);
-		arch_pct(out, v);
-		fputs(" |", out);
+		fputs(" ", rc->out);
+		arch_pct(rc->out, v);
+		fputs(" |", rc->out);
 	}
-	fputs("\n", out);
+	fputs("\n", rc->out);
 }
 
+/* The layer types side by side, and the variation within each. */
 void
-arch_sec9(FILE *f, const struct adev *d)
+arch_variation(struct rctx *rc, const struct adev *d)
 {
 	size_t i;
 
-	out = f;
-	fputs("### 9. Layer-to-Layer Variation\n\n| Metric |", out);
+	fputs("### 9. Layer-to-Layer Variation\n\n| Metric |", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++)
-		fprintf(out, " %s (%s) |", d->r[AR_LTYPE].v[i].f[A_NAME],
+		fprintf(rc->out, " %s (%s) |", d->r[AR_LTYPE].v[i].f[A_NAME],
 		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
-	fputs("\n|---|", out);
+	fputs("\n|---|", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++)
-		fputs("---:|", out);
-	fputs("\n", out);
-	vrow(d, "Layers", A_VALUE, 0);
-	vrow(d, "Wall time, min (ms)", A_MIN, 1);
-	vrow(d, "Wall time, median (ms)", A_MEDIAN, 1);
-	vrow(d, "Wall time, max (ms)", A_MAX, 1);
-	vrow(d, "Coefficient of variation", A_CV, 0);
-	vrow(d, "Kernels per layer (median)", A_KCOUNT, 0);
-	vrow(d, "Kernel time, all layers (ms)", A_KSUM, 1);
-	vrow(d, "Busy time, all layers (ms)", A_BUSY, 1);
-	vrole(d, "Attention share of wall (%)", "attention");
-	vrole(d, "Expert share of wall (%)", "expert");
-	vrole(d, "Matmul share of wall (%)", "matmul");
-	vrole(d, "Communication (TP) share of wall (%)", "tp_comm");
-	fputs("\nWithin-type variation:", out);
+		fputs("---:|", rc->out);
+	fputs("\n", rc->out);
+	vrow(rc, d, "Layers", A_VALUE, 0);
+	vrow(rc, d, "Wall time, min (ms)", A_MIN, 1);
+	vrow(rc, d, "Wall time, median (ms)", A_MEDIAN, 1);
+	vrow(rc, d, "Wall time, max (ms)", A_MAX, 1);
+	vrow(rc, d, "Coefficient of variation", A_CV, 0);
+	vrow(rc, d, "Kernels per layer (median)", A_KCOUNT, 0);
+	vrow(rc, d, "Kernel time, all layers (ms)", A_KSUM, 1);
+	vrow(rc, d, "Busy time, all layers (ms)", A_BUSY, 1);
+	vrole(rc, d, "Attention share of wall (%)", "attention");
+	vrole(rc, d, "Expert share of wall (%)", "expert");
+	vrole(rc, d, "Matmul share of wall (%)", "matmul");
+	vrole(rc, d, "Communication (TP) share of wall (%)", "tp_comm");
+	fputs("\nWithin-type variation:", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
 		const struct arow *t = &d->r[AR_LTYPE].v[i];
 		size_t j, nout = 0, nlast = 0, nfirst = 0;
@@ -586,18 +596,22 @@ arch_sec9(FILE *f, const struct adev *d)
 			    tag_has(l->f[A_TAGS], "first");
 			nlast += tag_has(l->f[A_TAGS], "last");
 		}
-		fprintf(out, "\n- %s (%s): wall ", t->f[A_NAME], t->f[A_PHASE]);
-		ms(t->f[A_MIN]);
-		fputs("–", out);
-		ms(t->f[A_MAX]);
-		fprintf(out, " ms, coefficient of variation %s", t->f[A_CV]);
+		fprintf(rc->out, "\n- %s (%s): wall ", t->f[A_NAME],
+		    t->f[A_PHASE]);
+		ms(rc, t->f[A_MIN]);
+		fputs("–", rc->out);
+		ms(rc, t->f[A_MAX]);
+		fprintf(rc->out, " ms, coefficient of variation %s",
+		    t->f[A_CV]);
 		if (nout)
-			fprintf(out, "; **%zu outlier layer(s)** (twice the "
+			fprintf(rc->out,
+			    "; **%zu outlier layer(s)** (twice the "
 			    "pass median or more), %zu of them the first layer "
 			    "of a pass (warm-up)", nout, nfirst);
 		if (nlast)
-			fprintf(out, "; %zu last layer(s) of a pass, whose span "
+			fprintf(rc->out,
+			    "; %zu last layer(s) of a pass, whose span "
 			    "ends at their last kernel and is shorter", nlast);
 	}
-	fputs("\n\n", out);
+	fputs("\n\n", rc->out);
 }

@@ -1,8 +1,8 @@
 /*
- * -f arch, section 10: the model architecture summary, a box of the
- * rank (name hints, layers per phase and type, streams, communication)
- * in box-drawing characters, and the per-pass timeline with the layer
- * blocks of the first pass of each phase.  The cells of the timeline
+ * -f arch, the summary (arch_summary): a box of the rank (name hints,
+ * layers per phase and type, streams, communication) in box-drawing
+ * characters, and the per-pass timeline with the layer blocks of the
+ * first pass of each phase.  The cells of the timeline
  * are the only arithmetic; the numbers printed are the records'.
  */
 #include <config.h>
@@ -17,12 +17,10 @@
 #include "render.h"
 #include "xalloc.h"
 
-static FILE *out;
-
 static void
-ms(const char *ns)
+ms(struct rctx *rc, const char *ns)
 {
-	put_dec(out, ns, 6, 3);
+	put_dec(rc->out, ns, 6, 3);
 }
 
 static int64_t
@@ -75,32 +73,32 @@ msb(char *buf, size_t cap, const char *ns)
 }
 
 static void
-box_print(struct box *b)
+box_print(struct rctx *rc, struct box *b)
 {
 	size_t i, j, w = 0;
 
 	for (i = 0; i < b->n; i++)
 		if (*b->l[i] != '\0' && width(b->l[i]) > w)
 			w = width(b->l[i]);
-	fputs("┌", out);
+	fputs("┌", rc->out);
 	for (j = 0; j < w + 2; j++)
-		fputs("─", out);
-	fputs("┐\n", out);
+		fputs("─", rc->out);
+	fputs("┐\n", rc->out);
 	for (i = 0; i < b->n; i++) {
 		if (*b->l[i] == '\0') {
-			fputs("├", out);
+			fputs("├", rc->out);
 			for (j = 0; j < w + 2; j++)
-				fputs("─", out);
-			fputs("┤\n", out);
+				fputs("─", rc->out);
+			fputs("┤\n", rc->out);
 		} else
-			fprintf(out, "│ %s%*s │\n", b->l[i],
+			fprintf(rc->out, "│ %s%*s │\n", b->l[i],
 			    (int)(w - width(b->l[i])), "");
 		free(b->l[i]);
 	}
-	fputs("└", out);
+	fputs("└", rc->out);
 	for (j = 0; j < w + 2; j++)
-		fputs("─", out);
-	fputs("┘\n", out);
+		fputs("─", rc->out);
+	fputs("┘\n", rc->out);
 	free(b->l);
 }
 
@@ -162,8 +160,7 @@ box_streams(struct box *b, const struct adev *d)
 
 /* Cells [c0, c1) of WIDTH for [ts, ts + dur) on the axis [t0, t1). */
 static void
-cells(int64_t ts, int64_t dur, int64_t t0, int64_t t1, int w, int *c0,
-    int *c1)
+cells(int64_t ts, int64_t dur, int64_t t0, int64_t t1, int w, int *c0, int *c1)
 {
 	int64_t span = t1 > t0 ? t1 - t0 : 1;
 
@@ -187,7 +184,7 @@ phase_cell(const char *ph)
 
 /* One row of the layers of pass R, each a block of W cells' share. */
 static void
-layer_blocks(const struct adev *d, const struct arow *r, int w)
+layer_blocks(struct rctx *rc, const struct adev *d, const struct arow *r, int w)
 {
 	const struct arows *l = &d->r[AR_LAYER];
 	int64_t s0 = i64(r->f[A_TS]), s1 = s0 + i64(r->f[A_DUR]);
@@ -195,7 +192,7 @@ layer_blocks(const struct adev *d, const struct arow *r, int w)
 	int c = 0, c0, c1;
 	char a[64];
 
-	fprintf(out, "pass %-3s %-9s│", r->f[A_PASS], *r->f[A_PHASE] ?
+	fprintf(rc->out, "pass %-3s %-9s│", r->f[A_PASS], *r->f[A_PHASE] ?
 	    r->f[A_PHASE] : "unknown");
 	for (j = 0; j < l->n; j++) {
 		const struct arow *y = &l->v[j];
@@ -203,23 +200,23 @@ layer_blocks(const struct adev *d, const struct arow *r, int w)
 			continue;
 		cells(i64(y->f[A_TS]), i64(y->f[A_DUR]), s0, s1, w, &c0, &c1);
 		for (; c < c0; c++)
-			fputs(" ", out);
+			fputs(" ", rc->out);
 		for (; c < c1; c++)
-			fputs(n % 2 ? "░" : "█", out);
+			fputs(n % 2 ? "░" : "█", rc->out);
 		n++;
 	}
 	for (; c < w; c++)
-		fputs(" ", out);
-	fputs("│ ", out);
-	ms(r->f[A_TS]);
-	fputs("–", out);
+		fputs(" ", rc->out);
+	fputs("│ ", rc->out);
+	ms(rc, r->f[A_TS]);
+	fputs("–", rc->out);
 	snprintf(a, sizeof(a), "%" PRId64, s1);
-	ms(a);
-	fputs(" ms\n", out);
+	ms(rc, a);
+	fputs(" ms\n", rc->out);
 }
 
 static void
-timeline(const struct adev *d)
+timeline(struct rctx *rc, const struct adev *d)
 {
 	const struct arows *p = &d->r[AR_PASS];
 	enum { W = 64 };
@@ -231,45 +228,50 @@ timeline(const struct adev *d)
 	for (i = 0; i < p->n; i++)
 		if (i64(p->v[i].f[A_TS]) + i64(p->v[i].f[A_DUR]) > t1)
 			t1 = i64(p->v[i].f[A_TS]) + i64(p->v[i].f[A_DUR]);
-	fprintf(out, "\nPer-pass timeline (ms from the stream origin; █ "
+	fprintf(rc->out, "\nPer-pass timeline (ms from the stream origin; █ "
 	    "prefill or forward, ▒ decode, ▓ backward; one cell is 1/%d of "
 	    "the axis):\n\n```text\n", W);
 	snprintf(a, sizeof(a), "%" PRId64, t0);
 	snprintf(b, sizeof(b), "%" PRId64, t1);
-	fprintf(out, "axis: %s ms to ", msb(a, sizeof(a), a));
-	fprintf(out, "%s ms\n", msb(b, sizeof(b), b));
+	fprintf(rc->out, "axis: %s ms to ", msb(a, sizeof(a), a));
+	fprintf(rc->out, "%s ms\n", msb(b, sizeof(b), b));
 	for (i = 0; i < p->n; i++) {
 		const struct arow *r = &p->v[i];
 		cells(i64(r->f[A_TS]), i64(r->f[A_DUR]), t0, t1, W, &c0, &c1);
-		fprintf(out, "pass %-3s %-9s│", r->f[A_PASS], *r->f[A_PHASE] ?
+		fprintf(rc->out, "pass %-3s %-9s│", r->f[A_PASS],
+		    *r->f[A_PHASE] ?
 		    r->f[A_PHASE] : "unknown");
 		for (c = 0; c < W; c++)
 			fputs(c >= c0 && c < c1 ? phase_cell(r->f[A_PHASE]) :
-			    " ", out);
-		fprintf(out, "│ %s layers\n", r->f[A_LAYERS]);
+			    " ", rc->out);
+		fprintf(rc->out, "│ %s layers\n", r->f[A_LAYERS]);
 	}
 	fputs("```\n\nLayer blocks of the first pass of each phase "
-	    "(alternating █ and ░, one block per layer):\n\n```text\n", out);
+	    "(alternating █ and ░, one block per layer):\n\n```text\n",
+	    rc->out);
 	for (i = 0; i < p->n; i++) {
 		size_t k;
 		for (k = 0; k < i; k++)
 			if (strcmp(p->v[k].f[A_PHASE], p->v[i].f[A_PHASE]) == 0)
 				break;
 		if (k == i)
-			layer_blocks(d, &p->v[i], W);
+			layer_blocks(rc, d, &p->v[i], W);
 	}
-	fputs("```\n", out);
+	fputs("```\n", rc->out);
 }
 
+/* The box of the rank and its per-pass timeline. */
 void
-arch_sec10(FILE *f, const struct rmodel *m, const struct adev *d,
-    const char *hints)
+arch_summary(struct rctx *rc, const struct adev *d)
 {
 	struct box b = { NULL, 0 };
+	char *dir = arch_profile_dir(rc->m), hints[256];
 
-	out = f;
-	fputs("### 10. Model Architecture Summary\n\n```text\n", out);
-	box_add(&b, "%s, rank %s", m->name, d->id);
+	fputs("### 10. Model Architecture Summary\n\n```text\n", rc->out);
+	box_add(&b, "%s, rank %s", rc->m->name, d->id);
+	arch_hint_line(dir != NULL ? dir : rc->m->name, hints,
+	    sizeof(hints));
+	free(dir);
 	box_add(&b, "name hints: %s", hints);
 	box_add(&b, "%s", "");
 	if (d->r[AR_PASS].n > 0)
@@ -278,12 +280,12 @@ arch_sec10(FILE *f, const struct rmodel *m, const struct adev *d,
 		box_add(&b, "layers: none found (see section 2)");
 	box_add(&b, "%s", "");
 	box_streams(&b, d);
-	box_print(&b);
-	fputs("```\n", out);
+	box_print(rc, &b);
+	fputs("```\n", rc->out);
 	if (d->r[AR_PASS].n == 0) {
 		fputs("\nMissing: no `pass` records, so no per-pass timeline.\n",
-		    out);
+		    rc->out);
 		return;
 	}
-	timeline(d);
+	timeline(rc, d);
 }

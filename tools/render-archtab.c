@@ -1,8 +1,9 @@
 /*
- * -f arch, sections 2 to 5: the evidence that decided the layers and
- * passes, the pass boundaries, the layer classification and the
- * cross-verification of op counts, as pipe tables (section 9.3 of the
- * analysis rules).  Only the marker index ranges are counted here.
+ * -f arch: the evidence that decided the layers and passes
+ * (arch_evidence), the pass boundaries (arch_passes), the layer
+ * classification (arch_layer_types) and the cross-verification of op
+ * counts (arch_crosscheck), as pipe tables.  Only the marker index
+ * ranges are counted here.
  */
 #include <config.h>
 
@@ -12,12 +13,10 @@
 
 #include "render.h"
 
-static FILE *out;
-
 static void
-ms(const char *ns)
+ms(struct rctx *rc, const char *ns)
 {
-	put_dec(out, ns, 6, 3);
+	put_dec(rc->out, ns, 6, 3);
 }
 
 /* The first layer_seq row of (phase, type), or NULL. */
@@ -29,7 +28,7 @@ seq_first(const struct adev *d)
 
 /* The median marker of every pass, a row per phase (rule A1). */
 static void
-marker_rows(const struct arows *p)
+marker_rows(struct rctx *rc, const struct arows *p)
 {
 	static const char *const phases[] = { "prefill", "decode", "forward",
 	    "backward", "" };
@@ -48,149 +47,155 @@ marker_rows(const struct arows *p)
 			if (strcmp(p->v[i].f[A_PHASE], phases[j]) != 0)
 				continue;
 			if (any++)
-				fprintf(out, ", pass %s ", p->v[i].f[A_PASS]);
+				fprintf(rc->out, ", pass %s ",
+				    p->v[i].f[A_PASS]);
 			else
-				fprintf(out, "| Median marker duration, %s "
+				fprintf(rc->out, "| Median marker duration, %s "
 				    "passes | pass %s ", *phases[j] ?
 				    phases[j] : "unknown", p->v[i].f[A_PASS]);
-			ms(p->v[i].f[A_MDUR]);
-			fputs(" ms", out);
+			ms(rc, p->v[i].f[A_MDUR]);
+			fputs(" ms", rc->out);
 		}
 		if (any)
-			fprintf(out, " | %s |\n", why[j]);
+			fprintf(rc->out, " | %s |\n", why[j]);
 	}
 }
 
 /* The rows of the passes, their boundaries and the layer types. */
 static void
-pass_rows(const struct adev *d, const struct arows *p)
+pass_rows(struct rctx *rc, const struct adev *d, const struct arows *p)
 {
 	size_t i;
 
-	fprintf(out, "| Passes | %s:", arch_metric_or(d, "pass_count", "-"));
+	fprintf(rc->out, "| Passes | %s:", arch_metric_or(d, "pass_count",
+	    "-"));
 	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
-	fputs(" layers | a pass starts where a rule fires: ", out);
+		fprintf(rc->out, "%s %s", i ? " +" : "", p->v[i].f[A_LAYERS]);
+	fputs(" layers | a pass starts where a rule fires: ", rc->out);
 	for (i = 0; i < p->n; i++)
-		fprintf(out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
-	fputs(" |\n| Transition points | ", out);
+		fprintf(rc->out, "%s%s", i ? ", " : "", p->v[i].f[A_RULE]);
+	fputs(" |\n| Transition points | ", rc->out);
 	for (i = 1; i < p->n; i++) {
-		fprintf(out, "%spass %s at ", i > 1 ? "; " : "",
+		fprintf(rc->out, "%spass %s at ", i > 1 ? "; " : "",
 		    p->v[i].f[A_PASS]);
-		ms(p->v[i].f[A_TS]);
-		fprintf(out, " ms (%s)", p->v[i].f[A_RULE]);
+		ms(rc, p->v[i].f[A_TS]);
+		fprintf(rc->out, " ms (%s)", p->v[i].f[A_RULE]);
 	}
-	fprintf(out, "%s | the boundaries between passes |\n", p->n < 2 ?
+	fprintf(rc->out, "%s | the boundaries between passes |\n", p->n < 2 ?
 	    "none: one pass" : "");
-	fputs("| Layer types | ", out);
+	fputs("| Layer types | ", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++)
-		fprintf(out, "%s%s ×%s (%s)", i ? ", " : "",
+		fprintf(rc->out, "%s%s ×%s (%s)", i ? ", " : "",
 		    d->r[AR_LTYPE].v[i].f[A_NAME],
 		    d->r[AR_LTYPE].v[i].f[A_VALUE],
 		    d->r[AR_LTYPE].v[i].f[A_PHASE]);
 	fputs(" | presence tests over each layer's kernels (rule A3) |\n",
-	    out);
+	    rc->out);
 }
 
+/* The markers, passes and layer types prof-layers found, with why. */
 void
-arch_sec2(FILE *f, const struct adev *d)
+arch_evidence(struct rctx *rc, const struct adev *d)
 {
 	const struct arows *p = &d->r[AR_PASS];
 	const struct arow *s = seq_first(d);
 	size_t i, nmis = 0, nchk = d->r[AR_CHECK].n;
 	int det = 0;
 
-	out = f;
 	fputs("### 2. Model Architecture Determination\n\n"
-	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", out);
+	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", rc->out);
 	for (i = 0; i < p->n; i++)
 		det |= tag_has(p->v[i].f[A_TAGS], "detected");
-	fputs("| Marker kernel | ", out);
+	fputs("| Marker kernel | ", rc->out);
 	if (s != NULL) {
 		/* Names are short or C++ templates without '|' or '`'. */
-		fputs("`", out);
-		arch_kname(out, s->f[A_NAME], 80);
-		fputs("`", out);
+		fputs("`", rc->out);
+		arch_kname(rc->out, s->f[A_NAME], 80);
+		fputs("`", rc->out);
 	} else
-		fputs("-", out);
-	fprintf(out, " | %s |\n", det ? "detected anchor: the kernel of the "
+		fputs("-", rc->out);
+	fprintf(rc->out, " | %s |\n",
+	    det ? "detected anchor: the kernel of the "
 	    "repeating sequence (no attention marker)" : "the attention "
 	    "kernel: once per layer per pass (rule A1)");
 	if (det)
-		fprintf(out, "| Detection confidence | %s | share of the kernels "
+		fprintf(rc->out,
+		    "| Detection confidence | %s | share of the kernels "
 		    "that recur one period later |\n",
 		    arch_metric_or(d, "layer_detect_confidence_ratio", "-"));
-	fprintf(out, "| Markers | %s | one per layer: %s layers found |\n",
+	fprintf(rc->out, "| Markers | %s | one per layer: %s layers found |\n",
 	    arch_metric_or(d, "marker_count", "-"),
 	    arch_metric_or(d, "layer_count", "-"));
-	marker_rows(p);
-	pass_rows(d, p);
+	marker_rows(rc, p);
+	pass_rows(rc, d, p);
 	for (i = 0; i < nchk; i++)
 		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
-	fprintf(out, "| Cross-checks | %zu, %zu mismatch | op counts per pass "
+	fprintf(rc->out,
+	    "| Cross-checks | %zu, %zu mismatch | op counts per pass "
 	    "against the layers (section 5) |\n\n", nchk, nmis);
-	fprintf(out, "**%s layers in %s passes**, each layer from one marker's "
+	fprintf(rc->out,
+	    "**%s layers in %s passes**, each layer from one marker's "
 	    "start to the next one's.\n", arch_metric_or(d, "layer_count", "-"),
 	    arch_metric_or(d, "pass_count", "-"));
 }
 
 /* Column COL of the passes of pass I's phase, from I on: " a → b". */
 static void
-drift(const struct arows *p, size_t i, int col)
+drift(struct rctx *rc, const struct arows *p, size_t i, int col)
 {
 	size_t j;
 
 	for (j = i; j < p->n; j++)
 		if (strcmp(p->v[j].f[A_PHASE], p->v[i].f[A_PHASE]) == 0) {
-			fputs(j > i ? " → " : " ", out);
-			ms(p->v[j].f[col]);
-			fputs(" ms", out);
+			fputs(j > i ? " → " : " ", rc->out);
+			ms(rc, p->v[j].f[col]);
+			fputs(" ms", rc->out);
 		}
 }
 
+/* Every pass: its rule, markers, times, and the drift across passes. */
 void
-arch_sec3(FILE *f, const struct adev *d)
+arch_passes(struct rctx *rc, const struct adev *d)
 {
 	const struct arows *p = &d->r[AR_PASS];
 	size_t i;
 	long first = 0;
 	int64_t ts, dur;
 
-	out = f;
-	fputs("### 3. Forward Pass Boundaries\n\n", out);
+	fputs("### 3. Forward Pass Boundaries\n\n", rc->out);
 	fputs("Passes of every phase (backward passes included), times from "
-	    "the stream origin.\n\n", out);
+	    "the stream origin.\n\n", rc->out);
 	fputs("| Pass | Phase | Rule | Marker range | Start (s) | End (s) | "
 	    "Wall (ms) | Median marker (ms) | Mean marker (ms) | Kernels | "
 	    "Kernel time (ms) | Busy (ms) |\n"
 	    "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-	    out);
+	    rc->out);
 	for (i = 0; i < p->n; i++) {
 		const struct arow *r = &p->v[i];
 		long n = strtol(r->f[A_LAYERS], NULL, 10);
 		ts = strtoll(r->f[A_TS], NULL, 10);
 		dur = strtoll(r->f[A_DUR], NULL, 10);
-		fprintf(out, "| %s | %s | %s | #%ld–#%ld | ", r->f[A_PASS],
+		fprintf(rc->out, "| %s | %s | %s | #%ld–#%ld | ", r->f[A_PASS],
 		    *r->f[A_PHASE] ? r->f[A_PHASE] : "unknown", r->f[A_RULE],
 		    first, first + n - 1);
 		first += n;
-		arch_seconds(out, ts);
-		fputs(" | ", out);
-		arch_seconds(out, ts + dur);
-		fputs(" | ", out);
-		ms(r->f[A_DUR]);
-		fputs(" | ", out);
-		ms(r->f[A_MDUR]);
-		fputs(" | ", out);
-		ms(r->f[A_MMEAN]);
-		fprintf(out, " | %s | ", r->f[A_KCOUNT]);
-		ms(r->f[A_KSUM]);
-		fputs(" | ", out);
-		ms(r->f[A_BUSY]);
-		fputs(" |\n", out);
+		arch_seconds(rc->out, ts);
+		fputs(" | ", rc->out);
+		arch_seconds(rc->out, ts + dur);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_DUR]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_MDUR]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_MMEAN]);
+		fprintf(rc->out, " | %s | ", r->f[A_KCOUNT]);
+		ms(rc, r->f[A_KSUM]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_BUSY]);
+		fputs(" |\n", rc->out);
 	}
 	fputs("\nDrift across passes of one phase (KV-cache growth, memory "
-	    "pressure, a pipeline wait show here):", out);
+	    "pressure, a pipeline wait show here):", rc->out);
 	for (i = 0; i < p->n; i++) {
 		size_t j;
 		int any = 0;
@@ -199,28 +204,30 @@ arch_sec3(FILE *f, const struct adev *d)
 				any = 1;
 		if (any)
 			continue;
-		fprintf(out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
+		fprintf(rc->out, "\n- %s: median marker", *p->v[i].f[A_PHASE] ?
 		    p->v[i].f[A_PHASE] : "unknown");
-		drift(p, i, A_MDUR);
-		fputs("; wall", out);
-		drift(p, i, A_DUR);
+		drift(rc, p, i, A_MDUR);
+		fputs("; wall", rc->out);
+		drift(rc, p, i, A_DUR);
 	}
 	for (i = 0; i < p->n; i++)
 		if (strcmp(p->v[i].f[A_LAYERS], arch_metric_or(d,
 		    "layers_per_pass_max", "")) != 0)
-			fprintf(out, "\n- **pass %s has %s layers of the %s of "
+			fprintf(rc->out,
+			    "\n- **pass %s has %s layers of the %s of "
 			    "the longest pass**: a capture that starts or ends "
 			    "inside a pass cuts it, or a rule split one",
 			    p->v[i].f[A_PASS], p->v[i].f[A_LAYERS],
 			    arch_metric_or(d, "layers_per_pass_max", "-"));
 	fputs("\n\nKernel time above busy time means kernels overlap: "
 	    "communication on its own stream, or a collective that waits "
-	    "for its peer while the compute runs.\n", out);
+	    "for its peer while the compute runs.\n", rc->out);
 }
 
 /* Marker index ranges of the layers of (phase, type): "#0–#13, #28". */
 static void
-ranges(const struct adev *d, const char *phase, const char *type)
+ranges(struct rctx *rc, const struct adev *d, const char *phase,
+    const char *type)
 {
 	const struct arows *l = &d->r[AR_LAYER];
 	size_t i, start = 0, nr = 0;
@@ -234,9 +241,9 @@ ranges(const struct adev *d, const char *phase, const char *type)
 			start = i;
 			open = 1;
 		} else if (!in && open) {
-			fprintf(out, "%s#%zu", nr++ ? ", " : "", start);
+			fprintf(rc->out, "%s#%zu", nr++ ? ", " : "", start);
 			if (i - 1 > start)
-				fprintf(out, "–#%zu", i - 1);
+				fprintf(rc->out, "–#%zu", i - 1);
 			open = 0;
 		}
 	}
@@ -274,14 +281,14 @@ top_role(const struct adev *d, const char *phase, const char *type)
 	return best;
 }
 
+/* The layer types, where they are and what marks them. */
 void
-arch_sec4(FILE *f, const struct adev *d)
+arch_layer_types(struct rctx *rc, const struct adev *d)
 {
 	size_t i, j, nsamp, nout;
 
-	out = f;
 	fputs("### 4. Layer Classification\n\n| Layer Type | Phase | Layers "
-	    "| Count | Characteristics |\n|---|---|---|---:|---|\n", out);
+	    "| Count | Characteristics |\n|---|---|---|---:|---|\n", rc->out);
 	for (i = 0; i < d->r[AR_LTYPE].n; i++) {
 		const struct arow *t = &d->r[AR_LTYPE].v[i];
 		const struct arow *r = top_role(d, t->f[A_PHASE], t->f[A_NAME]);
@@ -294,31 +301,31 @@ arch_sec4(FILE *f, const struct adev *d)
 			nsamp += tag_has(l->f[A_TAGS], "sampling");
 			nout += tag_has(l->f[A_TAGS], "outlier");
 		}
-		fprintf(out, "| %s | %s | ", t->f[A_NAME], t->f[A_PHASE]);
-		ranges(d, t->f[A_PHASE], t->f[A_NAME]);
-		fprintf(out, " | %s | %s; median wall ", t->f[A_VALUE],
+		fprintf(rc->out, "| %s | %s | ", t->f[A_NAME], t->f[A_PHASE]);
+		ranges(rc, d, t->f[A_PHASE], t->f[A_NAME]);
+		fprintf(rc->out, " | %s | %s; median wall ", t->f[A_VALUE],
 		    type_meaning(t->f[A_NAME]));
-		ms(t->f[A_MEDIAN]);
-		fputs(" ms (", out);
-		ms(t->f[A_MIN]);
-		fputs("–", out);
-		ms(t->f[A_MAX]);
-		fprintf(out, " ms), %s kernels per layer (median)",
+		ms(rc, t->f[A_MEDIAN]);
+		fputs(" ms (", rc->out);
+		ms(rc, t->f[A_MIN]);
+		fputs("–", rc->out);
+		ms(rc, t->f[A_MAX]);
+		fprintf(rc->out, " ms), %s kernels per layer (median)",
 		    t->f[A_KCOUNT]);
 		if (r != NULL) {
-			fprintf(out, "; largest role `%s`, ", r->f[A_NAME]);
-			arch_pct(out, r->f[A_SHARE]);
-			fputs("% of the wall", out);
+			fprintf(rc->out, "; largest role `%s`, ", r->f[A_NAME]);
+			arch_pct(rc->out, r->f[A_SHARE]);
+			fputs("% of the wall", rc->out);
 		}
 		if (nsamp)
-			fprintf(out, "; **%zu with sampling ops**", nsamp);
+			fprintf(rc->out, "; **%zu with sampling ops**", nsamp);
 		if (nout)
-			fprintf(out, "; **%zu outlier(s)**", nout);
-		fputs(" |\n", out);
+			fprintf(rc->out, "; **%zu outlier(s)**", nout);
+		fputs(" |\n", rc->out);
 	}
 	fputs("\nMarker indices (#) count the layers of the rank in time "
 	    "order; a layer runs from its marker to the next marker, so it "
-	    "holds the next layer's input norm and projections.\n", out);
+	    "holds the next layer's input norm and projections.\n", rc->out);
 }
 
 static const char *
@@ -346,36 +353,39 @@ check_meaning(const char *op)
 	return "";
 }
 
+/* Op counts per pass against the layers that should hold them. */
 void
-arch_sec5(FILE *f, const struct adev *d)
+arch_crosscheck(struct rctx *rc, const struct adev *d)
 {
 	const struct arows *c = &d->r[AR_CHECK];
 	size_t i;
 
-	out = f;
-	fputs("### 5. Cross-Verification Table\n\n", out);
+	fputs("### 5. Cross-Verification Table\n\n", rc->out);
 	if (c->n == 0) {
-		fputs("No `check` records: prof-layers found no pass.\n", out);
+		fputs("No `check` records: prof-layers found no pass.\n",
+		    rc->out);
 		return;
 	}
 	fputs("| Op | Pass | Per Pass Count | Layers with it | Expected layers "
 	    "| Per layer | Result | Interpretation |\n"
-	    "|---|---:|---:|---:|---:|---:|---|---|\n", out);
+	    "|---|---:|---:|---:|---:|---:|---|---|\n", rc->out);
 	for (i = 0; i < c->n; i++) {
 		const struct arow *r = &c->v[i];
-		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
+		fprintf(rc->out,
+		    "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n",
 		    r->f[A_NAME], r->f[A_PASS], r->f[A_VALUE], r->f[A_LAYERS],
 		    r->f[A_EXPECT], r->f[A_PERLAYER],
 		    tag_has(r->f[A_TAGS], "mismatch") ? "**mismatch**" :
 		    "match", check_meaning(r->f[A_NAME]));
 	}
 	fputs("\nCounts are compared as layers × kernels per layer (spec 12, "
-	    "item 12).", out);
+	    "item 12).", rc->out);
 	for (i = 0; i < c->n; i++)
 		if (tag_has(c->v[i].f[A_TAGS], "mismatch"))
-			fprintf(out, "\n**Pass %s: `%s` is in %s layer(s), %s "
+			fprintf(rc->out,
+			    "\n**Pass %s: `%s` is in %s layer(s), %s "
 			    "expected: stated, not corrected.**",
 			    c->v[i].f[A_PASS], c->v[i].f[A_NAME],
 			    c->v[i].f[A_LAYERS], c->v[i].f[A_EXPECT]);
-	fputs("\n", out);
+	fputs("\n", rc->out);
 }

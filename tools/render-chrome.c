@@ -388,3 +388,10 @@ chrome_close(struct chrome_out *c, const struct rmodel *m)
 	free(c->named);
 	free(c);
 }
+
+/* The writer of -f chrome: the trace was written while reading. */
+void
+render_chrome(struct rctx *rc)
+{
+	chrome_close(rc->chrome, rc->m);
+}

@@ -18,113 +18,115 @@
 #include "tsv.h"
 
 /* A small pretty-printing writer: one member or item per line. */
-static FILE *out;
-static int depth, first[64], keyed;
+struct jw {
+	FILE	*out;
+	int	 depth, first[64], keyed;
+};
 
 static void
-sep(void)
+sep(struct jw *jw)
 {
-	if (keyed) {
-		keyed = 0;
+	if (jw->keyed) {
+		jw->keyed = 0;
 		return;
 	}
-	if (depth > 0) {
-		fputs(first[depth] ? "\n" : ",\n", out);
-		first[depth] = 0;
-		fprintf(out, "%*s", 2 * depth, "");
+	if (jw->depth > 0) {
+		fputs(jw->first[jw->depth] ? "\n" : ",\n", jw->out);
+		jw->first[jw->depth] = 0;
+		fprintf(jw->out, "%*s", 2 * jw->depth, "");
 	}
 }
 
 static void
-open_(int c)
+open_(struct jw *jw, int c)
 {
-	sep();
-	putc(c, out);
-	first[++depth] = 1;
+	sep(jw);
+	putc(c, jw->out);
+	jw->first[++jw->depth] = 1;
 }
 
 static void
-close_(int c)
+close_(struct jw *jw, int c)
 {
-	if (!first[depth])
-		fprintf(out, "\n%*s", 2 * (depth - 1), "");
-	depth--;
-	putc(c, out);
+	if (!jw->first[jw->depth])
+		fprintf(jw->out, "\n%*s", 2 * (jw->depth - 1), "");
+	jw->depth--;
+	putc(c, jw->out);
 }
 
 static void
-key(const char *k)
+key(struct jw *jw, const char *k)
 {
-	sep();
-	put_json_str(out, k);
-	fputs(": ", out);
-	keyed = 1;
+	sep(jw);
+	put_json_str(jw->out, k);
+	fputs(": ", jw->out);
+	jw->keyed = 1;
 }
 
 static void
-str(const char *s)
+str(struct jw *jw, const char *s)
 {
-	sep();
-	put_json_str(out, s);
+	sep(jw);
+	put_json_str(jw->out, s);
 }
 
 static void
-str_or_null(const char *s)
+str_or_null(struct jw *jw, const char *s)
 {
-	sep();
+	sep(jw);
 	if (s == NULL || *s == '\0')
-		fputs("null", out);
+		fputs("null", jw->out);
 	else
-		put_json_str(out, s);
+		put_json_str(jw->out, s);
 }
 
 static void
-num(const char *s, int k)
+num(struct jw *jw, const char *s, int k)
 {
-	sep();
-	put_json_num(out, s, k);
+	sep(jw);
+	put_json_num(jw->out, s, k);
 }
 
 static void
-i64(int64_t v)
+i64(struct jw *jw, int64_t v)
 {
-	sep();
-	fprintf(out, "%" PRId64, v);
+	sep(jw);
+	fprintf(jw->out, "%" PRId64, v);
 }
 
 /* NS / 10^K exactly. */
 static void
-ns(int64_t v, int k)
+ns(struct jw *jw, int64_t v, int k)
 {
 	char b[TSV_I64_MAX + 1];
 
 	b[tsv_i64(b, v)] = '\0';
-	num(b, k);
+	num(jw, b, k);
 }
 
 static void
-boolean(int b)
+boolean(struct jw *jw, int b)
 {
-	sep();
-	fputs(b ? "true" : "false", out);
+	sep(jw);
+	fputs(b ? "true" : "false", jw->out);
 }
 
 /* A comma-separated list as an array of strings. */
 static void
-list(const char *s)
+list(struct jw *jw, const char *s)
 {
 	size_t n;
 	char buf[256];
 
-	open_('[');
+	open_(jw, '[');
 	for (; s != NULL && *s != '\0'; s += n + (s[n] == ',')) {
 		n = strcspn(s, ",");
 		if (n == 0)
 			continue;
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
-		str(buf);
+		str(jw, buf);
 	}
-	close_(']');
+	close_(jw, ']');
 }
 
 /* The rank whose capture has the most idle time (the first on ties). */
@@ -148,7 +150,7 @@ worst_dev(const struct rmodel *m)
 }
 
 static void
-gap_analysis(const struct rdev *d)
+gap_analysis(struct jw *jw, const struct rdev *d)
 {
 	static const char *const f[][2] = {
 		{ "capture_span_ms", "capture_span_ns" },
@@ -160,35 +162,36 @@ gap_analysis(const struct rdev *d)
 	size_t i;
 	const char *v;
 
-	open_('{');
+	open_(jw, '{');
 	for (i = 0; i < 5; i++) {
-		key(f[i][0]);
+		key(jw, f[i][0]);
 		v = d != NULL ? model_cap(d, f[i][1]) : NULL;
-		num(v != NULL ? v : "0", i == 3 ? 0 : 6);
+		num(jw, v != NULL ? v : "0", i == 3 ? 0 : 6);
 	}
-	key("top_gap_windows");
-	open_('[');
+	key(jw, "top_gap_windows");
+	open_(jw, '[');
 	for (i = 0; d != NULL && i < d->ngaps; i++) {
-		open_('{');
-		key("start_us"), ns(d->gaps[i].start, 3);
-		key("end_us"), ns(d->gaps[i].start + d->gaps[i].dur, 3);
-		key("duration_ms"), ns(d->gaps[i].dur, 6);
-		key("bubble_id"), str(d->gaps[i].bubble_id);
-		close_('}');
+		open_(jw, '{');
+		key(jw, "start_us"), ns(jw, d->gaps[i].start, 3);
+		key(jw, "end_us"), ns(jw, d->gaps[i].start + d->gaps[i].dur, 3);
+		key(jw, "duration_ms"), ns(jw, d->gaps[i].dur, 6);
+		key(jw, "bubble_id"), str(jw, d->gaps[i].bubble_id);
+		close_(jw, '}');
 	}
-	close_(']');
-	key("dev"), str_or_null(d != NULL ? d->id : NULL);
+	close_(jw, ']');
+	key(jw, "dev"), str_or_null(jw, d != NULL ? d->id : NULL);
 	if (d == NULL)
-		key("missing"), str("no capture metrics: prof-bubbles did not "
+		key(jw, "missing"), str(jw,
+		    "no capture metrics: prof-bubbles did not "
 		    "run; the figures are 0");
 	else {
-		key("capture_start_us");
-		num(model_cap(d, "capture_start_ns"), 3);
-		key("capture_gap_count");
-		num(model_cap(d, "capture_gap_count"), 0);
-		key("largest_gap_tags"), list(d->largest_gap_tags);
+		key(jw, "capture_start_us");
+		num(jw, model_cap(d, "capture_start_ns"), 3);
+		key(jw, "capture_gap_count");
+		num(jw, model_cap(d, "capture_gap_count"), 0);
+		key(jw, "largest_gap_tags"), list(jw, d->largest_gap_tags);
 	}
-	close_('}');
+	close_(jw, '}');
 }
 
 /* Whether a group-scope cause of group G asks for a follow-up. */
@@ -206,7 +209,7 @@ group_followup(const struct rdev *d, const char *g)
 }
 
 static void
-group(const struct rdev *d, const struct rgroup *g)
+group(struct jw *jw, const struct rdev *d, const struct rgroup *g)
 {
 	static const char *const f[][2] = {
 		{ "service_ms_avg", "service_ns_avg" },
@@ -226,39 +229,40 @@ group(const struct rdev *d, const struct rgroup *g)
 
 	for (k = 0; k < 6 && strcmp(pat[k], p) != 0; k++)
 		;
-	open_('{');
-	key("group_id"), str(g->id);
-	key("group_size"), num(g->size != NULL && *g->size ? g->size : "0",
+	open_(jw, '{');
+	key(jw, "group_id"), str(jw, g->id);
+	key(jw, "group_size"), num(jw,
+	    g->size != NULL && *g->size ? g->size : "0",
 	    0);
 	for (i = 0; i < 7; i++) {
 		v = model_stat(g, f[i][1]);
 		if (v == NULL && i == 6)
 			continue;
-		key(f[i][0]), num(v != NULL ? v : "0", i == 2 ? 0 : 6);
+		key(jw, f[i][0]), num(jw, v != NULL ? v : "0", i == 2 ? 0 : 6);
 	}
-	key("recurring_bubble_pattern");
-	boolean(g->pattern_tags != NULL &&
+	key(jw, "recurring_bubble_pattern");
+	boolean(jw, g->pattern_tags != NULL &&
 	    tag_has(g->pattern_tags, "RECURRING_BUBBLE_PATTERN"));
 	/* A pattern outside the schema's enum would fail validation. */
-	key("dominant_idle_pattern"), str(k < 6 ? pat[k] : "mixed");
-	key("dominant_anomaly_tags"), list(g->pattern_tags);
-	key("requires_followup"), boolean(group_followup(d, g->id));
-	key("dev"), str(d->id);
-	key("dominant"), boolean(g->dominant);
-	key("recurring_step_ratio");
-	num(model_stat(g, "recurring_step_ratio"), 0);
-	key("statistics");
-	open_('{');
+	key(jw, "dominant_idle_pattern"), str(jw, k < 6 ? pat[k] : "mixed");
+	key(jw, "dominant_anomaly_tags"), list(jw, g->pattern_tags);
+	key(jw, "requires_followup"), boolean(jw, group_followup(d, g->id));
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "dominant"), boolean(jw, g->dominant);
+	key(jw, "recurring_step_ratio");
+	num(jw, model_stat(g, "recurring_step_ratio"), 0);
+	key(jw, "statistics");
+	open_(jw, '{');
 	for (i = 0; i < g->nstat; i++)
-		key(g->stat[i].name), num(g->stat[i].value, 0);
-	close_('}');
-	close_('}');
+		key(jw, g->stat[i].name), num(jw, g->stat[i].value, 0);
+	close_(jw, '}');
+	close_(jw, '}');
 }
 
 /* "before: NAME (CORE, DUR us, stream TRACK)" */
 static void
-evidence_op(const char *which, const char *name, const char *core,
-    const char *dur, const char *track)
+evidence_op(struct jw *jw, const char *which, const char *name,
+    const char *core, const char *dur, const char *track)
 {
 	char d[64], b[1024];
 
@@ -267,87 +271,88 @@ evidence_op(const char *which, const char *name, const char *core,
 	dec_scale(*dur ? dur : "0", 3, d, sizeof(d));
 	snprintf(b, sizeof(b), "%s: %s (%s, %s us, stream %s)", which, name,
 	    *core ? core : "?", d, *track ? track : "?");
-	str(b);
+	str(jw, b);
 }
 
 static void
-bubble(const struct rdev *d, const struct rbubble *b)
+bubble(struct jw *jw, const struct rdev *d, const struct rbubble *b)
 {
-	open_('{');
-	key("bubble_id"), str(b->id);
-	key("scope"), str(b->scope);
-	key("step_id"), str(b->step);
-	key("group_id"), str_or_null(b->group);
-	key("start_us"), ns(b->ts, 3);
-	key("end_us"), ns(b->ts + b->dur, 3);
-	key("duration_ms"), ns(b->dur, 6);
-	key("host_visible_coverage_ratio"), num(b->host_cov, 0);
-	key("sync_marker_overlap_ratio"), num(b->sync_cov, 0);
-	key("comm_marker_overlap_ratio"), num(b->comm_cov, 0);
-	key("candidate_labels"), list(b->labels);
-	key("evidence_ops");
-	open_('[');
-	evidence_op("before", b->prev_name, b->prev_core, b->prev_dur,
+	open_(jw, '{');
+	key(jw, "bubble_id"), str(jw, b->id);
+	key(jw, "scope"), str(jw, b->scope);
+	key(jw, "step_id"), str(jw, b->step);
+	key(jw, "group_id"), str_or_null(jw, b->group);
+	key(jw, "start_us"), ns(jw, b->ts, 3);
+	key(jw, "end_us"), ns(jw, b->ts + b->dur, 3);
+	key(jw, "duration_ms"), ns(jw, b->dur, 6);
+	key(jw, "host_visible_coverage_ratio"), num(jw, b->host_cov, 0);
+	key(jw, "sync_marker_overlap_ratio"), num(jw, b->sync_cov, 0);
+	key(jw, "comm_marker_overlap_ratio"), num(jw, b->comm_cov, 0);
+	key(jw, "candidate_labels"), list(jw, b->labels);
+	key(jw, "evidence_ops");
+	open_(jw, '[');
+	evidence_op(jw, "before", b->prev_name, b->prev_core, b->prev_dur,
 	    b->prev_track);
-	evidence_op("after", b->next_name, b->next_core, b->next_dur,
+	evidence_op(jw, "after", b->next_name, b->next_core, b->next_dur,
 	    b->next_track);
-	close_(']');
-	key("dev"), str(d->id);
-	key("host_parallelism"), num(b->host_par, 0);
-	key("tags"), list(b->tags);
-	close_('}');
+	close_(jw, ']');
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "host_parallelism"), num(jw, b->host_par, 0);
+	key(jw, "tags"), list(jw, b->tags);
+	close_(jw, '}');
 }
 
 static void
-op(const struct rdev *d, const struct rop *o)
+op(struct jw *jw, const struct rdev *d, const struct rop *o)
 {
-	open_('{');
-	key("op_name"), str(o->name);
-	key("location"), str_or_null(NULL);
-	key("duration_us_avg"), num(*o->dur_avg ? o->dur_avg : "0", 3);
-	key("wait_us_avg"), num(*o->wait_avg ? o->wait_avg : "0", 3);
-	key("total_cost_us_avg"), num(*o->cost_avg ? o->cost_avg : "0", 3);
-	key("wait_ratio"), num(*o->wait_ratio ? o->wait_ratio : "0", 0);
-	key("is_false_hotspot_risk");
-	boolean(tag_has(o->tags, "WAIT_ANCHOR_FALSE_HOTSPOT"));
-	key("evidence"), list(o->tags);
-	key("dev"), str(d->id);
-	key("core"), str_or_null(o->core);
-	key("calls"), num(o->calls, 0);
-	key("total_cost_ms"), num(o->cost_total, 6);
-	key("rank_cost"), num(o->rank_cost, 0);
-	key("rank_dur"), num(o->rank_dur, 0);
-	key("masked_ratio"), num(o->masked, 0);
-	close_('}');
+	open_(jw, '{');
+	key(jw, "op_name"), str(jw, o->name);
+	key(jw, "location"), str_or_null(jw, NULL);
+	key(jw, "duration_us_avg"), num(jw, *o->dur_avg ? o->dur_avg : "0", 3);
+	key(jw, "wait_us_avg"), num(jw, *o->wait_avg ? o->wait_avg : "0", 3);
+	key(jw, "total_cost_us_avg"), num(jw, *o->cost_avg ? o->cost_avg : "0",
+	    3);
+	key(jw, "wait_ratio"), num(jw, *o->wait_ratio ? o->wait_ratio : "0", 0);
+	key(jw, "is_false_hotspot_risk");
+	boolean(jw, tag_has(o->tags, "WAIT_ANCHOR_FALSE_HOTSPOT"));
+	key(jw, "evidence"), list(jw, o->tags);
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "core"), str_or_null(jw, o->core);
+	key(jw, "calls"), num(jw, o->calls, 0);
+	key(jw, "total_cost_ms"), num(jw, o->cost_total, 6);
+	key(jw, "rank_cost"), num(jw, o->rank_cost, 0);
+	key(jw, "rank_dur"), num(jw, o->rank_dur, 0);
+	key(jw, "masked_ratio"), num(jw, o->masked, 0);
+	close_(jw, '}');
 }
 
 static void
-cause(const struct rdev *d, const struct rcause *c)
+cause(struct jw *jw, const struct rdev *d, const struct rcause *c)
 {
 	const char *conf = c->confidence;
 
 	if (strcmp(conf, "high") != 0 && strcmp(conf, "medium") != 0)
 		conf = "low";
-	open_('{');
-	key("label"), str(c->label);
-	key("confidence"), str(conf);
-	key("scope"), str(*c->scope ? c->scope : "global");
-	key("target_id"), str_or_null(c->target);
-	key("evidence");
-	open_('[');
+	open_(jw, '{');
+	key(jw, "label"), str(jw, c->label);
+	key(jw, "confidence"), str(jw, conf);
+	key(jw, "scope"), str(jw, *c->scope ? c->scope : "global");
+	key(jw, "target_id"), str_or_null(jw, c->target);
+	key(jw, "evidence");
+	open_(jw, '[');
 	if (*c->evidence)
-		str(c->evidence);
-	close_(']');
-	key("dev"), str(d->id);
-	key("share"), num(c->value, 0);
-	key("certainty"), str(certainty(conf));
-	key("risk_tags"), list(c->tags);
-	key("followup"), list(c->followup);
-	close_('}');
+		str(jw, c->evidence);
+	close_(jw, ']');
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "share"), num(jw, c->value, 0);
+	key(jw, "certainty"), str(jw, certainty(conf));
+	key(jw, "risk_tags"), list(jw, c->tags);
+	key(jw, "followup"), list(jw, c->followup);
+	close_(jw, '}');
 }
 
 static void
-step(const struct rdev *d, const struct rstep *s)
+step(struct jw *jw, const struct rdev *d, const struct rstep *s)
 {
 	static const char *const name[SM_N] = {
 		"service_ms", "busy_union_ms", "underfeed_ms",
@@ -357,29 +362,29 @@ step(const struct rdev *d, const struct rstep *s)
 	};
 	size_t k;
 
-	open_('{');
-	key("dev"), str(d->id);
-	key("step_id"), str(s->step);
-	key("name"), str(s->name);
-	key("group_id"), str_or_null(s->group);
-	key("start_us"), ns(s->ts, 3);
-	key("window_ms"), ns(s->dur, 6);
-	key("found_by"), str_or_null(s->cat);
+	open_(jw, '{');
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "step_id"), str(jw, s->step);
+	key(jw, "name"), str(jw, s->name);
+	key(jw, "group_id"), str_or_null(jw, s->group);
+	key(jw, "start_us"), ns(jw, s->ts, 3);
+	key(jw, "window_ms"), ns(jw, s->dur, 6);
+	key(jw, "found_by"), str_or_null(jw, s->cat);
 	for (k = 0; k < SM_N; k++) {
 		int scale = strstr(name[k], "_ms") != NULL ? 6 : 0;
-		key(name[k]), num(s->m[k], scale);
+		key(jw, name[k]), num(jw, s->m[k], scale);
 	}
-	key("tags"), list(s->tags);
-	close_('}');
+	key(jw, "tags"), list(jw, s->tags);
+	close_(jw, '}');
 }
 
 static void
-device(const struct rdev *d)
+device(struct jw *jw, const struct rdev *d)
 {
 	size_t k;
 
-	open_('{');
-	key("dev"), str(d->id);
+	open_(jw, '{');
+	key(jw, "dev"), str(jw, d->id);
 	for (k = 0; k < d->ncap; k++) {
 		char n[64];
 		size_t l = strlen(d->cap[k].name);
@@ -388,55 +393,55 @@ device(const struct rdev *d)
 		snprintf(n, sizeof(n), "%.*s%s", (int)(isns ? l - 3 : l),
 		    d->cap[k].name, isns ? (strstr(d->cap[k].name, "start") ?
 		    "_us" : "_ms") : "");
-		key(n), num(d->cap[k].value, isns ?
+		key(jw, n), num(jw, d->cap[k].value, isns ?
 		    (strstr(d->cap[k].name, "start") ? 3 : 6) : 0);
 	}
-	key("kernels"), i64((int64_t)d->nkernel);
-	key("host_events"), i64((int64_t)d->nhost);
-	key("comm_ops"), i64((int64_t)d->ncomm);
-	key("bubbles"), i64((int64_t)d->nbubbles);
-	key("aicpu_kernels"), i64((int64_t)d->naicpu);
-	key("aicpu_classes");
-	open_('{');
+	key(jw, "kernels"), i64(jw, (int64_t)d->nkernel);
+	key(jw, "host_events"), i64(jw, (int64_t)d->nhost);
+	key(jw, "comm_ops"), i64(jw, (int64_t)d->ncomm);
+	key(jw, "bubbles"), i64(jw, (int64_t)d->nbubbles);
+	key(jw, "aicpu_kernels"), i64(jw, (int64_t)d->naicpu);
+	key(jw, "aicpu_classes");
+	open_(jw, '{');
 	for (k = 0; k < AC_N; k++)
-		key(render_aicpu_tag[k]), i64((int64_t)d->aicpu[k]);
-	close_('}');
-	key("checks");
-	open_('{');
+		key(jw, render_aicpu_tag[k]), i64(jw, (int64_t)d->aicpu[k]);
+	close_(jw, '}');
+	key(jw, "checks");
+	open_(jw, '{');
 	for (k = 0; k < d->nflags; k++)
-		key(d->flags[k].name), str(d->flags[k].value);
-	close_('}');
-	close_('}');
+		key(jw, d->flags[k].name), str(jw, d->flags[k].value);
+	close_(jw, '}');
+	close_(jw, '}');
 }
 
 static void
-recommendations(const struct rmodel *m)
+recommendations(struct jw *jw, const struct rmodel *m)
 {
 	struct rrec *r;
 	size_t i, n = recs_build(m, &r);
 	char p[3] = "P0";
 
-	open_('[');
+	open_(jw, '[');
 	for (i = 0; i < n; i++) {
-		open_('{');
+		open_(jw, '{');
 		p[1] = (char)('0' + r[i].prio);
-		key("priority"), str(p);
-		key("scope"), str(r[i].scope);
-		key("target_id"), str_or_null(r[i].target);
-		key("action"), str(r[i].action);
-		key("followup_required"), boolean(r[i].followup);
-		key("evidence_gap"), str(r[i].gap);
-		key("devs"), list(r[i].devs);
-		key("evidence"), str(r[i].why);
-		close_('}');
+		key(jw, "priority"), str(jw, p);
+		key(jw, "scope"), str(jw, r[i].scope);
+		key(jw, "target_id"), str_or_null(jw, r[i].target);
+		key(jw, "action"), str(jw, r[i].action);
+		key(jw, "followup_required"), boolean(jw, r[i].followup);
+		key(jw, "evidence_gap"), str(jw, r[i].gap);
+		key(jw, "devs"), list(jw, r[i].devs);
+		key(jw, "evidence"), str(jw, r[i].why);
+		close_(jw, '}');
 	}
-	close_(']');
+	close_(jw, ']');
 	recs_free(r, n);
 }
 
 /* The top-level confidence and follow-up, from the causes. */
 static void
-verdict(const struct rmodel *m, const struct rdev *w)
+verdict(struct jw *jw, const struct rmodel *m, const struct rdev *w)
 {
 	const char *conf = "low";
 	size_t i, j;
@@ -456,70 +461,71 @@ verdict(const struct rmodel *m, const struct rdev *w)
 			    strcmp(conf, "low") == 0)
 				conf = "medium";
 		}
-	key("requires_host_followup"), boolean(fup);
-	key("confidence"), str(conf);
+	key(jw, "requires_host_followup"), boolean(jw, fup);
+	key(jw, "confidence"), str(jw, conf);
 }
 
 void
-render_json(FILE *f, const struct rmodel *m)
+render_json(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	const struct rdev *w = worst_dev(m);
 	const struct rgroup *g;
+	struct jw jw0, *jw = &jw0;
 	size_t i, j;
 
-	out = f;
-	depth = 0;
-	keyed = 0;
-	open_('{');
-	key("enabled"), boolean(1);
+	memset(jw, 0, sizeof(*jw));
+	jw->out = rc->out;
+	open_(jw, '{');
+	key(jw, "enabled"), boolean(jw, 1);
 	g = w != NULL ? model_dominant(w) : NULL;
-	key("dominant_group_id"), str_or_null(g != NULL ? g->id : NULL);
-	key("global_device_gap_analysis"), gap_analysis(w);
-	key("step_group_anomalies");
-	open_('[');
+	key(jw, "dominant_group_id"), str_or_null(jw, g != NULL ? g->id : NULL);
+	key(jw, "global_device_gap_analysis"), gap_analysis(jw, w);
+	key(jw, "step_group_anomalies");
+	open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->ngroups; j++)
-			group(m->devs[i], &m->devs[i]->groups[j]);
-	close_(']');
-	key("bubble_windows");
-	open_('[');
+			group(jw, m->devs[i], &m->devs[i]->groups[j]);
+	close_(jw, ']');
+	key(jw, "bubble_windows");
+	open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->ntop; j++)
-			bubble(m->devs[i], &m->devs[i]->top[j]);
-	close_(']');
-	key("wait_anchor_ops");
-	open_('[');
+			bubble(jw, m->devs[i], &m->devs[i]->top[j]);
+	close_(jw, ']');
+	key(jw, "wait_anchor_ops");
+	open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->nops; j++)
-			op(m->devs[i], &m->devs[i]->ops[j]);
-	close_(']');
-	key("soft_root_cause_summary");
-	open_('[');
+			op(jw, m->devs[i], &m->devs[i]->ops[j]);
+	close_(jw, ']');
+	key(jw, "soft_root_cause_summary");
+	open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->ncauses; j++)
-			cause(m->devs[i], &m->devs[i]->causes[j]);
-	close_(']');
-	verdict(m, w);
-	key("profile"), str(m->name);
-	key("origin_ns"), str_or_null(m->origin);
-	key("stages"), open_('[');
+			cause(jw, m->devs[i], &m->devs[i]->causes[j]);
+	close_(jw, ']');
+	verdict(jw, m, w);
+	key(jw, "profile"), str(jw, m->name);
+	key(jw, "origin_ns"), str_or_null(jw, m->origin);
+	key(jw, "stages"), open_(jw, '[');
 	for (i = 0; i < m->nstages; i++)
-		str(m->stages[i]);
-	close_(']');
-	key("devices"), open_('[');
+		str(jw, m->stages[i]);
+	close_(jw, ']');
+	key(jw, "devices"), open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
-		device(m->devs[i]);
-	close_(']');
-	key("steps"), open_('[');
+		device(jw, m->devs[i]);
+	close_(jw, ']');
+	key(jw, "steps"), open_(jw, '[');
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->nsteps; j++)
-			step(m->devs[i], &m->devs[i]->steps[j]);
-	close_(']');
-	key("structure"), open_('{');
+			step(jw, m->devs[i], &m->devs[i]->steps[j]);
+	close_(jw, ']');
+	key(jw, "structure"), open_(jw, '{');
 	for (i = 0; i < m->nkinds; i++)
-		key(m->kinds[i].name), i64((int64_t)m->kinds[i].n);
-	close_('}');
-	key("recommendations"), recommendations(m);
-	close_('}');
-	putc('\n', f);
+		key(jw, m->kinds[i].name), i64(jw, (int64_t)m->kinds[i].n);
+	close_(jw, '}');
+	key(jw, "recommendations"), recommendations(jw, m);
+	close_(jw, '}');
+	putc('\n', jw->out);
 }

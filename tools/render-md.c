@@ -18,20 +18,17 @@
 
 #include "render.h"
 
-static FILE *out;
-static const struct rmodel *M;
-
 /* A stage's value in ns as ms with 3 decimals, or "-". */
 static void
-ms(const char *ns)
+ms(struct rctx *rc, const char *ns)
 {
-	put_dec(out, ns, 6, 3);
+	put_dec(rc->out, ns, 6, 3);
 }
 
 static void
-ratio(const char *r)
+ratio(struct rctx *rc, const char *r)
 {
-	put_dec(out, r, 0, 6);
+	put_dec(rc->out, r, 0, 6);
 }
 
 static const char *
@@ -53,128 +50,131 @@ heavy(const struct rgroup *g)
 }
 
 static void
-q_idle(const struct rdev *d)
+q_idle(struct rctx *rc, const struct rdev *d)
 {
 	const struct rgroup *g = model_dominant(d);
 
-	fprintf(out, "   - rank %s: ", d->id);
+	fprintf(rc->out, "   - rank %s: ", d->id);
 	if (g == NULL || g->pattern == NULL) {
-		fprintf(out, "unknown: no step group statistics (the stream "
+		fprintf(rc->out,
+		    "unknown: no step group statistics (the stream "
 		    "did not go through prof-steps and prof-bubbles); %" PRIu64
 		    " bubble(s) recorded.\n", d->nbubbles);
 		return;
 	}
-	fputs(heavy(g) ? "**yes**: " : "no heavy idle time: ", out);
-	ms(model_stat(g, "underfeed_ns_avg"));
-	fputs(" ms of ", out);
-	ms(model_stat(g, "service_ns_avg"));
+	fputs(heavy(g) ? "**yes**: " : "no heavy idle time: ", rc->out);
+	ms(rc, model_stat(g, "underfeed_ns_avg"));
+	fputs(" ms of ", rc->out);
+	ms(rc, model_stat(g, "service_ns_avg"));
 	fputs(" ms of step service time is device idle on average "
-	    "(underfeed ratio ", out);
-	ratio(model_stat(g, "underfeed_ratio_avg"));
-	fputs("); largest internal bubble ", out);
-	ms(model_stat(g, "largest_internal_bubble_ns_p95"));
-	fprintf(out, " ms (p95); %" PRIu64 " bubble(s) in the capture",
+	    "(underfeed ratio ", rc->out);
+	ratio(rc, model_stat(g, "underfeed_ratio_avg"));
+	fputs("); largest internal bubble ", rc->out);
+	ms(rc, model_stat(g, "largest_internal_bubble_ns_p95"));
+	fprintf(rc->out, " ms (p95); %" PRIu64 " bubble(s) in the capture",
 	    d->nbubbles);
 	if (*g->pattern_tags)
-		fprintf(out, "; tags %s", g->pattern_tags);
-	fputs(".\n", out);
+		fprintf(rc->out, "; tags %s", g->pattern_tags);
+	fputs(".\n", rc->out);
 }
 
 static void
-q_group(const struct rdev *d)
+q_group(struct rctx *rc, const struct rdev *d)
 {
 	const struct rgroup *g = model_dominant(d);
 
-	fprintf(out, "   - rank %s: ", d->id);
+	fprintf(rc->out, "   - rank %s: ", d->id);
 	if (g == NULL) {
-		fputs("no step groups (no window records).\n", out);
+		fputs("no step groups (no window records).\n", rc->out);
 		return;
 	}
-	fprintf(out, "step group %s (%s step(s)%s, of %zu group(s)); "
+	fprintf(rc->out, "step group %s (%s step(s)%s, of %zu group(s)); "
 	    "service time ", g->id, g->size ? g->size : "?",
 	    g->dominant ? ", dominant" : "", d->ngroups);
-	ms(model_stat(g, "service_ns_avg"));
-	fputs(" ms per step on average.\n", out);
+	ms(rc, model_stat(g, "service_ns_avg"));
+	fputs(" ms per step on average.\n", rc->out);
 }
 
 static void
-q_pattern(const struct rdev *d)
+q_pattern(struct rctx *rc, const struct rdev *d)
 {
 	const struct rgroup *g = model_dominant(d);
 
-	fprintf(out, "   - rank %s: ", d->id);
+	fprintf(rc->out, "   - rank %s: ", d->id);
 	if (g == NULL || g->pattern == NULL) {
-		fputs("unknown (no bubble_group record).\n", out);
+		fputs("unknown (no bubble_group record).\n", rc->out);
 		return;
 	}
-	fprintf(out, "mainly **%s** (per step on average: prelaunch ",
+	fprintf(rc->out, "mainly **%s** (per step on average: prelaunch ",
 	    g->pattern);
-	ms(model_stat(g, "prelaunch_gap_ns_avg"));
-	fputs(" ms, internal ", out);
-	ms(model_stat(g, "internal_bubble_total_ns_avg"));
-	fputs(" ms, tail ", out);
-	ms(model_stat(g, "tail_gap_ns_avg"));
-	fputs(" ms, inter-step ", out);
-	ms(model_stat(g, "inter_step_gap_ns_avg"));
-	fputs(" ms).\n", out);
+	ms(rc, model_stat(g, "prelaunch_gap_ns_avg"));
+	fputs(" ms, internal ", rc->out);
+	ms(rc, model_stat(g, "internal_bubble_total_ns_avg"));
+	fputs(" ms, tail ", rc->out);
+	ms(rc, model_stat(g, "tail_gap_ns_avg"));
+	fputs(" ms, inter-step ", rc->out);
+	ms(rc, model_stat(g, "inter_step_gap_ns_avg"));
+	fputs(" ms).\n", rc->out);
 }
 
 static void
-q_host(const struct rdev *d)
+q_host(struct rctx *rc, const struct rdev *d)
 {
 	const char *t = cause_tags(d);
 
-	fprintf(out, "   - rank %s: ", d->id);
+	fprintf(rc->out, "   - rank %s: ", d->id);
 	if (d->ncauses == 0)
-		fputs("not assessed (no cause records: run prof-attrib)", out);
+		fputs("not assessed (no cause records: run prof-attrib)",
+		    rc->out);
 	else if (tag_has(t, "HOST_ORIGINATED_RISK"))
-		fputs("**yes**, HOST_ORIGINATED_RISK", out);
+		fputs("**yes**, HOST_ORIGINATED_RISK", rc->out);
 	else if (tag_has(t, "UNTRACED_HOST_BLOCKING_RISK"))
 		fputs("**possibly, untraced**: UNTRACED_HOST_BLOCKING_RISK "
-		    "(host evidence is sparse)", out);
+		    "(host evidence is sparse)", rc->out);
 	else
-		fputs("not flagged", out);
+		fputs("not flagged", rc->out);
 	if (tag_has(t, "COMM_SYNC_RISK"))
-		fputs("; COMM_SYNC_RISK", out);
+		fputs("; COMM_SYNC_RISK", rc->out);
 	if (tag_has(t, "PARTIAL_CAPTURE_BOUNDARY"))
 		fputs("; PARTIAL_CAPTURE_BOUNDARY (gaps cut by the capture "
-		    "are not blamed on the host)", out);
-	fprintf(out, "; %" PRIu64 " host event(s) traced on this rank.\n",
+		    "are not blamed on the host)", rc->out);
+	fprintf(rc->out, "; %" PRIu64 " host event(s) traced on this rank.\n",
 	    d->nhost);
 }
 
 static void
-q_evidence(const struct rdev *d)
+q_evidence(struct rctx *rc, const struct rdev *d)
 {
 	size_t i;
 	int named = 0;
 
-	fprintf(out, "   - rank %s: ", d->id);
+	fprintf(rc->out, "   - rank %s: ", d->id);
 	for (i = 0; i < d->ncauses; i++) {
 		const struct rcause *c = &d->causes[i];
 		if (strcmp(c->scope, "global") != 0 ||
 		    strcmp(c->label, "insufficient_evidence") == 0)
 			continue;
-		fprintf(out, "%s%s (%s, confidence %s)", named++ ? ", " :
+		fprintf(rc->out, "%s%s (%s, confidence %s)", named++ ? ", " :
 		    "candidates, not a proven root cause: ", c->label,
 		    certainty(c->confidence), c->confidence);
 	}
 	if (named)
-		fputs(".\n", out);
+		fputs(".\n", rc->out);
 	else if (d->ncauses == 0)
 		fputs("**no**: no cause records (the stream did not go "
-		    "through prof-attrib).\n", out);
+		    "through prof-attrib).\n", rc->out);
 	else
 		fputs("**no**: insufficient evidence for a root cause; see "
-		    "the follow-ups below.\n", out);
+		    "the follow-ups below.\n", rc->out);
 }
 
 static void
-summary(void)
+summary(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	static const struct {
 		const char *q;
-		void (*fn)(const struct rdev *);
+		void (*fn)(struct rctx *, const struct rdev *);
 	} qs[] = {
 		{ "Significant device idle bubbles?", q_idle },
 		{ "In which step type or group?", q_group },
@@ -185,52 +185,54 @@ summary(void)
 	};
 	size_t i, j;
 
-	fputs("## Summary\n\n", out);
-	if (M->ndevs == 0) {
+	fputs("## Summary\n\n", rc->out);
+	if (m->ndevs == 0) {
 		fputs("The stream holds no records: nothing was captured or "
-		    "everything was filtered out.\n\n", out);
+		    "everything was filtered out.\n\n", rc->out);
 		return;
 	}
 	for (i = 0; i < 5; i++) {
-		fprintf(out, "%zu. %s\n", i + 1, qs[i].q);
-		for (j = 0; j < M->ndevs; j++)
-			qs[i].fn(M->devs[j]);
+		fprintf(rc->out, "%zu. %s\n", i + 1, qs[i].q);
+		for (j = 0; j < m->ndevs; j++)
+			qs[i].fn(rc, m->devs[j]);
 	}
-	putc('\n', out);
+	putc('\n', rc->out);
 }
 
 static void
-capture_table(void)
+capture_table(struct rctx *rc)
 {
 	size_t i;
 
 	fputs("### Capture\n\n| rank | span (ms) | device busy (ms) | "
 	    "device idle (ms) | idle ratio | gaps | largest gap (ms) | "
 	    "kernels | host events | comm ops |\n"
-	    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", out);
-	for (i = 0; i < M->ndevs; i++) {
-		const struct rdev *d = M->devs[i];
-		fprintf(out, "| %s | ", d->id);
-		ms(model_cap(d, "capture_span_ns"));
-		fputs(" | ", out);
-		ms(model_cap(d, "capture_busy_union_ns"));
-		fputs(" | ", out);
-		ms(model_cap(d, "capture_gap_ns"));
-		fputs(" | ", out);
-		ratio(model_cap(d, "capture_gap_ratio"));
-		fputs(" | ", out);
-		put_dec(out, model_cap(d, "capture_gap_count"), 0, 0);
-		fputs(" | ", out);
-		ms(model_cap(d, "largest_gap_ns"));
-		fprintf(out, " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " |\n",
+	    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", rc->out);
+	for (i = 0; i < rc->m->ndevs; i++) {
+		const struct rdev *d = rc->m->devs[i];
+		fprintf(rc->out, "| %s | ", d->id);
+		ms(rc, model_cap(d, "capture_span_ns"));
+		fputs(" | ", rc->out);
+		ms(rc, model_cap(d, "capture_busy_union_ns"));
+		fputs(" | ", rc->out);
+		ms(rc, model_cap(d, "capture_gap_ns"));
+		fputs(" | ", rc->out);
+		ratio(rc, model_cap(d, "capture_gap_ratio"));
+		fputs(" | ", rc->out);
+		put_dec(rc->out, model_cap(d, "capture_gap_count"), 0, 0);
+		fputs(" | ", rc->out);
+		ms(rc, model_cap(d, "largest_gap_ns"));
+		fprintf(rc->out,
+		    " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " |\n",
 		    d->nkernel, d->nhost, d->ncomm);
 	}
-	putc('\n', out);
+	putc('\n', rc->out);
 }
 
 static void
-group_table(void)
+group_table(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j;
 
 	fputs("### Step groups (the hidden-issue metrics)\n\n"
@@ -239,128 +241,130 @@ group_table(void)
 	    "| internal avg (ms) | tail avg (ms) | largest internal p95 (ms) "
 	    "| steps with bubbles (ratio) | pattern |\n"
 	    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-	    out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->ngroups; j++) {
-			const struct rgroup *g = &M->devs[i]->groups[j];
-			fprintf(out, "| %s | %s%s | %s | ", M->devs[i]->id,
+	    rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->ngroups; j++) {
+			const struct rgroup *g = &m->devs[i]->groups[j];
+			fprintf(rc->out, "| %s | %s%s | %s | ",
+			    m->devs[i]->id,
 			    g->id, g->dominant ? " (dominant)" : "",
 			    g->size ? g->size : "-");
-			ms(model_stat(g, "service_ns_avg"));
-			fputs(" | ", out);
-			ms(model_stat(g, "busy_union_ns_avg"));
-			fputs(" | ", out);
-			ratio(model_stat(g, "underfeed_ratio_avg"));
-			fputs(" / ", out);
-			ratio(model_stat(g, "underfeed_ratio_median"));
-			fputs(" / ", out);
-			ratio(model_stat(g, "underfeed_ratio_p90"));
-			fputs(" / ", out);
-			ratio(model_stat(g, "underfeed_ratio_p95"));
-			fputs(" | ", out);
-			ms(model_stat(g, "prelaunch_gap_ns_avg"));
-			fputs(" | ", out);
-			ms(model_stat(g, "internal_bubble_total_ns_avg"));
-			fputs(" | ", out);
-			ms(model_stat(g, "tail_gap_ns_avg"));
-			fputs(" | ", out);
-			ms(model_stat(g, "largest_internal_bubble_ns_p95"));
-			fputs(" | ", out);
-			ratio(model_stat(g, "recurring_step_ratio"));
-			fprintf(out, " | %s |\n", g->pattern ? g->pattern :
+			ms(rc, model_stat(g, "service_ns_avg"));
+			fputs(" | ", rc->out);
+			ms(rc, model_stat(g, "busy_union_ns_avg"));
+			fputs(" | ", rc->out);
+			ratio(rc, model_stat(g, "underfeed_ratio_avg"));
+			fputs(" / ", rc->out);
+			ratio(rc, model_stat(g, "underfeed_ratio_median"));
+			fputs(" / ", rc->out);
+			ratio(rc, model_stat(g, "underfeed_ratio_p90"));
+			fputs(" / ", rc->out);
+			ratio(rc, model_stat(g, "underfeed_ratio_p95"));
+			fputs(" | ", rc->out);
+			ms(rc, model_stat(g, "prelaunch_gap_ns_avg"));
+			fputs(" | ", rc->out);
+			ms(rc, model_stat(g, "internal_bubble_total_ns_avg"));
+			fputs(" | ", rc->out);
+			ms(rc, model_stat(g, "tail_gap_ns_avg"));
+			fputs(" | ", rc->out);
+			ms(rc, model_stat(g, "largest_internal_bubble_ns_p95"));
+			fputs(" | ", rc->out);
+			ratio(rc, model_stat(g, "recurring_step_ratio"));
+			fprintf(rc->out, " | %s |\n", g->pattern ? g->pattern :
 			    "-");
 		}
-	putc('\n', out);
+	putc('\n', rc->out);
 }
 
 static void
-step_table(void)
+step_table(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j, more = 0;
 
 	fputs("### Steps\n\n| rank | step | group | service (ms) | busy (ms) "
 	    "| underfeed ratio | prelaunch (ms) | internal (ms) | tail (ms) "
 	    "| largest internal (ms) | bubbles | tags |\n"
 	    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-	    out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nsteps; j++) {
-			const struct rstep *s = &M->devs[i]->steps[j];
-			if (j >= render_opts.steps) {
+	    rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nsteps; j++) {
+			const struct rstep *s = &m->devs[i]->steps[j];
+			if (j >= rc->opts->steps) {
 				more++;
 				continue;
 			}
-			fprintf(out, "| %s | %s | %s | ", M->devs[i]->id,
+			fprintf(rc->out, "| %s | %s | %s | ",
+			    m->devs[i]->id,
 			    *s->step ? s->step : "-",
 			    *s->group ? s->group : "-");
-			ms(s->m[SM_SERVICE]);
-			fputs(" | ", out);
-			ms(s->m[SM_BUSY]);
-			fputs(" | ", out);
-			ratio(s->m[SM_UNDERFEED_RATIO]);
-			fputs(" | ", out);
-			ms(s->m[SM_PRELAUNCH]);
-			fputs(" | ", out);
-			ms(s->m[SM_INTERNAL]);
-			fputs(" | ", out);
-			ms(s->m[SM_TAIL]);
-			fputs(" | ", out);
-			ms(s->m[SM_LARGEST]);
-			fputs(" | ", out);
-			put_dec(out, s->m[SM_BUBBLES], 0, 0);
-			fprintf(out, " | %s |\n", *s->tags ? s->tags : "-");
+			ms(rc, s->m[SM_SERVICE]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_BUSY]);
+			fputs(" | ", rc->out);
+			ratio(rc, s->m[SM_UNDERFEED_RATIO]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_PRELAUNCH]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_INTERNAL]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_TAIL]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_LARGEST]);
+			fputs(" | ", rc->out);
+			put_dec(rc->out, s->m[SM_BUBBLES], 0, 0);
+			fprintf(rc->out, " | %s |\n", *s->tags ? s->tags : "-");
 		}
 	if (more)
-		fprintf(out, "\n%zu more step(s) are in the JSON report "
+		fprintf(rc->out, "\n%zu more step(s) are in the JSON report "
 		    "(-f json, .steps) or shown with -s.\n", more);
-	putc('\n', out);
+	putc('\n', rc->out);
 }
 
 static void
-metrics(void)
+metrics(struct rctx *rc)
 {
-	fputs("## Metrics\n\n", out);
-	capture_table();
-	group_table();
-	step_table();
+	fputs("## Metrics\n\n", rc->out);
+	capture_table(rc);
+	group_table(rc);
+	step_table(rc);
 }
 
 void
-render_md(FILE *f, const struct rmodel *m)
+render_md(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	struct rrec *r;
 	size_t i, n;
 
-	out = f;
-	M = m;
-	fprintf(out, "# Anomaly report: %s\n\n", m->name);
-	fprintf(out, "Stages: %zu", m->nstages);
+	fprintf(rc->out, "# Anomaly report: %s\n\n", m->name);
+	fprintf(rc->out, "Stages: %zu", m->nstages);
 	for (i = 0; i < m->nstages; i++) {
 		size_t l = strcspn(m->stages[i], " ");
-		fprintf(out, "%s%.*s", i ? " | " : " (", (int)l,
+		fprintf(rc->out, "%s%.*s", i ? " | " : " (", (int)l,
 		    m->stages[i]);
 	}
-	fprintf(out, "%s; %" PRIu64 " records, %zu rank(s).  Times in ms "
+	fprintf(rc->out, "%s; %" PRIu64 " records, %zu rank(s).  Times in ms "
 	    "are from the stream's origin", m->nstages ? ")" : "",
 	    m->nrecords, m->ndevs);
 	if (m->origin)
-		fprintf(out, " (%s ns since the epoch)", m->origin);
-	fputs(".\n\n", out);
-	summary();
-	metrics();
-	render_md_findings(out, m);
-	fputs("## Recommendations\n\n", out);
+		fprintf(rc->out, " (%s ns since the epoch)", m->origin);
+	fputs(".\n\n", rc->out);
+	summary(rc);
+	metrics(rc);
+	render_md_findings(rc);
+	fputs("## Recommendations\n\n", rc->out);
 	n = recs_build(m, &r);
 	if (n == 0)
-		fputs("None: the stages found nothing to act on.\n\n", out);
+		fputs("None: the stages found nothing to act on.\n\n", rc->out);
 	else
 		fputs("| priority | scope | target | action | follow-up "
 		    "required | evidence gap | ranks |\n"
-		    "|---|---|---|---|---|---|---|\n", out);
+		    "|---|---|---|---|---|---|---|\n", rc->out);
 	for (i = 0; i < n; i++) {
-		fprintf(out, "| P%d | %s | ", r[i].prio, r[i].scope);
-		put_md(out, r[i].target);
-		fprintf(out, " | %s | %s | %s | %s |\n", r[i].action,
+		fprintf(rc->out, "| P%d | %s | ", r[i].prio, r[i].scope);
+		put_md(rc->out, r[i].target);
+		fprintf(rc->out, " | %s | %s | %s | %s |\n", r[i].action,
 		    r[i].followup ? "yes" : "no", *r[i].gap ? r[i].gap : "-",
 		    r[i].devs);
 	}
@@ -371,5 +375,5 @@ render_md(FILE *f, const struct rmodel *m)
 	    "evidence or a follow-up there, or an AI CPU op running while the AI Core "
 	    "idles; P2 causes and follow-ups on ranks without heavy idle "
 	    "time, wait-anchor false hotspots, wait pollution; P3 the "
-	    "rest.\n", out);
+	    "rest.\n", rc->out);
 }

@@ -14,217 +14,226 @@
 
 #include "render.h"
 
-static FILE *out;
-static const struct rmodel *M;
-
 static void
-ms(const char *ns)
+ms(struct rctx *rc, const char *ns)
 {
-	put_dec(out, ns, 6, 3);
+	put_dec(rc->out, ns, 6, 3);
 }
 
 static void
-ratio(const char *r)
+ratio(struct rctx *rc, const char *r)
 {
-	put_dec(out, r, 0, 6);
+	put_dec(rc->out, r, 0, 6);
 }
 
 static void
-hidden(void)
+hidden(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i;
 
-	fputs("### Hidden issue discovery\n\n", out);
-	if (M->ndevs == 0)
-		fputs("No ranks in the stream.\n", out);
-	for (i = 0; i < M->ndevs; i++) {
-		const struct rdev *d = M->devs[i];
+	fputs("### Hidden issue discovery\n\n", rc->out);
+	if (m->ndevs == 0)
+		fputs("No ranks in the stream.\n", rc->out);
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rdev *d = m->devs[i];
 		const struct rgroup *g = model_dominant(d);
 
-		fprintf(out, "- Rank %s", d->id);
+		fprintf(rc->out, "- Rank %s", d->id);
 		if (g == NULL) {
 			fputs(": no step groups; the bubbles below are the "
-			    "evidence.\n", out);
+			    "evidence.\n", rc->out);
 			continue;
 		}
-		fprintf(out, ", dominant group %s: service ", g->id);
-		ms(model_stat(g, "service_ns_avg"));
-		fputs(" ms, busy union ", out);
-		ms(model_stat(g, "busy_union_ns_avg"));
-		fputs(" ms, underfeed ratio ", out);
-		ratio(model_stat(g, "underfeed_ratio_avg"));
+		fprintf(rc->out, ", dominant group %s: service ", g->id);
+		ms(rc, model_stat(g, "service_ns_avg"));
+		fputs(" ms, busy union ", rc->out);
+		ms(rc, model_stat(g, "busy_union_ns_avg"));
+		fputs(" ms, underfeed ratio ", rc->out);
+		ratio(rc, model_stat(g, "underfeed_ratio_avg"));
 		fputs(" (step averages).  Periodicity: share of the group's "
-		    "steps with bubbles ", out);
-		ratio(model_stat(g, "recurring_step_ratio"));
-		fprintf(out, " (%s).  "
+		    "steps with bubbles ", rc->out);
+		ratio(rc, model_stat(g, "recurring_step_ratio"));
+		fprintf(rc->out, " (%s).  "
 		    "Host evidence: %" PRIu64 " host event(s)%s.\n",
 		    g->pattern_tags && tag_has(g->pattern_tags,
 		    "RECURRING_BUBBLE_PATTERN") ? "RECURRING_BUBBLE_PATTERN" :
 		    "not recurring", d->nhost, d->nhost == 0 ? ": none traced, "
 		    "so no bubble can be explained by host activity" : "");
 	}
-	putc('\n', out);
+	putc('\n', rc->out);
 }
 
 static void
-top_bubbles(void)
+top_bubbles(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j;
 
-	fprintf(out, "### Top bubble windows (the %zu longest per rank)\n\n",
-	    render_opts.top);
+	fprintf(rc->out,
+	    "### Top bubble windows (the %zu longest per rank)\n\n",
+	    rc->opts->top);
 	fputs("| rank | bubble | scope | step | start (ms) | duration (ms) | "
 	    "host coverage | sync coverage | comm coverage | host "
 	    "parallelism | labels | tags |\n"
-	    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n", out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->ntop; j++) {
-			const struct rbubble *b = &M->devs[i]->top[j];
-			fprintf(out, "| %s | %s | %s | %s | ", M->devs[i]->id,
+	    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n",
+	    rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->ntop; j++) {
+			const struct rbubble *b = &m->devs[i]->top[j];
+			fprintf(rc->out, "| %s | %s | %s | %s | ",
+			    m->devs[i]->id,
 			    *b->id ? b->id : "-", b->scope,
 			    *b->step ? b->step : "-");
-			put_ms(out, b->ts, 3);
-			fputs(" | ", out);
-			put_ms(out, b->dur, 3);
-			fputs(" | ", out);
-			ratio(b->host_cov);
-			fputs(" | ", out);
-			ratio(b->sync_cov);
-			fputs(" | ", out);
-			ratio(b->comm_cov);
-			fputs(" | ", out);
-			ratio(b->host_par);
-			fprintf(out, " | %s | %s |\n",
+			put_ms(rc->out, b->ts, 3);
+			fputs(" | ", rc->out);
+			put_ms(rc->out, b->dur, 3);
+			fputs(" | ", rc->out);
+			ratio(rc, b->host_cov);
+			fputs(" | ", rc->out);
+			ratio(rc, b->sync_cov);
+			fputs(" | ", rc->out);
+			ratio(rc, b->comm_cov);
+			fputs(" | ", rc->out);
+			ratio(rc, b->host_par);
+			fprintf(rc->out, " | %s | %s |\n",
 			    *b->labels ? b->labels : "-",
 			    *b->tags ? b->tags : "-");
 		}
 	fputs("\nCoverage ratios are the share of the bubble covered by "
 	    "host events, sync/copy markers and communication markers "
 	    "(prof-attrib); host parallelism is the mean number of busy "
-	    "host threads.\n\n", out);
+	    "host threads.\n\n", rc->out);
 }
 
 static void
-kernel_cells(const char *name, const char *core, const char *dur,
-    const char *track)
+kernel_cells(struct rctx *rc, const char *name, const char *core,
+    const char *dur, const char *track)
 {
-	put_md(out, name);
-	fprintf(out, " | %s | ", *core ? core : "-");
-	put_dec(out, dur, 3, 3);
-	fprintf(out, " | %s", *track ? track : "-");
+	put_md(rc->out, name);
+	fprintf(rc->out, " | %s | ", *core ? core : "-");
+	put_dec(rc->out, dur, 3, 3);
+	fprintf(rc->out, " | %s", *track ? track : "-");
 }
 
 static void
-kernels(void)
+kernels(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j;
 
 	fputs("### Kernels around each top bubble\n\n"
 	    "| rank | bubble | kernel before | task type | duration (us) | "
 	    "stream | kernel after | task type | duration (us) | stream |\n"
-	    "|---|---|---|---|---:|---|---|---|---:|---|\n", out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->ntop; j++) {
-			const struct rbubble *b = &M->devs[i]->top[j];
-			fprintf(out, "| %s | %s | ", M->devs[i]->id,
+	    "|---|---|---|---|---:|---|---|---|---:|---|\n", rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->ntop; j++) {
+			const struct rbubble *b = &m->devs[i]->top[j];
+			fprintf(rc->out, "| %s | %s | ", m->devs[i]->id,
 			    *b->id ? b->id : "-");
-			kernel_cells(b->prev_name, b->prev_core, b->prev_dur,
+			kernel_cells(rc, b->prev_name, b->prev_core,
+			    b->prev_dur,
 			    b->prev_track);
-			fputs(" | ", out);
-			kernel_cells(b->next_name, b->next_core, b->next_dur,
+			fputs(" | ", rc->out);
+			kernel_cells(rc, b->next_name, b->next_core,
+			    b->next_dur,
 			    b->next_track);
-			fputs(" |\n", out);
+			fputs(" |\n", rc->out);
 		}
-	fputs("\n", out);
+	fputs("\n", rc->out);
 }
 
 static void
-causes(void)
+causes(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j, n = 0;
 
-	fputs("### Candidate causes (soft labels)\n\n", out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->ncauses; j++, n++) {
-			const struct rcause *c = &M->devs[i]->causes[j];
-			fprintf(out, "- **%s**, rank %s, %s scope%s%s: ",
-			    c->label, M->devs[i]->id, *c->scope ? c->scope :
+	fputs("### Candidate causes (soft labels)\n\n", rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->ncauses; j++, n++) {
+			const struct rcause *c = &m->devs[i]->causes[j];
+			fprintf(rc->out, "- **%s**, rank %s, %s scope%s%s: ",
+			    c->label, m->devs[i]->id, *c->scope ? c->scope :
 			    "global", *c->target ? " " : "", c->target);
 			if (strcmp(c->label, "insufficient_evidence") == 0)
 				fputs("the evidence does not support any "
-				    "candidate cause", out);
+				    "candidate cause", rc->out);
 			else
-				fprintf(out, "%s cause, confidence %s; the "
+				fprintf(rc->out, "%s cause, confidence %s; the "
 				    "evidence is compatible with it, it is "
 				    "not a proven root cause", certainty(
 				    c->confidence), c->confidence);
 			if (*c->value) {
 				fputs(".  Share of the significant bubble "
-				    "time: ", out);
-				ratio(c->value);
+				    "time: ", rc->out);
+				ratio(rc, c->value);
 			}
-			fputs(".\n", out);
+			fputs(".\n", rc->out);
 			if (*c->evidence)
-				fprintf(out, "  - Evidence chain: %s\n",
+				fprintf(rc->out, "  - Evidence chain: %s\n",
 				    c->evidence);
 			if (*c->tags)
-				fprintf(out, "  - Risk tags: %s\n", c->tags);
-			fprintf(out, "  - Follow-up: %s\n", *c->followup ?
+				fprintf(rc->out, "  - Risk tags: %s\n",
+				    c->tags);
+			fprintf(rc->out, "  - Follow-up: %s\n", *c->followup ?
 			    c->followup : "none required");
 		}
 	if (n == 0)
 		fputs("No cause records: the stream did not go through "
 		    "prof-attrib, so every bubble is reported as "
-		    "insufficient_evidence.\n", out);
-	putc('\n', out);
+		    "insufficient_evidence.\n", rc->out);
+	putc('\n', rc->out);
 }
 
 static void
-ops(void)
+ops(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j, n = 0;
 
-	fputs("### Wait anchors and costly ops\n\n", out);
+	fputs("### Wait anchors and costly ops\n\n", rc->out);
 	fputs("| rank | cost rank | op | task type | calls | avg duration "
 	    "(us) | avg wait (us) | avg cost (us) | wait ratio | tags |\n"
-	    "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n", out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nops; j++, n++) {
-			const struct rop *o = &M->devs[i]->ops[j];
-			fprintf(out, "| %s | %s | ", M->devs[i]->id,
+	    "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n", rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nops; j++, n++) {
+			const struct rop *o = &m->devs[i]->ops[j];
+			fprintf(rc->out, "| %s | %s | ", m->devs[i]->id,
 			    *o->rank_cost ? o->rank_cost : "-");
-			put_md(out, o->name);
-			fprintf(out, " | %s | %s | ", *o->core ? o->core : "-",
+			put_md(rc->out, o->name);
+			fprintf(rc->out, " | %s | %s | ",
+			    *o->core ? o->core : "-",
 			    *o->calls ? o->calls : "-");
-			put_dec(out, o->dur_avg, 3, 3);
-			fputs(" | ", out);
-			put_dec(out, o->wait_avg, 3, 3);
-			fputs(" | ", out);
-			put_dec(out, o->cost_avg, 3, 3);
-			fputs(" | ", out);
-			ratio(o->wait_ratio);
-			fprintf(out, " | %s |\n", *o->tags ? o->tags : "-");
+			put_dec(rc->out, o->dur_avg, 3, 3);
+			fputs(" | ", rc->out);
+			put_dec(rc->out, o->wait_avg, 3, 3);
+			fputs(" | ", rc->out);
+			put_dec(rc->out, o->cost_avg, 3, 3);
+			fputs(" | ", rc->out);
+			ratio(rc, o->wait_ratio);
+			fprintf(rc->out, " | %s |\n", *o->tags ? o->tags : "-");
 		}
 	if (n == 0)
 		fputs("\nNo op records: the stream did not go through "
-		    "prof-waitanchor.\n", out);
-	putc('\n', out);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nops; j++) {
-			const struct rop *o = &M->devs[i]->ops[j];
+		    "prof-waitanchor.\n", rc->out);
+	putc('\n', rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nops; j++) {
+			const struct rop *o = &m->devs[i]->ops[j];
 			if (!tag_has(o->tags, "WAIT_ANCHOR_FALSE_HOTSPOT"))
 				continue;
-			fprintf(out, "- Rank %s: ", M->devs[i]->id);
-			put_md(out, o->name);
+			fprintf(rc->out, "- Rank %s: ", m->devs[i]->id);
+			put_md(rc->out, o->name);
 			fputs(" is a wait-anchor false hotspot: its cost is "
-			    "waiting (wait ratio ", out);
-			ratio(o->wait_ratio);
+			    "waiting (wait ratio ", rc->out);
+			ratio(rc, o->wait_ratio);
 			fputs("), not work; the cause is the idle time before "
-			    "it.\n", out);
+			    "it.\n", rc->out);
 			n = 0;
 		}
 	if (n == 0)
-		putc('\n', out);
+		putc('\n', rc->out);
 }
 
 /*
@@ -232,56 +241,60 @@ ops(void)
  * AI Core hides (masked_ratio): exposed time idles the device.
  */
 static void
-aicpu_ops(void)
+aicpu_ops(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, j, n = 0;
 
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nops; j++) {
-			const struct rop *o = &M->devs[i]->ops[j];
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nops; j++) {
+			const struct rop *o = &m->devs[i]->ops[j];
 			if (strstr(o->tags, "AICPU_") == NULL)
 				continue;
 			if (n++ == 0)
 				fputs("| rank | op | calls | avg duration (us) | "
 				    "masked ratio | class |\n"
-				    "|---|---|---:|---:|---:|---|\n", out);
-			fprintf(out, "| %s | ", M->devs[i]->id);
-			put_md(out, o->name);
-			fprintf(out, " | %s | ", *o->calls ? o->calls : "-");
-			put_dec(out, o->dur_avg, 3, 3);
-			fputs(" | ", out);
-			ratio(o->masked);
-			fprintf(out, " | %s |\n", o->tags);
+				    "|---|---|---:|---:|---:|---|\n", rc->out);
+			fprintf(rc->out, "| %s | ", m->devs[i]->id);
+			put_md(rc->out, o->name);
+			fprintf(rc->out, " | %s | ",
+			    *o->calls ? o->calls : "-");
+			put_dec(rc->out, o->dur_avg, 3, 3);
+			fputs(" | ", rc->out);
+			ratio(rc, o->masked);
+			fprintf(rc->out, " | %s |\n", o->tags);
 		}
 	if (n > 0)
 		fputs("\nMasked ratio: the share of the op's AI CPU time "
 		    "during which AI Core work ran; below 0.2 the op is "
-		    "exposed and the device idles on it.\n\n", out);
+		    "exposed and the device idles on it.\n\n", rc->out);
 }
 
 static void
-aicpu(void)
+aicpu(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i, k;
 
-	fputs("### AI CPU\n\n", out);
-	if (M->ndevs == 0)
-		fputs("No ranks in the stream.\n", out);
-	for (i = 0; i < M->ndevs; i++) {
-		const struct rdev *d = M->devs[i];
-		fprintf(out, "- Rank %s: %" PRIu64 " AI CPU kernel(s)", d->id,
+	fputs("### AI CPU\n\n", rc->out);
+	if (m->ndevs == 0)
+		fputs("No ranks in the stream.\n", rc->out);
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rdev *d = m->devs[i];
+		fprintf(rc->out, "- Rank %s: %" PRIu64 " AI CPU kernel(s)",
+		    d->id,
 		    d->naicpu);
 		if (d->naicpu == 0) {
-			fputs(".\n", out);
+			fputs(".\n", rc->out);
 			continue;
 		}
 		for (k = 0; k < AC_N; k++)
-			fprintf(out, "%s%s %" PRIu64, k ? ", " : ": ",
+			fprintf(rc->out, "%s%s %" PRIu64, k ? ", " : ": ",
 			    render_aicpu_tag[k], d->aicpu[k]);
-		fputs(".\n", out);
+		fputs(".\n", rc->out);
 	}
-	putc('\n', out);
-	aicpu_ops();
+	putc('\n', rc->out);
+	aicpu_ops(rc);
 }
 
 static int
@@ -299,7 +312,7 @@ by_ts(const void *a, const void *b)
  * or before the first or after the last.
  */
 static void
-place(const struct rdev *d, const struct rbubble *b)
+place(struct rctx *rc, const struct rdev *d, const struct rbubble *b)
 {
 	const struct rlayer *prev = NULL, *next = NULL, *in = NULL;
 	size_t i;
@@ -316,77 +329,80 @@ place(const struct rdev *d, const struct rbubble *b)
 			prev = l;
 	}
 	if (in != NULL) {
-		fputs("inside ", out);
-		put_md(out, in->name);
+		fputs("inside ", rc->out);
+		put_md(rc->out, in->name);
 	} else if (prev != NULL && next != NULL) {
 		fputs(prev->ts + prev->dur > b->ts ? "across the boundary "
-		    "of " : "between ", out);
-		put_md(out, prev->name);
-		fputs(" and ", out);
-		put_md(out, next->name);
-		fputs(" (boundary)", out);
+		    "of " : "between ", rc->out);
+		put_md(rc->out, prev->name);
+		fputs(" and ", rc->out);
+		put_md(rc->out, next->name);
+		fputs(" (boundary)", rc->out);
 	} else if (next != NULL) {
-		fputs("before the first layer, ", out);
-		put_md(out, next->name);
+		fputs("before the first layer, ", rc->out);
+		put_md(rc->out, next->name);
 	} else if (prev != NULL) {
-		fputs("after the last layer, ", out);
-		put_md(out, prev->name);
+		fputs("after the last layer, ", rc->out);
+		put_md(rc->out, prev->name);
 	} else
-		fputs("-", out);
+		fputs("-", rc->out);
 }
 
 /* The structure-level drill-down of section 8.1, where layers exist. */
 static void
-drilldown(void)
+drilldown(struct rctx *rc)
 {
 	size_t i, j;
 	int any = 0;
 
-	for (i = 0; i < M->ndevs; i++) {
-		struct rdev *d = M->devs[i];
+	for (i = 0; i < rc->m->ndevs; i++) {
+		struct rdev *d = rc->m->devs[i];
 		if (d->nlayers == 0)
 			continue;
 		qsort(d->layers, d->nlayers, sizeof(*d->layers), by_ts);
 		if (!any++)
 			fputs("| rank | bubble | scope | duration (ms) | where "
-			    "|\n|---|---|---|---:|---|\n", out);
+			    "|\n|---|---|---|---:|---|\n", rc->out);
 		for (j = 0; j < d->ntop; j++) {
 			const struct rbubble *b = &d->top[j];
-			fprintf(out, "| %s | %s | %s | ", d->id,
+			fprintf(rc->out, "| %s | %s | %s | ", d->id,
 			    *b->id ? b->id : "-", b->scope);
-			put_ms(out, b->dur, 3);
-			fputs(" | ", out);
-			place(d, b);
-			fputs(" |\n", out);
+			put_ms(rc->out, b->dur, 3);
+			fputs(" | ", rc->out);
+			place(rc, d, b);
+			fputs(" |\n", rc->out);
 		}
 	}
 	if (any)
 		fputs("\nA bubble inside a layer is a gap in that layer's "
 		    "kernel sequence; one between layers is a gap at a "
 		    "structure boundary (the kernels around it are in the "
-		    "table above).\n\n", out);
+		    "table above).\n\n", rc->out);
 }
 
 static void
-structure(void)
+structure(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	size_t i;
 
-	fputs("### Structure\n\n", out);
-	if (M->nkinds == 0)
+	fputs("### Structure\n\n", rc->out);
+	if (m->nkinds == 0)
 		fputs("No layer or pass records: the structure-level "
-		    "drill-down needs prof-layers.\n\n", out);
-	for (i = 0; i < M->nkinds; i++)
-		fprintf(out, "- %" PRIu64 " `%s` record(s)\n", M->kinds[i].n,
-		    M->kinds[i].name);
-	if (M->nkinds)
-		putc('\n', out);
-	drilldown();
+		    "drill-down needs prof-layers.\n\n", rc->out);
+	for (i = 0; i < m->nkinds; i++)
+		fprintf(rc->out, "- %" PRIu64 " `%s` record(s)\n",
+		    m->kinds[i].n,
+		    m->kinds[i].name);
+	if (m->nkinds)
+		putc('\n', rc->out);
+	drilldown(rc);
 }
 
 static void
-gaps(void)
+gaps(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	static const char *const need[][2] = {
 		{ "prof-steps", "no step windows or groups" },
 		{ "prof-merge", "no busy time" },
@@ -396,17 +412,18 @@ gaps(void)
 	};
 	size_t i, j, n = 0;
 
-	fputs("### Evidence gaps\n\n", out);
+	fputs("### Evidence gaps\n\n", rc->out);
 	for (i = 0; i < 5; i++)
-		if (!model_stage_ran(M, need[i][0])) {
-			fprintf(out, "- %s did not run: %s.\n", need[i][0],
+		if (!model_stage_ran(m, need[i][0])) {
+			fprintf(rc->out, "- %s did not run: %s.\n", need[i][0],
 			    need[i][1]);
 			n++;
 		}
-	for (i = 0; i < M->ndevs; i++) {
-		const struct rdev *d = M->devs[i];
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rdev *d = m->devs[i];
 		if (d->nhost == 0 && d->nkernel > 0) {
-			fprintf(out, "- Rank %s has no host events: bubbles "
+			fprintf(rc->out,
+			    "- Rank %s has no host events: bubbles "
 			    "cannot be tied to host activity "
 			    "(possible_untraced_host_blocking or "
 			    "insufficient_evidence).\n", d->id);
@@ -414,28 +431,26 @@ gaps(void)
 		}
 		for (j = 0; j < d->nflags; j++)
 			if (d->flags[j].value[0] == '0') {
-				fprintf(out, "- Rank %s: %s = %s.\n", d->id,
+				fprintf(rc->out, "- Rank %s: %s = %s.\n", d->id,
 				    d->flags[j].name, d->flags[j].value);
 				n++;
 			}
 	}
 	if (n == 0)
-		fputs("None found in the stream.\n", out);
-	putc('\n', out);
+		fputs("None found in the stream.\n", rc->out);
+	putc('\n', rc->out);
 }
 
 void
-render_md_findings(FILE *f, const struct rmodel *m)
+render_md_findings(struct rctx *rc)
 {
-	out = f;
-	M = m;
-	fputs("## Findings\n\n", out);
-	hidden();
-	top_bubbles();
-	kernels();
-	causes();
-	ops();
-	aicpu();
-	structure();
-	gaps();
+	fputs("## Findings\n\n", rc->out);
+	hidden(rc);
+	top_bubbles(rc);
+	kernels(rc);
+	causes(rc);
+	ops(rc);
+	aicpu(rc);
+	structure(rc);
+	gaps(rc);
 }

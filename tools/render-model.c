@@ -51,78 +51,83 @@ static const char *const colname[C_N] = {
 	"bound", "dtype"
 };
 
-static struct tsvr *in;
-static int col[C_N];
-static struct rmodel *M;
+/* The reading: the input, where its columns are, what is being built. */
+struct reader {
+	struct tsvr		*in;
+	int			 col[C_N];
+	struct rmodel		*m;
+	const struct render_opts *opts;
+	struct rdev		*last;	/* runs of one rank are the rule */
+};
 
 /* Field C (one of the C_ indices) as a fresh string; "" when absent. */
 static char *
-fld(int c)
+fld(struct reader *rd, int c)
 {
 	size_t n;
 	const char *s;
 
-	if (col[c] < 0)
+	if (rd->col[c] < 0)
 		return xstrdup("");
-	s = tsvr_field(in, (size_t)col[c], &n);
+	s = tsvr_field(rd->in, (size_t)rd->col[c], &n);
 	return xstrndup(s, n);
 }
 
 static const char *
-get(int c)
+get(struct reader *rd, int c)
 {
 	size_t n;
 
-	if (col[c] < 0)
+	if (rd->col[c] < 0)
 		return "";
-	return tsvr_field(in, (size_t)col[c], &n);
+	return tsvr_field(rd->in, (size_t)rd->col[c], &n);
 }
 
 static const char *
-fixed(size_t i)
+fixed(struct reader *rd, size_t i)
 {
 	size_t n;
 
-	return tsvr_field(in, i, &n);
+	return tsvr_field(rd->in, i, &n);
 }
 
 /* Field C checked to be a decimal number, or empty. */
 static char *
-num(int c)
+num(struct reader *rd, int c)
 {
-	char *s = fld(c);
+	char *s = fld(rd, c);
 
 	if (*s != '\0' && !dec_valid(s))
-		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+		diag_at_fatal(EXIT_BAD, tsvr_path(rd->in), tsvr_lineno(rd->in),
 		    "column '%s': invalid number '%.60s'", colname[c], s);
 	return s;
 }
 
 static struct rdev *
-dev_of(const char *id)
+dev_of(struct reader *rd, const char *id)
 {
-	static struct rdev *last;	/* runs of one rank are the rule */
 	struct rdev *d;
 	size_t i;
 
-	if (last != NULL && strcmp(last->id, id) == 0)
-		return last;
-	for (i = M->ndevs; i > 0; i--)
-		if (strcmp(M->devs[i - 1]->id, id) == 0)
-			return last = M->devs[i - 1];
-	last = d = xcalloc(1, sizeof(*d));
+	if (rd->last != NULL && strcmp(rd->last->id, id) == 0)
+		return rd->last;
+	for (i = rd->m->ndevs; i > 0; i--)
+		if (strcmp(rd->m->devs[i - 1]->id, id) == 0)
+			return rd->last = rd->m->devs[i - 1];
+	rd->last = d = xcalloc(1, sizeof(*d));
 	d->id = xstrdup(id);
-	M->devs = xreallocarray(M->devs, M->ndevs + 1, sizeof(*M->devs));
-	/* Ranks in numeric order when they are numbers, else as met. */
-	for (i = M->ndevs; i > 0; i--) {
-		const char *o = M->devs[i - 1]->id;
+	rd->m->devs = xreallocarray(rd->m->devs, rd->m->ndevs + 1,
+	    sizeof(*rd->m->devs));
+	/* Ranks rd->in numeric order when they are numbers, else as met. */
+	for (i = rd->m->ndevs; i > 0; i--) {
+		const char *o = rd->m->devs[i - 1]->id;
 		if (strlen(o) < strlen(id) || (strlen(o) == strlen(id) &&
 		    strcmp(o, id) < 0))
 			break;
-		M->devs[i] = M->devs[i - 1];
+		rd->m->devs[i] = rd->m->devs[i - 1];
 	}
-	M->devs[i] = d;
-	M->ndevs++;
+	rd->m->devs[i] = d;
+	rd->m->ndevs++;
 	return d;
 }
 
@@ -141,14 +146,14 @@ kv_add(struct rkv **v, size_t *n, const char *name, char *value)
  * chart can label each roof with what it is.
  */
 static void
-peak_add(const char *name)
+peak_add(struct reader *rd, const char *name)
 {
 	char key[128];
-	const char *dt = get(C_DTYPE);
+	const char *dt = get(rd, C_DTYPE);
 
 	snprintf(key, sizeof(key), "%s%s%s", name, *dt != '\0' ? " " : "",
 	    dt);
-	kv_add(&M->peaks, &M->npeaks, key, num(C_VALUE));
+	kv_add(&rd->m->peaks, &rd->m->npeaks, key, num(rd, C_VALUE));
 }
 
 static struct rgroup *
@@ -167,7 +172,7 @@ group_of(struct rdev *d, const char *id)
 }
 
 static void
-on_window(struct rdev *d)
+on_window(struct reader *rd, struct rdev *d)
 {
 	struct rstep *s;
 
@@ -178,20 +183,20 @@ on_window(struct rdev *d)
 	}
 	s = &d->steps[d->nsteps++];
 	memset(s, 0, sizeof(*s));
-	s->step = fld(C_STEP);
-	s->name = xstrdup(fixed(5));
-	s->group = fld(C_GROUP);
-	s->tags = fld(C_TAGS);
-	s->cat = fld(C_CAT);
-	s->ts = tsvr_i64(in, 1, NULL);
-	s->dur = tsvr_i64(in, 2, NULL);
+	s->step = fld(rd, C_STEP);
+	s->name = xstrdup(fixed(rd, 5));
+	s->group = fld(rd, C_GROUP);
+	s->tags = fld(rd, C_TAGS);
+	s->cat = fld(rd, C_CAT);
+	s->ts = tsvr_i64(rd->in, 1, NULL);
+	s->dur = tsvr_i64(rd->in, 2, NULL);
 }
 
 /* A per-step metric goes to its window, the latest one of that step. */
 static int
-on_step_metric(struct rdev *d, const char *name)
+on_step_metric(struct reader *rd, struct rdev *d, const char *name)
 {
-	const char *step = get(C_STEP);
+	const char *step = get(rd, C_STEP);
 	size_t i, k;
 
 	for (k = 0; k < SM_N; k++)
@@ -202,63 +207,65 @@ on_step_metric(struct rdev *d, const char *name)
 	for (i = d->nsteps; i > 0; i--)
 		if (strcmp(d->steps[i - 1].step, step) == 0) {
 			free(d->steps[i - 1].m[k]);
-			d->steps[i - 1].m[k] = num(C_VALUE);
+			d->steps[i - 1].m[k] = num(rd, C_VALUE);
 			return 1;
 		}
 	return 1;
 }
 
 static void
-on_metric(struct rdev *d)
+on_metric(struct reader *rd, struct rdev *d)
 {
-	const char *name = fixed(5);
+	const char *name = fixed(rd, 5);
 
-	if (*get(C_STEP) != '\0') {
-		on_step_metric(d, name);
+	if (*get(rd, C_STEP) != '\0') {
+		on_step_metric(rd, d, name);
 		return;
 	}
 	if (strncmp(name, "peak_", 5) == 0) {
-		peak_add(name);
+		peak_add(rd, name);
 		return;
 	}
 	if (strcmp(name, "top_gap_start_ns") == 0) {
 		d->gaps = xreallocarray(d->gaps, d->ngaps + 1,
 		    sizeof(*d->gaps));
 		memset(&d->gaps[d->ngaps], 0, sizeof(*d->gaps));
-		d->gaps[d->ngaps].start = tsvr_i64(in, (size_t)col[C_VALUE],
+		d->gaps[d->ngaps].start = tsvr_i64(rd->in,
+		    (size_t)rd->col[C_VALUE],
 		    NULL);
-		d->gaps[d->ngaps++].bubble_id = fld(C_BUBBLE_ID);
+		d->gaps[d->ngaps++].bubble_id = fld(rd, C_BUBBLE_ID);
 		return;
 	}
 	if (strcmp(name, "top_gap_ns") == 0 && d->ngaps > 0) {
 		struct rgap *g = &d->gaps[d->ngaps - 1];
 		int64_t end;
-		g->dur = tsvr_i64(in, (size_t)col[C_VALUE], NULL);
+		g->dur = tsvr_i64(rd->in, (size_t)rd->col[C_VALUE], NULL);
 		if (g->dur < 0 || __builtin_add_overflow(g->start, g->dur,
 		    &end))
-			diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+			diag_at_fatal(EXIT_BAD, tsvr_path(rd->in),
+			    tsvr_lineno(rd->in),
 			    "column 'value': invalid gap length '%s'",
-			    get(C_VALUE));
+			    get(rd, C_VALUE));
 		return;
 	}
-	if (*get(C_GROUP) != '\0') {
-		struct rgroup *g = group_of(d, get(C_GROUP));
-		kv_add(&g->stat, &g->nstat, name, num(C_VALUE));
+	if (*get(rd, C_GROUP) != '\0') {
+		struct rgroup *g = group_of(d, get(rd, C_GROUP));
+		kv_add(&g->stat, &g->nstat, name, num(rd, C_VALUE));
 		return;
 	}
 	if (strncmp(name, "capture_", 8) == 0 ||
 	    strcmp(name, "largest_gap_ns") == 0) {
 		if (strcmp(name, "largest_gap_ns") == 0) {
 			free(d->largest_gap_tags);
-			d->largest_gap_tags = fld(C_TAGS);
+			d->largest_gap_tags = fld(rd, C_TAGS);
 		}
-		kv_add(&d->cap, &d->ncap, name, num(C_VALUE));
+		kv_add(&d->cap, &d->ncap, name, num(rd, C_VALUE));
 		return;
 	}
 	if (strcmp(name, "wait_recorded") == 0 ||
 	    strcmp(name, "variable_shape_checked") == 0 ||
 	    strcmp(name, "step_detect_confidence") == 0) {
-		char *v = fld(C_VALUE), *t = fld(C_TAGS);
+		char *v = fld(rd, C_VALUE), *t = fld(rd, C_TAGS);
 		size_t n = strlen(v) + strlen(t) + 2;
 		char *s = xmalloc(n);
 		snprintf(s, n, "%s%s%s", v, *t ? " " : "", t);
@@ -283,7 +290,7 @@ bubble_free(struct rbubble *b)
 }
 
 static size_t
-label_index(const char *labels)
+label_index(struct reader *rd, const char *labels)
 {
 	char first[128];
 	size_t i, n = strcspn(labels, ",");
@@ -292,19 +299,19 @@ label_index(const char *labels)
 		n = sizeof(first) - 1;
 	memcpy(first, labels, n);
 	first[n] = '\0';
-	for (i = 0; i < M->nlabels; i++)
-		if (strcmp(M->labels[i], first) == 0)
+	for (i = 0; i < rd->m->nlabels; i++)
+		if (strcmp(rd->m->labels[i], first) == 0)
 			return i;
-	M->labels = xreallocarray(M->labels, M->nlabels + 1,
-	    sizeof(*M->labels));
-	M->labels[M->nlabels] = xstrdup(first);
-	return M->nlabels++;
+	rd->m->labels = xreallocarray(rd->m->labels, rd->m->nlabels + 1,
+	    sizeof(*rd->m->labels));
+	rd->m->labels[rd->m->nlabels] = xstrdup(first);
+	return rd->m->nlabels++;
 }
 
 static void
-span_add(struct rdev *d, int64_t ts, int64_t dur, int what)
+span_add(struct reader *rd, struct rdev *d, int64_t ts, int64_t dur, int what)
 {
-	if (!render_opts.spans)
+	if (!rd->opts->spans)
 		return;
 	if (d->nspans == d->capspans) {
 		d->capspans = d->capspans ? 2 * d->capspans : 256;
@@ -321,47 +328,48 @@ span_add(struct rdev *d, int64_t ts, int64_t dur, int what)
  * rank (earlier first among equal lengths: input order is time order).
  */
 static void
-on_bubble(struct rdev *d)
+on_bubble(struct reader *rd, struct rdev *d)
 {
 	static const char *const scopes[4] = {
 		"prelaunch", "step_internal", "tail", "global"
 	};
 	struct rbubble b;
-	int64_t dur = tsvr_i64(in, 2, NULL);
+	int64_t dur = tsvr_i64(rd->in, 2, NULL);
 	size_t i, pos;
 
 	d->nbubbles++;
 	for (i = 0; i < 4; i++)
-		if (strcmp(fixed(5), scopes[i]) == 0)
+		if (strcmp(fixed(rd, 5), scopes[i]) == 0)
 			d->nscope[i]++;
-	span_add(d, tsvr_i64(in, 1, NULL), dur, 2 + (int)label_index(
-	    *get(C_LABELS) ? get(C_LABELS) : "unlabelled"));
+	span_add(rd, d, tsvr_i64(rd->in, 1, NULL), dur, 2 + (int)label_index(rd,
+	    
+	    *get(rd, C_LABELS) ? get(rd, C_LABELS) : "unlabelled"));
 	for (pos = d->ntop; pos > 0 && d->top[pos - 1].dur < dur; pos--)
 		;
-	if (pos >= render_opts.top)
+	if (pos >= rd->opts->top)
 		return;
 	memset(&b, 0, sizeof(b));
-	b.ts = tsvr_i64(in, 1, NULL);
+	b.ts = tsvr_i64(rd->in, 1, NULL);
 	b.dur = dur;
-	b.id = fld(C_BUBBLE_ID);
-	b.scope = xstrdup(fixed(5));
-	b.step = fld(C_STEP);
-	b.group = fld(C_GROUP);
-	b.tags = fld(C_TAGS);
-	b.labels = fld(C_LABELS);
-	b.host_cov = num(C_HOST_COV);
-	b.sync_cov = num(C_SYNC_COV);
-	b.comm_cov = num(C_COMM_COV);
-	b.host_par = num(C_HOST_PAR);
-	b.prev_name = fld(C_PREV_NAME);
-	b.prev_core = fld(C_PREV_CORE);
-	b.prev_dur = num(C_PREV_DUR);
-	b.prev_track = fld(C_PREV_TRACK);
-	b.next_name = fld(C_NEXT_NAME);
-	b.next_core = fld(C_NEXT_CORE);
-	b.next_dur = num(C_NEXT_DUR);
-	b.next_track = fld(C_NEXT_TRACK);
-	if (d->ntop == render_opts.top)
+	b.id = fld(rd, C_BUBBLE_ID);
+	b.scope = xstrdup(fixed(rd, 5));
+	b.step = fld(rd, C_STEP);
+	b.group = fld(rd, C_GROUP);
+	b.tags = fld(rd, C_TAGS);
+	b.labels = fld(rd, C_LABELS);
+	b.host_cov = num(rd, C_HOST_COV);
+	b.sync_cov = num(rd, C_SYNC_COV);
+	b.comm_cov = num(rd, C_COMM_COV);
+	b.host_par = num(rd, C_HOST_PAR);
+	b.prev_name = fld(rd, C_PREV_NAME);
+	b.prev_core = fld(rd, C_PREV_CORE);
+	b.prev_dur = num(rd, C_PREV_DUR);
+	b.prev_track = fld(rd, C_PREV_TRACK);
+	b.next_name = fld(rd, C_NEXT_NAME);
+	b.next_core = fld(rd, C_NEXT_CORE);
+	b.next_dur = num(rd, C_NEXT_DUR);
+	b.next_track = fld(rd, C_NEXT_TRACK);
+	if (d->ntop == rd->opts->top)
 		bubble_free(&d->top[--d->ntop]);
 	else
 		d->top = xreallocarray(d->top, d->ntop + 1, sizeof(*d->top));
@@ -372,72 +380,72 @@ on_bubble(struct rdev *d)
 }
 
 static void
-on_cause(struct rdev *d)
+on_cause(struct reader *rd, struct rdev *d)
 {
 	struct rcause *c;
 
 	d->causes = xreallocarray(d->causes, d->ncauses + 1,
 	    sizeof(*d->causes));
 	c = &d->causes[d->ncauses++];
-	c->label = xstrdup(fixed(5));
-	c->value = num(C_VALUE);
-	c->confidence = fld(C_CONFIDENCE);
-	c->scope = fld(C_SCOPE);
-	c->target = fld(C_TARGET);
-	c->evidence = fld(C_EVIDENCE);
-	c->followup = fld(C_FOLLOWUP);
-	c->tags = fld(C_TAGS);
+	c->label = xstrdup(fixed(rd, 5));
+	c->value = num(rd, C_VALUE);
+	c->confidence = fld(rd, C_CONFIDENCE);
+	c->scope = fld(rd, C_SCOPE);
+	c->target = fld(rd, C_TARGET);
+	c->evidence = fld(rd, C_EVIDENCE);
+	c->followup = fld(rd, C_FOLLOWUP);
+	c->tags = fld(rd, C_TAGS);
 }
 
 /* Ops by cost rank up to render_opts.ops, and every op a rule tagged. */
 static void
-on_op(struct rdev *d)
+on_op(struct reader *rd, struct rdev *d)
 {
 	struct rop *o;
 	int absent;
-	int64_t rank = col[C_RANK_COST] < 0 ? 0 :
-	    tsvr_i64(in, (size_t)col[C_RANK_COST], &absent);
-	const char *tags = get(C_TAGS);
+	int64_t rank = rd->col[C_RANK_COST] < 0 ? 0 :
+	    tsvr_i64(rd->in, (size_t)rd->col[C_RANK_COST], &absent);
+	const char *tags = get(rd, C_TAGS);
 
-	if (rank > (int64_t)render_opts.ops &&
+	if (rank > (int64_t)rd->opts->ops &&
 	    !tag_has(tags, "WAIT_ANCHOR_FALSE_HOTSPOT") &&
 	    strstr(tags, "AICPU_") == NULL)
 		return;
 	d->ops = xreallocarray(d->ops, d->nops + 1, sizeof(*d->ops));
 	o = &d->ops[d->nops++];
 	o->rank = rank;
-	o->name = xstrdup(fixed(5));
-	o->core = fld(C_CORE);
-	o->calls = num(C_CALLS);
-	o->dur_avg = num(C_DUR_AVG);
-	o->wait_avg = num(C_WAIT_AVG);
-	o->cost_avg = num(C_COST_AVG);
-	o->cost_total = num(C_COST_TOTAL);
-	o->wait_ratio = num(C_WAIT_RATIO);
-	o->rank_cost = fld(C_RANK_COST);
-	o->rank_dur = fld(C_RANK_DUR);
-	o->masked = num(C_MASKED);
+	o->name = xstrdup(fixed(rd, 5));
+	o->core = fld(rd, C_CORE);
+	o->calls = num(rd, C_CALLS);
+	o->dur_avg = num(rd, C_DUR_AVG);
+	o->wait_avg = num(rd, C_WAIT_AVG);
+	o->cost_avg = num(rd, C_COST_AVG);
+	o->cost_total = num(rd, C_COST_TOTAL);
+	o->wait_ratio = num(rd, C_WAIT_RATIO);
+	o->rank_cost = fld(rd, C_RANK_COST);
+	o->rank_dur = fld(rd, C_RANK_DUR);
+	o->masked = num(rd, C_MASKED);
 	o->tags = xstrdup(tags);
 }
 
 /* Kernels placed on the roofline: the longest maxpoints of each rank. */
 static void
-on_roof_kernel(struct rdev *d)
+on_roof_kernel(struct reader *rd, struct rdev *d)
 {
-	const char *ai = get(C_AI), *fl = get(C_FLOPS);
-	int64_t dur = tsvr_i64(in, 2, NULL);
+	const char *ai = get(rd, C_AI), *fl = get(rd, C_FLOPS);
+	int64_t dur = tsvr_i64(rd->in, 2, NULL);
 	size_t pos;
 
 	if (*ai == '\0' || *fl == '\0' || dur <= 0)
 		return;
-	M->has_roofline = 1;
-	if (!render_opts.points)
+	rd->m->has_roofline = 1;
+	if (!rd->opts->points)
 		return;
 	for (pos = d->npoints; pos > 0 && d->points[pos - 1].dur < dur; pos--)
 		;
-	if (pos >= render_opts.maxpoints)
+	if (pos >= rd->opts->maxpoints)
 		return;
-	if (d->npoints == render_opts.maxpoints) {
+	if (d->npoints == rd->opts->maxpoints) {
 		free(d->points[--d->npoints].name);
 		free(d->points[d->npoints].bound);
 	} else
@@ -449,15 +457,15 @@ on_roof_kernel(struct rdev *d)
 	d->points[pos].ai = strtod(ai, NULL);
 	d->points[pos].flops_s = strtod(fl, NULL) * 1e9 / (double)dur;
 	d->points[pos].dur = dur;
-	d->points[pos].name = xstrdup(fixed(5));
-	d->points[pos].bound = fld(C_BOUND);
+	d->points[pos].name = xstrdup(fixed(rd, 5));
+	d->points[pos].bound = fld(rd, C_BOUND);
 	d->npoints++;
 }
 
 static void
-on_kernel(struct rdev *d)
+on_kernel(struct reader *rd, struct rdev *d)
 {
-	const char *tags = get(C_TAGS), *core = get(C_CORE);
+	const char *tags = get(rd, C_TAGS), *core = get(rd, C_CORE);
 	size_t k;
 
 	d->nkernel++;
@@ -466,7 +474,7 @@ on_kernel(struct rdev *d)
 	for (k = 0; k < AC_N; k++)
 		if (tag_has(tags, render_aicpu_tag[k]))
 			d->aicpu[k]++;
-	on_roof_kernel(d);
+	on_roof_kernel(rd, d);
 }
 
 struct rkind *
@@ -482,14 +490,14 @@ model_kind(const struct rmodel *m, const char *name)
 
 /* Derived kinds with extent other than the anomaly stages' own. */
 static void
-on_other(const char *kind)
+on_other(struct reader *rd, const char *kind)
 {
-	struct rkind *k = model_kind(M, kind);
+	struct rkind *k = model_kind(rd->m, kind);
 
 	if (k == NULL) {
-		M->kinds = xreallocarray(M->kinds, M->nkinds + 1,
-		    sizeof(*M->kinds));
-		k = &M->kinds[M->nkinds++];
+		rd->m->kinds = xreallocarray(rd->m->kinds, rd->m->nkinds + 1,
+		    sizeof(*rd->m->kinds));
+		k = &rd->m->kinds[rd->m->nkinds++];
 		k->name = xstrdup(kind);
 		k->n = 0;
 	}
@@ -501,80 +509,83 @@ on_other(const char *kind)
  * library checks: every format adds it to ts_ns.
  */
 static void
-check_extent(void)
+check_extent(struct reader *rd)
 {
 	int tabsent, dabsent;
-	int64_t ts = tsvr_i64(in, 1, &tabsent), dur = tsvr_i64(in, 2, &dabsent),
+	int64_t ts = tsvr_i64(rd->in, 1, &tabsent), dur = tsvr_i64(rd->in, 2,
+	    &dabsent),
 	    end;
 
 	if (!dabsent && (dur < 0 || __builtin_add_overflow(ts, dur, &end)))
-		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
-		    "column 'dur_ns': invalid duration '%s'", fixed(2));
+		diag_at_fatal(EXIT_BAD, tsvr_path(rd->in), tsvr_lineno(rd->in),
+		    "column 'dur_ns': invalid duration '%s'", fixed(rd, 2));
 }
 
 static void
-on_record(void)
+on_record(struct reader *rd)
 {
-	const char *kind = fixed(0);
+	const char *kind = fixed(rd, 0);
 	struct rdev *d;
 	int absent;
 
-	M->nrecords++;
-	check_extent();
+	rd->m->nrecords++;
+	check_extent(rd);
 	/*
 	 * Neither makes a rank: device records name every GPU the host had
 	 * (prof-ingest), and prof-roofline's peaks belong to no device.
 	 */
 	if (strcmp(kind, "device") == 0)
 		return;
-	if (*fixed(3) == '\0') {
-		if (strcmp(kind, "metric") == 0 && col[C_VALUE] >= 0 &&
-		    strncmp(fixed(5), "peak_", 5) == 0)
-			peak_add(fixed(5));
+	if (*fixed(rd, 3) == '\0') {
+		if (strcmp(kind, "metric") == 0 && rd->col[C_VALUE] >= 0 &&
+		    strncmp(fixed(rd, 5), "peak_", 5) == 0)
+			peak_add(rd, fixed(rd, 5));
 		return;
 	}
-	d = dev_of(fixed(3));
+	d = dev_of(rd, fixed(rd, 3));
 	if (strcmp(kind, "kernel") == 0)
-		on_kernel(d);
+		on_kernel(rd, d);
 	else if (strcmp(kind, "host") == 0)
 		d->nhost++;
 	else if (strcmp(kind, "comm") == 0)
 		d->ncomm++;
 	else if (strcmp(kind, "window") == 0) {
-		on_window(d);
-		span_add(d, tsvr_i64(in, 1, NULL), tsvr_i64(in, 2, NULL), 0);
+		on_window(rd, d);
+		span_add(rd, d, tsvr_i64(rd->in, 1, NULL), tsvr_i64(rd->in, 2,
+		    NULL), 0);
 	} else if (strcmp(kind, "busy") == 0)
-		span_add(d, tsvr_i64(in, 1, NULL), tsvr_i64(in, 2, NULL), 1);
-	else if (strcmp(kind, "metric") == 0 && col[C_VALUE] >= 0)
-		on_metric(d);
+		span_add(rd, d, tsvr_i64(rd->in, 1, NULL), tsvr_i64(rd->in, 2,
+		    NULL), 1);
+	else if (strcmp(kind, "metric") == 0 && rd->col[C_VALUE] >= 0)
+		on_metric(rd, d);
 	else if (strcmp(kind, "group") == 0) {
-		struct rgroup *g = group_of(d, fixed(5));
+		struct rgroup *g = group_of(d, fixed(rd, 5));
 		free(g->size);
-		g->size = num(C_VALUE);
-		g->dominant = tag_has(get(C_TAGS), "dominant");
+		g->size = num(rd, C_VALUE);
+		g->dominant = tag_has(get(rd, C_TAGS), "dominant");
 	} else if (strcmp(kind, "bubble_group") == 0) {
-		struct rgroup *g = group_of(d, get(C_GROUP));
+		struct rgroup *g = group_of(d, get(rd, C_GROUP));
 		free(g->pattern);
 		free(g->pattern_tags);
-		g->pattern = xstrdup(fixed(5));
-		g->pattern_tags = fld(C_TAGS);
+		g->pattern = xstrdup(fixed(rd, 5));
+		g->pattern_tags = fld(rd, C_TAGS);
 	} else if (strcmp(kind, "bubble") == 0)
-		on_bubble(d);
+		on_bubble(rd, d);
 	else if (strcmp(kind, "cause") == 0)
-		on_cause(d);
+		on_cause(rd, d);
 	else if (strcmp(kind, "op") == 0)
-		on_op(d);
+		on_op(rd, d);
 	else if (strcmp(kind, "flow") != 0 && strcmp(kind, "counter") != 0 &&
 	    strcmp(kind, "step") != 0 && strcmp(kind, "mark") != 0) {
-		int64_t dur = tsvr_i64(in, 2, &absent);
+		int64_t dur = tsvr_i64(rd->in, 2, &absent);
 		if (!absent)
-			on_other(kind);
+			on_other(rd, kind);
 		if (!absent && strcmp(kind, "layer") == 0) {
 			d->layers = xreallocarray(d->layers, d->nlayers + 1,
 			    sizeof(*d->layers));
-			d->layers[d->nlayers].ts = tsvr_i64(in, 1, NULL);
+			d->layers[d->nlayers].ts = tsvr_i64(rd->in, 1, NULL);
 			d->layers[d->nlayers].dur = dur;
-			d->layers[d->nlayers++].name = xstrdup(fixed(5));
+			d->layers[d->nlayers++].name = xstrdup(fixed(rd, 5));
 		}
 	}
 }
@@ -650,54 +661,60 @@ profile_name(const struct rmodel *m)
 }
 
 static void
-read_preamble(void)
+read_preamble(struct reader *rd)
 {
-	size_t i, n = tsvr_npreamble(in);
+	size_t i, n = tsvr_npreamble(rd->in);
 	const char *l, *o;
 
-	if ((o = tsvr_meta(in, "origin_ns")) != NULL)
-		M->origin = xstrdup(o);
+	if ((o = tsvr_meta(rd->in, "origin_ns")) != NULL)
+		rd->m->origin = xstrdup(o);
 	for (i = 0; i < n; i++) {
-		l = tsvr_preamble(in, i);
+		l = tsvr_preamble(rd->in, i);
 		if (strncmp(l, "stage ", 6) == 0) {
-			M->stages = xreallocarray(M->stages, M->nstages + 1,
-			    sizeof(*M->stages));
-			M->stages[M->nstages++] = xstrdup(l + 6);
+			rd->m->stages = xreallocarray(rd->m->stages,
+			    rd->m->nstages + 1,
+			    sizeof(*rd->m->stages));
+			rd->m->stages[rd->m->nstages++] = xstrdup(l + 6);
 		} else if (strncmp(l, "source ", 7) == 0) {
-			M->sources = xreallocarray(M->sources,
-			    M->nsources + 1, sizeof(*M->sources));
-			M->sources[M->nsources++] = xstrdup(l + 7);
+			rd->m->sources = xreallocarray(rd->m->sources,
+			    rd->m->nsources + 1, sizeof(*rd->m->sources));
+			rd->m->sources[rd->m->nsources++] = xstrdup(l + 7);
 		}
 	}
 }
 
 void
-model_read(struct rmodel *m, const char *path, render_hook *hook, void *arg)
+model_read(struct rmodel *m, const char *path, const struct render_opts *o,
+    render_hook *hook, void *arg)
 {
+	struct reader r0, *rd = &r0;
 	size_t i;
 	int r;
 
+	memset(rd, 0, sizeof(*rd));
 	memset(m, 0, sizeof(*m));
-	M = m;
+	rd->m = m;
+	rd->opts = o;
 	m->path = path;
-	if ((in = tsvr_open(path)) == NULL)
+	if ((rd->in = tsvr_open(path)) == NULL)
 		exit(EXIT_BAD);
-	if (tsvr_ncols(in) < 6 || strcmp(tsvr_colname(in, 0), "kind") != 0 ||
-	    strcmp(tsvr_colname(in, 1), "ts_ns") != 0 ||
-	    strcmp(tsvr_colname(in, 2), "dur_ns") != 0 ||
-	    strcmp(tsvr_colname(in, 3), "dev") != 0)
-		diag_at_fatal(EXIT_BAD, tsvr_path(in), tsvr_lineno(in),
+	if (tsvr_ncols(rd->in) < 6 || strcmp(tsvr_colname(rd->in, 0),
+	    "kind") != 0 ||
+	    strcmp(tsvr_colname(rd->in, 1), "ts_ns") != 0 ||
+	    strcmp(tsvr_colname(rd->in, 2), "dur_ns") != 0 ||
+	    strcmp(tsvr_colname(rd->in, 3), "dev") != 0)
+		diag_at_fatal(EXIT_BAD, tsvr_path(rd->in), tsvr_lineno(rd->in),
 		    "not a prof-tsv header: want 'kind ts_ns dur_ns dev "
 		    "track name ...'");
 	for (i = 0; i < C_N; i++)
-		col[i] = tsvr_col(in, colname[i]);
-	read_preamble();
-	m->name = xstrdup(render_opts.name ? render_opts.name :
+		rd->col[i] = tsvr_col(rd->in, colname[i]);
+	read_preamble(rd);
+	m->name = xstrdup(rd->opts->name ? rd->opts->name :
 	    "");
-	while ((r = tsvr_next(in)) > 0) {
-		on_record();
+	while ((r = tsvr_next(rd->in)) > 0) {
+		on_record(rd);
 		if (hook != NULL)
-			hook(in, arg);
+			hook(rd->in, arg);
 	}
 	if (r < 0)
 		exit(EXIT_BAD);
@@ -705,8 +722,7 @@ model_read(struct rmodel *m, const char *path, render_hook *hook, void *arg)
 		free(m->name);
 		m->name = profile_name(m);
 	}
-	tsvr_close(in);
-	in = NULL;
+	tsvr_close(rd->in);
 }
 
 int

@@ -30,10 +30,7 @@
 #define LEFT	150.0
 #define RIGHT	30.0
 
-static FILE *out;
-static const struct rmodel *M;
-
-static void	text(const char *);
+static void	text(struct rctx *, const char *);
 
 static const char *
 label_colour(const char *label)
@@ -55,46 +52,46 @@ label_colour(const char *label)
 }
 
 static void
-header(double h, const char *title)
+header(struct rctx *rc, double h, const char *title)
 {
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	fprintf(rc->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 	    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 	    "font-family=\"sans-serif\" font-size=\"12\">\n"
 	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 	    "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">",
 	    W, h, W, h);
-	text(title);
-	fputs(" &#8212; ", out);
-	text(M->name);
-	fputs("</text>\n", out);
+	text(rc, title);
+	fputs(" &#8212; ", rc->out);
+	text(rc, rc->m->name);
+	fputs("</text>\n", rc->out);
 }
 
 /* S escaped for SVG text. */
 static void
-text(const char *s)
+text(struct rctx *rc, const char *s)
 {
 	for (; *s != '\0'; s++)
 		switch (*s) {
 		case '<':
-			fputs("&lt;", out);
+			fputs("&lt;", rc->out);
 			break;
 		case '>':
-			fputs("&gt;", out);
+			fputs("&gt;", rc->out);
 			break;
 		case '&':
-			fputs("&amp;", out);
+			fputs("&amp;", rc->out);
 			break;
 		case '"':
-			fputs("&quot;", out);
+			fputs("&quot;", rc->out);
 			break;
 		default:
 			/* XML 1.0 has no control characters but these. */
 			if ((unsigned char)*s < 0x20 && *s != '\t' &&
 			    *s != '\n' && *s != '\r')
-				fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+				fputs("\xef\xbf\xbd", rc->out);	/* U+FFFD */
 			else
-				putc(*s, out);
+				putc(*s, rc->out);
 		}
 }
 
@@ -112,27 +109,27 @@ nice_step(double range, int n)
 }
 
 static void
-time_axis(double y0, double y1, double t0, double t1)
+time_axis(struct rctx *rc, double y0, double y1, double t0, double t1)
 {
 	double step = nice_step((t1 - t0) / 1e6, 8), v;
 	double sx = (W - LEFT - RIGHT) / (t1 - t0);
 
 	for (v = ceil(t0 / 1e6 / step) * step; v * 1e6 <= t1; v += step) {
 		double x = LEFT + (v * 1e6 - t0) * sx;
-		fprintf(out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+		fprintf(rc->out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
 		    "y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.2f\" "
 		    "y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x, y0, x,
 		    y1, x, y1 + 14, v);
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+	fprintf(rc->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 	    "time from the stream's origin (ms)</text>\n", W - RIGHT,
 	    y1 + 30);
 }
 
 /* Draw one lane's spans of kind WHAT (or bubbles when WHAT is 2). */
 static void
-lane(const struct rdev *d, int what, double y, double h, double t0,
-    double sx)
+lane(struct rctx *rc, const struct rdev *d, int what, double y, double h,
+    double t0, double sx)
 {
 	double x0 = -1, x1 = -1;
 	const char *colour = NULL, *c;
@@ -144,7 +141,7 @@ lane(const struct rdev *d, int what, double y, double h, double t0,
 			continue;
 		c = what == 0 ? (n++ % 2 ? "#9ecae1" : "#6baed6") :
 		    what == 1 ? "#31a354" :
-		    label_colour(M->labels[s->what - 2]);
+		    label_colour(rc->m->labels[s->what - 2]);
 		double a = LEFT + ((double)s->ts - t0) * sx;
 		double b = a + (double)s->dur * sx;
 		if (what != 0 && colour == c && a <= x1 + 0.25) {
@@ -153,7 +150,8 @@ lane(const struct rdev *d, int what, double y, double h, double t0,
 			continue;
 		}
 		if (colour != NULL)
-			fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+			fprintf(rc->out,
+			    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 			    "height=\"%.1f\" fill=\"%s\"/>\n", x0, y,
 			    x1 - x0 < 0.5 ? 0.5 : x1 - x0, h, colour);
 		colour = c;
@@ -161,61 +159,65 @@ lane(const struct rdev *d, int what, double y, double h, double t0,
 		x1 = b;
 	}
 	if (colour != NULL)
-		fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+		fprintf(rc->out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		    "height=\"%.1f\" fill=\"%s\"/>\n", x0, y,
 		    x1 - x0 < 0.5 ? 0.5 : x1 - x0, h, colour);
 }
 
-static void
-timeline(void)
+void
+render_svg_timeline(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	double t0 = 0, t1 = 0, sx, y;
 	size_t i, j;
 	int any = 0;
 
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nspans; j++) {
-			const struct rspan *s = &M->devs[i]->spans[j];
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nspans; j++) {
+			const struct rspan *s = &m->devs[i]->spans[j];
 			if (!any++ || (double)s->ts < t0)
 				t0 = (double)s->ts;
 			if ((double)(s->ts + s->dur) > t1)
 				t1 = (double)(s->ts + s->dur);
 		}
-	header(60 + 80.0 * (double)M->ndevs + 60 + 20.0 * (double)M->nlabels,
+	header(rc,
+	    60 + 80.0 * (double)m->ndevs + 60 + 20.0 * (double)m->nlabels,
 	    "Step timeline: steps, busy time and bubbles by label");
 	if (!any) {
 		fputs("<text x=\"10\" y=\"50\">No window, busy or bubble "
 		    "records: run prof-steps, prof-merge and prof-bubbles."
-		    "</text>\n</svg>\n", out);
+		    "</text>\n</svg>\n", rc->out);
 		return;
 	}
 	if (t1 <= t0)
 		t1 = t0 + 1;
 	sx = (W - LEFT - RIGHT) / (t1 - t0);
-	for (i = 0; i < M->ndevs; i++) {
+	for (i = 0; i < m->ndevs; i++) {
 		y = 40 + 80.0 * (double)i;
-		fprintf(out, "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">"
+		fprintf(rc->out,
+		    "<text x=\"10\" y=\"%.1f\" font-weight=\"bold\">"
 		    "rank ", y + 14);
-		text(M->devs[i]->id);
-		fprintf(out, "</text>\n<text x=\"70\" y=\"%.1f\">steps</text>"
+		text(rc, m->devs[i]->id);
+		fprintf(rc->out,
+		    "</text>\n<text x=\"70\" y=\"%.1f\">steps</text>"
 		    "\n<text x=\"70\" y=\"%.1f\">busy</text>\n<text x=\"70\" "
 		    "y=\"%.1f\">bubbles</text>\n", y + 14, y + 38, y + 62);
-		lane(M->devs[i], 0, y, 20, t0, sx);
-		lane(M->devs[i], 1, y + 24, 20, t0, sx);
-		lane(M->devs[i], 2, y + 48, 20, t0, sx);
+		lane(rc, m->devs[i], 0, y, 20, t0, sx);
+		lane(rc, m->devs[i], 1, y + 24, 20, t0, sx);
+		lane(rc, m->devs[i], 2, y + 48, 20, t0, sx);
 	}
-	y = 40 + 80.0 * (double)M->ndevs;
-	time_axis(40, y, t0, t1);
-	for (i = 0; i < M->nlabels; i++) {
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
+	y = 40 + 80.0 * (double)m->ndevs;
+	time_axis(rc, 40, y, t0, t1);
+	for (i = 0; i < m->nlabels; i++) {
+		fprintf(rc->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" "
 		    "height=\"12\" fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%.1f\">",
 		    LEFT, y + 44 + 20.0 * (double)i,
-		    label_colour(M->labels[i]), LEFT + 18,
+		    label_colour(m->labels[i]), LEFT + 18,
 		    y + 54 + 20.0 * (double)i);
-		text(M->labels[i]);
-		fputs("</text>\n", out);
+		text(rc, m->labels[i]);
+		fputs("</text>\n", rc->out);
 	}
-	fputs("</svg>\n", out);
+	fputs("</svg>\n", rc->out);
 }
 
 static double
@@ -224,8 +226,8 @@ val(const char *s)
 	return s != NULL && *s ? strtod(s, NULL) : 0;
 }
 
-static void
-breakdown(void)
+void
+render_svg_breakdown(struct rctx *rc)
 {
 	static const struct { int m; const char *name, *colour; } part[] = {
 		{ SM_BUSY, "busy", "#31a354" },
@@ -233,55 +235,56 @@ breakdown(void)
 		{ SM_INTERNAL, "internal bubbles", "#d62728" },
 		{ SM_TAIL, "tail", "#9467bd" },
 	};
+	const struct rmodel *m = rc->m;
 	double maxs = 0, sx, y = 50, x;
 	size_t i, j, k, rows = 0;
 
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nsteps && j < render_opts.steps;
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nsteps && j < rc->opts->steps;
 		    j++, rows++)
-			if (val(M->devs[i]->steps[j].m[SM_SERVICE]) > maxs)
-				maxs = val(M->devs[i]->steps[j].m[SM_SERVICE]);
-	header(90 + 22.0 * (double)rows, "Per-step time breakdown (ms)");
+			if (val(m->devs[i]->steps[j].m[SM_SERVICE]) > maxs)
+				maxs = val(m->devs[i]->steps[j].m[SM_SERVICE]);
+	header(rc, 90 + 22.0 * (double)rows, "Per-step time breakdown (ms)");
 	if (rows == 0 || maxs <= 0) {
 		fputs("<text x=\"10\" y=\"50\">No per-step metrics: run "
 		    "prof-steps, prof-merge and prof-bubbles.</text>\n</svg>\n",
-		    out);
+		    rc->out);
 		return;
 	}
 	sx = (W - LEFT - RIGHT - 90) / maxs;
 	for (k = 0; k < 4; k++)
-		fprintf(out, "<rect x=\"%.1f\" y=\"30\" width=\"12\" "
+		fprintf(rc->out, "<rect x=\"%.1f\" y=\"30\" width=\"12\" "
 		    "height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"41\">%s"
 		    "</text>\n", LEFT + 160.0 * (double)k, part[k].colour,
 		    LEFT + 160.0 * (double)k + 16, part[k].name);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->nsteps && j < render_opts.steps;
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nsteps && j < rc->opts->steps;
 		    j++) {
-			const struct rstep *s = &M->devs[i]->steps[j];
+			const struct rstep *s = &m->devs[i]->steps[j];
 			y += 22;
-			fputs("<text x=\"10\" y=\"", out);
-			fprintf(out, "%.1f\">rank ", y + 12);
-			text(M->devs[i]->id);
-			fputs(" step ", out);
-			text(*s->step ? s->step : "-");
-			fputs("</text>\n", out);
+			fputs("<text x=\"10\" y=\"", rc->out);
+			fprintf(rc->out, "%.1f\">rank ", y + 12);
+			text(rc, m->devs[i]->id);
+			fputs(" step ", rc->out);
+			text(rc, *s->step ? s->step : "-");
+			fputs("</text>\n", rc->out);
 			x = LEFT;
 			for (k = 0; k < 4; k++) {
 				double w = val(s->m[part[k].m]) * sx;
-				fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" "
+				fprintf(rc->out, "<rect x=\"%.2f\" y=\"%.1f\" "
 				    "width=\"%.2f\" height=\"16\" fill=\"%s\">"
 				    "<title>%s ", x, y, w, part[k].colour,
 				    part[k].name);
-				put_dec(out, s->m[part[k].m], 6, 3);
-				fputs(" ms</title></rect>\n", out);
+				put_dec(rc->out, s->m[part[k].m], 6, 3);
+				fputs(" ms</title></rect>\n", rc->out);
 				x += w;
 			}
-			fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x + 6,
+			fprintf(rc->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 6,
 			    y + 12);
-			put_dec(out, s->m[SM_SERVICE], 6, 3);
-			fputs(" ms</text>\n", out);
+			put_dec(rc->out, s->m[SM_SERVICE], 6, 3);
+			fputs(" ms</text>\n", rc->out);
 		}
-	fputs("</svg>\n", out);
+	fputs("</svg>\n", rc->out);
 }
 
 /* Log-scale position of V in [LO, HI] over LEN pixels. */
@@ -292,26 +295,26 @@ logpos(double v, double lo, double hi, double len)
 }
 
 static void
-log_axes(double x0, double y0, double w, double h, double xlo, double xhi,
-    double ylo, double yhi)
+log_axes(struct rctx *rc, double x0, double y0, double w, double h, double xlo,
+    double xhi, double ylo, double yhi)
 {
 	double v;
 
 	for (v = pow(10, ceil(log10(xlo))); v <= xhi; v *= 10) {
 		double x = x0 + logpos(v, xlo, xhi, w);
-		fprintf(out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+		fprintf(rc->out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
 		    "y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%.2f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">%g</text>\n", x, y0, x, y0 + h, x,
 		    y0 + h + 14, v);
 	}
 	for (v = pow(10, ceil(log10(ylo))); v <= yhi; v *= 10) {
 		double y = y0 + h - logpos(v, ylo, yhi, h);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
+		fprintf(rc->out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
 		    "y2=\"%.2f\" stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.2f\" "
 		    "text-anchor=\"end\">%g</text>\n", x0, y, x0 + w, y,
 		    x0 - 4, y + 4, v);
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+	fprintf(rc->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 	    "arithmetic intensity (FLOP/byte)</text>\n<text x=\"14\" "
 	    "y=\"%.1f\" transform=\"rotate(-90 14 %.1f)\" "
 	    "text-anchor=\"middle\">achieved FLOP/s</text>\n", x0 + w / 2,
@@ -365,23 +368,24 @@ peak_dtype(const char *key)
  * every dtype whose peak is the same, so that equal roofs are one line.
  */
 static void
-roof_label(size_t i, char *buf, size_t n)
+roof_label(struct rctx *rc, size_t i, char *buf, size_t n)
 {
+	const struct rmodel *m = rc->m;
 	char num[64];
 	size_t k, len = 0;
 
-	tera(M->peaks[i].value, num, sizeof(num));
-	if (is_bw(M->peaks[i].name)) {
+	tera(m->peaks[i].value, num, sizeof(num));
+	if (is_bw(m->peaks[i].name)) {
 		snprintf(buf, n, "HBM %s TB/s", num);
 		return;
 	}
 	buf[0] = '\0';
-	for (k = i; k < M->npeaks && len < n; k++) {
-		if (is_bw(M->peaks[k].name) ||
-		    strcmp(M->peaks[k].value, M->peaks[i].value) != 0)
+	for (k = i; k < m->npeaks && len < n; k++) {
+		if (is_bw(m->peaks[k].name) ||
+		    strcmp(m->peaks[k].value, m->peaks[i].value) != 0)
 			continue;
 		len += (size_t)snprintf(buf + len, n - len, "%s%s",
-		    len > 0 ? ", " : "", peak_dtype(M->peaks[k].name));
+		    len > 0 ? ", " : "", peak_dtype(m->peaks[k].name));
 	}
 	if (len < n)
 		snprintf(buf + len, n - len, "%s%s TFLOP/s", len > 0 ? " " : "",
@@ -390,35 +394,36 @@ roof_label(size_t i, char *buf, size_t n)
 
 /* Whether an earlier FLOP/s roof has the same value as roof I. */
 static int
-roof_repeated(size_t i)
+roof_repeated(struct rctx *rc, size_t i)
 {
+	const struct rmodel *m = rc->m;
 	size_t k;
 
 	for (k = 0; k < i; k++)
-		if (!is_bw(M->peaks[k].name) &&
-		    strstr(M->peaks[k].name, "flop") != NULL &&
-		    strcmp(M->peaks[k].value, M->peaks[i].value) == 0)
+		if (!is_bw(m->peaks[k].name) &&
+		    strstr(m->peaks[k].name, "flop") != NULL &&
+		    strcmp(m->peaks[k].value, m->peaks[i].value) == 0)
 			return 1;
 	return 0;
 }
 
 static void
-roofs(double x0, double y0, double w, double h, double xlo, double xhi,
-    double ylo, double yhi)
+roofs(struct rctx *rc, double x0, double y0, double w, double h, double xlo,
+    double xhi, double ylo, double yhi)
 {
 	char label[256];
 	size_t i;
 
-	for (i = 0; i < M->npeaks; i++) {
-		double p = val(M->peaks[i].value), a, b, ya, yb;
-		int bw = is_bw(M->peaks[i].name);
+	for (i = 0; i < rc->m->npeaks; i++) {
+		double p = val(rc->m->peaks[i].value), a, b, ya, yb;
+		int bw = is_bw(rc->m->peaks[i].name);
 		if (p <= 0)
 			continue;
 		if (bw) {
 			a = xlo, b = xhi;
 			ya = p * a, yb = p * b;
-		} else if (strstr(M->peaks[i].name, "flop") != NULL) {
-			if (roof_repeated(i))
+		} else if (strstr(rc->m->peaks[i].name, "flop") != NULL) {
+			if (roof_repeated(rc, i))
 				continue;
 			a = xlo, b = xhi;
 			ya = yb = p;
@@ -428,8 +433,8 @@ roofs(double x0, double y0, double w, double h, double xlo, double xhi,
 			ya = ylo, a = ylo / (bw ? p : 1);
 		if (yb > yhi)
 			yb = yhi, b = yhi / (bw ? p : 1);
-		roof_label(i, label, sizeof(label));
-		fprintf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		roof_label(rc, i, label, sizeof(label));
+		fprintf(rc->out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
 		    "y2=\"%.2f\" stroke=\"black\" stroke-width=\"1.5\"/>"
 		    "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">",
 		    x0 + logpos(a, xlo, xhi, w),
@@ -438,14 +443,14 @@ roofs(double x0, double y0, double w, double h, double xlo, double xhi,
 		    y0 + h - logpos(yb, ylo, yhi, h),
 		    x0 + logpos(b, xlo, xhi, w) - (bw ? 8 : 4),
 		    y0 + h - logpos(yb, ylo, yhi, h) + (bw ? 14 : -4));
-		text(label);
-		fputs("</text>\n", out);
+		text(rc, label);
+		fputs("</text>\n", rc->out);
 	}
 }
 
 /* What the colours of the points mean, under the title. */
 static void
-roof_legend(double x0)
+roof_legend(struct rctx *rc, double x0)
 {
 	static const struct {
 		const char *colour, *what;
@@ -457,82 +462,74 @@ roof_legend(double x0)
 	size_t i;
 
 	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"36\" r=\"4\" "
+		fprintf(rc->out, "<circle cx=\"%.1f\" cy=\"36\" r=\"4\" "
 		    "fill=\"%s\"/><text x=\"%.1f\" y=\"40\">%s</text>\n",
 		    x0 + 190.0 * (double)i, key[i].colour,
 		    x0 + 190.0 * (double)i + 8, key[i].what);
 }
 
-static void
-roofline(void)
+void
+render_svg_roofline(struct rctx *rc)
 {
+	const struct rmodel *m = rc->m;
 	double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
 	double x0 = 90, y0 = 50, w = W - 90 - RIGHT, h = 520;
 	size_t i, j, n = 0;
 
-	header(620, "Roofline: kernels by arithmetic intensity and "
+	header(rc, 620, "Roofline: kernels by arithmetic intensity and "
 	    "achieved FLOP/s");
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->npoints; j++) {
-			const struct rpoint *p = &M->devs[i]->points[j];
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->npoints; j++) {
+			const struct rpoint *p = &m->devs[i]->points[j];
 			if (p->ai <= 0 || p->flops_s <= 0)
 				continue;
 			n++;
 			xlo = fmin(xlo, p->ai), xhi = fmax(xhi, p->ai);
-			ylo = fmin(ylo, p->flops_s), yhi = fmax(yhi, p->flops_s);
+			ylo = fmin(ylo, p->flops_s), yhi = fmax(yhi,
+			    p->flops_s);
 		}
 	if (n == 0) {
-		if (render_opts.warn_roof)
+		if (rc->opts->warn_roof)
 			diag_warn("%s: no kernel has the roofline columns 'ai' and "
 			    "'flops' (run prof-roofline): the chart is empty",
-			    M->path && strcmp(M->path, "-") ? M->path :
+			    m->path && strcmp(m->path,
+			    "-") ? m->path :
 			    "<stdin>");
 		fputs("<text x=\"10\" y=\"60\">No roofline data: no kernel "
 		    "record has the columns ai and flops (written by "
-		    "prof-roofline).</text>\n</svg>\n", out);
+		    "prof-roofline).</text>\n</svg>\n", rc->out);
 		return;
 	}
-	for (i = 0; i < M->npeaks; i++) {
-		double p = val(M->peaks[i].value);
-		if (p > 0 && !is_bw(M->peaks[i].name) &&
-		    strstr(M->peaks[i].name, "flop") != NULL)
+	for (i = 0; i < m->npeaks; i++) {
+		double p = val(m->peaks[i].value);
+		if (p > 0 && !is_bw(m->peaks[i].name) &&
+		    strstr(m->peaks[i].name, "flop") != NULL)
 			yhi = fmax(yhi, p);
 	}
 	xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 4;
-	log_axes(x0, y0, w, h, xlo, xhi, ylo, yhi);
-	roofs(x0, y0, w, h, xlo, xhi, ylo, yhi);
-	roof_legend(x0);
-	if (M->npeaks == 0)
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no peak_* metrics "
+	log_axes(rc, x0, y0, w, h, xlo, xhi, ylo, yhi);
+	roofs(rc, x0, y0, w, h, xlo, xhi, ylo, yhi);
+	roof_legend(rc, x0);
+	if (m->npeaks == 0)
+		fprintf(rc->out,
+		    "<text x=\"%.1f\" y=\"%.1f\">no peak_* metrics "
 		    "in the stream: no roofs drawn</text>\n", x0 + 10, y0 + 14);
-	for (i = 0; i < M->ndevs; i++)
-		for (j = 0; j < M->devs[i]->npoints; j++) {
-			const struct rpoint *p = &M->devs[i]->points[j];
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->npoints; j++) {
+			const struct rpoint *p = &m->devs[i]->points[j];
 			const char *c = strstr(p->bound, "mem") ? "#1f77b4" :
 			    strstr(p->bound, "comp") ? "#d62728" : "#7f7f7f";
 			if (p->ai <= 0 || p->flops_s <= 0)
 				continue;
-			fprintf(out, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			fprintf(rc->out,
+			    "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
 			    "fill=\"%s\" fill-opacity=\"0.6\"><title>",
 			    x0 + logpos(p->ai, xlo, xhi, w),
 			    y0 + h - logpos(p->flops_s, ylo, yhi, h), c);
-			text(p->name);
-			fputs(" ", out);
-			text(p->bound);
-			fputs("</title></circle>\n", out);
+			text(rc, p->name);
+			fputs(" ", rc->out);
+			text(rc, p->bound);
+			fputs("</title></circle>\n", rc->out);
 		}
-	fputs("</svg>\n", out);
-}
-
-void
-render_svg(FILE *f, const struct rmodel *m, int chart)
-{
-	out = f;
-	M = m;
-	if (chart == SVG_TIMELINE)
-		timeline();
-	else if (chart == SVG_BREAKDOWN)
-		breakdown();
-	else
-		roofline();
+	fputs("</svg>\n", rc->out);
 }

@@ -164,12 +164,50 @@ struct render_opts {
 	const char	*name;		/* -N */
 	int		 warn_roof;	/* say on stderr the roofline is empty */
 };
-extern struct render_opts render_opts;
+
+struct arch;
+struct chrome_out;
+
+/*
+ * What a writer is given: where to write, the model read from the
+ * stream, the options, and what was gathered while reading for the
+ * formats that need more than the model (the architecture report's
+ * records, the Chrome trace being written).
+ */
+struct rctx {
+	FILE			*out;
+	const struct rmodel	*m;
+	const struct render_opts *opts;
+	struct arch		*arch;
+	struct chrome_out	*chrome;
+};
+
+/* What a format needs while the stream is read. */
+#define RF_SPANS	0x01	/* the timeline's spans */
+#define RF_POINTS	0x02	/* the roofline's kernels */
+#define RF_ARCH		0x04	/* prof-layers' records (arch_record) */
+#define RF_STREAM	0x08	/* written while reading (the Chrome trace) */
+#define RF_SAY		0x10	/* -o names the file on stderr */
+
+/*
+ * An output format: -f NAME (-c CHART for the charts), the file -o
+ * writes (STEM_PROFILE.EXT), what it is, and its writer.
+ */
+struct rformat {
+	const char	*name;
+	const char	*chart;
+	const char	*stem;
+	const char	*ext;
+	const char	*what;
+	unsigned	 needs;
+	void		(*write)(struct rctx *);
+};
+extern const struct rformat render_formats[];
 
 /* render-model.c */
 typedef void	 render_hook(const struct tsvr *, void *);
-void		 model_read(struct rmodel *, const char *, render_hook *,
-		    void *);
+void		 model_read(struct rmodel *, const char *,
+		    const struct render_opts *, render_hook *, void *);
 int		 model_stage_ran(const struct rmodel *, const char *);
 const char	*model_cap(const struct rdev *, const char *);
 const char	*model_stat(const struct rgroup *, const char *);
@@ -204,16 +242,18 @@ struct rrec {
 size_t		 recs_build(const struct rmodel *, struct rrec **);
 void		 recs_free(struct rrec *, size_t);
 
-/* The formats. */
-void		 render_md(FILE *, const struct rmodel *);
-void		 render_md_findings(FILE *, const struct rmodel *);
-void		 render_json(FILE *, const struct rmodel *);
-void		 render_text(FILE *, const struct rmodel *);
-enum { SVG_TIMELINE, SVG_BREAKDOWN, SVG_ROOFLINE };
-void		 render_svg(FILE *, const struct rmodel *, int);
+/* The writers of the formats (render_formats[] in prof-render.c). */
+void		 render_md(struct rctx *);
+void		 render_md_findings(struct rctx *);
+void		 render_json(struct rctx *);
+void		 render_text(struct rctx *);
+void		 render_svg_timeline(struct rctx *);
+void		 render_svg_breakdown(struct rctx *);
+void		 render_svg_roofline(struct rctx *);
+void		 render_chrome(struct rctx *);
+void		 render_arch(struct rctx *);
 
 /* render-chrome.c: written while the model is read. */
-struct chrome_out;
 struct chrome_out *chrome_open(FILE *);
 void		 chrome_record(const struct tsvr *, void *);
 void		 chrome_close(struct chrome_out *, const struct rmodel *);
@@ -222,8 +262,10 @@ void		 chrome_close(struct chrome_out *, const struct rmodel *);
  * -f arch: the architecture report.  The records of prof-layers are kept
  * while the stream is read (arch_record, a render_hook), by dev, with
  * the columns the report shows as text (render-arch.c); the sections are
- * written from them (render-arch.c 1, render-archtab.c 2-5,
- * render-archsec.c 6-9, render-archsum.c 10).
+ * written from them: the configuration in render-arch.c, the evidence,
+ * passes, layer types and cross-checks in render-archtab.c, the layer
+ * structure, decode, communication and variation in render-archsec.c,
+ * the summary box and timeline in render-archsum.c.
  */
 enum {
 	A_TS, A_DUR, A_TRACK, A_NAME, A_PASS, A_LAYER, A_LTYPE, A_PHASE,
@@ -246,10 +288,9 @@ struct adev {
 	int64_t		 kfirst, kend;	/* first kernel start, last end */
 	uint64_t	 nk;
 };
-struct arch;
 struct arch	*arch_open(void);
 void		 arch_record(const struct tsvr *, void *);
-void		 render_arch(FILE *, const struct rmodel *, struct arch *);
+char		*arch_profile_dir(const struct rmodel *);
 void		 arch_hint_line(const char *, char *, size_t);
 const char	*arch_metric(const struct adev *, const char *);
 const char	*arch_metric_or(const struct adev *, const char *,
@@ -257,19 +298,19 @@ const char	*arch_metric_or(const struct adev *, const char *,
 void		 arch_pct(FILE *, const char *);
 void		 arch_seconds(FILE *, int64_t);
 /* render-archtab.c */
-void		 arch_sec2(FILE *, const struct adev *);
-void		 arch_sec3(FILE *, const struct adev *);
-void		 arch_sec4(FILE *, const struct adev *);
-void		 arch_sec5(FILE *, const struct adev *);
+void		 arch_evidence(struct rctx *, const struct adev *);
+void		 arch_passes(struct rctx *, const struct adev *);
+void		 arch_layer_types(struct rctx *, const struct adev *);
+void		 arch_crosscheck(struct rctx *, const struct adev *);
 /* render-archsec.c */
 void		 arch_kname(FILE *, const char *, size_t);
-void		 arch_tree(FILE *, const struct adev *, const struct arow *);
-void		 arch_sec6(FILE *, const struct adev *);
-void		 arch_sec7(FILE *, const struct adev *);
-void		 arch_sec8(FILE *, const struct adev *);
-void		 arch_sec9(FILE *, const struct adev *);
+void		 arch_tree(struct rctx *, const struct adev *,
+		    const struct arow *);
+void		 arch_substructure(struct rctx *, const struct adev *);
+void		 arch_decode(struct rctx *, const struct adev *);
+void		 arch_comm(struct rctx *, const struct adev *);
+void		 arch_variation(struct rctx *, const struct adev *);
 /* render-archsum.c */
-void		 arch_sec10(FILE *, const struct rmodel *, const struct adev *,
-		    const char *);
+void		 arch_summary(struct rctx *, const struct adev *);
 
 #endif
