@@ -5,8 +5,8 @@
 # users must get").  Standard library only; no floating point on any
 # number that is written (times are integer ns, shares exact decimals).
 #
-# Usage: verdict-evidence.py [CORPUS]   (default ../shared/corpus beside
-# the repository).  Writes the table on stdout; committed as
+# Usage: verdict-evidence.py [--facts] [CORPUS]   (default ../shared/corpus
+# beside the repository).  Writes the table on stdout; committed as
 # tests/data/verdict-expected.tsv, and tests/verdict-corpus.sh checks that
 # running it again gives the same bytes, so the table cannot drift away
 # from the evidence.
@@ -51,17 +51,34 @@
 # * The op simulator's trace.json: busy time per pipe; the class is
 #   in_core (an in-core trace has no steps or host).
 #
-# The expert class of a row: the largest of {device busy without exposed
-# communication, exposed communication, each idle class}; a busy-dominated
-# row is `compute` unless the kernel mix says `memory` (GEMM/conv/attention
-# under 30 % of kernel time) ; an idle-dominated row whose idle lies in
-# many short gaps (median gap under 50 us, most kernels under 10 us) while
-# the host launches is `launch`.  `accept` lists the other classes an
-# expert would also accept: the runner-up when it is within 10 points of
-# the share of the step, and the alternatives named in the row's `why`
-# where the reading is debatable (stated there).  Runs that prof-ingest of
-# this tree does not read (SQLite exports, Nsight Systems, XPlane) and
-# those without device events are listed in the header lines, not checked.
+# The expert class of a rank: the parts of the step are device busy
+# (without exposed communication) and the stalls: exposed communication
+# and each idle class.  A stall that takes at least 30 % of the step, or
+# more than the busy time, bounds it: its class is the verdict (a stall
+# that large costs more than most compute tuning could win; this is why
+# ResNet-50 with num_workers=0, busy 56 % but 34 % of each step waiting
+# for the DataLoader, is input-bound).  An idle-dominated rank whose idle
+# time lies mostly in stretches under 1 ms between mostly tiny kernels
+# (under 10 us) is `launch`, whatever host class covers the gaps.
+# Otherwise the device is busy: `compute`, or `memory` when GEMM, conv
+# and attention kernels take under 30 % of the kernel time (op_summary's
+# pipe ratios decide where present).  `accept` lists what an expert would
+# also accept: a class within 10 points of the chosen share, the other of
+# compute/memory when the GEMM share is within 10 points of 30 %, host
+# for a launch verdict, untraced when half the host-covered idle has only
+# python frames or annotations open, and the alternatives of NOTES, each
+# stated in the row's `why`.
+#
+# Not covered (prof-ingest of this tree reads none of them): the SQLite
+# exports (db_level0/db_level1 of the AlexNet run, msprof_0.db, the
+# cluster analysis), Nsight Systems exports and XPlane protobufs; and the
+# on-board msprof op CSVs, which have no timeline.  Kineto traces without
+# device events (cpu_only, cupti_profiler_benchmark) are no_device_data
+# rows.
+#
+# --facts writes, instead of the table, what each rank's capture holds
+# that a follow-up would ask for (Python stacks, shapes, a wait-time
+# field), for tests/followup-corpus.sh.
 #
 # Sources and licences: ../shared/corpus/SOURCES.md (Mulan PSL v2, MIT,
 # BSD-3-Clause; the neo-pan and cannbot files for internal testing only).
@@ -73,6 +90,7 @@ import json
 import os
 import re
 import sys
+from functools import lru_cache
 from bisect import bisect_left, bisect_right
 from decimal import Decimal, ROUND_HALF_UP
 
@@ -213,6 +231,7 @@ def kernel_base(name):
     return name.split()[-1] if name.split() else name
 
 
+@lru_cache(maxsize=None)
 def host_class(name, cat, blocking=False):
     """The class of a host event, or None when it explains nothing;
     blocking: a copy call whose device side is device-to-host."""
@@ -227,6 +246,7 @@ def host_class(name, cat, blocking=False):
     return "host"
 
 
+@lru_cache(maxsize=None)
 def norm_name(name):
     name = re.sub(r"#\d+", "#N", name)
     name = name.replace("\t", " ").replace("\r", " ").replace("\n", " ")
@@ -335,6 +355,9 @@ def load_kineto(corpus, rel):
 
 
 
+FACTS = False   # --facts: also read what a follow-up would ask for
+
+
 def filled(v):
     """Whether an args value holds something: [[], []] and ';\r\n;' do
     not."""
@@ -357,6 +380,8 @@ def count_args(events, keys):
 
 def kineto_facts(tl, doc, events):
     """What the capture holds that a follow-up would ask for."""
+    if not FACTS:
+        return
     meta = doc if isinstance(doc, dict) else {}
     ev = []
     n = sum(1 for e in events if e.get("cat") == "python_function")
@@ -464,10 +489,10 @@ def trace_view_parts(path, want_device, facts):
     n = sum(1 for e in events if e.get("cat") == "python_function")
     if n:
         facts["stacks"].append("%s: %d python_function events" % (f, n))
-    n = count_args(events, ("Call stack", "Call Stack"))
+    n = count_args(events, ("Call stack", "Call Stack")) if FACTS else 0
     if n:
         facts["stacks"].append("%s: %d events with Call stack args" % (f, n))
-    n = count_args(events, ("Input Dims", "Input Shapes"))
+    n = count_args(events, ("Input Dims", "Input Shapes")) if FACTS else 0
     if n:
         facts["shapes"].append("%s: %d events with Input Dims" % (f, n))
     pname = {}
@@ -1088,9 +1113,11 @@ def clean(v):
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    global FACTS
     facts = len(argv) > 1 and argv[1] == "--facts"
     if facts:
         argv = argv[1:]
+        FACTS = True
     corpus = argv[1] if len(argv) > 1 else \
         os.path.join(here, "..", "..", "shared", "corpus")
     if not os.path.isdir(corpus):
