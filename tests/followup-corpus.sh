@@ -151,8 +151,9 @@ pipeline() {
 }
 
 grep -v '^#' "$table" | awk -F'\t' 'NR > 1 { print $1 }' | uniq >"$tmp/runs"
-runs=0 judged=0 other=0
+runs=0
 : >"$tmp/false"
+: >"$tmp/counts"
 while IFS= read -r run; do
 	runs=$((runs + 1))
 	: >"$tmp/rc"
@@ -173,9 +174,10 @@ while IFS= read -r run; do
 		echo "FAIL: $run: checker:"; cat "$tmp/err"; failed=1; continue
 	}
 	grep '^FALSE' "$tmp/res" | cut -f2- >>"$tmp/false"
-	set -- $(grep '^COUNT' "$tmp/res" | cut -f2-)
-	judged=$((judged + $1)) other=$((other + $2))
+	grep '^COUNT' "$tmp/res" >>"$tmp/counts"
 done <"$tmp/runs"
+judged=$(awk -F'\t' '{ n += $2 } END { print n + 0 }' "$tmp/counts")
+other=$(awk -F'\t' '{ n += $3 } END { print n + 0 }' "$tmp/counts")
 
 if [ -s "$tmp/false" ]; then
 	echo "FAIL: $(wc -l <"$tmp/false") false follow-ups (the capture" \

@@ -263,7 +263,6 @@ class Timeline:
         self.kernels = []      # (start, end, name, is_comm)
         self.host = []         # (start, end, name, class, WEAK kind)
         self.steps = []        # (start, end) host windows
-        self.notes = []
         self.profiler = None   # step_trace_time: per-step dicts, ns
         self.overlap = None    # trace_view Overlap Analysis totals, ns
         self.pipes = None      # simulator: pipe -> busy ns
@@ -348,9 +347,6 @@ def load_kineto(corpus, rel):
                                 WEAK.get(lcat, "")))
     tl.mtia = mtia
     kineto_facts(tl, doc, events)
-    if mtia:
-        tl.notes.append("MTIA: device = mtia_ccp_events without "
-                        "event_wait/event_record")
     return tl
 
 
