@@ -5,8 +5,8 @@
 # users must get").  Standard library only; no floating point on any
 # number that is written (times are integer ns, shares exact decimals).
 #
-# Usage: verdict-evidence.py [CORPUS]   (default ../shared/corpus beside
-# the repository).  Writes the table on stdout; committed as
+# Usage: verdict-evidence.py [--facts] [CORPUS]   (default ../shared/corpus
+# beside the repository).  Writes the table on stdout; committed as
 # tests/data/verdict-expected.tsv, and tests/verdict-corpus.sh checks that
 # running it again gives the same bytes, so the table cannot drift away
 # from the evidence.
@@ -51,17 +51,34 @@
 # * The op simulator's trace.json: busy time per pipe; the class is
 #   in_core (an in-core trace has no steps or host).
 #
-# The expert class of a row: the largest of {device busy without exposed
-# communication, exposed communication, each idle class}; a busy-dominated
-# row is `compute` unless the kernel mix says `memory` (GEMM/conv/attention
-# under 30 % of kernel time) ; an idle-dominated row whose idle lies in
-# many short gaps (median gap under 50 us, most kernels under 10 us) while
-# the host launches is `launch`.  `accept` lists the other classes an
-# expert would also accept: the runner-up when it is within 10 points of
-# the share of the step, and the alternatives named in the row's `why`
-# where the reading is debatable (stated there).  Runs that prof-ingest of
-# this tree does not read (SQLite exports, Nsight Systems, XPlane) and
-# those without device events are listed in the header lines, not checked.
+# The expert class of a rank: the parts of the step are device busy
+# (without exposed communication) and the stalls: exposed communication
+# and each idle class.  A stall that takes at least 30 % of the step, or
+# more than the busy time, bounds it: its class is the verdict (a stall
+# that large costs more than most compute tuning could win; this is why
+# ResNet-50 with num_workers=0, busy 56 % but 34 % of each step waiting
+# for the DataLoader, is input-bound).  An idle-dominated rank whose idle
+# time lies mostly in stretches under 1 ms between mostly tiny kernels
+# (under 10 us) is `launch`, whatever host class covers the gaps.
+# Otherwise the device is busy: `compute`, or `memory` when GEMM, conv
+# and attention kernels take under 30 % of the kernel time (op_summary's
+# pipe ratios decide where present).  `accept` lists what an expert would
+# also accept: a class within 10 points of the chosen share, the other of
+# compute/memory when the GEMM share is within 10 points of 30 %, host
+# for a launch verdict, untraced when half the host-covered idle has only
+# python frames or annotations open, and the alternatives of NOTES, each
+# stated in the row's `why`.
+#
+# Not covered (prof-ingest of this tree reads none of them): the SQLite
+# exports (db_level0/db_level1 of the AlexNet run, msprof_0.db, the
+# cluster analysis), Nsight Systems exports and XPlane protobufs; and the
+# on-board msprof op CSVs, which have no timeline.  Kineto traces without
+# device events (cpu_only, cupti_profiler_benchmark) are no_device_data
+# rows.
+#
+# --facts writes, instead of the table, what each rank's capture holds
+# that a follow-up would ask for (Python stacks, shapes, a wait-time
+# field), for tests/followup-corpus.sh.
 #
 # Sources and licences: ../shared/corpus/SOURCES.md (Mulan PSL v2, MIT,
 # BSD-3-Clause; the neo-pan and cannbot files for internal testing only).
@@ -73,15 +90,13 @@ import json
 import os
 import re
 import sys
+from functools import lru_cache
 from bisect import bisect_left, bisect_right
 from decimal import Decimal, ROUND_HALF_UP
 
-CLASSES = ("compute", "memory", "launch", "communication", "sync", "input",
-           "host", "untraced")
 IDLE_ORDER = ("sync", "input", "launch", "host")   # priority, highest first
 NEAR = Decimal("0.10")        # runner-up within 10 points: also accepted
 TINY_NS = 10000               # a kernel under 10 us is tiny
-SHORT_GAP_NS = 50000          # median gap under 50 us: many short gaps
 GEMM_FLOOR = Decimal("0.30")  # under 30 % GEMM/conv time: memory-bound mix
 
 # ---------------------------------------------------------------- numbers
@@ -216,11 +231,13 @@ def kernel_base(name):
     return name.split()[-1] if name.split() else name
 
 
-def host_class(name, cat, d2h=()):
-    """The class of a host event, or None when it explains nothing."""
+@lru_cache(maxsize=None)
+def host_class(name, cat, blocking=False):
+    """The class of a host event, or None when it explains nothing;
+    blocking: a copy call whose device side is device-to-host."""
     if STEP_RE.match(name) or cat in ("Trace", "overhead"):
         return None
-    if SYNC_RE.search(name) or name in d2h:
+    if SYNC_RE.search(name) or blocking:
         return "sync"
     if INPUT_RE.search(name):
         return "input"
@@ -229,6 +246,7 @@ def host_class(name, cat, d2h=()):
     return "host"
 
 
+@lru_cache(maxsize=None)
 def norm_name(name):
     name = re.sub(r"#\d+", "#N", name)
     name = name.replace("\t", " ").replace("\r", " ").replace("\n", " ")
@@ -245,12 +263,14 @@ class Timeline:
         self.kernels = []      # (start, end, name, is_comm)
         self.host = []         # (start, end, name, class, WEAK kind)
         self.steps = []        # (start, end) host windows
-        self.notes = []
         self.profiler = None   # step_trace_time: per-step dicts, ns
         self.overlap = None    # trace_view Overlap Analysis totals, ns
         self.pipes = None      # simulator: pipe -> busy ns
         self.pmu = None        # op_summary pipe ratios per kernel
         self.no_device = False
+        # what the capture holds that a follow-up would ask for: the
+        # evidence as text, empty when the capture lacks it
+        self.stacks = self.shapes = self.wait = ""
 
 
 def open_text(path):
@@ -320,16 +340,63 @@ def load_kineto(corpus, rel):
             tl.steps.append((ts, end))
         elif lcat in HOST_CATS and lcat != "":
             args = e.get("args") or {}
-            sync_copy = ("sync",) if lcat in ("cuda_runtime", "runtime") \
-                and args.get("correlation") in d2h else ()
-            c = host_class(name, cat, (name,) if sync_copy else ())
+            c = host_class(name, cat, lcat in ("cuda_runtime", "runtime")
+                           and args.get("correlation") in d2h)
             if c:
-                tl.host.append((ts, end, norm_name(name), c, WEAK.get(lcat, "")))
+                tl.host.append((ts, end, norm_name(name), c,
+                                WEAK.get(lcat, "")))
     tl.mtia = mtia
-    if mtia:
-        tl.notes.append("MTIA: device = mtia_ccp_events without "
-                        "event_wait/event_record")
+    kineto_facts(tl, doc, events)
     return tl
+
+
+
+FACTS = False   # --facts: also read what a follow-up would ask for
+
+
+def filled(v):
+    """Whether an args value holds something: [[], []] and ';\r\n;' do
+    not."""
+    if isinstance(v, list):
+        return any(filled(x) for x in v)
+    if isinstance(v, str):
+        return v.replace(";", "").strip() not in ("", "N/A")
+    return v is not None
+
+
+def count_args(events, keys):
+    """Events whose args hold a filled value under one of keys."""
+    n = 0
+    for e in events:
+        args = e.get("args")
+        if isinstance(args, dict) and any(filled(args.get(k)) for k in keys):
+            n += 1
+    return n
+
+
+def kineto_facts(tl, doc, events):
+    """What the capture holds that a follow-up would ask for."""
+    if not FACTS:
+        return
+    meta = doc if isinstance(doc, dict) else {}
+    ev = []
+    n = sum(1 for e in events if e.get("cat") == "python_function")
+    if n:
+        ev.append("%d python_function events" % n)
+    n = count_args(events, ("Call stack", "Call Stack"))
+    if n:
+        ev.append("%d events with Call stack args" % n)
+    if meta.get("with_stack"):
+        ev.append("with_stack=%s in the trace" % meta["with_stack"])
+    tl.stacks = "; ".join(ev)
+    ev = []
+    n = count_args(events, ("Input Dims", "Input Shapes", "Input dims"))
+    if n:
+        ev.append("%d events with Input Dims/Input Shapes" % n)
+    if meta.get("record_shapes"):
+        ev.append("record_shapes=%s in the trace" % meta["record_shapes"])
+    tl.shapes = "; ".join(ev)
+    tl.wait = "a Kineto trace: the profiler has no wait-time field"
 
 # ------------------------------------------------------------- Ascend
 
@@ -385,10 +452,45 @@ def kernel_rows(path):
     return out, pmu
 
 
-def trace_view_parts(path, want_device):
+def csv_facts(path, facts):
+    """Add what a torch_npu / msprof CSV holds: non-empty Input Shapes,
+    Call Stack values, and a wait-time column."""
+    head, rows = read_csv(path)
+    f = os.path.basename(path)
+    for col, key in (("Input Shapes", "shapes"), ("Call Stack", "stacks")):
+        n = sum(1 for r in rows if filled(r.get(col, "").replace('"', "")))
+        if n:
+            facts[key].append("%s: %d rows with %s" % (f, n, col))
+    for col in ("Wait Time(us)", "Task Wait Time(us)"):
+        if col in head:
+            facts["wait"].append("%s has %s" % (f, col))
+
+
+def new_facts():
+    return {"stacks": [], "shapes": [], "wait": []}
+
+
+def set_facts(tl, facts):
+    tl.stacks = "; ".join(facts["stacks"])
+    tl.shapes = "; ".join(facts["shapes"])
+    tl.wait = "; ".join(facts["wait"])
+
+
+def trace_view_parts(path, want_device, facts):
     """Host events, step windows, device tasks (Ascend Hardware) and the
-    Overlap Analysis totals of a torch_npu trace_view.json."""
+    Overlap Analysis totals of a torch_npu trace_view.json; what it holds
+    of stacks and shapes goes into facts."""
     events = load_json(path)
+    f = os.path.basename(path)
+    n = sum(1 for e in events if e.get("cat") == "python_function")
+    if n:
+        facts["stacks"].append("%s: %d python_function events" % (f, n))
+    n = count_args(events, ("Call stack", "Call Stack")) if FACTS else 0
+    if n:
+        facts["stacks"].append("%s: %d events with Call stack args" % (f, n))
+    n = count_args(events, ("Input Dims", "Input Shapes")) if FACTS else 0
+    if n:
+        facts["shapes"].append("%s: %d events with Input Dims" % (f, n))
     pname = {}
     for e in events:
         if e.get("ph") == "M" and e.get("name") == "process_name":
@@ -443,6 +545,18 @@ def ascend_rank_dev(rankdir):
 def load_ascend_rank(corpus, run, rankdir):
     out = os.path.join(rankdir, "ASCEND_PROFILER_OUTPUT")
     tl = Timeline(run, ascend_rank_dev(rankdir), "step_trace_time")
+    facts = new_facts()
+    for f in sorted(os.listdir(rankdir)):
+        if re.match(r"profiler_info_\d+\.json$", f):
+            with open(os.path.join(rankdir, f), encoding="utf-8") as fh:
+                cfg = json.load(fh).get("config", {}).get("common_config", {})
+            for k, key in (("with_stack", "stacks"),
+                           ("record_shapes", "shapes")):
+                if cfg.get(k) is True:
+                    facts[key].append("%s: %s true" % (f, k))
+    for f in ("kernel_details.csv", "operator_details.csv"):
+        if os.path.exists(os.path.join(out, f)):
+            csv_facts(os.path.join(out, f), facts)
     stt = os.path.join(out, "step_trace_time.csv")
     if os.path.exists(stt):
         tl.profiler = read_step_trace(stt)
@@ -451,38 +565,48 @@ def load_ascend_rank(corpus, run, rankdir):
         tl.kernels, _ = kernel_rows(kd)
     tv = os.path.join(out, "trace_view.json")
     if os.path.exists(tv):
-        host, steps, dev, overlap = trace_view_parts(tv, not tl.kernels)
+        host, steps, dev, overlap = trace_view_parts(tv, not tl.kernels,
+                                                     facts)
         tl.host, tl.steps = host, steps
         if not tl.kernels:
             tl.kernels = dev
         tl.overlap = overlap
     if not any(not k[3] for k in tl.kernels):
         tl.no_device = True
+    set_facts(tl, facts)
     return tl
 
 
 def load_kernel_file(corpus, rel):
     tl = Timeline(rel, "0", "kernel_details")
     tl.kernels, tl.pmu = kernel_rows(os.path.join(corpus, rel))
+    facts = new_facts()
+    csv_facts(os.path.join(corpus, rel), facts)
+    set_facts(tl, facts)
     return tl
 
 
 def load_trace_view_file(corpus, rel):
     tl = Timeline(rel, "0", "trace_view")
+    facts = new_facts()
     host, steps, dev, overlap = trace_view_parts(os.path.join(corpus, rel),
-                                                 True)
+                                                 True, facts)
     tl.host, tl.steps, tl.kernels, tl.overlap = host, steps, dev, overlap
+    set_facts(tl, facts)
     return tl
 
 
 def load_op_summary_run(corpus, rel):
     tl = Timeline(rel, "0", "op_summary")
+    facts = new_facts()
     for root, _, files in sorted(os.walk(os.path.join(corpus, rel))):
         for f in sorted(files):
             if f.startswith("op_summary") and f.endswith(".csv"):
                 k, pmu = kernel_rows(os.path.join(root, f))
                 tl.kernels += k
                 tl.pmu = (tl.pmu or []) + pmu
+                csv_facts(os.path.join(root, f), facts)
+    set_facts(tl, facts)
     return tl
 
 
@@ -499,6 +623,8 @@ def load_simulator(corpus, rel):
                 (to_ns(e["ts"]), to_ns(e["ts"]) + to_ns(e["dur"])))
     tl.pipes = {p: total(union(iv)) for p, iv in pipes.items()}
     tl.events = len(doc["traceEvents"])
+    tl.stacks = tl.shapes = tl.wait = \
+        "an op-simulator trace: no host, no Python, no wait field"
     return tl
 
 # --------------------------------------------------------------- analysis
@@ -983,12 +1109,24 @@ def clean(v):
 
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
+    global FACTS
+    facts = len(argv) > 1 and argv[1] == "--facts"
+    if facts:
+        argv = argv[1:]
+        FACTS = True
     corpus = argv[1] if len(argv) > 1 else \
         os.path.join(here, "..", "..", "shared", "corpus")
     if not os.path.isdir(corpus):
         sys.stderr.write("verdict-evidence.py: no corpus at '%s'\n" % corpus)
         return 1
     out = sys.stdout
+    if facts:
+        # for tests/followup-corpus.sh: what each rank's capture holds
+        out.write("run\tdev\tstacks\tshapes\twait\n")
+        for tl in timelines(corpus):
+            out.write("\t".join(clean(v) for v in (
+                tl.run, tl.dev, tl.stacks, tl.shapes, tl.wait)) + "\n")
+        return 0
     out.write(HEADER)
     out.write("\t".join(COLUMNS) + "\n")
     for tl in timelines(corpus):
