@@ -108,6 +108,7 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
 {
 	char names[1024], ev[1536], ms[64], win[64], pct[64];
 	const char *text = action[k].text;
+	int followup;
 
 	vsum_names(names, sizeof(names), d, k, 3, v->steps);
 	if (names[0] == '\0')
@@ -120,12 +121,23 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
 	if (k == VC_UNTRACED && d->nhost == 0)
 		text = "the idle time has no host trace at all (%s): "
 		    "re-profile with host activity (CPU ops) to name it";
+	/*
+	 * Host events are in the capture but no stage split the idle time
+	 * by them: the evidence is there, so this is no follow-up.
+	 */
+	followup = action[k].followup;
+	if (k == VC_UNTRACED && d->nhost > 0 && d->no_attrib) {
+		text = "idle time not yet split by host activity (%s): run "
+		    "prof-attrib before prof-verdict so that its idle_*_ns "
+		    "bubble columns say what the host was doing";
+		followup = 0;
+	}
 	snprintf(ev, sizeof(ev), "%s %s/step of %s (%s)", vc_name[k],
 	    vsum_ms(ms, sizeof(ms), per_step), vsum_ms(win, sizeof(win),
 	    vsum_per_step(v->window, v->steps)),
 	    vsum_pct(pct, sizeof(pct), v->cls_ns[k], v->window));
 	add(action[k].name, "run", "", per_step, v->cls_ns[k], v->window,
-	    action[k].followup, ev, text, names);
+	    followup, ev, text, names);
 }
 
 /*
@@ -255,12 +267,11 @@ put(struct stage *st, const struct vdev *d, const struct item *it,
 
 void
 vadv_write(struct stage *st, const struct v_opts *o, struct vdev *d,
-    const struct vverdict *v, const int64_t *part)
+    const struct vverdict *v)
 {
 	size_t i;
 	int k;
 
-	(void)part;
 	nitems = 0;
 	if (v->cls == VV_NO_DATA)
 		add("capture_the_device", "run", "", 0, 0, 0, 1, "no device "

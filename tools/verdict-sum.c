@@ -487,7 +487,7 @@ vsum_write(struct stage *s, const struct v_opts *o)
 			    run[i].window, run[i].steps);
 		}
 		write_verdict(d, "run", NULL, &run[i]);
-		vadv_write(st, o, d, &run[i], run[i].part);
+		vadv_write(st, o, d, &run[i]);
 	}
 	free(run);
 }

@@ -141,7 +141,7 @@ struct vverdict {
 #define VV_NO_DATA	(-1)
 #define VV_IN_CORE	(-2)
 void		 vsum_write(struct stage *, const struct v_opts *);
-/* Write "X.XXX ms" of NS (per step when STEPS > 1) into BUF. */
+/* NS as "X.XXX ms" and NUM / DEN as "X.X%" in BUF; BUF returned. */
 char		*vsum_ms(char *, size_t, int64_t);
 char		*vsum_pct(char *, size_t, int64_t, int64_t);
 int64_t		 vsum_per_step(int64_t, int64_t);
@@ -151,7 +151,6 @@ void		 vsum_names(char *, size_t, const struct vdev *, int, int,
 
 /* verdict-advice.c */
 void		 vadv_write(struct stage *, const struct v_opts *,
-		    struct vdev *, const struct vverdict *,
-		    const int64_t *);
+		    struct vdev *, const struct vverdict *);
 
 #endif
