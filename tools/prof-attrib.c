@@ -5,16 +5,24 @@
  * on the bubble's rank, how much of the time host events, sync or copy
  * markers and communication markers cover (the union of the intervals
  * clipped to the bubble, divided by its length), and how many host
- * threads were active at once; from these it writes the candidate labels
- * of the analysis rules.  At the end it writes summary "cause" records
- * per step group and per rank (attrib-sum.c).
+ * threads were active at once; it splits the bubble by what the host
+ * was doing at each instant (sync, input, launch, other host work,
+ * nothing traced) and names the host events that cover it most; from
+ * these it writes the candidate labels.  At the end it writes summary
+ * "cause" records per step group and per rank (attrib-sum.c) and the
+ * host names that cover each step's and group's idle time
+ * (attrib-cov.c).
  *
  * The input is in start order, so a bubble is kept (stage_keep) until a
  * record starts at or after its end: nothing later can overlap it.  Host
  * events that started before the bubble and still run are covered by
  * remembering, per rank and family and per thread, the largest end seen:
  * clipped to the bubble they all start at its start, so their union is
- * just that largest end.  Memory: the threads, the open bubbles and the
+ * just that largest end.  The partition uses the same running unions:
+ * one for each class and the classes above it, so that each class's
+ * time is the difference of two unions.  Per normalised name, the names
+ * whose events still run are kept per rank.  Memory: the threads, the
+ * names still running, the open bubbles with their names, and the
  * records queued behind the oldest of them.
  */
 #include <config.h>
@@ -34,7 +42,7 @@
 
 struct attrib_opts aopt = {
 	200000, 200000, 50000, 100000, 1200000, 200000, 300000, 500000,
-	1000000, 0
+	1000000, 500000, 500000, 500000, 100000, 500000, 10, 50000, 500000, 0
 };
 
 /* Running union of intervals given in start order, clipped to a bubble. */
@@ -55,20 +63,34 @@ struct bub {
 	struct srec	*rec;
 	int64_t		 s, e;
 	struct cover	 fam[FAM_N];
+	struct cover	 cum[CLS_N];	/* union of classes 0 .. k */
 	struct cover	*thr;	/* per thread index of the rank */
 	size_t		 nthr;
+	struct nmap	 names;	/* per normalised name */
 	struct bub	*next;
 };
 
 struct dev {
 	int64_t		 id;
 	int64_t		 fam_end[FAM_N];
+	int64_t		 cum_end[CLS_N];
 	struct thr	**thr;	/* open addressing by track */
 	size_t		 thrcap, nthr;
 	struct thr	*last;	/* most host events follow one of the same thread */
 	struct bub	*open;
-	int		 stacks, shapes, hosts;
+	struct nmap	 run;	/* names by the largest end of their events */
+	size_t		 run_keep;	/* names left by the last pruning */
+	int		 stacks, shapes, hosts, launches;
 };
+
+/* Evidence the preamble declares (#evidence) for a rank, or every rank. */
+struct decl {
+	int64_t		 rank;	/* -1: the source has no rank */
+	int		 stacks, shapes;
+};
+
+static struct decl *decls;
+static size_t ndecls;
 
 static struct dev *devs;
 static size_t ndevs;
@@ -76,12 +98,15 @@ static int64_t next_close = INT64_MAX;
 
 /* Output columns. */
 static int c_cat, c_step, c_group, c_tags, c_shapes;
-static int c_host, c_sync, c_comm, c_par, c_labels;
+static int c_host, c_sync, c_comm, c_par, c_labels, c_idle[CLS_N + 1];
+static int c_top, c_next;
 
 static const char *const added[] = {
 	"host_cov_ratio", "sync_cov_ratio", "comm_cov_ratio", "host_par",
 	"labels", "tags", "value", "confidence", "scope", "target_id",
-	"evidence", "followup"
+	"evidence", "followup", "idle_sync_ns", "idle_input_ns",
+	"idle_launch_ns", "idle_host_ns", "idle_untraced_ns", "host_top",
+	"host_class", "covered_ns", "share_ratio"
 };
 
 static struct dev *
@@ -100,6 +125,13 @@ dev_get(int64_t id)
 	devs[ndevs].id = id;
 	for (i = 0; i < FAM_N; i++)
 		devs[ndevs].fam_end[i] = INT64_MIN;
+	for (i = 0; i < CLS_N; i++)
+		devs[ndevs].cum_end[i] = INT64_MIN;
+	for (i = 0; i < ndecls; i++)
+		if (decls[i].rank < 0 || decls[i].rank == id) {
+			devs[ndevs].stacks |= decls[i].stacks;
+			devs[ndevs].shapes |= decls[i].shapes;
+		}
 	return &devs[last = ndevs++];
 }
 
@@ -188,6 +220,22 @@ cover_add(struct cover *c, int64_t s, int64_t e, int64_t bs, int64_t be)
 	}
 }
 
+/* The same for the running union of one name. */
+static void
+ncov_add(struct ncov *c, int64_t s, int64_t e, int64_t bs, int64_t be)
+{
+	if (s < bs)
+		s = bs;
+	if (e > be)
+		e = be;
+	if (s < c->end)
+		s = c->end;
+	if (e > s) {
+		c->total += e - s;
+		c->end = e;
+	}
+}
+
 static struct cover *
 bub_thr(struct bub *b, size_t idx)
 {
@@ -204,12 +252,47 @@ bub_thr(struct bub *b, size_t idx)
 	return &b->thr[idx];
 }
 
-/* A host event [S, E) of thread T in families MASK, on rank D. */
+/*
+ * Forget the names of D whose events all ended by TS: events come in
+ * start order, so none of them can cover a later bubble.
+ */
 static void
-host_event(struct dev *d, struct thr *t, unsigned mask, int64_t s, int64_t e)
+run_prune(struct dev *d, int64_t ts)
+{
+	struct nmap old = d->run;
+	size_t i;
+
+	memset(&d->run, 0, sizeof(d->run));
+	for (i = 0; i < old.cap; i++)
+		if (old.v[i].used && old.v[i].end > ts)
+			nmap_get(&d->run, old.v[i].id)->end = old.v[i].end;
+	nmap_free(&old);
+	d->run_keep = d->run.n;
+}
+
+/* Name ID of class CLS ran until E on rank D, as of an event at S. */
+static void
+run_note(struct dev *d, uint32_t id, int64_t s, int64_t e)
+{
+	struct ncov *c;
+
+	if (d->run.n > 2 * d->run_keep + 64)
+		run_prune(d, s);
+	c = nmap_get(&d->run, id);
+	if (e > c->end)
+		c->end = e;
+}
+
+/*
+ * A host event [S, E) of thread T in families MASK, on rank D; ID is its
+ * normalised name when it has an idle class.
+ */
+static void
+host_event(struct dev *d, struct thr *t, unsigned mask, uint32_t id,
+    int64_t s, int64_t e)
 {
 	struct bub *b;
-	int f;
+	int f, k, cls = cls_of(mask);
 
 	for (b = d->open; b != NULL; b = b->next) {
 		for (f = 0; f < FAM_N; f++)
@@ -217,12 +300,25 @@ host_event(struct dev *d, struct thr *t, unsigned mask, int64_t s, int64_t e)
 				cover_add(&b->fam[f], s, e, b->s, b->e);
 		if (t != NULL && (mask & FAM_BIT(FAM_HOST)))
 			cover_add(bub_thr(b, t->idx), s, e, b->s, b->e);
+		if (cls < 0 || s >= b->e)
+			continue;
+		for (k = cls; k < CLS_N; k++)
+			cover_add(&b->cum[k], s, e, b->s, b->e);
+		ncov_add(nmap_get(&b->names, id), s, e, b->s, b->e);
 	}
 	for (f = 0; f < FAM_N; f++)
 		if ((mask & FAM_BIT(f)) && e > d->fam_end[f])
 			d->fam_end[f] = e;
 	if (t != NULL && (mask & FAM_BIT(FAM_HOST)) && e > t->host_end)
 		t->host_end = e;
+	if (mask & FAM_BIT(FAM_LAUNCH))
+		d->launches = 1;
+	if (cls < 0)
+		return;
+	for (k = cls; k < CLS_N; k++)
+		if (e > d->cum_end[k])
+			d->cum_end[k] = e;
+	run_note(d, id, s, e);
 }
 
 static void
@@ -231,6 +327,7 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 	const char *name, *cat, *track;
 	size_t nlen, clen, tlen;
 	unsigned mask;
+	uint32_t id;
 
 	name = stage_get(st, COL_NAME, &nlen);
 	cat = stage_get(st, c_cat, &clen);
@@ -242,9 +339,9 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 		d->shapes = 1;
 	if (ts == STAGE_NO_TS || dur <= 0)
 		return;
-	mask = match_classify(name, nlen, cat, clen);
+	mask = match_classify(name, nlen, cat, clen, &id);
 	if (mask != 0)
-		host_event(d, thr_get(d, track, tlen), mask, ts, ts + dur);
+		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
 }
 
 static void
@@ -273,21 +370,51 @@ has_tag(const char *tags, size_t len, const char *tag)
 	return 0;
 }
 
+/* Field COL of R, or "" when the input has no such column. */
+static const char *
+rec_field(const struct srec *r, int col, size_t *len)
+{
+	if (col < 0) {
+		*len = 0;
+		return "";
+	}
+	return srec_get(r, col, len);
+}
+
 static void
 bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
     unsigned labels)
 {
-	const char *step, *scope, *tags;
-	size_t slen, sclen, tlen;
+	struct bubble_info bi;
+	const char *tags;
+	size_t tlen;
 
-	step = "";
-	slen = 0;
-	if (c_step >= 0)	/* no step column before prof-steps */
-		step = srec_get(b->rec, c_step, &slen);
-	scope = srec_get(b->rec, COL_NAME, &sclen);
+	bi.dev = d->id;
+	bi.step = rec_field(b->rec, c_step, &bi.slen);
+	bi.scope = srec_get(b->rec, COL_NAME, &bi.sclen);
+	bi.group = rec_field(b->rec, c_group, &bi.glen);
+	bi.next = rec_field(b->rec, c_next, &bi.nlen);
 	tags = srec_get(b->rec, c_tags, &tlen);
-	sum_bubble(d->id, step, slen, scope, sclen,
-	    has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY"), m, labels);
+	bi.boundary = has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
+	bi.names = &b->names;
+	sum_bubble(&bi, m, labels);
+	cov_bubble(&bi, m);
+}
+
+/* The partition of bubble B: each class's time, untraced last. */
+static void
+bub_partition(const struct bub *b, struct bubble_meas *m)
+{
+	int64_t below = 0;
+	int k;
+
+	for (k = 0; k < CLS_N; k++) {
+		m->idle[k] = b->cum[k].total - below;
+		below = b->cum[k].total;
+	}
+	m->idle[CLS_N] = m->dur - below;
+	for (k = 0; k <= CLS_N; k++)
+		srec_set_i64(b->rec, c_idle[k], m->idle[k]);
 }
 
 /* Fill in the bubble's columns and hand it to the summary. */
@@ -295,7 +422,7 @@ static void
 bub_finish(struct dev *d, struct bub *b)
 {
 	struct bubble_meas m;
-	char lab[256];
+	char lab[512], *top = NULL;
 	size_t i, n = 0;
 	unsigned labels;
 	int f;
@@ -306,11 +433,17 @@ bub_finish(struct dev *d, struct bub *b)
 	m.thr_sum = 0;
 	for (i = 0; i < b->nthr; i++)
 		m.thr_sum += b->thr[i].total;
+	m.launches = d->launches;
 	set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
 	set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
 	set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
 	set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
+	bub_partition(b, &m);
+	n = cov_top(&b->names, m.dur, 3, &top);
+	srec_set(b->rec, c_top, top, n);
+	free(top);
 	labels = sum_labels(&m);
+	n = 0;
 	for (f = 0; f < LAB_N; f++)
 		if (labels & (1u << f))
 			n += (size_t)snprintf(lab + n, sizeof(lab) - n, "%s%s",
@@ -339,6 +472,7 @@ close_until(struct stage *st, int64_t ts)
 			stage_put(st, b->rec);
 			*pp = b->next;
 			free(b->thr);
+			nmap_free(&b->names);
 			free(b);
 		}
 	}
@@ -373,6 +507,15 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 		b->fam[f].end = ts;
 		cover_add(&b->fam[f], ts, d->fam_end[f], b->s, b->e);
 	}
+	for (f = 0; f < CLS_N; f++) {
+		b->cum[f].end = ts;
+		cover_add(&b->cum[f], ts, d->cum_end[f], b->s, b->e);
+	}
+	run_prune(d, ts);
+	for (i = 0; i < d->run.cap; i++)
+		if (d->run.v[i].used)
+			ncov_add(nmap_get(&b->names, d->run.v[i].id), ts,
+			    d->run.v[i].end, b->s, b->e);
 	for (i = 0; i < d->thrcap; i++)
 		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
 			cover_add(bub_thr(b, d->thr[i]->idx), ts,
@@ -415,16 +558,64 @@ record(struct stage *st, int64_t *first)
 	kind = stage_get(st, COL_KIND, &klen);
 	if (klen == 4 && memcmp(kind, "host", 4) == 0)
 		read_host(st, dev_of(st), ts, dur);
-	else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
+	else if (klen == 6 && memcmp(kind, "kernel", 6) == 0) {
+		if (c_shapes >= 0 && !stage_absent(st, c_shapes))
+			dev_of(st)->shapes = 1;
+	} else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
 		if (ts != STAGE_NO_TS && dur > 0)
 			host_event(dev_of(st), NULL,
-			    FAM_BIT(FAM_COMM), ts, ts + dur);
+			    FAM_BIT(FAM_COMM), 0, ts, ts + dur);
 	} else if (klen == 6 && memcmp(kind, "bubble", 6) == 0) {
 		open_bubble(st, ts, dur);
 		return;
 	} else if (klen == 6 && memcmp(kind, "window", 6) == 0)
 		read_window(st, dur);
 	stage_pass(st);
+}
+
+/* The rank of source N from its "#source N FORMAT RANK PATH" line. */
+static int64_t
+source_rank(struct stage *st, const char *n, size_t nlen)
+{
+	const char *l, *p;
+	size_t i;
+
+	for (i = 0; (l = stage_preamble(st, i)) != NULL; i++) {
+		if (strncmp(l, "source ", 7) != 0 ||
+		    strncmp(l + 7, n, nlen) != 0 || l[7 + nlen] != ' ')
+			continue;
+		p = strchr(l + 8 + nlen, ' ');	/* after FORMAT */
+		if (p == NULL || p[1] < '0' || p[1] > '9')
+			return -1;
+		return strtoll(p + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * The evidence prof-ingest declares per source ("#evidence N LIST"):
+ * call stacks and input shapes that no column carries.
+ */
+static void
+read_decls(struct stage *st)
+{
+	const char *l, *list;
+	size_t i, nlen;
+	struct decl *dc;
+
+	for (i = 0; (l = stage_preamble(st, i)) != NULL; i++) {
+		if (strncmp(l, "evidence ", 9) != 0)
+			continue;
+		nlen = strcspn(l + 9, " ");
+		list = l + 9 + nlen;
+		decls = xreallocarray(decls, ndecls + 1, sizeof(*decls));
+		dc = &decls[ndecls++];
+		dc->rank = source_rank(st, l + 9, nlen);
+		dc->stacks = has_tag(list + (*list == ' '), strlen(list) -
+		    (*list == ' '), "stacks");
+		dc->shapes = has_tag(list + (*list == ' '), strlen(list) -
+		    (*list == ' '), "shapes");
+	}
 }
 
 static void
@@ -446,6 +637,14 @@ run(const char *path, int argc, char **argv)
 	c_comm = stage_col(st, "comm_cov_ratio");
 	c_par = stage_col(st, "host_par");
 	c_labels = stage_col(st, "labels");
+	c_idle[CLS_SYNC] = stage_col(st, "idle_sync_ns");
+	c_idle[CLS_INPUT] = stage_col(st, "idle_input_ns");
+	c_idle[CLS_LAUNCH] = stage_col(st, "idle_launch_ns");
+	c_idle[CLS_HOST] = stage_col(st, "idle_host_ns");
+	c_idle[CLS_N] = stage_col(st, "idle_untraced_ns");
+	c_top = stage_col(st, "host_top");
+	c_next = stage_col(st, "next_name");
+	read_decls(st);
 	while (stage_next(st))
 		record(st, &first);
 	close_until(st, INT64_MAX);
@@ -453,6 +652,7 @@ run(const char *path, int argc, char **argv)
 		sum_dev(devs[i].id, devs[i].hosts, devs[i].stacks,
 		    devs[i].shapes);
 	sum_write(st, first, stage_end_ts(st));
+	cov_write(st, stage_end_ts(st));
 	stage_close(st);
 }
 
@@ -461,8 +661,9 @@ usage(void)
 {
 	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
 	printf("Measure host, sync and communication coverage of each device "
-	    "idle bubble,\nlabel its possible causes, and summarize them per "
-	    "step group and rank.\n\n");
+	    "idle bubble,\nsplit it by what the host was doing, name the host "
+	    "events that cover it,\nlabel its possible causes, and summarize "
+	    "them per step group and rank.\n\n");
 	printf("FILE is a prof-tsv stream with bubble records "
 	    "(prof-bubbles); with no FILE,\nor when FILE is -, read standard "
 	    "input.\n\n");
@@ -472,6 +673,8 @@ usage(void)
 	    "      --sync=PATTERN      ... to the sync/copy family\n"
 	    "      --comm=PATTERN      ... to the communication family\n"
 	    "      --launch=PATTERN    ... to the kernel launch family\n"
+	    "      --input=PATTERN     ... to the input pipeline family\n"
+	    "      --cpu=PATTERN       ... to the CPU work (optimizer) family\n"
 	    "  -M, --markers=FILE      read 'FAMILY PATTERN' lines from "
 	    "FILE\n"
 	    "  -n, --no-default-markers  start from empty families\n"
@@ -492,6 +695,22 @@ usage(void)
 	    "      --share-min=R       summary label at share >= R (0.2)\n"
 	    "      --underfeed-min=R   high underfeed at >= R (0.3)\n"
 	    "      --clear-min=R       clear host markers at coverage >= R "
+	    "(0.5)\n"
+	    "      --input-min=R       input_pipeline_stall at input >= R "
+	    "(0.5)\n"
+	    "      --sync-stall-min=R  host_sync_stall at sync idle >= R "
+	    "(0.5)\n"
+	    "      --busy-min=R        launch_bound or host_cpu_work at "
+	    "launch+host >= R (0.5)\n"
+	    "      --launch-share=R    launch_bound at launch >= R of "
+	    "launch+host (0.1)\n"
+	    "      --cpu-min=R         host_cpu_work at cpu family >= R "
+	    "(0.5)\n"
+	    "      --small-count=N     many small gaps: at least N per step "
+	    "(10)\n"
+	    "      --small-share=R     ... holding >= R of the window time "
+	    "(0.05)\n"
+	    "      --small-host=R      ... launch+host >= R of their time "
 	    "(0.5)\n"
 	    "  -s, --significant=NS    significant bubble floor in ns "
 	    "(1000000)\n"
@@ -524,9 +743,12 @@ parse_ppm(const char *opt, const char *arg)
 	return v;
 }
 
+/* The family options in the order of the families (FAM_*). */
 enum {
-	O_HOST = 256, O_SYNC, O_COMM, O_LAUNCH, O_SYNCMIN, O_COMMMIN,
-	O_UNTRACED, O_LAUNCHMIN, O_PARMAX, O_SHARE, O_UNDERFEED, O_CLEAR
+	O_HOST = 256, O_SYNC, O_COMM, O_LAUNCH, O_INPUT, O_CPU, O_SYNCMIN,
+	O_COMMMIN, O_UNTRACED, O_LAUNCHMIN, O_PARMAX, O_SHARE, O_UNDERFEED,
+	O_CLEAR, O_INPUTMIN, O_STALLMIN, O_BUSYMIN, O_LSHARE, O_CPUMIN,
+	O_SMALLCOUNT, O_SMALLSHARE, O_SMALLHOST
 };
 
 static const struct option longopts[] = {
@@ -534,6 +756,8 @@ static const struct option longopts[] = {
 	{ "sync",		required_argument,	NULL, O_SYNC },
 	{ "comm",		required_argument,	NULL, O_COMM },
 	{ "launch",		required_argument,	NULL, O_LAUNCH },
+	{ "input",		required_argument,	NULL, O_INPUT },
+	{ "cpu",		required_argument,	NULL, O_CPU },
 	{ "markers",		required_argument,	NULL, 'M' },
 	{ "no-default-markers",	no_argument,		NULL, 'n' },
 	{ "list-markers",	no_argument,		NULL, 'l' },
@@ -545,6 +769,14 @@ static const struct option longopts[] = {
 	{ "share-min",		required_argument,	NULL, O_SHARE },
 	{ "underfeed-min",	required_argument,	NULL, O_UNDERFEED },
 	{ "clear-min",		required_argument,	NULL, O_CLEAR },
+	{ "input-min",		required_argument,	NULL, O_INPUTMIN },
+	{ "sync-stall-min",	required_argument,	NULL, O_STALLMIN },
+	{ "busy-min",		required_argument,	NULL, O_BUSYMIN },
+	{ "launch-share",	required_argument,	NULL, O_LSHARE },
+	{ "cpu-min",		required_argument,	NULL, O_CPUMIN },
+	{ "small-count",	required_argument,	NULL, O_SMALLCOUNT },
+	{ "small-share",	required_argument,	NULL, O_SMALLSHARE },
+	{ "small-host",		required_argument,	NULL, O_SMALLHOST },
 	{ "significant",	required_argument,	NULL, 's' },
 	{ "step-causes",	no_argument,		NULL, 'S' },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -565,6 +797,13 @@ threshold(int c)
 	case O_SHARE:		return &aopt.share_min;
 	case O_UNDERFEED:	return &aopt.underfeed_min;
 	case O_CLEAR:		return &aopt.clear_min;
+	case O_INPUTMIN:	return &aopt.input_min;
+	case O_STALLMIN:	return &aopt.stall_min;
+	case O_BUSYMIN:		return &aopt.busy_min;
+	case O_LSHARE:		return &aopt.lshare_min;
+	case O_CPUMIN:		return &aopt.cpu_min;
+	case O_SMALLSHARE:	return &aopt.small_share;
+	case O_SMALLHOST:	return &aopt.small_host;
 	}
 	return NULL;
 }
@@ -618,6 +857,7 @@ main(int argc, char **argv)
 	    -1) {
 		switch (c) {
 		case O_HOST: case O_SYNC: case O_COMM: case O_LAUNCH:
+		case O_INPUT: case O_CPU:
 			mo[nmo].fam = c - O_HOST;
 			mo[nmo++].arg = optarg;
 			break;
@@ -637,6 +877,10 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			aopt.step_causes = 1;
+			break;
+		case O_SMALLCOUNT:
+			aopt.small_count = cli_parse_i64(optarg,
+			    "--small-count", 0, INT64_MAX / 4);
 			break;
 		case 'h':
 			usage();
