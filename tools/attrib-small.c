@@ -165,10 +165,11 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	free(v);
 	num_ratio(r[0], sm->ns, service, 6);
 	num_ratio(r[1], med, 2, 1);
+	num_ratio(r[2], sm->n, nsteps > 0 ? nsteps : 1, 6);
 	app(evidence, cap, &n, "%" PRId64 " gaps below the significance "
 	    "threshold, %" PRId64 " ns in all (%s of the window time), "
-	    "median gap %s ns, %" PRId64 " per step", sm->n, sm->ns, r[0],
-	    r[1], nsteps > 0 ? sm->n / nsteps : sm->n);
+	    "median gap %s ns, %s per step", sm->n, sm->ns, r[0], r[1],
+	    r[2]);
 	for (k = 0; k <= CLS_N; k++)
 		num_ratio(r[k], sm->idle[k], sm->ns, 6);
 	app(evidence, cap, &n, "; idle sync %s input %s launch %s host %s "
