@@ -314,6 +314,7 @@ sink_finish(int argc, char **argv)
 	spill_join();
 	sort_memory_runs();
 	mark_duplicate_device_tasks();
+	sink_apply_run_notes();
 	reduce_runs();
 	origin = find_origin();
 
