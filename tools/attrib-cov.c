@@ -226,6 +226,8 @@ cov_write(struct stage *st, int64_t end)
 	for (i = 0; i < ncdevs; i++) {
 		d = &cdevs[i];
 		cdev_flush(d);
+		if (!sum_has_device(d->id))
+			continue;
 		for (j = 0; j < d->nsteps; j++)
 			for (k = 0; k < d->steps[j].ntop; k++)
 				put(st, end, d, "step", d->steps[j].step,

@@ -63,7 +63,7 @@ struct group {
 
 struct sdev {
 	int64_t		 id;
-	int		 hosts, stacks, shapes;
+	int		 hosts, stacks, shapes, device;
 	struct acc	 a_step, a_glob;
 	struct group	*groups;
 	size_t		 ngroups;
@@ -242,13 +242,26 @@ sum_window(int64_t dev, const char *id, size_t len, const char *group,
 }
 
 void
-sum_dev(int64_t dev, int hosts, int stacks, int shapes)
+sum_dev(int64_t dev, int hosts, int stacks, int shapes, int device)
 {
 	struct sdev *d = sdev_get(dev);
 
 	d->hosts = hosts;
 	d->stacks = stacks;
 	d->shapes = shapes;
+	d->device = device;
+}
+
+/* Whether rank DEV has device data: a kernel or busy record. */
+int
+sum_has_device(int64_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < nsdevs; i++)
+		if (sdevs[i].id == dev)
+			return sdevs[i].device;
+	return 0;
 }
 
 static void
@@ -747,6 +760,30 @@ write_scope(struct stage *st, int64_t end, const struct judge *j,
 }
 
 /*
+ * A rank without any kernel or busy record (only communication data, as
+ * some ranks of a cluster capture) has no device timeline: its
+ * "bubbles" are no idle time, and one record says so.
+ */
+static void
+write_nodevice(struct stage *st, int64_t end, const struct sdev *d)
+{
+	char text[160];
+	struct srec *r = stage_new(st, "cause", end);
+	int c;
+
+	srec_set_i64(r, COL_DEV, d->id);
+	srec_set_str(r, COL_NAME, labnames[LAB_INSUFFICIENT]);
+	set_col(r, st, "scope", "global", 6);
+	set_col(r, st, "tags", "no_device_data", 14);
+	set_col(r, st, "confidence", levels[0], strlen(levels[0]));
+	c = snprintf(text, sizeof(text), "no device data: no kernel or busy "
+	    "record on this rank, so its %" PRId64 " bubbles are no device "
+	    "idle time", d->a_step.nbub + d->a_glob.nbub);
+	set_col(r, st, "evidence", text, (size_t)c);
+	stage_put(st, r);
+}
+
+/*
  * A rank's global scope: its step bubbles when it has any, else its
  * whole-capture gaps; underfeed over the step service time, or over the
  * capture span without steps.
@@ -761,6 +798,10 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 
 	if (d->a_step.nbub == 0 && d->a_glob.nbub == 0)
 		return;
+	if (!d->device) {
+		write_nodevice(st, end, d);
+		return;
+	}
 	if (d->a_step.service > 0)
 		judge(&j, a, d, d->a_step.step_ns, d->a_step.service);
 	else

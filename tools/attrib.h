@@ -131,7 +131,8 @@ void		 sum_window(int64_t, const char *, size_t, const char *, size_t,
 		    int64_t);
 void		 sum_bubble(const struct bubble_info *,
 		    const struct bubble_meas *, unsigned);
-void		 sum_dev(int64_t, int, int, int);
+void		 sum_dev(int64_t, int, int, int, int);
+int		 sum_has_device(int64_t);
 void		 sum_write(struct stage *, int64_t, int64_t);
 
 /* attrib-small.c */

@@ -81,6 +81,7 @@ struct dev {
 	struct nmap	 run;	/* names by the largest end of their events */
 	size_t		 run_keep;	/* names left by the last pruning */
 	int		 stacks, shapes, hosts, launches;
+	int		 device;	/* a kernel or busy record seen */
 };
 
 /* Evidence the preamble declares (#evidence) for a rank, or every rank. */
@@ -559,9 +560,14 @@ record(struct stage *st, int64_t *first)
 	if (klen == 4 && memcmp(kind, "host", 4) == 0)
 		read_host(st, dev_of(st), ts, dur);
 	else if (klen == 6 && memcmp(kind, "kernel", 6) == 0) {
+		struct dev *d = dev_of(st);
+
+		d->device = 1;
 		if (c_shapes >= 0 && !stage_absent(st, c_shapes))
-			dev_of(st)->shapes = 1;
-	} else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
+			d->shapes = 1;
+	} else if (klen == 4 && memcmp(kind, "busy", 4) == 0)
+		dev_of(st)->device = 1;
+	else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
 		if (ts != STAGE_NO_TS && dur > 0)
 			host_event(dev_of(st), NULL,
 			    FAM_BIT(FAM_COMM), 0, ts, ts + dur);
@@ -650,7 +656,7 @@ run(const char *path, int argc, char **argv)
 	close_until(st, INT64_MAX);
 	for (i = 0; i < ndevs; i++)
 		sum_dev(devs[i].id, devs[i].hosts, devs[i].stacks,
-		    devs[i].shapes);
+		    devs[i].shapes, devs[i].device);
 	sum_write(st, first, stage_end_ts(st));
 	cov_write(st, stage_end_ts(st));
 	stage_close(st);
