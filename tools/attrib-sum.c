@@ -252,16 +252,23 @@ sum_dev(int64_t dev, int hosts, int stacks, int shapes, int device)
 	d->device = device;
 }
 
-/* Whether rank DEV has device data: a kernel or busy record. */
+/*
+ * Whether rank DEV has device data: a kernel or busy record, or none in
+ * the whole stream (one made by hand, with only bubbles, is judged as it
+ * is).
+ */
 int
 sum_has_device(int64_t dev)
 {
 	size_t i;
+	int any = 0, mine = 0;
 
-	for (i = 0; i < nsdevs; i++)
+	for (i = 0; i < nsdevs; i++) {
+		any |= sdevs[i].device;
 		if (sdevs[i].id == dev)
-			return sdevs[i].device;
-	return 0;
+			mine = sdevs[i].device;
+	}
+	return mine || !any;
 }
 
 static void
@@ -798,7 +805,7 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 
 	if (d->a_step.nbub == 0 && d->a_glob.nbub == 0)
 		return;
-	if (!d->device) {
+	if (!sum_has_device(d->id)) {
 		write_nodevice(st, end, d);
 		return;
 	}

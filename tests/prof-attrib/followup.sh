@@ -1,5 +1,6 @@
 # Follow-ups only for evidence the capture lacks (one significant,
-# untraced bubble per rank, so host_sampling stays):
+# untraced bubble per rank, so host_sampling stays; every rank has a
+# kernel, without shapes unless said):
 #   rank 0: no Python frame, no shapes, nothing declared: with_stack and
 #     record_shapes;
 #   rank 1: its source declares call stacks (#evidence, as prof-ingest
