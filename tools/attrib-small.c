@@ -4,8 +4,9 @@
  * launching kernels or running other work, is launch-bound even though
  * no single bubble stands out.  Per rank and per step group this keeps
  * the non-significant step bubbles' count, time and partition, their
- * lengths (for the median: one integer per bubble, never per event),
- * the host names that cover them and the kernels that end them.
+ * lengths (for the median: a count per distinct length, never anything
+ * per event; profilers that write microseconds give few lengths), the
+ * host names that cover them and the kernels that end them.
  */
 #include <config.h>
 
@@ -22,11 +23,81 @@
 struct small {
 	int64_t		 n, ns;
 	int64_t		 idle[CLS_N + 1];
-	int64_t		*dur;		/* every gap's length */
-	size_t		 cap;
+	struct lcount	*len;		/* open addressing by length */
+	size_t		 lcap, nlen;
 	struct nmap	 host;		/* covered ns per host name */
 	struct nmap	 next;		/* gaps per kernel after them */
 };
+
+/* How many gaps had one length. */
+struct lcount {
+	int64_t		len;		/* 0: empty slot */
+	int64_t		n;
+};
+
+static size_t
+lslot(const struct lcount *v, size_t cap, int64_t len)
+{
+	size_t j = ((uint64_t)len * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
+
+	while (v[j].len != 0 && v[j].len != len)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/* Count one gap of LEN ns (LEN > 0). */
+static void
+len_add(struct small *sm, int64_t len)
+{
+	struct lcount *old = sm->len;
+	size_t i, j, oldcap = sm->lcap;
+
+	if (2 * (sm->nlen + 1) > sm->lcap) {
+		sm->lcap = oldcap ? oldcap * 2 : 64;
+		sm->len = xcalloc(sm->lcap, sizeof(*sm->len));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].len != 0)
+				sm->len[lslot(sm->len, sm->lcap, old[i].len)] =
+				    old[i];
+		free(old);
+	}
+	j = lslot(sm->len, sm->lcap, len);
+	if (sm->len[j].len == 0) {
+		sm->len[j].len = len;
+		sm->nlen++;
+	}
+	sm->len[j].n++;
+}
+
+static int
+cmp_len(const void *x, const void *y)
+{
+	const struct lcount *a = x, *b = y;
+
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+/* The median length as *MED / 2 (the mean of the middle two). */
+static void
+len_median(const struct small *sm, int64_t *med)
+{
+	struct lcount *v = xreallocarray(NULL, sm->nlen, sizeof(*v));
+	int64_t lo = (sm->n - 1) / 2, hi = sm->n / 2, at = 0, a = 0, b = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < sm->lcap; i++)
+		if (sm->len[i].len != 0)
+			v[k++] = sm->len[i];
+	qsort(v, k, sizeof(*v), cmp_len);
+	for (i = 0; i < k; at += v[i++].n) {
+		if (lo >= at && lo < at + v[i].n)
+			a = v[i].len;
+		if (hi >= at && hi < at + v[i].n)
+			b = v[i].len;
+	}
+	free(v);
+	*med = a + b;
+}
 
 struct small *
 small_new(void)
@@ -43,11 +114,8 @@ small_add(struct small *sm, const struct bubble_info *bi,
 
 	if (m->dur <= 0)
 		return;
-	if ((size_t)sm->n == sm->cap) {
-		sm->cap = sm->cap ? sm->cap * 2 : 64;
-		sm->dur = xreallocarray(sm->dur, sm->cap, sizeof(*sm->dur));
-	}
-	sm->dur[sm->n++] = m->dur;
+	len_add(sm, m->dur);
+	sm->n++;
 	sm->ns += m->dur;
 	for (k = 0; k <= CLS_N; k++)
 		sm->idle[k] += m->idle[k];
@@ -144,7 +212,7 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 {
 	struct ncov top[3];
 	char r[6][NUM_BUFSIZE];
-	int64_t lh, med, *v;
+	int64_t lh, med;
 	size_t n = 0, i, k, len;
 	const char *s;
 
@@ -158,11 +226,7 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	*num = sm->ns;
 	*den = step_ns;
 	*conf = sum_ge(lh, sm->ns, 800000) ? 2 : 1;
-	v = xreallocarray(NULL, (size_t)sm->n, sizeof(*v));
-	memcpy(v, sm->dur, (size_t)sm->n * sizeof(*v));
-	num_sort(v, (size_t)sm->n);
-	num_median(v, (size_t)sm->n, &med);
-	free(v);
+	len_median(sm, &med);
 	num_ratio(r[0], sm->ns, service, 6);
 	num_ratio(r[1], med, 2, 1);
 	num_ratio(r[2], sm->n, nsteps > 0 ? nsteps : 1, 6);
