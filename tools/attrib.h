@@ -102,6 +102,12 @@ struct bubble_info {
 	const struct nmap	*names;		/* covered time per name */
 };
 
+/* attrib-bub.c */
+void		 bub_init(struct stage *);
+int		 bub_record(struct stage *, int64_t, int64_t, const char *,
+		    size_t);
+void		 bub_end(struct stage *);
+
 /* attrib-match.c */
 void		 match_add(int, const char *);
 void		 match_defaults(void);
