@@ -373,6 +373,7 @@ bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
 	bi.scope = srec_get(b->rec, COL_NAME, &bi.sclen);
 	bi.group = rec_field(b->rec, c_group, &bi.glen);
 	bi.next = rec_field(b->rec, c_next, &bi.nlen);
+	bi.next_id = -1;
 	tags = srec_get(b->rec, c_tags, &tlen);
 	bi.boundary = has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
 	bi.names = &b->names;

@@ -4,9 +4,9 @@
  * launching kernels or running other work, is launch-bound even though
  * no single bubble stands out.  Per rank and per step group this keeps
  * the non-significant step bubbles' count, time and partition, their
- * lengths (for the median: a count per distinct length, never anything
- * per event; profilers that write microseconds give few lengths), the
- * host names that cover them and the kernels that end them.
+ * lengths (for the median: four bytes per gap, never anything per
+ * event), the host names that cover them and the kernels that end
+ * them.
  */
 #include <config.h>
 
@@ -23,80 +23,49 @@
 struct small {
 	int64_t		 n, ns;
 	int64_t		 idle[CLS_N + 1];
-	struct lcount	*len;		/* open addressing by length */
-	size_t		 lcap, nlen;
+	uint32_t	*len32;		/* every gap's length, */
+	size_t		 n32, cap32;
+	int64_t		*len64;		/* those over 32 bits apart */
+	size_t		 n64, cap64;
 	struct nmap	 host;		/* covered ns per host name */
 	struct nmap	 next;		/* gaps per kernel after them */
 };
-
-/* How many gaps had one length. */
-struct lcount {
-	int64_t		len;		/* 0: empty slot */
-	int64_t		n;
-};
-
-static size_t
-lslot(const struct lcount *v, size_t cap, int64_t len)
-{
-	size_t j = ((uint64_t)len * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-
-	while (v[j].len != 0 && v[j].len != len)
-		j = (j + 1) & (cap - 1);
-	return j;
-}
 
 /* Count one gap of LEN ns (LEN > 0). */
 static void
 len_add(struct small *sm, int64_t len)
 {
-	struct lcount *old = sm->len;
-	size_t i, j, oldcap = sm->lcap;
-
-	if (2 * (sm->nlen + 1) > sm->lcap) {
-		sm->lcap = oldcap ? oldcap * 2 : 64;
-		sm->len = xcalloc(sm->lcap, sizeof(*sm->len));
-		for (i = 0; i < oldcap; i++)
-			if (old[i].len != 0)
-				sm->len[lslot(sm->len, sm->lcap, old[i].len)] =
-				    old[i];
-		free(old);
+	if (len > UINT32_MAX) {		/* a gap of over 4 s: rare */
+		if (sm->n64 == sm->cap64) {
+			sm->cap64 = sm->cap64 ? sm->cap64 * 2 : 8;
+			sm->len64 = xreallocarray(sm->len64, sm->cap64,
+			    sizeof(*sm->len64));
+		}
+		sm->len64[sm->n64++] = len;
+		return;
 	}
-	j = lslot(sm->len, sm->lcap, len);
-	if (sm->len[j].len == 0) {
-		sm->len[j].len = len;
-		sm->nlen++;
+	if (sm->n32 == sm->cap32) {
+		sm->cap32 = sm->cap32 ? sm->cap32 * 2 : 64;
+		sm->len32 = xreallocarray(sm->len32, sm->cap32,
+		    sizeof(*sm->len32));
 	}
-	sm->len[j].n++;
-}
-
-static int
-cmp_len(const void *x, const void *y)
-{
-	const struct lcount *a = x, *b = y;
-
-	return a->len < b->len ? -1 : a->len > b->len;
+	sm->len32[sm->n32++] = (uint32_t)len;
 }
 
 /* The median length as *MED / 2 (the mean of the middle two). */
 static void
 len_median(const struct small *sm, int64_t *med)
 {
-	struct lcount *v = xreallocarray(NULL, sm->nlen, sizeof(*v));
-	int64_t lo = (sm->n - 1) / 2, hi = sm->n / 2, at = 0, a = 0, b = 0;
-	size_t i, k = 0;
+	size_t i, n = sm->n32 + sm->n64;
+	int64_t *v = xreallocarray(NULL, n, sizeof(*v));
 
-	for (i = 0; i < sm->lcap; i++)
-		if (sm->len[i].len != 0)
-			v[k++] = sm->len[i];
-	qsort(v, k, sizeof(*v), cmp_len);
-	for (i = 0; i < k; at += v[i++].n) {
-		if (lo >= at && lo < at + v[i].n)
-			a = v[i].len;
-		if (hi >= at && hi < at + v[i].n)
-			b = v[i].len;
-	}
+	for (i = 0; i < sm->n32; i++)
+		v[i] = sm->len32[i];
+	for (i = 0; i < sm->n64; i++)
+		v[sm->n32 + i] = sm->len64[i];
+	num_sort(v, n);
+	num_median(v, n, med);
 	free(v);
-	*med = a + b;
 }
 
 struct small *
@@ -107,7 +76,7 @@ small_new(void)
 
 /* A step bubble below the significance threshold. */
 void
-small_add(struct small *sm, const struct bubble_info *bi,
+small_add(struct small *sm, struct bubble_info *bi,
     const struct bubble_meas *m)
 {
 	int k;
@@ -120,9 +89,11 @@ small_add(struct small *sm, const struct bubble_info *bi,
 	for (k = 0; k <= CLS_N; k++)
 		sm->idle[k] += m->idle[k];
 	nmap_addall(&sm->host, bi->names);
-	if (bi->nlen > 0)
-		nmap_get(&sm->next, names_intern(NT_KERNEL, bi->next,
-		    bi->nlen))->total++;
+	if (bi->nlen == 0)
+		return;
+	if (bi->next_id < 0)	/* one lookup for the rank and the group */
+		bi->next_id = names_intern(NT_KERNEL, bi->next, bi->nlen);
+	nmap_get(&sm->next, (uint32_t)bi->next_id)->total++;
 }
 
 /* Append printf-style text to BUF (of size CAP) at *N. */

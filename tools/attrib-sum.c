@@ -251,7 +251,7 @@ sig_add(struct sig *g, const struct bubble_info *bi,
 
 /* Bubble BI (significant when SIG) into scope A; NAMES: keep its names. */
 static void
-acc_add(struct acc *a, const struct bubble_info *bi, int sig,
+acc_add(struct acc *a, struct bubble_info *bi, int sig,
     const struct bubble_meas *m, unsigned labels, int names)
 {
 	const char *scope = bi->scope;
@@ -282,7 +282,7 @@ acc_add(struct acc *a, const struct bubble_info *bi, int sig,
  * service time (the rules' T = max(1 ms, 0.10 x service)).
  */
 void
-sum_bubble(const struct bubble_info *bi, const struct bubble_meas *m,
+sum_bubble(struct bubble_info *bi, const struct bubble_meas *m,
     unsigned labels)
 {
 	struct sdev *d = sdev_get(bi->dev);

@@ -99,6 +99,7 @@ struct bubble_info {
 	const char		*step, *scope, *group, *next;
 	size_t			 slen, sclen, glen, nlen;
 	int			 boundary;	/* PARTIAL_CAPTURE_BOUNDARY */
+	int64_t			 next_id;	/* NEXT interned, -1: not yet */
 	const struct nmap	*names;		/* covered time per name */
 };
 
@@ -135,7 +136,7 @@ const char	*sum_labname(int);
 int		 sum_ge(int64_t, int64_t, int64_t);
 void		 sum_window(int64_t, const char *, size_t, const char *, size_t,
 		    int64_t);
-void		 sum_bubble(const struct bubble_info *,
+void		 sum_bubble(struct bubble_info *,
 		    const struct bubble_meas *, unsigned);
 void		 sum_dev(int64_t, int, int, int, int);
 int		 sum_has_device(int64_t);
@@ -144,7 +145,7 @@ void		 sum_write(struct stage *, int64_t, int64_t);
 /* attrib-small.c */
 struct small;
 struct small	*small_new(void);
-void		 small_add(struct small *, const struct bubble_info *,
+void		 small_add(struct small *, struct bubble_info *,
 		    const struct bubble_meas *);
 int		 small_judge(const struct small *, int64_t, int64_t, int64_t,
 		    int64_t *, int64_t *, int *, char *, size_t);
