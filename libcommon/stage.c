@@ -153,6 +153,12 @@ stage_meta(const struct stage *st, const char *key)
 	return tsvr_meta(st->in, key);
 }
 
+const char *
+stage_preamble(const struct stage *st, size_t i)
+{
+	return i < tsvr_npreamble(st->in) ? tsvr_preamble(st->in, i) : NULL;
+}
+
 unsigned long
 stage_seen(const struct stage *st, const char *prog, const char *col)
 {

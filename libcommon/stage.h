@@ -53,6 +53,8 @@ size_t		 stage_ncols(const struct stage *);
 const char	*stage_colname(const struct stage *, size_t);
 /* The input's "#KEY VALUE" preamble value, or NULL. */
 const char	*stage_meta(const struct stage *, const char *);
+/* Preamble line I of the input without its '#' (NULL past the last). */
+const char	*stage_preamble(const struct stage *, size_t);
 /*
  * The input line that shows program PROG already ran on it: its
  * "#stage PROG ..." preamble line, else the header when an input column

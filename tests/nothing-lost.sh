@@ -25,7 +25,7 @@ added_kinds() {
 	prof-steps) echo "window metric group";;
 	prof-merge) echo "busy";;
 	prof-bubbles) echo "bubble metric bubble_group";;
-	prof-attrib) echo "cause";;
+	prof-attrib) echo "cause hostcov";;
 	prof-waitanchor) echo "op metric";;
 	prof-layers) echo "pass layer check metric layer_type role layer_seq stream stream_overlap";;
 	prof-roofline) echo "roof bottleneck metric";;

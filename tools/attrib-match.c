@@ -1,13 +1,15 @@
 /*
  * Marker families of prof-attrib: which host events count as host
- * activity, sync or copy, communication, or kernel launch.
+ * activity, sync or copy, communication, kernel launch, input pipeline,
+ * or CPU work such as the optimizer.
  *
  * A pattern is a glob over the whole event name ("cat:" before it: over
  * the cat column), where '*' matches any run of bytes and every other
  * byte matches itself, case-sensitively; a leading '!' excludes.  An
  * event is in a family when an including pattern matches and no
  * excluding one does.  Names repeat millions of times in a stream, so
- * the answer per (cat, name) is cached in a bounded table.
+ * the answer per (cat, name), with the id of the normalised name
+ * (attrib-names.c), is cached in a bounded table.
  */
 #include <config.h>
 
@@ -30,34 +32,75 @@ static struct pat *pats[FAM_N];
 static size_t npats[FAM_N];
 
 static const char *const famnames[FAM_N] = {
-	"host", "sync", "comm", "launch"
+	"host", "sync", "comm", "launch", "input", "cpu"
+};
+
+static const char *const clsnames[CLS_N + 1] = {
+	"sync", "input", "launch", "host", "untraced"
 };
 
 /*
  * The built-in families: Ascend (torch_npu, CANN) and CUDA/ROCm names.
  * Python frames and Kineto's whole-trace "PyTorch Profiler" span are left
  * out of host activity: an outer frame is open during every bubble and
- * would say nothing about what the host was doing.
+ * would say nothing about what the host was doing; so are step markers
+ * (ProfilerStep#N), which span their whole step.  The input and cpu
+ * families match Python frames too: a DataLoader or optimizer frame
+ * does say what the host was doing.
  */
 static const char *const defaults[] = {
 	"host *", "host !cat:python_function", "host !cat:Trace",
+	"host !ProfilerStep#*", "host !Iteration#*", "host !Step#*",
 	"sync AscendCL@aclrtMemcpy*", "sync AscendCL@aclrtSynchronize*",
 	"sync aclrtMemcpy*", "sync aclrtSynchronize*", "sync HostToDevice*",
 	"sync torch_to_npu*", "sync aten::to", "sync aten::_to_copy",
-	"sync aten::copy_", "sync cudaStreamSynchronize*",
-	"sync cudaDeviceSynchronize*", "sync cudaEventSynchronize*",
-	"sync cudaMemcpy*", "sync cuMemcpy*", "sync hipMemcpy*",
-	"sync hipStreamSynchronize*", "sync hipDeviceSynchronize*",
+	"sync aten::copy_", "sync aten::item", "sync aten::_local_scalar_dense",
+	"sync cudaStreamSynchronize*", "sync cudaDeviceSynchronize*",
+	"sync cudaEventSynchronize*", "sync cudaMemcpy*", "sync cuMemcpy*",
+	"sync cuStreamSynchronize*", "sync cuCtxSynchronize*",
+	"sync cuEventSynchronize*", "sync Memcpy DtoH*", "sync Memcpy D2H*",
+	"sync DeviceToHost*", "sync hipMemcpy*", "sync hipStreamSynchronize*",
+	"sync hipDeviceSynchronize*", "sync hipEventSynchronize*",
 	"comm Hccl*", "comm HCCL*", "comm hccl*", "comm hcom*",
 	"comm AscendCL@hcom*", "comm AscendCL@Hccl*", "comm c10d*",
 	"comm *StreamWaitEvent*", "comm Notify_Wait*", "comm nccl*",
-	"comm NCCL*", "comm rccl*", "comm record_param_comms",
+	"comm NCCL*", "comm rccl*", "comm gloo*", "comm record_param_comms",
 	"launch cudaLaunchKernel*", "launch cuLaunchKernel*",
-	"launch cudaLaunchCooperativeKernel*", "launch hipLaunchKernel*",
-	"launch hipExtModuleLaunchKernel*", "launch Node@launch*",
+	"launch cudaLaunchCooperativeKernel*", "launch cudaGraphLaunch*",
+	"launch cuGraphLaunch*", "launch hipLaunchKernel*",
+	"launch hipExtModuleLaunchKernel*", "launch hipGraphLaunch*",
+	"launch hipModuleLaunchKernel*", "launch Node@launch*",
 	"launch AscendCL@aclopCompileAndExecute*", "launch aclnn*",
+	"launch AscendCL@aclnn*", "launch Dequeue@*",
+	"input *DataLoader*", "input *dataloader.py(*", "input *__next__",
+	"input *__getitem__*", "input *__getitems__*", "input *collate*",
+	"input *Dataset*", "input *dataset*", "input *torch/utils/data/*",
+	"input *pin_memory*",
+	"cpu *Optimizer*", "cpu *optimizer*", "cpu *zero_grad*",
+	"cpu *torch/optim/*",
 	NULL
 };
+
+/* The idle class of an event of families MASK (CLS_*), or -1. */
+int
+cls_of(unsigned mask)
+{
+	if (mask & FAM_BIT(FAM_SYNC))
+		return CLS_SYNC;
+	if (mask & FAM_BIT(FAM_INPUT))
+		return CLS_INPUT;
+	if (mask & FAM_BIT(FAM_LAUNCH))
+		return CLS_LAUNCH;
+	if (mask & (FAM_BIT(FAM_HOST) | FAM_BIT(FAM_CPU)))
+		return CLS_HOST;
+	return -1;
+}
+
+const char *
+cls_name(int c)
+{
+	return clsnames[c];
+}
 
 int
 match_family(const char *name)
@@ -146,7 +189,7 @@ match_read_file(const char *path)
 		if (!add_line(line))
 			diag_at_fatal(EXIT_USAGE, path, lineno,
 			    "expected 'FAMILY PATTERN' with FAMILY one of "
-			    "host, sync, comm, launch: '%s'", line);
+			    "host, sync, comm, launch, input, cpu: '%s'", line);
 	}
 	if (ferror(fp))
 		diag_errno(EXIT_USAGE, "%s", path);
@@ -231,6 +274,7 @@ struct slot {
 	uint32_t off;
 	uint32_t len;
 	unsigned mask;
+	uint32_t id;		/* normalised name, when it has a class */
 	int	 used;
 };
 
@@ -283,8 +327,32 @@ cache_reset(void)
 	arena_len = nfill = 0;
 }
 
+/* The id of NAME's normalised form, for an event of class CLS. */
+static uint32_t
+name_id(const char *name, size_t nlen, int cls)
+{
+	static char *buf;
+	static size_t cap;
+	uint32_t id;
+
+	if (cls < 0)
+		return 0;
+	if (nlen > cap) {
+		cap = nlen + 64;
+		buf = xrealloc(buf, cap);
+	}
+	id = names_intern(NT_HOST, buf, names_norm(name, nlen, buf));
+	names_set_class(id, cls);
+	return id;
+}
+
+/*
+ * The families of an event of NAME and CAT, and in *ID the id of its
+ * normalised name (0 when it belongs to no idle class).
+ */
 unsigned
-match_classify(const char *name, size_t nlen, const char *cat, size_t clen)
+match_classify(const char *name, size_t nlen, const char *cat, size_t clen,
+    uint32_t *id)
 {
 	uint64_t h = hash_key(name, nlen, cat, clen);
 	size_t i, klen = clen + 1 + nlen;
@@ -300,11 +368,17 @@ match_classify(const char *name, size_t nlen, const char *cat, size_t clen)
 		k = arena + sl->off;
 		if (sl->hash == h && sl->len == klen &&
 		    memcmp(k, cat, clen) == 0 && k[clen] == '\0' &&
-		    memcmp(k + clen + 1, name, nlen) == 0)
+		    memcmp(k + clen + 1, name, nlen) == 0) {
+			*id = sl->id;
 			return sl->mask;
+		}
 	}
-	if (klen > ARENA_MAX / 4)	/* too long to be worth keeping */
-		return classify(name, nlen, cat, clen);
+	if (klen > ARENA_MAX / 4) {	/* too long to be worth keeping */
+		unsigned mask = classify(name, nlen, cat, clen);
+
+		*id = name_id(name, nlen, cls_of(mask));
+		return mask;
+	}
 	sl = &cache[i];
 	sl->used = 1;
 	sl->hash = h;
@@ -316,5 +390,6 @@ match_classify(const char *name, size_t nlen, const char *cat, size_t clen)
 	arena_len += klen;
 	nfill++;
 	sl->mask = classify(name, nlen, cat, clen);
+	sl->id = *id = name_id(name, nlen, cls_of(sl->mask));
 	return sl->mask;
 }

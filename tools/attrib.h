@@ -1,7 +1,9 @@
 /*
- * prof-attrib internals shared by its three files: marker families
- * (attrib-match.c), the soft labels and the summary cause records
- * (attrib-sum.c), and the stage loop (prof-attrib.c).
+ * prof-attrib internals shared by its files: marker families and their
+ * cache (attrib-match.c), normalised host names and name maps
+ * (attrib-names.c), the soft labels and the summary cause records
+ * (attrib-sum.c), host_top and the hostcov summary (attrib-cov.c), and
+ * the stage loop (prof-attrib.c).
  */
 #ifndef PROF_ATTRIB_H
 #define PROF_ATTRIB_H
@@ -13,15 +15,33 @@ struct stage;
 
 /* Marker families: a host event may belong to several. */
 enum {
-	FAM_HOST, FAM_SYNC, FAM_COMM, FAM_LAUNCH, FAM_N
+	FAM_HOST, FAM_SYNC, FAM_COMM, FAM_LAUNCH, FAM_INPUT, FAM_CPU, FAM_N
 };
 #define FAM_BIT(f)	(1u << (f))
 
-/* Soft labels, in the order they are written (spec section 10). */
+/*
+ * The idle classes that partition a bubble, highest first: what the
+ * host was doing at each instant (CLS_N: untraced, nothing counted open).
+ */
+enum {
+	CLS_SYNC, CLS_INPUT, CLS_LAUNCH, CLS_HOST, CLS_N
+};
+/* The class of an event of families MASK, or -1 when it counts as none. */
+int		 cls_of(unsigned);
+const char	*cls_name(int);
+
+/*
+ * Soft labels, in the order they are written: the spec's (section 10),
+ * then this program's, insufficient_evidence last.
+ */
 enum {
 	LAB_SYNC, LAB_COMM, LAB_UNTRACED, LAB_LAUNCH, LAB_PYTHON,
+	LAB_INPUT_STALL, LAB_SYNC_STALL, LAB_LAUNCH_BOUND, LAB_CPU_WORK,
 	LAB_INSUFFICIENT, LAB_N
 };
+/* The labels that name what the host did, superseding the launch lag. */
+#define LAB_SPECIFIC	((1u << LAB_INPUT_STALL) | (1u << LAB_SYNC_STALL) | \
+	(1u << LAB_LAUNCH_BOUND) | (1u << LAB_CPU_WORK))
 
 /* Thresholds as millionths (ppm), so that every comparison is exact. */
 struct attrib_opts {
@@ -34,6 +54,14 @@ struct attrib_opts {
 	int64_t	underfeed_min;	/* high underfeed */
 	int64_t	clear_min;	/* host coverage of "clear" markers */
 	int64_t	significant_ns;	/* floor of the significant bubble */
+	int64_t	input_min;	/* input_pipeline_stall: input >= */
+	int64_t	stall_min;	/* host_sync_stall: sync >= */
+	int64_t	busy_min;	/* launch_bound, host_cpu_work: launch+host >= */
+	int64_t	lshare_min;	/* launch_bound: launch >= this of launch+host */
+	int64_t	cpu_min;	/* host_cpu_work: cpu family >= */
+	int64_t	small_count;	/* many small gaps: per step >= */
+	int64_t	small_share;	/* their time over the window time >= */
+	int64_t	small_host;	/* launch+host over their time >= */
 	int	step_causes;	/* also write step-scope cause records */
 };
 extern struct attrib_opts aopt;
@@ -43,7 +71,43 @@ struct bubble_meas {
 	int64_t	dur;
 	int64_t	cov[FAM_N];	/* union of each family, clipped */
 	int64_t	thr_sum;	/* sum over threads of their host union */
+	int64_t	idle[CLS_N + 1];	/* the partition; [CLS_N] untraced */
+	int	launches;	/* the rank's capture has launch events */
 };
+
+/* Name tables of attrib-names.c. */
+enum {
+	NT_HOST, NT_KERNEL
+};
+
+/* A name's covered time: a running union while a bubble is open. */
+struct ncov {
+	uint32_t	id;
+	int		used;
+	int64_t		end;
+	int64_t		total;
+};
+
+struct nmap {
+	struct ncov	*v;
+	size_t		 cap, n;
+};
+
+/* Where a closed bubble lies, from its record. */
+struct bubble_info {
+	int64_t			 dev;
+	const char		*step, *scope, *group, *next;
+	size_t			 slen, sclen, glen, nlen;
+	int			 boundary;	/* PARTIAL_CAPTURE_BOUNDARY */
+	int64_t			 next_id;	/* NEXT interned, -1: not yet */
+	const struct nmap	*names;		/* covered time per name */
+};
+
+/* attrib-bub.c */
+void		 bub_init(struct stage *);
+int		 bub_record(struct stage *, int64_t, int64_t, const char *,
+		    size_t);
+void		 bub_end(struct stage *);
 
 /* attrib-match.c */
 void		 match_add(int, const char *);
@@ -52,7 +116,19 @@ void		 match_read_file(const char *);
 int		 match_family(const char *);
 const char	*match_famname(int);
 void		 match_list(void);
-unsigned	 match_classify(const char *, size_t, const char *, size_t);
+unsigned	 match_classify(const char *, size_t, const char *, size_t,
+		    uint32_t *);
+
+/* attrib-names.c */
+size_t		 names_norm(const char *, size_t, char *);
+uint32_t	 names_intern(int, const char *, size_t);
+const char	*names_str(int, uint32_t, size_t *);
+int		 names_class(uint32_t);
+void		 names_set_class(uint32_t, int);
+struct ncov	*nmap_get(struct nmap *, uint32_t);
+void		 nmap_free(struct nmap *);
+void		 nmap_addall(struct nmap *, const struct nmap *);
+size_t		 nmap_top(int, const struct nmap *, struct ncov *, size_t);
 
 /* attrib-sum.c */
 unsigned	 sum_labels(const struct bubble_meas *);
@@ -60,9 +136,26 @@ const char	*sum_labname(int);
 int		 sum_ge(int64_t, int64_t, int64_t);
 void		 sum_window(int64_t, const char *, size_t, const char *, size_t,
 		    int64_t);
-void		 sum_bubble(int64_t, const char *, size_t, const char *, size_t,
-		    int, const struct bubble_meas *, unsigned);
-void		 sum_dev(int64_t, int, int, int);
+void		 sum_bubble(struct bubble_info *,
+		    const struct bubble_meas *, unsigned);
+void		 sum_dev(int64_t, int, int, int, int);
+int		 sum_has_device(int64_t);
 void		 sum_write(struct stage *, int64_t, int64_t);
+
+/* attrib-small.c */
+struct small;
+struct small	*small_new(void);
+void		 small_add(struct small *, struct bubble_info *,
+		    const struct bubble_meas *);
+int		 small_judge(const struct small *, int64_t, int64_t, int64_t,
+		    int64_t *, int64_t *, int *, char *, size_t);
+void		 small_app_name(char *, size_t, size_t *, const char *,
+		    size_t);
+
+/* attrib-cov.c */
+size_t		 cov_top(const struct nmap *, int64_t, size_t, char **);
+void		 cov_bubble(const struct bubble_info *,
+		    const struct bubble_meas *);
+void		 cov_write(struct stage *, int64_t);
 
 #endif

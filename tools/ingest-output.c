@@ -120,6 +120,12 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 			append_escaped(line + n, sizeof(line) - n,
 			    srcs[i].path);
 		tsvw_preamble(w, line);
+		/* What the source holds that no column carries (stacks). */
+		if (srcs[i].notes[0] != '\0') {
+			snprintf(line, sizeof(line), "evidence %zu %s", i,
+			    srcs[i].notes);
+			tsvw_preamble(w, line);
+		}
 	}
 	n = (size_t)snprintf(line, sizeof(line), "stage prof-ingest %s",
 	    PACKAGE_VERSION);
@@ -308,6 +314,7 @@ sink_finish(int argc, char **argv)
 	spill_join();
 	sort_memory_runs();
 	mark_duplicate_device_tasks();
+	sink_apply_run_notes();
 	reduce_runs();
 	origin = find_origin();
 

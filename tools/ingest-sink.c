@@ -172,6 +172,41 @@ sink_ignored(const char *path, const char *why)
 	snprintf(ignored[nignored++], n, "%s\t%s", path, why);
 }
 
+/*
+ * A side file that is not read (operator_details.csv) may still show
+ * what the capture recorded: its Call Stack column means with_stack was
+ * on.  The run's sources may come before or after it, so the notes wait
+ * for the end.
+ */
+static char **run_notes;	/* "RUN\tNOTE" */
+static size_t nrun_notes;
+
+void
+sink_run_note(const char *run, const char *note)
+{
+	size_t n = strlen(run) + strlen(note) + 2;
+
+	run_notes = xreallocarray(run_notes, nrun_notes + 1,
+	    sizeof(*run_notes));
+	run_notes[nrun_notes] = xmalloc(n);
+	snprintf(run_notes[nrun_notes++], n, "%s\t%s", run, note);
+}
+
+/* Give every source the notes of its run's side files. */
+void
+sink_apply_run_notes(void)
+{
+	size_t i, j, len;
+
+	for (i = 0; i < nrun_notes; i++) {
+		len = strcspn(run_notes[i], "\t");
+		for (j = 0; j < nsrcs; j++)
+			if (strlen(srcs[j].run) == len &&
+			    strncmp(srcs[j].run, run_notes[i], len) == 0)
+				sink_note((int)j, run_notes[i] + len + 1);
+	}
+}
+
 void
 sink_note(int src, const char *note)
 {

@@ -97,6 +97,9 @@ extern char **ignored;
 extern size_t nignored;
 extern size_t kindlen[IK_NKINDS];
 
+/* ingest-sink.c */
+void	 sink_apply_run_notes(void);
+
 /* ingest-runs.c */
 void	 sort_run(const unsigned char *, size_t *, size_t);
 void	 index_add(size_t);

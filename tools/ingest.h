@@ -86,6 +86,8 @@ void	 sink_set_fmt(int, enum isrc_fmt);
 void	 sink_set_skip_device(int);
 /* List a file that was found but not ingested, with the reason. */
 void	 sink_ignored(const char *, const char *);
+/* Note evidence that a side file of run RUN holds on the run's sources. */
+void	 sink_run_note(const char *, const char *);
 /* Note facts for the inventory: shapes, stacks, flops present. */
 void	 sink_note(int, const char *);
 /* Add one record of source SRC; the sink copies what it needs. */

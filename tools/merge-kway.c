@@ -215,23 +215,39 @@ map_columns(struct kway *kw, struct kin *k)
 	k->fl = xcalloc(nin + 1, sizeof(*k->fl));
 }
 
-/* Write "#source N+off REST" for one input's source line P. */
+/*
+ * Write "#KEY N+off REST" for one input's line P that names a source:
+ * "#source" or "#evidence", KEY of length KLEN.
+ */
 static void
-write_source(struct kway *kw, const struct kin *k, const char *p)
+write_source(struct kway *kw, const struct kin *k, const char *p,
+    size_t klen)
 {
-	const char *rest = p + 7 + strcspn(p + 7, " ");
+	const char *rest = p + klen + 1 + strcspn(p + klen + 1, " ");
 	int64_t v = 0;
-	char *num = xstrndup(p + 7, (size_t)(rest - (p + 7)));
+	char *num = xstrndup(p + klen + 1, (size_t)(rest - (p + klen + 1)));
 	char *line;
 	size_t len;
 
 	parse_i64(num, &v);
-	len = strlen(rest) + 48;
+	len = strlen(rest) + klen + 48;
 	line = xmalloc(len);
-	snprintf(line, len, "source %" PRId64 "%s", v + k->src_off, rest);
+	snprintf(line, len, "%.*s %" PRId64 "%s", (int)klen, p,
+	    v + k->src_off, rest);
 	tsvw_preamble(kw->out, line);
 	free(line);
 	free(num);
+}
+
+/* The length of the keyword of P when it names a source, else 0. */
+static size_t
+source_key(const char *p)
+{
+	if (strncmp(p, "source ", 7) == 0)
+		return 6;
+	if (strncmp(p, "evidence ", 9) == 0)
+		return 8;
+	return 0;
 }
 
 /* "#stage prof-merge VERSION ARG...", the arguments escaped. */
@@ -272,14 +288,15 @@ write_preamble(struct kway *kw, int argc, char *argv[])
 		for (j = 0; j < tsvr_npreamble(kw->in[i].r); j++) {
 			const char *p = tsvr_preamble(kw->in[i].r, j);
 
-			if (strncmp(p, "source ", 7) == 0)
-				write_source(kw, &kw->in[i], p);
+			if (source_key(p) > 0)
+				write_source(kw, &kw->in[i], p,
+				    source_key(p));
 		}
 	for (i = 0; i < kw->n; i++)
 		for (j = 0; j < tsvr_npreamble(kw->in[i].r); j++) {
 			const char *p = tsvr_preamble(kw->in[i].r, j);
 
-			if (strncmp(p, "source ", 7) != 0 && strncmp(p,
+			if (source_key(p) == 0 && strncmp(p,
 			    "origin_ns ", 10) != 0 && strncmp(p, "prof-tsv ",
 			    9) != 0)
 				tsvw_preamble(kw->out, p);

@@ -1,21 +1,15 @@
 /*
  * prof-attrib: soft attribution of device idle bubbles to host activity.
  *
- * For every bubble record it measures, over the bubble's time range and
- * on the bubble's rank, how much of the time host events, sync or copy
- * markers and communication markers cover (the union of the intervals
- * clipped to the bubble, divided by its length), and how many host
- * threads were active at once; from these it writes the candidate labels
- * of the analysis rules.  At the end it writes summary "cause" records
- * per step group and per rank (attrib-sum.c).
- *
- * The input is in start order, so a bubble is kept (stage_keep) until a
- * record starts at or after its end: nothing later can overlap it.  Host
- * events that started before the bubble and still run are covered by
- * remembering, per rank and family and per thread, the largest end seen:
- * clipped to the bubble they all start at its start, so their union is
- * just that largest end.  Memory: the threads, the open bubbles and the
- * records queued behind the oldest of them.
+ * For every bubble record it measures how much of its time host events,
+ * sync or copy markers and communication markers cover, how many host
+ * threads were active at once, what the host was doing at each instant
+ * (sync, input, launch, other host work, nothing traced) and which host
+ * events cover it most (attrib-bub.c); from these it writes the
+ * candidate labels.  At the end it writes summary "cause" records per
+ * step group and per rank (attrib-sum.c) and the host names that cover
+ * each step's and group's idle time (attrib-cov.c).  This file holds the
+ * options and the read loop.
  */
 #include <config.h>
 
@@ -27,363 +21,24 @@
 #include "attrib.h"
 #include "cli.h"
 #include "diag.h"
-#include "num.h"
-#include "hash.h"
 #include "stage.h"
 #include "xalloc.h"
 
 struct attrib_opts aopt = {
 	200000, 200000, 50000, 100000, 1200000, 200000, 300000, 500000,
-	1000000, 0
+	1000000, 500000, 500000, 500000, 100000, 500000, 10, 50000, 500000, 0
 };
 
-/* Running union of intervals given in start order, clipped to a bubble. */
-struct cover {
-	int64_t	end;		/* covered up to here */
-	int64_t	total;
-};
-
-/* A host thread (track) of one rank. */
-struct thr {
-	char	*track;
-	size_t	 len;
-	int64_t	 host_end;	/* largest end of its host-family events */
-	size_t	 idx;
-};
-
-struct bub {
-	struct srec	*rec;
-	int64_t		 s, e;
-	struct cover	 fam[FAM_N];
-	struct cover	*thr;	/* per thread index of the rank */
-	size_t		 nthr;
-	struct bub	*next;
-};
-
-struct dev {
-	int64_t		 id;
-	int64_t		 fam_end[FAM_N];
-	struct thr	**thr;	/* open addressing by track */
-	size_t		 thrcap, nthr;
-	struct thr	*last;	/* most host events follow one of the same thread */
-	struct bub	*open;
-	int		 stacks, shapes, hosts;
-};
-
-static struct dev *devs;
-static size_t ndevs;
-static int64_t next_close = INT64_MAX;
-
-/* Output columns. */
-static int c_cat, c_step, c_group, c_tags, c_shapes;
-static int c_host, c_sync, c_comm, c_par, c_labels;
+/* Input columns of the windows. */
+static int c_step, c_group;
 
 static const char *const added[] = {
 	"host_cov_ratio", "sync_cov_ratio", "comm_cov_ratio", "host_par",
 	"labels", "tags", "value", "confidence", "scope", "target_id",
-	"evidence", "followup"
+	"evidence", "followup", "idle_sync_ns", "idle_input_ns",
+	"idle_launch_ns", "idle_host_ns", "idle_untraced_ns", "host_top",
+	"host_class", "covered_ns", "share_ratio"
 };
-
-static struct dev *
-dev_get(int64_t id)
-{
-	static size_t last;
-	size_t i;
-
-	if (last < ndevs && devs[last].id == id)
-		return &devs[last];
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].id == id)
-			return &devs[last = i];
-	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
-	memset(&devs[ndevs], 0, sizeof(*devs));
-	devs[ndevs].id = id;
-	for (i = 0; i < FAM_N; i++)
-		devs[ndevs].fam_end[i] = INT64_MIN;
-	return &devs[last = ndevs++];
-}
-
-/*
- * The rank of the current record.  The dev field repeats from record to
- * record, so comparing its text saves parsing it.
- */
-static struct dev *
-dev_of(struct stage *st)
-{
-	static char last[24];
-	static size_t lastlen, lastidx = SIZE_MAX;
-	const char *s;
-	size_t len;
-	struct dev *d;
-
-	s = stage_get(st, COL_DEV, &len);
-	if (lastidx < ndevs && len == lastlen && memcmp(s, last, len) == 0)
-		return &devs[lastidx];
-	d = dev_get(stage_i64(st, COL_DEV, NULL));
-	lastidx = SIZE_MAX;
-	if (len < sizeof(last)) {
-		memcpy(last, s, len);
-		lastlen = len;
-		lastidx = (size_t)(d - devs);
-	}
-	return d;
-}
-
-static void
-thr_grow(struct dev *d)
-{
-	struct thr **old = d->thr;
-	size_t oldcap = d->thrcap, i, j;
-
-	d->thrcap = oldcap ? oldcap * 2 : 16;
-	d->thr = xcalloc(d->thrcap, sizeof(*d->thr));
-	for (i = 0; i < oldcap; i++) {
-		if (old[i] == NULL)
-			continue;
-		j = hash_bytes(old[i]->track, old[i]->len, 0) &
-		    (d->thrcap - 1);
-		while (d->thr[j] != NULL)
-			j = (j + 1) & (d->thrcap - 1);
-		d->thr[j] = old[i];
-	}
-	free(old);
-}
-
-/* The thread TRACK of rank D, made on first sight. */
-static struct thr *
-thr_get(struct dev *d, const char *track, size_t len)
-{
-	struct thr *t = d->last;
-	size_t j;
-
-	if (t != NULL && t->len == len && memcmp(t->track, track, len) == 0)
-		return t;
-	if (2 * (d->nthr + 1) > d->thrcap)
-		thr_grow(d);
-	j = hash_bytes(track, len, 0) & (d->thrcap - 1);
-	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
-		if (t->len == len && memcmp(t->track, track, len) == 0)
-			return d->last = t;
-	t = d->thr[j] = d->last = xmalloc(sizeof(*t));
-	t->track = xstrndup(track, len);
-	t->len = len;
-	t->host_end = INT64_MIN;
-	t->idx = d->nthr++;
-	return t;
-}
-
-/* Add [S, E) to C; intervals come in start order, clipped to [BS, BE). */
-static void
-cover_add(struct cover *c, int64_t s, int64_t e, int64_t bs, int64_t be)
-{
-	if (s < bs)
-		s = bs;
-	if (e > be)
-		e = be;
-	if (s < c->end)
-		s = c->end;
-	if (e > s) {
-		c->total += e - s;
-		c->end = e;
-	}
-}
-
-static struct cover *
-bub_thr(struct bub *b, size_t idx)
-{
-	size_t i;
-
-	if (idx >= b->nthr) {
-		b->thr = xreallocarray(b->thr, idx + 1, sizeof(*b->thr));
-		for (i = b->nthr; i <= idx; i++) {
-			b->thr[i].end = b->s;
-			b->thr[i].total = 0;
-		}
-		b->nthr = idx + 1;
-	}
-	return &b->thr[idx];
-}
-
-/* A host event [S, E) of thread T in families MASK, on rank D. */
-static void
-host_event(struct dev *d, struct thr *t, unsigned mask, int64_t s, int64_t e)
-{
-	struct bub *b;
-	int f;
-
-	for (b = d->open; b != NULL; b = b->next) {
-		for (f = 0; f < FAM_N; f++)
-			if (mask & FAM_BIT(f))
-				cover_add(&b->fam[f], s, e, b->s, b->e);
-		if (t != NULL && (mask & FAM_BIT(FAM_HOST)))
-			cover_add(bub_thr(b, t->idx), s, e, b->s, b->e);
-	}
-	for (f = 0; f < FAM_N; f++)
-		if ((mask & FAM_BIT(f)) && e > d->fam_end[f])
-			d->fam_end[f] = e;
-	if (t != NULL && (mask & FAM_BIT(FAM_HOST)) && e > t->host_end)
-		t->host_end = e;
-}
-
-static void
-read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
-{
-	const char *name, *cat, *track;
-	size_t nlen, clen, tlen;
-	unsigned mask;
-
-	name = stage_get(st, COL_NAME, &nlen);
-	cat = stage_get(st, c_cat, &clen);
-	track = stage_get(st, COL_TRACK, &tlen);
-	d->hosts = 1;
-	if (!d->stacks && clen == 15 && memcmp(cat, "python_function", 15) == 0)
-		d->stacks = 1;
-	if (!d->shapes && !stage_absent(st, c_shapes))
-		d->shapes = 1;
-	if (ts == STAGE_NO_TS || dur <= 0)
-		return;
-	mask = match_classify(name, nlen, cat, clen);
-	if (mask != 0)
-		host_event(d, thr_get(d, track, tlen), mask, ts, ts + dur);
-}
-
-static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den <= 0)
-		return;
-	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
-}
-
-/* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
-static int
-has_tag(const char *tags, size_t len, const char *tag)
-{
-	size_t tl = strlen(tag), i = 0, j;
-
-	while (i < len) {
-		for (j = i; j < len && tags[j] != ','; j++)
-			continue;
-		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
-}
-
-static void
-bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
-    unsigned labels)
-{
-	const char *step, *scope, *tags;
-	size_t slen, sclen, tlen;
-
-	step = "";
-	slen = 0;
-	if (c_step >= 0)	/* no step column before prof-steps */
-		step = srec_get(b->rec, c_step, &slen);
-	scope = srec_get(b->rec, COL_NAME, &sclen);
-	tags = srec_get(b->rec, c_tags, &tlen);
-	sum_bubble(d->id, step, slen, scope, sclen,
-	    has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY"), m, labels);
-}
-
-/* Fill in the bubble's columns and hand it to the summary. */
-static void
-bub_finish(struct dev *d, struct bub *b)
-{
-	struct bubble_meas m;
-	char lab[256];
-	size_t i, n = 0;
-	unsigned labels;
-	int f;
-
-	m.dur = b->e - b->s;
-	for (f = 0; f < FAM_N; f++)
-		m.cov[f] = b->fam[f].total;
-	m.thr_sum = 0;
-	for (i = 0; i < b->nthr; i++)
-		m.thr_sum += b->thr[i].total;
-	set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
-	set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
-	set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
-	set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
-	labels = sum_labels(&m);
-	for (f = 0; f < LAB_N; f++)
-		if (labels & (1u << f))
-			n += (size_t)snprintf(lab + n, sizeof(lab) - n, "%s%s",
-			    n ? "," : "", sum_labname(f));
-	srec_set(b->rec, c_labels, lab, n);
-	bub_summarize(d, b, &m, labels);
-}
-
-/* Close every open bubble that ends at or before TS: nothing later overlaps. */
-static void
-close_until(struct stage *st, int64_t ts)
-{
-	struct bub *b, **pp;
-	size_t i;
-
-	next_close = INT64_MAX;
-	for (i = 0; i < ndevs; i++) {
-		for (pp = &devs[i].open; (b = *pp) != NULL;) {
-			if (b->e > ts) {
-				if (b->e < next_close)
-					next_close = b->e;
-				pp = &b->next;
-				continue;
-			}
-			bub_finish(&devs[i], b);
-			stage_put(st, b->rec);
-			*pp = b->next;
-			free(b->thr);
-			free(b);
-		}
-	}
-}
-
-/*
- * Keep the bubble record and start its covers from the host events that
- * began before it and still run.
- */
-static void
-open_bubble(struct stage *st, int64_t ts, int64_t dur)
-{
-	struct bub *b;
-	struct dev *d;
-	size_t i;
-	int f, absent;
-	int64_t id;
-
-	if (ts == STAGE_NO_TS)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "bubble record without ts_ns");
-	id = stage_i64(st, COL_DEV, &absent);
-	if (absent)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "bubble record without dev");
-	d = dev_get(id);
-	b = xcalloc(1, sizeof(*b));
-	b->rec = stage_keep(st);
-	b->s = ts;
-	b->e = ts + (dur > 0 ? dur : 0);
-	for (f = 0; f < FAM_N; f++) {
-		b->fam[f].end = ts;
-		cover_add(&b->fam[f], ts, d->fam_end[f], b->s, b->e);
-	}
-	for (i = 0; i < d->thrcap; i++)
-		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
-			cover_add(bub_thr(b, d->thr[i]->idx), ts,
-			    d->thr[i]->host_end, b->s, b->e);
-	b->next = d->open;
-	d->open = b;
-	if (b->e < next_close)
-		next_close = b->e;
-	if (b->e == b->s)
-		close_until(st, ts);
-}
 
 static void
 read_window(struct stage *st, int64_t dur)
@@ -406,23 +61,12 @@ record(struct stage *st, int64_t *first)
 	const char *kind;
 	size_t klen;
 
-	if (ts != STAGE_NO_TS) {
-		if (ts >= next_close)
-			close_until(st, ts);
-		if (*first == STAGE_NO_TS)
-			*first = ts;
-	}
+	if (ts != STAGE_NO_TS && *first == STAGE_NO_TS)
+		*first = ts;
 	kind = stage_get(st, COL_KIND, &klen);
-	if (klen == 4 && memcmp(kind, "host", 4) == 0)
-		read_host(st, dev_of(st), ts, dur);
-	else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
-		if (ts != STAGE_NO_TS && dur > 0)
-			host_event(dev_of(st), NULL,
-			    FAM_BIT(FAM_COMM), ts, ts + dur);
-	} else if (klen == 6 && memcmp(kind, "bubble", 6) == 0) {
-		open_bubble(st, ts, dur);
+	if (bub_record(st, ts, dur, kind, klen))
 		return;
-	} else if (klen == 6 && memcmp(kind, "window", 6) == 0)
+	if (klen == 6 && memcmp(kind, "window", 6) == 0)
 		read_window(st, dur);
 	stage_pass(st);
 }
@@ -432,27 +76,17 @@ run(const char *path, int argc, char **argv)
 {
 	struct stage *st;
 	int64_t first = STAGE_NO_TS;
-	size_t i;
 
 	st = stage_open(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]));
-	c_cat = stage_col(st, "cat");
 	c_step = stage_col(st, "step");
 	c_group = stage_col(st, "step_group");
-	c_tags = stage_col(st, "tags");
-	c_shapes = stage_col(st, "in_shapes");
-	c_host = stage_col(st, "host_cov_ratio");
-	c_sync = stage_col(st, "sync_cov_ratio");
-	c_comm = stage_col(st, "comm_cov_ratio");
-	c_par = stage_col(st, "host_par");
-	c_labels = stage_col(st, "labels");
+	bub_init(st);
 	while (stage_next(st))
 		record(st, &first);
-	close_until(st, INT64_MAX);
-	for (i = 0; i < ndevs; i++)
-		sum_dev(devs[i].id, devs[i].hosts, devs[i].stacks,
-		    devs[i].shapes);
+	bub_end(st);
 	sum_write(st, first, stage_end_ts(st));
+	cov_write(st, stage_end_ts(st));
 	stage_close(st);
 }
 
@@ -461,8 +95,9 @@ usage(void)
 {
 	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
 	printf("Measure host, sync and communication coverage of each device "
-	    "idle bubble,\nlabel its possible causes, and summarize them per "
-	    "step group and rank.\n\n");
+	    "idle bubble,\nsplit it by what the host was doing, name the host "
+	    "events that cover it,\nlabel its possible causes, and summarize "
+	    "them per step group and rank.\n\n");
 	printf("FILE is a prof-tsv stream with bubble records "
 	    "(prof-bubbles); with no FILE,\nor when FILE is -, read standard "
 	    "input.\n\n");
@@ -472,6 +107,8 @@ usage(void)
 	    "      --sync=PATTERN      ... to the sync/copy family\n"
 	    "      --comm=PATTERN      ... to the communication family\n"
 	    "      --launch=PATTERN    ... to the kernel launch family\n"
+	    "      --input=PATTERN     ... to the input pipeline family\n"
+	    "      --cpu=PATTERN       ... to the CPU work (optimizer) family\n"
 	    "  -M, --markers=FILE      read 'FAMILY PATTERN' lines from "
 	    "FILE\n"
 	    "  -n, --no-default-markers  start from empty families\n"
@@ -492,6 +129,22 @@ usage(void)
 	    "      --share-min=R       summary label at share >= R (0.2)\n"
 	    "      --underfeed-min=R   high underfeed at >= R (0.3)\n"
 	    "      --clear-min=R       clear host markers at coverage >= R "
+	    "(0.5)\n"
+	    "      --input-min=R       input_pipeline_stall at input >= R "
+	    "(0.5)\n"
+	    "      --sync-stall-min=R  host_sync_stall at sync idle >= R "
+	    "(0.5)\n"
+	    "      --busy-min=R        launch_bound or host_cpu_work at "
+	    "launch+host >= R (0.5)\n"
+	    "      --launch-share=R    launch_bound at launch >= R of "
+	    "launch+host (0.1)\n"
+	    "      --cpu-min=R         host_cpu_work at cpu family >= R "
+	    "(0.5)\n"
+	    "      --small-count=N     many small gaps: at least N per step "
+	    "(10)\n"
+	    "      --small-share=R     ... holding >= R of the window time "
+	    "(0.05)\n"
+	    "      --small-host=R      ... launch+host >= R of their time "
 	    "(0.5)\n"
 	    "  -s, --significant=NS    significant bubble floor in ns "
 	    "(1000000)\n"
@@ -524,9 +177,12 @@ parse_ppm(const char *opt, const char *arg)
 	return v;
 }
 
+/* The family options in the order of the families (FAM_*). */
 enum {
-	O_HOST = 256, O_SYNC, O_COMM, O_LAUNCH, O_SYNCMIN, O_COMMMIN,
-	O_UNTRACED, O_LAUNCHMIN, O_PARMAX, O_SHARE, O_UNDERFEED, O_CLEAR
+	O_HOST = 256, O_SYNC, O_COMM, O_LAUNCH, O_INPUT, O_CPU, O_SYNCMIN,
+	O_COMMMIN, O_UNTRACED, O_LAUNCHMIN, O_PARMAX, O_SHARE, O_UNDERFEED,
+	O_CLEAR, O_INPUTMIN, O_STALLMIN, O_BUSYMIN, O_LSHARE, O_CPUMIN,
+	O_SMALLCOUNT, O_SMALLSHARE, O_SMALLHOST
 };
 
 static const struct option longopts[] = {
@@ -534,6 +190,8 @@ static const struct option longopts[] = {
 	{ "sync",		required_argument,	NULL, O_SYNC },
 	{ "comm",		required_argument,	NULL, O_COMM },
 	{ "launch",		required_argument,	NULL, O_LAUNCH },
+	{ "input",		required_argument,	NULL, O_INPUT },
+	{ "cpu",		required_argument,	NULL, O_CPU },
 	{ "markers",		required_argument,	NULL, 'M' },
 	{ "no-default-markers",	no_argument,		NULL, 'n' },
 	{ "list-markers",	no_argument,		NULL, 'l' },
@@ -545,6 +203,14 @@ static const struct option longopts[] = {
 	{ "share-min",		required_argument,	NULL, O_SHARE },
 	{ "underfeed-min",	required_argument,	NULL, O_UNDERFEED },
 	{ "clear-min",		required_argument,	NULL, O_CLEAR },
+	{ "input-min",		required_argument,	NULL, O_INPUTMIN },
+	{ "sync-stall-min",	required_argument,	NULL, O_STALLMIN },
+	{ "busy-min",		required_argument,	NULL, O_BUSYMIN },
+	{ "launch-share",	required_argument,	NULL, O_LSHARE },
+	{ "cpu-min",		required_argument,	NULL, O_CPUMIN },
+	{ "small-count",	required_argument,	NULL, O_SMALLCOUNT },
+	{ "small-share",	required_argument,	NULL, O_SMALLSHARE },
+	{ "small-host",		required_argument,	NULL, O_SMALLHOST },
 	{ "significant",	required_argument,	NULL, 's' },
 	{ "step-causes",	no_argument,		NULL, 'S' },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -565,6 +231,13 @@ threshold(int c)
 	case O_SHARE:		return &aopt.share_min;
 	case O_UNDERFEED:	return &aopt.underfeed_min;
 	case O_CLEAR:		return &aopt.clear_min;
+	case O_INPUTMIN:	return &aopt.input_min;
+	case O_STALLMIN:	return &aopt.stall_min;
+	case O_BUSYMIN:		return &aopt.busy_min;
+	case O_LSHARE:		return &aopt.lshare_min;
+	case O_CPUMIN:		return &aopt.cpu_min;
+	case O_SMALLSHARE:	return &aopt.small_share;
+	case O_SMALLHOST:	return &aopt.small_host;
 	}
 	return NULL;
 }
@@ -618,6 +291,7 @@ main(int argc, char **argv)
 	    -1) {
 		switch (c) {
 		case O_HOST: case O_SYNC: case O_COMM: case O_LAUNCH:
+		case O_INPUT: case O_CPU:
 			mo[nmo].fam = c - O_HOST;
 			mo[nmo++].arg = optarg;
 			break;
@@ -637,6 +311,10 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			aopt.step_causes = 1;
+			break;
+		case O_SMALLCOUNT:
+			aopt.small_count = cli_parse_i64(optarg,
+			    "--small-count", 0, INT64_MAX / 4);
 			break;
 		case 'h':
 			usage();

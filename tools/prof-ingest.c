@@ -280,6 +280,36 @@ ingest_member(struct input *in, const char *name, enum detect what)
 }
 
 /*
+ * What an unread side file says about its run: torch_npu writes the
+ * Call Stack and Input Shapes columns of operator_details.csv only when
+ * with_stack and record_shapes were on, so its header is evidence that
+ * the run's traces have stacks and shapes even where no column of ours
+ * carries them.
+ */
+static void
+side_file_notes(struct input *in, const char *name)
+{
+	const void *head;
+	const char *nl;
+	ssize_t n;
+	size_t len;
+	char *run;
+
+	if (!has_prefix(base_name(name), "operator_details") ||
+	    !has_suffix(base_name(name), ".csv") ||
+	    (n = input_peek(in, &head, 64 << 10)) <= 0)
+		return;
+	nl = memchr(head, '\n', (size_t)n);
+	len = nl != NULL ? (size_t)(nl - (const char *)head) : (size_t)n;
+	run = run_of(name);
+	if (head_has(head, len, "Call Stack"))
+		sink_run_note(run, "stacks");
+	if (head_has(head, len, "Input Shapes"))
+		sink_run_note(run, "shapes");
+	free(run);
+}
+
+/*
  * Recognise and read every member of one input.  EXPLICIT is set for a
  * file named on the command line: there an unknown format is an error,
  * while inside a directory it is only listed in the inventory.
@@ -303,6 +333,7 @@ ingest_path(const char *path, int explicit)
 
 		/* Inside a directory, known side files are only listed. */
 		if (what == D_IGNORE && !named) {
+			side_file_notes(in, name);
 			sink_ignored(input_where(in),
 			    ignore_reason(base_name(name)));
 			continue;

@@ -12,7 +12,8 @@ for args in nots.tsv nodev.tsv order.tsv nobubble.tsv \
     '-M bad.markers nobubble.tsv' '-M short.markers nobubble.tsv' \
     '-M absent.markers nobubble.tsv' '--sync-min=0.2x nobubble.tsv' \
     '--par-max=.5. nobubble.tsv' '--comm-min= nobubble.tsv' \
-    '--significant=-1 nobubble.tsv' 'nobubble.tsv extra'; do
+    '--significant=-1 nobubble.tsv' '--small-count=x nobubble.tsv' \
+    '--launch-share=0.1.2 nobubble.tsv' 'nobubble.tsv extra'; do
 	echo "prof-attrib $args"
 	prof-attrib $args >out
 	echo "exit $?"

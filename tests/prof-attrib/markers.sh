@@ -7,7 +7,8 @@
 #   Kineto's whole-trace span (cat Trace: nothing)
 #   -> host 0.6, sync 0.3, comm 0.2.
 # Own families only: host cat:cuda_* 0.3, sync *MEMCPY* 0.1, comm *Hccl*
-# 0.1 -> launch lag.  Then the pattern list, with defaults and without.
+# 0.1 -> launch lag.  Then the pattern list (six families), with
+# defaults and without.
 in=$top_srcdir/tests/prof-attrib/markers.tsv
 prof-attrib "$in" | grep '^bubble' | cut -f 8-12
 prof-attrib -n --host='cat:cuda_*' --sync='*MEMCPY*' --comm='*Hccl*' "$in" |

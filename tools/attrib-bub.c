@@ -1,0 +1,623 @@
+/*
+ * prof-attrib's measurements: for every bubble record, over the bubble's
+ * time range and on its rank, the union of the host events of each
+ * marker family (clipped to the bubble), the threads active at once,
+ * the partition of its time by what the host was doing, and the covered
+ * time per normalised host name; then its columns and labels, and the
+ * summaries' share of it (attrib-sum.c, attrib-cov.c).
+ *
+ * The input is in start order, so a bubble is kept (stage_keep) until a
+ * record starts at or after its end: nothing later can overlap it.  Host
+ * events that started before the bubble and still run are covered by
+ * remembering, per rank and family and per thread, the largest end seen:
+ * clipped to the bubble they all start at its start, so their union is
+ * just that largest end.  The partition uses the same running unions:
+ * one for each class and the classes above it, so that each class's
+ * time is the difference of two unions.  Per normalised name, the names
+ * whose events still run are kept per rank.  Memory: the threads, the
+ * names still running, the open bubbles with their names, and the
+ * records queued behind the oldest of them.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib.h"
+#include "diag.h"
+#include "num.h"
+#include "hash.h"
+#include "stage.h"
+#include "xalloc.h"
+
+/* Running union of intervals given in start order, clipped to a bubble. */
+struct cover {
+	int64_t	end;		/* covered up to here */
+	int64_t	total;
+};
+
+/* A host thread (track) of one rank. */
+struct thr {
+	char	*track;
+	size_t	 len;
+	int64_t	 host_end;	/* largest end of its host-family events */
+	size_t	 idx;
+};
+
+struct bub {
+	struct srec	*rec;
+	int64_t		 s, e;
+	struct cover	 fam[FAM_N];
+	struct cover	 cum[CLS_N];	/* union of classes 0 .. k */
+	struct cover	*thr;	/* per thread index of the rank */
+	size_t		 nthr;
+	struct nmap	 names;	/* per normalised name */
+	struct bub	*next;
+};
+
+struct dev {
+	int64_t		 id;
+	int64_t		 fam_end[FAM_N];
+	int64_t		 cum_end[CLS_N];
+	struct thr	**thr;	/* open addressing by track */
+	size_t		 thrcap, nthr;
+	struct thr	*last;	/* most host events follow one of the same thread */
+	struct bub	*open;
+	struct nmap	 run;	/* names by the largest end of their events */
+	size_t		 run_keep;	/* names left by the last pruning */
+	int		 stacks, shapes, hosts, launches;
+	int		 device;	/* a kernel or busy record seen */
+};
+
+/* Evidence the preamble declares (#evidence) for a rank, or every rank. */
+struct decl {
+	int64_t		 rank;	/* -1: the source has no rank */
+	int		 stacks, shapes;
+};
+
+static struct decl *decls;
+static size_t ndecls;
+
+static struct dev *devs;
+static size_t ndevs;
+static int64_t next_close = INT64_MAX;
+
+/* Output and input columns (-1: absent). */
+static int c_cat, c_step, c_group, c_tags, c_shapes;
+static int c_host, c_sync, c_comm, c_par, c_labels, c_idle[CLS_N + 1];
+static int c_top, c_next;
+
+static struct dev *
+dev_get(int64_t id)
+{
+	static size_t last;
+	size_t i;
+
+	if (last < ndevs && devs[last].id == id)
+		return &devs[last];
+	for (i = 0; i < ndevs; i++)
+		if (devs[i].id == id)
+			return &devs[last = i];
+	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
+	memset(&devs[ndevs], 0, sizeof(*devs));
+	devs[ndevs].id = id;
+	for (i = 0; i < FAM_N; i++)
+		devs[ndevs].fam_end[i] = INT64_MIN;
+	for (i = 0; i < CLS_N; i++)
+		devs[ndevs].cum_end[i] = INT64_MIN;
+	for (i = 0; i < ndecls; i++)
+		if (decls[i].rank < 0 || decls[i].rank == id) {
+			devs[ndevs].stacks |= decls[i].stacks;
+			devs[ndevs].shapes |= decls[i].shapes;
+		}
+	return &devs[last = ndevs++];
+}
+
+/*
+ * The rank of the current record.  The dev field repeats from record to
+ * record, so comparing its text saves parsing it.
+ */
+static struct dev *
+dev_of(struct stage *st)
+{
+	static char last[24];
+	static size_t lastlen, lastidx = SIZE_MAX;
+	const char *s;
+	size_t len;
+	struct dev *d;
+
+	s = stage_get(st, COL_DEV, &len);
+	if (lastidx < ndevs && len == lastlen && memcmp(s, last, len) == 0)
+		return &devs[lastidx];
+	d = dev_get(stage_i64(st, COL_DEV, NULL));
+	lastidx = SIZE_MAX;
+	if (len < sizeof(last)) {
+		memcpy(last, s, len);
+		lastlen = len;
+		lastidx = (size_t)(d - devs);
+	}
+	return d;
+}
+
+static void
+thr_grow(struct dev *d)
+{
+	struct thr **old = d->thr;
+	size_t oldcap = d->thrcap, i, j;
+
+	d->thrcap = oldcap ? oldcap * 2 : 16;
+	d->thr = xcalloc(d->thrcap, sizeof(*d->thr));
+	for (i = 0; i < oldcap; i++) {
+		if (old[i] == NULL)
+			continue;
+		j = hash_bytes(old[i]->track, old[i]->len, 0) &
+		    (d->thrcap - 1);
+		while (d->thr[j] != NULL)
+			j = (j + 1) & (d->thrcap - 1);
+		d->thr[j] = old[i];
+	}
+	free(old);
+}
+
+/* The thread TRACK of rank D, made on first sight. */
+static struct thr *
+thr_get(struct dev *d, const char *track, size_t len)
+{
+	struct thr *t = d->last;
+	size_t j;
+
+	if (t != NULL && t->len == len && memcmp(t->track, track, len) == 0)
+		return t;
+	if (2 * (d->nthr + 1) > d->thrcap)
+		thr_grow(d);
+	j = hash_bytes(track, len, 0) & (d->thrcap - 1);
+	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
+		if (t->len == len && memcmp(t->track, track, len) == 0)
+			return d->last = t;
+	t = d->thr[j] = d->last = xmalloc(sizeof(*t));
+	t->track = xstrndup(track, len);
+	t->len = len;
+	t->host_end = INT64_MIN;
+	t->idx = d->nthr++;
+	return t;
+}
+
+/* Add [S, E) to C; intervals come in start order, clipped to [BS, BE). */
+static void
+cover_add(struct cover *c, int64_t s, int64_t e, int64_t bs, int64_t be)
+{
+	if (s < bs)
+		s = bs;
+	if (e > be)
+		e = be;
+	if (s < c->end)
+		s = c->end;
+	if (e > s) {
+		c->total += e - s;
+		c->end = e;
+	}
+}
+
+/* The same for the running union of one name. */
+static void
+ncov_add(struct ncov *c, int64_t s, int64_t e, int64_t bs, int64_t be)
+{
+	if (s < bs)
+		s = bs;
+	if (e > be)
+		e = be;
+	if (s < c->end)
+		s = c->end;
+	if (e > s) {
+		c->total += e - s;
+		c->end = e;
+	}
+}
+
+static struct cover *
+bub_thr(struct bub *b, size_t idx)
+{
+	size_t i;
+
+	if (idx >= b->nthr) {
+		b->thr = xreallocarray(b->thr, idx + 1, sizeof(*b->thr));
+		for (i = b->nthr; i <= idx; i++) {
+			b->thr[i].end = b->s;
+			b->thr[i].total = 0;
+		}
+		b->nthr = idx + 1;
+	}
+	return &b->thr[idx];
+}
+
+/*
+ * Forget the names of D whose events all ended by TS: events come in
+ * start order, so none of them can cover a later bubble.
+ */
+static void
+run_prune(struct dev *d, int64_t ts)
+{
+	struct nmap old = d->run;
+	size_t i;
+
+	memset(&d->run, 0, sizeof(d->run));
+	for (i = 0; i < old.cap; i++)
+		if (old.v[i].used && old.v[i].end > ts)
+			nmap_get(&d->run, old.v[i].id)->end = old.v[i].end;
+	nmap_free(&old);
+	d->run_keep = d->run.n;
+}
+
+/* Name ID of class CLS ran until E on rank D, as of an event at S. */
+static void
+run_note(struct dev *d, uint32_t id, int64_t s, int64_t e)
+{
+	struct ncov *c;
+
+	if (d->run.n > 2 * d->run_keep + 64)
+		run_prune(d, s);
+	c = nmap_get(&d->run, id);
+	if (e > c->end)
+		c->end = e;
+}
+
+/*
+ * A host event [S, E) of thread T in families MASK, on rank D; ID is its
+ * normalised name when it has an idle class.
+ */
+static void
+host_event(struct dev *d, struct thr *t, unsigned mask, uint32_t id,
+    int64_t s, int64_t e)
+{
+	struct bub *b;
+	int f, k, cls = cls_of(mask);
+
+	for (b = d->open; b != NULL; b = b->next) {
+		for (f = 0; f < FAM_N; f++)
+			if (mask & FAM_BIT(f))
+				cover_add(&b->fam[f], s, e, b->s, b->e);
+		if (t != NULL && (mask & FAM_BIT(FAM_HOST)))
+			cover_add(bub_thr(b, t->idx), s, e, b->s, b->e);
+		if (cls < 0 || s >= b->e)
+			continue;
+		for (k = cls; k < CLS_N; k++)
+			cover_add(&b->cum[k], s, e, b->s, b->e);
+		ncov_add(nmap_get(&b->names, id), s, e, b->s, b->e);
+	}
+	for (f = 0; f < FAM_N; f++)
+		if ((mask & FAM_BIT(f)) && e > d->fam_end[f])
+			d->fam_end[f] = e;
+	if (t != NULL && (mask & FAM_BIT(FAM_HOST)) && e > t->host_end)
+		t->host_end = e;
+	if (mask & FAM_BIT(FAM_LAUNCH))
+		d->launches = 1;
+	if (cls < 0)
+		return;
+	for (k = cls; k < CLS_N; k++)
+		if (e > d->cum_end[k])
+			d->cum_end[k] = e;
+	run_note(d, id, s, e);
+}
+
+static void
+read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
+{
+	const char *name, *cat, *track;
+	size_t nlen, clen, tlen;
+	unsigned mask;
+	uint32_t id;
+
+	name = stage_get(st, COL_NAME, &nlen);
+	cat = stage_get(st, c_cat, &clen);
+	track = stage_get(st, COL_TRACK, &tlen);
+	d->hosts = 1;
+	if (!d->stacks && clen == 15 && memcmp(cat, "python_function", 15) == 0)
+		d->stacks = 1;
+	if (!d->shapes && !stage_absent(st, c_shapes))
+		d->shapes = 1;
+	if (ts == STAGE_NO_TS || dur <= 0)
+		return;
+	mask = match_classify(name, nlen, cat, clen, &id);
+	if (mask != 0)
+		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
+}
+
+static void
+set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den <= 0)
+		return;
+	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+}
+
+/* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
+static int
+has_tag(const char *tags, size_t len, const char *tag)
+{
+	size_t tl = strlen(tag), i = 0, j;
+
+	while (i < len) {
+		for (j = i; j < len && tags[j] != ','; j++)
+			continue;
+		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
+			return 1;
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* Field COL of R, or "" when the input has no such column. */
+static const char *
+rec_field(const struct srec *r, int col, size_t *len)
+{
+	if (col < 0) {
+		*len = 0;
+		return "";
+	}
+	return srec_get(r, col, len);
+}
+
+static void
+bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
+    unsigned labels)
+{
+	struct bubble_info bi;
+	const char *tags;
+	size_t tlen;
+
+	bi.dev = d->id;
+	bi.step = rec_field(b->rec, c_step, &bi.slen);
+	bi.scope = srec_get(b->rec, COL_NAME, &bi.sclen);
+	bi.group = rec_field(b->rec, c_group, &bi.glen);
+	bi.next = rec_field(b->rec, c_next, &bi.nlen);
+	bi.next_id = -1;
+	tags = srec_get(b->rec, c_tags, &tlen);
+	bi.boundary = has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
+	bi.names = &b->names;
+	sum_bubble(&bi, m, labels);
+	cov_bubble(&bi, m);
+}
+
+/* The partition of bubble B: each class's time, untraced last. */
+static void
+bub_partition(const struct bub *b, struct bubble_meas *m)
+{
+	int64_t below = 0;
+	int k;
+
+	for (k = 0; k < CLS_N; k++) {
+		m->idle[k] = b->cum[k].total - below;
+		below = b->cum[k].total;
+	}
+	m->idle[CLS_N] = m->dur - below;
+	for (k = 0; k <= CLS_N; k++)
+		srec_set_i64(b->rec, c_idle[k], m->idle[k]);
+}
+
+/* Fill in the bubble's columns and hand it to the summary. */
+static void
+bub_finish(struct dev *d, struct bub *b)
+{
+	struct bubble_meas m;
+	char lab[512], *top = NULL;
+	size_t i, n = 0;
+	unsigned labels;
+	int f;
+
+	m.dur = b->e - b->s;
+	for (f = 0; f < FAM_N; f++)
+		m.cov[f] = b->fam[f].total;
+	m.thr_sum = 0;
+	for (i = 0; i < b->nthr; i++)
+		m.thr_sum += b->thr[i].total;
+	m.launches = d->launches;
+	set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
+	set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
+	set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
+	set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
+	bub_partition(b, &m);
+	n = cov_top(&b->names, m.dur, 3, &top);
+	srec_set(b->rec, c_top, top, n);
+	free(top);
+	labels = sum_labels(&m);
+	n = 0;
+	for (f = 0; f < LAB_N; f++)
+		if (labels & (1u << f))
+			n += (size_t)snprintf(lab + n, sizeof(lab) - n, "%s%s",
+			    n ? "," : "", sum_labname(f));
+	srec_set(b->rec, c_labels, lab, n);
+	bub_summarize(d, b, &m, labels);
+}
+
+/* Close every open bubble that ends at or before TS: nothing later overlaps. */
+static void
+close_until(struct stage *st, int64_t ts)
+{
+	struct bub *b, **pp;
+	size_t i;
+
+	next_close = INT64_MAX;
+	for (i = 0; i < ndevs; i++) {
+		for (pp = &devs[i].open; (b = *pp) != NULL;) {
+			if (b->e > ts) {
+				if (b->e < next_close)
+					next_close = b->e;
+				pp = &b->next;
+				continue;
+			}
+			bub_finish(&devs[i], b);
+			stage_put(st, b->rec);
+			*pp = b->next;
+			free(b->thr);
+			nmap_free(&b->names);
+			free(b);
+		}
+	}
+}
+
+/*
+ * Keep the bubble record and start its covers from the host events that
+ * began before it and still run.
+ */
+static void
+open_bubble(struct stage *st, int64_t ts, int64_t dur)
+{
+	struct bub *b;
+	struct dev *d;
+	size_t i;
+	int f, absent;
+	int64_t id;
+
+	if (ts == STAGE_NO_TS)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "bubble record without ts_ns");
+	id = stage_i64(st, COL_DEV, &absent);
+	if (absent)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "bubble record without dev");
+	d = dev_get(id);
+	b = xcalloc(1, sizeof(*b));
+	b->rec = stage_keep(st);
+	b->s = ts;
+	b->e = ts + (dur > 0 ? dur : 0);
+	for (f = 0; f < FAM_N; f++) {
+		b->fam[f].end = ts;
+		cover_add(&b->fam[f], ts, d->fam_end[f], b->s, b->e);
+	}
+	for (f = 0; f < CLS_N; f++) {
+		b->cum[f].end = ts;
+		cover_add(&b->cum[f], ts, d->cum_end[f], b->s, b->e);
+	}
+	run_prune(d, ts);
+	for (i = 0; i < d->run.cap; i++)
+		if (d->run.v[i].used)
+			ncov_add(nmap_get(&b->names, d->run.v[i].id), ts,
+			    d->run.v[i].end, b->s, b->e);
+	for (i = 0; i < d->thrcap; i++)
+		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
+			cover_add(bub_thr(b, d->thr[i]->idx), ts,
+			    d->thr[i]->host_end, b->s, b->e);
+	b->next = d->open;
+	d->open = b;
+	if (b->e < next_close)
+		next_close = b->e;
+	if (b->e == b->s)
+		close_until(st, ts);
+}
+
+/* The rank of source N from its "#source N FORMAT RANK PATH" line. */
+static int64_t
+source_rank(struct stage *st, const char *n, size_t nlen)
+{
+	const char *l, *p;
+	size_t i;
+
+	for (i = 0; (l = stage_preamble(st, i)) != NULL; i++) {
+		if (strncmp(l, "source ", 7) != 0 ||
+		    strncmp(l + 7, n, nlen) != 0 || l[7 + nlen] != ' ')
+			continue;
+		p = strchr(l + 8 + nlen, ' ');	/* after FORMAT */
+		if (p == NULL || p[1] < '0' || p[1] > '9')
+			return -1;
+		return strtoll(p + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * The evidence prof-ingest declares per source ("#evidence N LIST"):
+ * call stacks and input shapes that no column carries.
+ */
+static void
+read_decls(struct stage *st)
+{
+	const char *l, *list;
+	size_t i, nlen;
+	struct decl *dc;
+
+	for (i = 0; (l = stage_preamble(st, i)) != NULL; i++) {
+		if (strncmp(l, "evidence ", 9) != 0)
+			continue;
+		nlen = strcspn(l + 9, " ");
+		list = l + 9 + nlen;
+		decls = xreallocarray(decls, ndecls + 1, sizeof(*decls));
+		dc = &decls[ndecls++];
+		dc->rank = source_rank(st, l + 9, nlen);
+		dc->stacks = has_tag(list + (*list == ' '), strlen(list) -
+		    (*list == ' '), "stacks");
+		dc->shapes = has_tag(list + (*list == ' '), strlen(list) -
+		    (*list == ' '), "shapes");
+	}
+}
+
+
+/* The columns, and the evidence the preamble declares. */
+void
+bub_init(struct stage *st)
+{
+	c_cat = stage_col(st, "cat");
+	c_step = stage_col(st, "step");
+	c_group = stage_col(st, "step_group");
+	c_tags = stage_col(st, "tags");
+	c_shapes = stage_col(st, "in_shapes");
+	c_host = stage_col(st, "host_cov_ratio");
+	c_sync = stage_col(st, "sync_cov_ratio");
+	c_comm = stage_col(st, "comm_cov_ratio");
+	c_par = stage_col(st, "host_par");
+	c_labels = stage_col(st, "labels");
+	c_idle[CLS_SYNC] = stage_col(st, "idle_sync_ns");
+	c_idle[CLS_INPUT] = stage_col(st, "idle_input_ns");
+	c_idle[CLS_LAUNCH] = stage_col(st, "idle_launch_ns");
+	c_idle[CLS_HOST] = stage_col(st, "idle_host_ns");
+	c_idle[CLS_N] = stage_col(st, "idle_untraced_ns");
+	c_top = stage_col(st, "host_top");
+	c_next = stage_col(st, "next_name");
+	read_decls(st);
+}
+
+/*
+ * One input record of KIND (KLEN bytes) at TS lasting DUR: close the
+ * bubbles it proves ended, then take what it says.  Returns 1 when it
+ * was a bubble, which is kept, not passed.
+ */
+int
+bub_record(struct stage *st, int64_t ts, int64_t dur, const char *kind,
+    size_t klen)
+{
+	if (ts != STAGE_NO_TS && ts >= next_close)
+		close_until(st, ts);
+	if (klen == 4 && memcmp(kind, "host", 4) == 0)
+		read_host(st, dev_of(st), ts, dur);
+	else if (klen == 6 && memcmp(kind, "kernel", 6) == 0) {
+		struct dev *d = dev_of(st);
+
+		d->device = 1;
+		if (c_shapes >= 0 && !stage_absent(st, c_shapes))
+			d->shapes = 1;
+	} else if (klen == 4 && memcmp(kind, "busy", 4) == 0)
+		dev_of(st)->device = 1;
+	else if (klen == 4 && memcmp(kind, "comm", 4) == 0) {
+		if (ts != STAGE_NO_TS && dur > 0)
+			host_event(dev_of(st), NULL,
+			    FAM_BIT(FAM_COMM), 0, ts, ts + dur);
+	} else if (klen == 6 && memcmp(kind, "bubble", 6) == 0) {
+		open_bubble(st, ts, dur);
+		return 1;
+	}
+	return 0;
+}
+
+/* The end of the input: close every bubble, tell the summary the ranks. */
+void
+bub_end(struct stage *st)
+{
+	size_t i;
+
+	close_until(st, INT64_MAX);
+	for (i = 0; i < ndevs; i++)
+		sum_dev(devs[i].id, devs[i].hosts, devs[i].stacks,
+		    devs[i].shapes, devs[i].device);
+}
