@@ -54,8 +54,8 @@ heavy(const struct rgroup *g)
 
 /*
  * The bubbles of the rank: with prof-bubbles' significant_bubble_count
- * on every step, their sum and, beside it, every bubble record; else
- * every bubble record.
+ * on every step, their sum and, beside it, the sum of bubble_count
+ * (every internal gap); else every bubble record.
  */
 static void
 bubble_count(struct rctx *rc, const struct rdev *d)
@@ -73,8 +73,7 @@ bubble_count(struct rctx *rc, const struct rdev *d)
 	}
 	if (d->nsteps > 0 && i == d->nsteps)
 		fprintf(rc->out, "%" PRId64 " significant bubble(s) in the "
-		    "steps (of %" PRId64 " internal gaps; %" PRIu64 " bubble "
-		    "records in all)", sig, all, d->nbubbles);
+		    "steps, of %" PRId64 " internal gaps in all", sig, all);
 	else
 		fprintf(rc->out, "%" PRIu64 " bubble(s) in the capture",
 		    d->nbubbles);

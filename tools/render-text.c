@@ -100,6 +100,16 @@ line_close(struct rctx *rc, struct tline *l, size_t hang)
 	free(l->buf);
 }
 
+/* A line of fixed text, wrapped too. */
+static void
+say(struct rctx *rc, const char *s)
+{
+	struct tline l;
+
+	fputs(s, line_open(&l));
+	line_close(rc, &l, 2);
+}
+
 static void
 ms(FILE *f, const char *ns)
 {
@@ -201,15 +211,15 @@ verdicts(struct rctx *rc)
 		line_close(rc, &l, 2);
 		return;
 	}
-	fputs("verdict (prof-verdict):\n", rc->out);
+	say(rc, "verdict (prof-verdict):");
 	for (i = 0; i < m->ndevs; i++)
 		if (*m->devs[i]->id != '\0')
 			verdict_item(rc, m->devs[i]);
 	for (i = 0; i < m->ndevs; i++)
 		if (budget_has(m->devs[i])) {
 			if (!any++)
-				fputs("time budget per step (ms, % of the "
-				    "step window):\n", rc->out);
+				say(rc, "time budget per step (ms, % of the "
+				    "step window):");
 			budget_line(rc, m->devs[i]);
 		}
 }
@@ -404,8 +414,7 @@ recommendations(struct rctx *rc)
 		line_close(rc, &l, 2);
 		return;
 	}
-	fputs("recommendations (prof-verdict, by the time at stake):\n",
-	    rc->out);
+	say(rc, "recommendations (prof-verdict, by the time at stake):");
 	for (i = 0; i < n && i < 6; i++) {
 		f = line_open(&l);
 		t = text_short(r[i].a->text);

@@ -225,7 +225,7 @@ put_idle_sentence(FILE *f, const struct ridle *r)
 	fputs(" ms (from the first kernel to the last) = the steps' idle ",
 	    f);
 	put_ms(f, r->steps, 3);
-	fprintf(f, " ms (summed over %zu step%s) − ", r->nsteps,
+	fprintf(f, " ms (summed over %zu step%s) - ", r->nsteps,
 	    r->nsteps == 1 ? "" : "s");
 	put_ms(f, r->outside, 3);
 	fputs(" ms of step windows before the first kernel or after the "
@@ -236,7 +236,7 @@ put_idle_sentence(FILE *f, const struct ridle *r)
 		fputs(" ms idle inside the capture but outside every step",
 		    f);
 	} else {
-		fputs("− ", f);
+		fputs("- ", f);
 		put_ms(f, -r->rest, 3);
 		fputs(" ms of busy records that are not kernels (prof-merge "
 		    "counted them)", f);
