@@ -72,7 +72,9 @@ usage(void)
 	printf("Render a prof-tsv stream as reports and files for tools: "
 	    "the Markdown\nanomaly report, its JSON object, a terminal "
 	    "summary, a Chrome trace with\noverlays for Perfetto, SVG "
-	    "charts, and the model architecture report.\n\n");
+	    "charts, and the model architecture report.\nEvery report "
+	    "for people states first what bounds each rank (the verdict\n"
+	    "of prof-verdict) and the time budget of a step.\n\n");
 	printf("With no FILE, or when FILE is -, read standard input.\n\n");
 	printf("  -f, --format=FMT    md (Markdown anomaly report), json "
 	    "(anomaly_discovery),\n"
@@ -82,7 +84,9 @@ usage(void)
 	    "model architecture\n"
 	    "                      report, from prof-layers' records).  "
 	    "Default: text on\n"
-	    "                      a terminal, md otherwise\n"
+	    "                      a terminal, md otherwise; text fits the "
+	    "terminal's\n"
+	    "                      width, else $COLUMNS, else 80\n"
 	    "  -c, --chart=CHART   the svg chart: timeline (steps, busy "
 	    "time, bubbles\n"
 	    "                      by label; the default), breakdown "

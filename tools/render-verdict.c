@@ -331,6 +331,27 @@ recs_free(struct rrec *r, size_t n)
 	free(r);
 }
 
+/* V as a report shows it (a percentage, or ns as ms), into BUF. */
+static void
+shown(const char *v, int pct, char *buf, size_t cap)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (f == NULL) {
+		snprintf(buf, cap, "?");
+		return;
+	}
+	if (pct)
+		put_pct(f, v);
+	else
+		put_dec(f, v, 6, 3);
+	fclose(f);
+	snprintf(buf, cap, "%s", s);
+	free(s);
+}
+
 /*
  * The smallest and largest stake (or share) over the ranks of R:
  * "96.359–101.963" when they differ, one value when not.
@@ -339,6 +360,7 @@ static void
 range(FILE *f, const struct rrec *r, int pct)
 {
 	const char *lo = NULL, *hi = NULL, *v;
+	char a[64], b[64];
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
@@ -354,17 +376,12 @@ range(FILE *f, const struct rrec *r, int pct)
 		fputs("-", f);
 		return;
 	}
-	if (pct)
-		put_pct(f, lo);
-	else
-		put_dec(f, lo, 6, 3);
-	if (dec_cmp(lo, hi) == 0)
-		return;
-	fputs("–", f);
-	if (pct)
-		put_pct(f, hi);
-	else
-		put_dec(f, hi, 6, 3);
+	shown(lo, pct, a, sizeof(a));
+	shown(hi, pct, b, sizeof(b));
+	fputs(a, f);
+	/* One value when both ends read the same. */
+	if (strcmp(a, b) != 0)
+		fprintf(f, "–%s", b);
 }
 
 /* Whether a rank of R has a time at stake above 0. */
