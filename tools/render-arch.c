@@ -327,7 +327,7 @@ hints_parse(struct hints *h, const char *name)
 char *
 arch_profile_dir(const struct rmodel *m)
 {
-	const char *p, *c, *prev = NULL, *e;
+	const char *p, *c, *prev = NULL, *e = "";
 	size_t n, k;
 	int sp = 0;
 
@@ -660,7 +660,7 @@ verdicts(struct rctx *rc)
 	char *v;
 	size_t i;
 
-	if (!m->has_verdict) {
+	if (!m->verdict_ran) {
 		fputs("\nVerdict: none, prof-verdict did not run (add it to "
 		    "the pipeline, last before prof-render, to learn what "
 		    "bounds each rank).\n", rc->out);

@@ -274,7 +274,7 @@ arch_summary(struct rctx *rc, const struct adev *d)
 	    sizeof(hints));
 	free(dir);
 	box_add(&b, "name hints: %s", hints);
-	if (rc->m->has_verdict && (rd = model_dev(rc->m, d->id)) != NULL) {
+	if (rc->m->verdict_ran && (rd = model_dev(rc->m, d->id)) != NULL) {
 		v = verdict_line(rd);
 		box_add(&b, "verdict: %s", v);
 		free(v);

@@ -572,7 +572,7 @@ verdicts(struct jw *jw, const struct rmodel *m)
 		key(jw, "dev"), str(jw, d->id);
 		if (d->verdict == NULL) {
 			key(jw, "bottleneck"), str_or_null(jw, NULL);
-			key(jw, "missing"), str(jw, m->has_verdict ? "no "
+			key(jw, "missing"), str(jw, m->verdict_ran ? "no "
 			    "verdict record for this rank" : "prof-verdict "
 			    "did not run");
 			close_(jw, '}');

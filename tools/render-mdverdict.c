@@ -146,7 +146,7 @@ md_verdict(struct rctx *rc)
 	size_t i;
 
 	fputs("### Verdict\n\n", rc->out);
-	if (!m->has_verdict) {
+	if (!m->verdict_ran) {
 		fputs("None: prof-verdict did not run.  Add `prof-verdict` to "
 		    "the pipeline, last before `prof-render` (after "
 		    "`prof-roofline` when it runs), to learn what bounds each "
@@ -208,7 +208,7 @@ md_recommendations(struct rctx *rc)
 
 	fputs("## Recommendations\n\n", f);
 	if (n == 0) {
-		fputs(rc->m->has_verdict ? "None: prof-verdict found nothing "
+		fputs(rc->m->verdict_ran ? "None: prof-verdict found nothing "
 		    "to act on.\n" : "Recommendations come from prof-verdict, "
 		    "which did not run: add `prof-verdict` to the pipeline, "
 		    "last before `prof-render`.\n", f);

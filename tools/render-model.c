@@ -888,6 +888,8 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 		free(m->name);
 		m->name = profile_name(m);
 	}
+	m->verdict_ran = m->has_verdict || m->has_advice ||
+	    model_stage_ran(m, "prof-verdict");
 	tsvr_close(rd->in);
 }
 

@@ -203,7 +203,7 @@ verdicts(struct rctx *rc)
 	size_t i;
 	int any = 0;
 
-	if (!m->has_verdict) {
+	if (!m->verdict_ran) {
 		line_open(&l);
 		fputs("verdict: none, prof-verdict did not run: add "
 		    "prof-verdict to the pipeline, last before prof-render, "
@@ -407,7 +407,7 @@ recommendations(struct rctx *rc)
 
 	if (n == 0) {
 		line_open(&l);
-		fputs(rc->m->has_verdict ? "recommendations: none from "
+		fputs(rc->m->verdict_ran ? "recommendations: none from "
 		    "prof-verdict" : "recommendations come from prof-verdict, "
 		    "which did not run: add it to the pipeline, last before "
 		    "prof-render", l.f);

@@ -472,7 +472,8 @@ put_md_name(FILE *f, const char *s)
 char *
 text_short(const char *s)
 {
-	size_t cap = strlen(s) + 1, o = 0, w = 0;
+	/* A cut word writes 3 bytes for 2 or more: room for that. */
+	size_t cap = 2 * strlen(s) + 4, o = 0, w = 0;
 	char *b = xmalloc(cap);
 	const char *e;
 

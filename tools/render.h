@@ -193,6 +193,7 @@ struct rmodel {
 	int		 has_roofline;	/* kernels with ai and flops seen */
 	int		 has_verdict;	/* verdict records seen */
 	int		 has_advice;	/* advice records seen */
+	int		 verdict_ran;	/* those, or a prof-verdict #stage */
 	uint64_t	 nrecords;
 };
 
