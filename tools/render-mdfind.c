@@ -89,11 +89,11 @@ hostcov(struct rctx *rc)
 		for (j = 0; j < m->devs[i]->nhostcov; j++) {
 			const struct rhostcov *h = &m->devs[i]->hostcov[j];
 			if (n++ == 0)
-				fputs("### Host events during the idle time\n\n"
-				    "| rank | scope | group or step | host event "
-				    "| class | idle time covered (ms) | share of "
-				    "the idle time |\n|---|---|---|---|---|---:|"
-				    "---:|\n", rc->out);
+				fputs("### Host events during the idle time"
+				    "\n\n| rank | scope | group or step | host "
+				    "event | class | idle time covered (ms) | "
+				    "share of the idle time |\n|---|---|---|---|"
+				    "---|---:|---:|\n", rc->out);
 			fprintf(rc->out, "| %s | %s | %s | ", m->devs[i]->id,
 			    *h->scope ? h->scope : "-", strcmp(h->scope,
 			    "step") == 0 ? h->step : *h->group ? h->group :
@@ -310,8 +310,8 @@ aicpu_ops(struct rctx *rc)
 			if (strstr(o->tags, "AICPU_") == NULL)
 				continue;
 			if (n++ == 0)
-				fputs("| rank | op | calls | avg duration (us) | "
-				    "masked (%) | class |\n"
+				fputs("| rank | op | calls | avg duration (us) "
+				    "| masked (%) | class |\n"
 				    "|---|---|---:|---:|---:|---|\n", rc->out);
 			fprintf(rc->out, "| %s | ", m->devs[i]->id);
 			put_md_name(rc->out, o->name);
