@@ -8,7 +8,8 @@ AM_TESTS_ENVIRONMENT = \
 	PATH='$(abs_top_builddir)/tools:'"$$PATH"; export PATH; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	LC_ALL=C; export LC_ALL;
+	LC_ALL=C; export LC_ALL; \
+	COLUMNS=80; export COLUMNS;
 
 unit_tests = \
 	tests/unit/test-csvin \

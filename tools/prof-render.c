@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,7 +72,9 @@ usage(void)
 	printf("Render a prof-tsv stream as reports and files for tools: "
 	    "the Markdown\nanomaly report, its JSON object, a terminal "
 	    "summary, a Chrome trace with\noverlays for Perfetto, SVG "
-	    "charts, and the model architecture report.\n\n");
+	    "charts, and the model architecture report.\nEvery report "
+	    "for people states first what bounds each rank (the verdict\n"
+	    "of prof-verdict) and the time budget of a step.\n\n");
 	printf("With no FILE, or when FILE is -, read standard input.\n\n");
 	printf("  -f, --format=FMT    md (Markdown anomaly report), json "
 	    "(anomaly_discovery),\n"
@@ -81,7 +84,9 @@ usage(void)
 	    "model architecture\n"
 	    "                      report, from prof-layers' records).  "
 	    "Default: text on\n"
-	    "                      a terminal, md otherwise\n"
+	    "                      a terminal, md otherwise; text fits the "
+	    "terminal's\n"
+	    "                      width, else $COLUMNS, else 80\n"
 	    "  -c, --chart=CHART   the svg chart: timeline (steps, busy "
 	    "time, bubbles\n"
 	    "                      by label; the default), breakdown "
@@ -163,6 +168,31 @@ selected(const struct rformat *f, const char *fmt, const char *chart)
 	    strcmp(f->chart, chart) == 0;
 }
 
+/*
+ * The width of -f text: the terminal's when standard output is one
+ * (and the text goes there), else $COLUMNS, else 80; at least 40.
+ */
+static int
+text_columns(int tostdout)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+	long w = 0;
+	char *end;
+
+	if (tostdout && isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0)
+		w = ws.ws_col;
+	if (w <= 0 && c != NULL && *c != '\0') {
+		w = strtol(c, &end, 10);
+		if (*end != '\0')
+			w = 0;
+	}
+	if (w <= 0)
+		w = 80;
+	return w < 40 ? 40 : w > 1000 ? 1000 : (int)w;
+}
+
 static void
 ctx_init(struct rctx *rc, FILE *out)
 {
@@ -170,6 +200,7 @@ ctx_init(struct rctx *rc, FILE *out)
 	rc->out = out;
 	rc->m = &model;
 	rc->opts = &opts;
+	rc->width = text_columns(out == stdout);
 }
 
 /* Read the stream, keeping what the formats in NEEDS want. */

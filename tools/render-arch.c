@@ -327,7 +327,7 @@ hints_parse(struct hints *h, const char *name)
 char *
 arch_profile_dir(const struct rmodel *m)
 {
-	const char *p, *c, *prev = NULL, *e;
+	const char *p, *c, *prev = NULL, *e = "";
 	size_t n, k;
 	int sp = 0;
 
@@ -652,6 +652,31 @@ rank(struct rctx *rc, const struct rdev *rd, const struct adev *d,
 	}
 }
 
+/* What bounds each rank, first, as in every report. */
+static void
+verdicts(struct rctx *rc)
+{
+	const struct rmodel *m = rc->m;
+	char *v;
+	size_t i;
+
+	if (!m->verdict_ran) {
+		fputs("\nVerdict: none, prof-verdict did not run (add it to "
+		    "the pipeline, last before prof-render, to learn what "
+		    "bounds each rank).\n", rc->out);
+		return;
+	}
+	fputs("\nVerdict (prof-verdict), what bounds each rank:\n\n",
+	    rc->out);
+	for (i = 0; i < m->ndevs; i++) {
+		if (*m->devs[i]->id == '\0')
+			continue;
+		v = verdict_line(m->devs[i]);
+		fprintf(rc->out, "- Rank %s: %s.\n", m->devs[i]->id, v);
+		free(v);
+	}
+}
+
 static struct adev *
 find(struct arch *a, const char *id)
 {
@@ -689,6 +714,7 @@ render_arch(struct rctx *rc)
 		fprintf(rc->out, "%s`%.*s`", i ? ", " : "",
 		    (int)strcspn(m->stages[i], " "), m->stages[i]);
 	fputs(m->nstages ? ".\n" : "none recorded.\n", rc->out);
+	verdicts(rc);
 	for (i = 0; i < m->ndevs; i++) {
 		struct adev *d = find(a, m->devs[i]->id);
 		if (*m->devs[i]->id == '\0')

@@ -35,79 +35,20 @@ same(const struct arow *r, const char *phase, const char *type)
 	    strcmp(r->f[A_LTYPE], type) == 0;
 }
 
-#define ANON	"(anonymous namespace)"
-
-/*
- * A kernel name that fits a tree line: C++ names run to 500 bytes, so
- * a name longer than MAX loses its return type, anonymous namespaces and
- * its template and argument lists ("vllm::fused_add_rms_norm_kernel<…>"),
- * then is cut.
- */
+/* A kernel name that fits a tree line (MAX columns): name_short(). */
 void
 arch_kname(FILE *f, const char *s, size_t max)
 {
-	char b[256];
-	size_t o = 0, i, start = 0;
-	int depth = 0, paren = 0;
+	char b[512];
 
-	if (strlen(s) <= max || max < 8) {
-		fputs(s, f);
-		return;
-	}
-	if (strncmp(s, "void ", 5) == 0)
-		s += 5;
-	/* The name proper ends at the first '(' outside a template. */
-	for (i = start; s[i] != '\0'; i++) {
-		/* A '>' in parentheses inside a template compares. */
-		if (depth > 0 && s[i] == '(')
-			paren++;
-		else if (depth > 0 && s[i] == ')' && paren > 0)
-			paren--;
-		else if (paren > 0)
-			continue;
-		else if (s[i] == '<')
-			depth++;
-		else if (s[i] == '>' && depth > 0)
-			depth--;
-		else if (depth == 0 && s[i] == ' ')
-			start = i + 1;	/* a return type before it */
-		else if (depth == 0 && strncmp(s + i, ANON, strlen(ANON)) == 0)
-			i += strlen(ANON) - 1;
-		else if (depth == 0 && s[i] == '(')
-			break;
-	}
-	for (depth = paren = 0; start < i && o + 6 < sizeof(b); start++) {
-		if (depth > 0 && s[start] == '(')
-			paren++;
-		else if (depth > 0 && s[start] == ')' && paren > 0)
-			paren--;
-		else if (paren > 0)
-			continue;
-		else if (depth == 0 && strncmp(s + start, ANON "::",
-		    strlen(ANON) + 2) == 0)
-			start += strlen(ANON) + 1;
-		else if (s[start] == '<' && depth++ == 0) {
-			memcpy(b + o, "<…>", 5);
-			o += 5;
-		} else if (s[start] == '>' && depth > 0)
-			depth--;
-		else if (depth == 0)
-			b[o++] = s[start];
-	}
-	b[o] = '\0';
-	if (o == 0)
-		snprintf(b, sizeof(b), "%.*s", (int)max, s);
-	if (strlen(b) > max + 4)
-		fprintf(f, "%.*s…", (int)max - 1, b);
-	else
-		fputs(b, f);
+	fputs(name_short(s, b, sizeof(b), max), f);
 }
 
 /* One run of the sequence: name ×N (time). */
 static void
 run(struct rctx *rc, const struct arow *r, const char *track)
 {
-	arch_kname(rc->out, r->f[A_NAME], 60);
+	arch_kname(rc->out, r->f[A_NAME], NAME_MAX_COLS);
 	if (strcmp(r->f[A_REPEAT], "1") != 0)
 		fprintf(rc->out, " ×%s", r->f[A_REPEAT]);
 	fputs(" (", rc->out);

@@ -265,7 +265,8 @@ void
 arch_summary(struct rctx *rc, const struct adev *d)
 {
 	struct box b = { NULL, 0 };
-	char *dir = arch_profile_dir(rc->m), hints[256];
+	char *dir = arch_profile_dir(rc->m), hints[256], *v;
+	const struct rdev *rd;
 
 	fputs("### 10. Model Architecture Summary\n\n```text\n", rc->out);
 	box_add(&b, "%s, rank %s", rc->m->name, d->id);
@@ -273,6 +274,11 @@ arch_summary(struct rctx *rc, const struct adev *d)
 	    sizeof(hints));
 	free(dir);
 	box_add(&b, "name hints: %s", hints);
+	if (rc->m->verdict_ran && (rd = model_dev(rc->m, d->id)) != NULL) {
+		v = verdict_line(rd);
+		box_add(&b, "verdict: %s", v);
+		free(v);
+	}
 	box_add(&b, "%s", "");
 	if (d->r[AR_PASS].n > 0)
 		box_phases(&b, d);

@@ -110,7 +110,7 @@ arch_evidence(struct rctx *rc, const struct adev *d)
 	if (s != NULL) {
 		/* Names are short or C++ templates without '|' or '`'. */
 		fputs("`", rc->out);
-		arch_kname(rc->out, s->f[A_NAME], 80);
+		arch_kname(rc->out, s->f[A_NAME], NAME_MAX_COLS);
 		fputs("`", rc->out);
 	} else
 		fputs("-", rc->out);

@@ -274,9 +274,35 @@ evidence_op(struct jw *jw, const char *which, const char *name,
 	str(jw, b);
 }
 
+/* "0.993 enumerate(DataLoader)#...;0.004 aten::to" as objects. */
+static void
+host_top(struct jw *jw, const char *s)
+{
+	char name[1024], r[64];
+	size_t n, k;
+
+	open_(jw, '[');
+	for (; *s != '\0'; s += n + (s[n] == ';')) {
+		n = strcspn(s, ";");
+		k = strcspn(s, " ");
+		if (k >= n || k >= sizeof(r))
+			continue;
+		snprintf(r, sizeof(r), "%.*s", (int)k, s);
+		snprintf(name, sizeof(name), "%.*s", (int)(n - k - 1),
+		    s + k + 1);
+		open_(jw, '{');
+		key(jw, "name"), str(jw, name);
+		key(jw, "share"), num(jw, dec_valid(r) ? r : "", 0);
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+}
+
 static void
 bubble(struct jw *jw, const struct rdev *d, const struct rbubble *b)
 {
+	size_t k;
+
 	open_(jw, '{');
 	key(jw, "bubble_id"), str(jw, b->id);
 	key(jw, "scope"), str(jw, b->scope);
@@ -299,6 +325,11 @@ bubble(struct jw *jw, const struct rdev *d, const struct rbubble *b)
 	key(jw, "dev"), str(jw, d->id);
 	key(jw, "host_parallelism"), num(jw, b->host_par, 0);
 	key(jw, "tags"), list(jw, b->tags);
+	key(jw, "host_top"), host_top(jw, b->host_top);
+	key(jw, "idle_ms"), open_(jw, '{');
+	for (k = 0; k < HC_N; k++)
+		key(jw, render_host_class[k]), num(jw, b->idle[k], 6);
+	close_(jw, '}');
 	close_(jw, '}');
 }
 
@@ -358,7 +389,8 @@ step(struct jw *jw, const struct rdev *d, const struct rstep *s)
 		"service_ms", "busy_union_ms", "underfeed_ms",
 		"underfeed_ratio", "prelaunch_gap_ms", "tail_gap_ms",
 		"internal_bubble_total_ms", "largest_internal_bubble_ms",
-		"bubble_count", "inter_step_gap_ms", "kernel_count"
+		"bubble_count", "inter_step_gap_ms", "kernel_count",
+		"significant_bubble_count"
 	};
 	size_t k;
 
@@ -411,37 +443,165 @@ device(struct jw *jw, const struct rdev *d)
 	for (k = 0; k < d->nflags; k++)
 		key(jw, d->flags[k].name), str(jw, d->flags[k].value);
 	close_(jw, '}');
+	key(jw, "host_during_idle"), open_(jw, '[');
+	for (k = 0; k < d->nhostcov; k++) {
+		const struct rhostcov *h = &d->hostcov[k];
+		open_(jw, '{');
+		key(jw, "name"), str(jw, h->name);
+		key(jw, "scope"), str(jw, h->scope);
+		key(jw, "step_id"), str_or_null(jw, h->step);
+		key(jw, "group_id"), str_or_null(jw, h->group);
+		key(jw, "host_class"), str_or_null(jw, h->cls);
+		key(jw, "covered_ms"), num(jw, h->covered, 6);
+		key(jw, "share"), num(jw, h->share, 0);
+		close_(jw, '}');
+	}
+	close_(jw, ']');
 	close_(jw, '}');
 }
 
+/* The advice of one rank of a recommendation, exactly. */
+static void
+advice_of(struct jw *jw, const struct rdev *d, const struct radvice *a)
+{
+	open_(jw, '{');
+	key(jw, "dev"), str(jw, d->id);
+	key(jw, "order");
+	if (a->rank == INT64_MAX)
+		str_or_null(jw, NULL);
+	else
+		i64(jw, a->rank);
+	key(jw, "stake_ms_per_step"), num(jw, a->stake, 6);
+	key(jw, "share"), num(jw, a->share, 0);
+	key(jw, "evidence"), str(jw, a->evidence);
+	close_(jw, '}');
+}
+
+/*
+ * prof-verdict's advice records, equal ones of several ranks merged, in
+ * their order; each with every rank's own stake and evidence.
+ */
 static void
 recommendations(struct jw *jw, const struct rmodel *m)
 {
 	struct rrec *r;
-	size_t i, n = recs_build(m, &r);
-	char p[3] = "P0";
+	size_t i, j, n = recs_build(m, &r);
 
 	open_(jw, '[');
 	for (i = 0; i < n; i++) {
+		const struct radvice *a = r[i].a;
 		open_(jw, '{');
-		p[1] = (char)('0' + r[i].prio);
-		key(jw, "priority"), str(jw, p);
-		key(jw, "scope"), str(jw, r[i].scope);
-		key(jw, "target_id"), str_or_null(jw, r[i].target);
-		key(jw, "action"), str(jw, r[i].action);
-		key(jw, "followup_required"), boolean(jw, r[i].followup);
-		key(jw, "evidence_gap"), str(jw, r[i].gap);
+		key(jw, "priority"), str_or_null(jw, a->prio);
+		key(jw, "id"), str(jw, a->name);
+		key(jw, "scope"), str_or_null(jw, a->scope);
+		key(jw, "target_id"), str_or_null(jw, a->target);
+		key(jw, "action"), str(jw, a->text);
+		key(jw, "followup_required");
+		boolean(jw, strcmp(a->followup, "1") == 0);
 		key(jw, "devs"), list(jw, r[i].devs);
-		key(jw, "evidence"), str(jw, r[i].why);
+		key(jw, "per_dev"), open_(jw, '[');
+		for (j = 0; j < r[i].n; j++)
+			advice_of(jw, r[i].alldev[j], r[i].all[j]);
+		close_(jw, ']');
 		close_(jw, '}');
 	}
 	close_(jw, ']');
 	recs_free(r, n);
 }
 
-/* The top-level confidence and follow-up, from the causes. */
+/* One part of a budget: ms per step, share, and ms over the scope. */
 static void
-verdict(struct jw *jw, const struct rmodel *m, const struct rdev *w)
+budget(struct jw *jw, const struct rdev *d, const char *scope,
+    const char *group)
+{
+	const struct rbudget *b;
+	size_t k;
+
+	key(jw, "budget"), open_(jw, '[');
+	for (k = 0; k < RP_N; k++) {
+		if ((b = budget_part(d, scope, group, render_part[k])) == NULL)
+			continue;
+		open_(jw, '{');
+		key(jw, "part"), str(jw, b->part);
+		key(jw, "ms_per_step"), num(jw, b->per_step, 6);
+		key(jw, "share"), num(jw, b->share, 0);
+		key(jw, "ms"), num(jw, b->budget, 6);
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+}
+
+/* The members of a verdict record, the run's or a group's. */
+static void
+verdict_members(struct jw *jw, const struct rverdict *v)
+{
+	key(jw, "bottleneck"), str(jw, v->cls);
+	key(jw, "share"), num(jw, v->share, 0);
+	key(jw, "confidence"), str_or_null(jw, v->confidence);
+	key(jw, "mfu"), num(jw, v->mfu, 0);
+	key(jw, "evidence"), str(jw, v->evidence);
+	key(jw, "stake_ms_per_step"), num(jw, v->stake, 6);
+	key(jw, "window_ms_per_step"), num(jw, v->window, 6);
+	key(jw, "steps"), num(jw, v->steps, 0);
+	key(jw, "runner_up"), str_or_null(jw, v->second);
+	key(jw, "runner_up_share"), num(jw, v->second_ratio, 0);
+	key(jw, "mfu_coverage"), num(jw, v->mfu_cov, 0);
+	key(jw, "chip"), str_or_null(jw, v->chip);
+	key(jw, "pipe"), str_or_null(jw, v->pipe);
+	key(jw, "tags"), list(jw, v->tags);
+}
+
+/*
+ * The verdict array: one object per rank, the members the issue names
+ * (dev, bottleneck, share, confidence, mfu, evidence) first, then the
+ * rest of the run's verdict record, its budget, and the verdict and
+ * budget of each step group.  bottleneck is null, with why, when
+ * prof-verdict did not run.
+ */
+static void
+verdicts(struct jw *jw, const struct rmodel *m)
+{
+	size_t i, j;
+
+	open_(jw, '[');
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rdev *d = m->devs[i];
+		if (*d->id == '\0')
+			continue;
+		open_(jw, '{');
+		key(jw, "dev"), str(jw, d->id);
+		if (d->verdict == NULL) {
+			key(jw, "bottleneck"), str_or_null(jw, NULL);
+			key(jw, "missing"), str(jw, m->verdict_ran ? "no "
+			    "verdict record for this rank" : "prof-verdict "
+			    "did not run");
+			close_(jw, '}');
+			continue;
+		}
+		verdict_members(jw, d->verdict);
+		budget(jw, d, "run", NULL);
+		key(jw, "groups"), open_(jw, '[');
+		for (j = 0; j < d->ngverdicts; j++) {
+			open_(jw, '{');
+			key(jw, "group_id"), str(jw, d->gverdicts[j].group);
+			verdict_members(jw, &d->gverdicts[j]);
+			budget(jw, d, "group", d->gverdicts[j].group);
+			close_(jw, '}');
+		}
+		close_(jw, ']');
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+}
+
+/* The top-level confidence and follow-up, from the causes. */
+/*
+ * The schema's confidence and follow-up flag: the verdict's confidence
+ * of the chosen rank when prof-verdict ran, else the best of its global
+ * causes'; a follow-up when a cause names one or an advice is one.
+ */
+static void
+confidence(struct jw *jw, const struct rmodel *m, const struct rdev *w)
 {
 	const char *conf = "low";
 	size_t i, j;
@@ -461,6 +621,14 @@ verdict(struct jw *jw, const struct rmodel *m, const struct rdev *w)
 			    strcmp(conf, "low") == 0)
 				conf = "medium";
 		}
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nadvice; j++)
+			fup |= strcmp(m->devs[i]->advice[j].followup, "1") == 0;
+	if (w != NULL && w->verdict != NULL &&
+	    (strcmp(w->verdict->confidence, "high") == 0 ||
+	    strcmp(w->verdict->confidence, "medium") == 0 ||
+	    strcmp(w->verdict->confidence, "low") == 0))
+		conf = w->verdict->confidence;
 	key(jw, "requires_host_followup"), boolean(jw, fup);
 	key(jw, "confidence"), str(jw, conf);
 }
@@ -477,6 +645,8 @@ render_json(struct rctx *rc)
 	memset(jw, 0, sizeof(*jw));
 	jw->out = rc->out;
 	open_(jw, '{');
+	/* The verdict first, as in every report; the schema allows it. */
+	key(jw, "verdict"), verdicts(jw, m);
 	key(jw, "enabled"), boolean(jw, 1);
 	g = w != NULL ? model_dominant(w) : NULL;
 	key(jw, "dominant_group_id"), str_or_null(jw, g != NULL ? g->id : NULL);
@@ -505,7 +675,7 @@ render_json(struct rctx *rc)
 		for (j = 0; j < m->devs[i]->ncauses; j++)
 			cause(jw, m->devs[i], &m->devs[i]->causes[j]);
 	close_(jw, ']');
-	verdict(jw, m, w);
+	confidence(jw, m, w);
 	key(jw, "profile"), str(jw, m->name);
 	key(jw, "origin_ns"), str_or_null(jw, m->origin);
 	key(jw, "stages"), open_(jw, '[');

@@ -1,11 +1,12 @@
 /*
  * -f md: the Markdown anomaly report, in the four sections of a
- * performance report (Summary, Metrics, Findings, Recommendations) with
- * what section 8.1 of the analysis rules requires: the bubble-first
- * answers to the five questions, the dominant group's metrics, the top
- * bubbles with their host evidence and the kernels around them, the
- * soft labels with their evidence chains, wait anchors, AI CPU, and
- * recommendations with scope, priority, follow-up and evidence gap.
+ * performance report (Summary, Metrics, Findings, Recommendations): the
+ * verdict of every rank and the time budget of a step first
+ * (render-mdverdict.c), then what section 8.1 of the analysis rules
+ * requires: the bubble-first answers to the five questions, the dominant
+ * group's metrics, the top bubbles with their host evidence and the
+ * kernels around them, the soft labels with their evidence chains, wait
+ * anchors, AI CPU; then prof-verdict's recommendations in their order.
  *
  * Facts are stated; causes are worded by their confidence ("probable",
  * "possible", "weakly supported") and never as the root cause.  Every
@@ -14,6 +15,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -25,10 +27,11 @@ ms(struct rctx *rc, const char *ns)
 	put_dec(rc->out, ns, 6, 3);
 }
 
+/* A stage's ratio as a percentage with 1 decimal, or "-". */
 static void
-ratio(struct rctx *rc, const char *r)
+pct(struct rctx *rc, const char *r)
 {
-	put_dec(rc->out, r, 0, 6);
+	put_pct(rc->out, r);
 }
 
 static const char *
@@ -49,6 +52,33 @@ heavy(const struct rgroup *g)
 	    tag_has(g->pattern_tags, "DEVICE_IDLE_GAP_HEAVY");
 }
 
+/*
+ * The bubbles of the rank: with prof-bubbles' significant_bubble_count
+ * on every step, their sum and, beside it, the sum of bubble_count
+ * (every internal gap); else every bubble record.
+ */
+static void
+bubble_count(struct rctx *rc, const struct rdev *d)
+{
+	int64_t sig = 0, all = 0;
+	size_t i;
+
+	for (i = 0; i < d->nsteps; i++) {
+		const char *s = d->steps[i].m[SM_SIGNIFICANT];
+		const char *b = d->steps[i].m[SM_BUBBLES];
+		if (s == NULL || *s == '\0')
+			break;
+		sig += strtoll(s, NULL, 10);
+		all += b != NULL ? strtoll(b, NULL, 10) : 0;
+	}
+	if (d->nsteps > 0 && i == d->nsteps)
+		fprintf(rc->out, "%" PRId64 " significant bubble(s) in the "
+		    "steps, of %" PRId64 " internal gaps in all", sig, all);
+	else
+		fprintf(rc->out, "%" PRIu64 " bubble(s) in the capture",
+		    d->nbubbles);
+}
+
 static void
 q_idle(struct rctx *rc, const struct rdev *d)
 {
@@ -67,12 +97,12 @@ q_idle(struct rctx *rc, const struct rdev *d)
 	fputs(" ms of ", rc->out);
 	ms(rc, model_stat(g, "service_ns_avg"));
 	fputs(" ms of step service time is device idle on average "
-	    "(underfeed ratio ", rc->out);
-	ratio(rc, model_stat(g, "underfeed_ratio_avg"));
+	    "(", rc->out);
+	pct(rc, model_stat(g, "underfeed_ratio_avg"));
 	fputs("); largest internal bubble ", rc->out);
 	ms(rc, model_stat(g, "largest_internal_bubble_ns_p95"));
-	fprintf(rc->out, " ms (p95); %" PRIu64 " bubble(s) in the capture",
-	    d->nbubbles);
+	fputs(" ms (p95); ", rc->out);
+	bubble_count(rc, d);
 	if (*g->pattern_tags)
 		fprintf(rc->out, "; tags %s", g->pattern_tags);
 	fputs(".\n", rc->out);
@@ -191,12 +221,46 @@ summary(struct rctx *rc)
 		    "everything was filtered out.\n\n", rc->out);
 		return;
 	}
+	md_verdict(rc);
+	fputs("### Bubbles: the five questions\n\n", rc->out);
 	for (i = 0; i < 5; i++) {
 		fprintf(rc->out, "%zu. %s\n", i + 1, qs[i].q);
 		for (j = 0; j < m->ndevs; j++)
-			qs[i].fn(rc, m->devs[j]);
+			if (dev_nodata(m->devs[j]))
+				fprintf(rc->out, "   - rank %s: no device data "
+				    "(no device kernels on this rank): not "
+				    "idle, nothing to analyse.\n",
+				    m->devs[j]->id);
+			else if (dev_incore(m->devs[j]))
+				fprintf(rc->out, "   - rank %s: not "
+				    "applicable: an op-simulator trace, whose "
+				    "verdict is the bounding pipe.\n",
+				    m->devs[j]->id);
+			else
+				qs[i].fn(rc, m->devs[j]);
 	}
 	putc('\n', rc->out);
+}
+
+/* One sentence per rank: the capture's idle time against the steps'. */
+static void
+reconcile(struct rctx *rc)
+{
+	struct ridle r;
+	size_t i, n = 0;
+
+	for (i = 0; i < rc->m->ndevs; i++) {
+		if (!idle_reconcile(rc->m->devs[i], &r))
+			continue;
+		if (n++ == 0)
+			fputs("The capture's idle time against the steps':\n\n",
+			    rc->out);
+		fprintf(rc->out, "- Rank %s: ", rc->m->devs[i]->id);
+		put_idle_sentence(rc->out, &r);
+		fputs(".\n", rc->out);
+	}
+	if (n > 0)
+		putc('\n', rc->out);
 }
 
 static void
@@ -205,7 +269,7 @@ capture_table(struct rctx *rc)
 	size_t i;
 
 	fputs("### Capture\n\n| rank | span (ms) | device busy (ms) | "
-	    "device idle (ms) | idle ratio | gaps | largest gap (ms) | "
+	    "device idle (ms) | idle (%) | gaps | largest gap (ms) | "
 	    "kernels | host events | comm ops |\n"
 	    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", rc->out);
 	for (i = 0; i < rc->m->ndevs; i++) {
@@ -217,7 +281,7 @@ capture_table(struct rctx *rc)
 		fputs(" | ", rc->out);
 		ms(rc, model_cap(d, "capture_gap_ns"));
 		fputs(" | ", rc->out);
-		ratio(rc, model_cap(d, "capture_gap_ratio"));
+		pct(rc, model_cap(d, "capture_gap_ratio"));
 		fputs(" | ", rc->out);
 		put_dec(rc->out, model_cap(d, "capture_gap_count"), 0, 0);
 		fputs(" | ", rc->out);
@@ -227,6 +291,7 @@ capture_table(struct rctx *rc)
 		    d->nkernel, d->nhost, d->ncomm);
 	}
 	putc('\n', rc->out);
+	reconcile(rc);
 }
 
 static void
@@ -237,13 +302,14 @@ group_table(struct rctx *rc)
 
 	fputs("### Step groups (the hidden-issue metrics)\n\n"
 	    "| rank | group | steps | service avg (ms) | busy avg (ms) | "
-	    "underfeed ratio avg / median / p90 / p95 | prelaunch avg (ms) "
+	    "idle (%) avg / median / p90 / p95 | prelaunch avg (ms) "
 	    "| internal avg (ms) | tail avg (ms) | largest internal p95 (ms) "
-	    "| steps with bubbles (ratio) | pattern |\n"
+	    "| steps with bubbles (%) | pattern |\n"
 	    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
 	    rc->out);
 	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->ngroups; j++) {
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->ngroups; j++) {
 			const struct rgroup *g = &m->devs[i]->groups[j];
 			fprintf(rc->out, "| %s | %s%s | %s | ",
 			    m->devs[i]->id,
@@ -253,13 +319,13 @@ group_table(struct rctx *rc)
 			fputs(" | ", rc->out);
 			ms(rc, model_stat(g, "busy_union_ns_avg"));
 			fputs(" | ", rc->out);
-			ratio(rc, model_stat(g, "underfeed_ratio_avg"));
+			pct(rc, model_stat(g, "underfeed_ratio_avg"));
 			fputs(" / ", rc->out);
-			ratio(rc, model_stat(g, "underfeed_ratio_median"));
+			pct(rc, model_stat(g, "underfeed_ratio_median"));
 			fputs(" / ", rc->out);
-			ratio(rc, model_stat(g, "underfeed_ratio_p90"));
+			pct(rc, model_stat(g, "underfeed_ratio_p90"));
 			fputs(" / ", rc->out);
-			ratio(rc, model_stat(g, "underfeed_ratio_p95"));
+			pct(rc, model_stat(g, "underfeed_ratio_p95"));
 			fputs(" | ", rc->out);
 			ms(rc, model_stat(g, "prelaunch_gap_ns_avg"));
 			fputs(" | ", rc->out);
@@ -269,7 +335,7 @@ group_table(struct rctx *rc)
 			fputs(" | ", rc->out);
 			ms(rc, model_stat(g, "largest_internal_bubble_ns_p95"));
 			fputs(" | ", rc->out);
-			ratio(rc, model_stat(g, "recurring_step_ratio"));
+			pct(rc, model_stat(g, "recurring_step_ratio"));
 			fprintf(rc->out, " | %s |\n", g->pattern ? g->pattern :
 			    "-");
 		}
@@ -281,14 +347,19 @@ step_table(struct rctx *rc)
 {
 	const struct rmodel *m = rc->m;
 	size_t i, j, more = 0;
+	int sig = 0;
 
-	fputs("### Steps\n\n| rank | step | group | service (ms) | busy (ms) "
-	    "| underfeed ratio | prelaunch (ms) | internal (ms) | tail (ms) "
-	    "| largest internal (ms) | bubbles | tags |\n"
+	for (i = 0; i < m->ndevs && !sig; i++)
+		for (j = 0; j < m->devs[i]->nsteps && !sig; j++)
+			sig = m->devs[i]->steps[j].m[SM_SIGNIFICANT] != NULL;
+	fprintf(rc->out, "### Steps\n\n| rank | step | group | service (ms) "
+	    "| busy (ms) | idle (%%) | prelaunch (ms) | internal (ms) | tail "
+	    "(ms) | largest internal (ms) | bubbles%s | tags |\n"
 	    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-	    rc->out);
+	    sig ? " (significant / all)" : "");
 	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->nsteps; j++) {
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->nsteps; j++) {
 			const struct rstep *s = &m->devs[i]->steps[j];
 			if (j >= rc->opts->steps) {
 				more++;
@@ -302,7 +373,7 @@ step_table(struct rctx *rc)
 			fputs(" | ", rc->out);
 			ms(rc, s->m[SM_BUSY]);
 			fputs(" | ", rc->out);
-			ratio(rc, s->m[SM_UNDERFEED_RATIO]);
+			pct(rc, s->m[SM_UNDERFEED_RATIO]);
 			fputs(" | ", rc->out);
 			ms(rc, s->m[SM_PRELAUNCH]);
 			fputs(" | ", rc->out);
@@ -312,6 +383,10 @@ step_table(struct rctx *rc)
 			fputs(" | ", rc->out);
 			ms(rc, s->m[SM_LARGEST]);
 			fputs(" | ", rc->out);
+			if (s->m[SM_SIGNIFICANT] != NULL) {
+				put_dec(rc->out, s->m[SM_SIGNIFICANT], 0, 0);
+				fputs(" / ", rc->out);
+			}
 			put_dec(rc->out, s->m[SM_BUBBLES], 0, 0);
 			fprintf(rc->out, " | %s |\n", *s->tags ? s->tags : "-");
 		}
@@ -321,10 +396,32 @@ step_table(struct rctx *rc)
 	putc('\n', rc->out);
 }
 
+/*
+ * The ranks the step and bubble tables leave out: no device data, or
+ * an op-simulator trace.
+ */
+static void
+left_out(struct rctx *rc)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rc->m->ndevs; i++)
+		if (!dev_timeline(rc->m->devs[i]))
+			fprintf(rc->out, "%s%s", n++ ? ", " : "Left out of the "
+			    "step, group and bubble tables: rank(s) ",
+			    rc->m->devs[i]->id);
+	if (n > 0)
+		fputs(" (no device data, or an op-simulator trace: their "
+		    "step windows are not device idle time; see the "
+		    "verdict).\n\n", rc->out);
+}
+
 static void
 metrics(struct rctx *rc)
 {
 	fputs("## Metrics\n\n", rc->out);
+	left_out(rc);
+	md_group_verdicts(rc);
 	capture_table(rc);
 	group_table(rc);
 	step_table(rc);
@@ -334,8 +431,7 @@ void
 render_md(struct rctx *rc)
 {
 	const struct rmodel *m = rc->m;
-	struct rrec *r;
-	size_t i, n;
+	size_t i;
 
 	fprintf(rc->out, "# Anomaly report: %s\n\n", m->name);
 	fprintf(rc->out, "Stages: %zu", m->nstages);
@@ -353,27 +449,5 @@ render_md(struct rctx *rc)
 	summary(rc);
 	metrics(rc);
 	render_md_findings(rc);
-	fputs("## Recommendations\n\n", rc->out);
-	n = recs_build(m, &r);
-	if (n == 0)
-		fputs("None: the stages found nothing to act on.\n\n", rc->out);
-	else
-		fputs("| priority | scope | target | action | follow-up "
-		    "required | evidence gap | ranks |\n"
-		    "|---|---|---|---|---|---|---|\n", rc->out);
-	for (i = 0; i < n; i++) {
-		fprintf(rc->out, "| P%d | %s | ", r[i].prio, r[i].scope);
-		put_md(rc->out, r[i].target);
-		fprintf(rc->out, " | %s | %s | %s | %s |\n", r[i].action,
-		    r[i].followup ? "yes" : "no", *r[i].gap ? r[i].gap : "-",
-		    r[i].devs);
-	}
-	recs_free(r, n);
-	fputs("\nPriorities: P0 a labelled cause of medium or high "
-	    "confidence on a rank whose dominant step group is "
-	    "DEVICE_IDLE_GAP_HEAVY; P1 a low-confidence cause, insufficient "
-	    "evidence or a follow-up there, or an AI CPU op running while the AI Core "
-	    "idles; P2 causes and follow-ups on ranks without heavy idle "
-	    "time, wait-anchor false hotspots, wait pollution; P3 the "
-	    "rest.\n", rc->out);
+	md_recommendations(rc);
 }

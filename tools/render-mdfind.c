@@ -21,9 +21,9 @@ ms(struct rctx *rc, const char *ns)
 }
 
 static void
-ratio(struct rctx *rc, const char *r)
+pct(struct rctx *rc, const char *r)
 {
-	put_dec(rc->out, r, 0, 6);
+	put_pct(rc->out, r);
 }
 
 static void
@@ -40,6 +40,16 @@ hidden(struct rctx *rc)
 		const struct rgroup *g = model_dominant(d);
 
 		fprintf(rc->out, "- Rank %s", d->id);
+		if (dev_nodata(d)) {
+			fputs(": no device data (no device kernels): nothing "
+			    "to discover, and not idle.\n", rc->out);
+			continue;
+		}
+		if (dev_incore(d)) {
+			fputs(": an op-simulator trace: see its verdict, the "
+			    "bounding pipe.\n", rc->out);
+			continue;
+		}
 		if (g == NULL) {
 			fputs(": no step groups; the bubbles below are the "
 			    "evidence.\n", rc->out);
@@ -49,11 +59,11 @@ hidden(struct rctx *rc)
 		ms(rc, model_stat(g, "service_ns_avg"));
 		fputs(" ms, busy union ", rc->out);
 		ms(rc, model_stat(g, "busy_union_ns_avg"));
-		fputs(" ms, underfeed ratio ", rc->out);
-		ratio(rc, model_stat(g, "underfeed_ratio_avg"));
+		fputs(" ms, idle ", rc->out);
+		pct(rc, model_stat(g, "underfeed_ratio_avg"));
 		fputs(" (step averages).  Periodicity: share of the group's "
 		    "steps with bubbles ", rc->out);
-		ratio(rc, model_stat(g, "recurring_step_ratio"));
+		pct(rc, model_stat(g, "recurring_step_ratio"));
 		fprintf(rc->out, " (%s).  "
 		    "Host evidence: %" PRIu64 " host event(s)%s.\n",
 		    g->pattern_tags && tag_has(g->pattern_tags,
@@ -62,6 +72,43 @@ hidden(struct rctx *rc)
 		    "so no bubble can be explained by host activity" : "");
 	}
 	putc('\n', rc->out);
+}
+
+/*
+ * prof-attrib's hostcov records: the host events open during the idle
+ * time of each step group (and of the steps the report shows), by the
+ * idle time they cover.
+ */
+static void
+hostcov(struct rctx *rc)
+{
+	const struct rmodel *m = rc->m;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; j < m->devs[i]->nhostcov; j++) {
+			const struct rhostcov *h = &m->devs[i]->hostcov[j];
+			if (n++ == 0)
+				fputs("### Host events during the idle time"
+				    "\n\n| rank | scope | group or step | host "
+				    "event | class | idle time covered (ms) | "
+				    "share of the idle time |\n|---|---|---|---|"
+				    "---|---:|---:|\n", rc->out);
+			fprintf(rc->out, "| %s | %s | %s | ", m->devs[i]->id,
+			    *h->scope ? h->scope : "-", strcmp(h->scope,
+			    "step") == 0 ? h->step : *h->group ? h->group :
+			    "-");
+			put_md_name(rc->out, h->name);
+			fprintf(rc->out, " | %s | ", *h->cls ? h->cls : "-");
+			put_dec(rc->out, h->covered, 6, 3);
+			fputs(" | ", rc->out);
+			pct(rc, h->share);
+			fputs(" |\n", rc->out);
+		}
+	if (n > 0)
+		fputs("\nNames are normalised so that numbered variants "
+		    "group (`ProfilerStep#N`); a group's rows cover every gap "
+		    "of its steps, a step's its own gaps.\n\n", rc->out);
 }
 
 static void
@@ -74,12 +121,14 @@ top_bubbles(struct rctx *rc)
 	    "### Top bubble windows (the %zu longest per rank)\n\n",
 	    rc->opts->top);
 	fputs("| rank | bubble | scope | step | start (ms) | duration (ms) | "
-	    "host coverage | sync coverage | comm coverage | host "
-	    "parallelism | labels | tags |\n"
-	    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n",
+	    "host coverage (%) | sync coverage (%) | comm coverage (%) | host "
+	    "parallelism | host events covering it | idle by host activity "
+	    "| labels | tags |\n"
+	    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---|\n",
 	    rc->out);
 	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->ntop; j++) {
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->ntop; j++) {
 			const struct rbubble *b = &m->devs[i]->top[j];
 			fprintf(rc->out, "| %s | %s | %s | %s | ",
 			    m->devs[i]->id,
@@ -89,28 +138,36 @@ top_bubbles(struct rctx *rc)
 			fputs(" | ", rc->out);
 			put_ms(rc->out, b->dur, 3);
 			fputs(" | ", rc->out);
-			ratio(rc, b->host_cov);
+			pct(rc, b->host_cov);
 			fputs(" | ", rc->out);
-			ratio(rc, b->sync_cov);
+			pct(rc, b->sync_cov);
 			fputs(" | ", rc->out);
-			ratio(rc, b->comm_cov);
+			pct(rc, b->comm_cov);
 			fputs(" | ", rc->out);
-			ratio(rc, b->host_par);
+			put_dec(rc->out, b->host_par, 0, 2);
+			fputs(" | ", rc->out);
+			put_host_top(rc->out, b->host_top, put_md_name);
+			fputs(" | ", rc->out);
+			put_idle_split(rc->out, b);
 			fprintf(rc->out, " | %s | %s |\n",
 			    *b->labels ? b->labels : "-",
 			    *b->tags ? b->tags : "-");
 		}
-	fputs("\nCoverage ratios are the share of the bubble covered by "
-	    "host events, sync/copy markers and communication markers "
+	fputs("\nCoverage is the share of the bubble covered by host "
+	    "events, sync/copy markers and communication markers "
 	    "(prof-attrib); host parallelism is the mean number of busy "
-	    "host threads.\n\n", rc->out);
+	    "host threads; the host events covering it are the three "
+	    "that cover most of it, and its idle time is split by what "
+	    "the host was doing (synchronising, input pipeline, kernel "
+	    "launch, other host work, nothing traced).\n\n", rc->out);
+	hostcov(rc);
 }
 
 static void
 kernel_cells(struct rctx *rc, const char *name, const char *core,
     const char *dur, const char *track)
 {
-	put_md(rc->out, name);
+	put_md_name(rc->out, name);
 	fprintf(rc->out, " | %s | ", *core ? core : "-");
 	put_dec(rc->out, dur, 3, 3);
 	fprintf(rc->out, " | %s", *track ? track : "-");
@@ -127,7 +184,8 @@ kernels(struct rctx *rc)
 	    "stream | kernel after | task type | duration (us) | stream |\n"
 	    "|---|---|---|---|---:|---|---|---|---:|---|\n", rc->out);
 	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->ntop; j++) {
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->ntop; j++) {
 			const struct rbubble *b = &m->devs[i]->top[j];
 			fprintf(rc->out, "| %s | %s | ", m->devs[i]->id,
 			    *b->id ? b->id : "-");
@@ -167,7 +225,7 @@ causes(struct rctx *rc)
 			if (*c->value) {
 				fputs(".  Share of the significant bubble "
 				    "time: ", rc->out);
-				ratio(rc, c->value);
+				pct(rc, c->value);
 			}
 			fputs(".\n", rc->out);
 			if (*c->evidence)
@@ -194,14 +252,14 @@ ops(struct rctx *rc)
 
 	fputs("### Wait anchors and costly ops\n\n", rc->out);
 	fputs("| rank | cost rank | op | task type | calls | avg duration "
-	    "(us) | avg wait (us) | avg cost (us) | wait ratio | tags |\n"
+	    "(us) | avg wait (us) | avg cost (us) | wait (%) | tags |\n"
 	    "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n", rc->out);
 	for (i = 0; i < m->ndevs; i++)
 		for (j = 0; j < m->devs[i]->nops; j++, n++) {
 			const struct rop *o = &m->devs[i]->ops[j];
 			fprintf(rc->out, "| %s | %s | ", m->devs[i]->id,
 			    *o->rank_cost ? o->rank_cost : "-");
-			put_md(rc->out, o->name);
+			put_md_name(rc->out, o->name);
 			fprintf(rc->out, " | %s | %s | ",
 			    *o->core ? o->core : "-",
 			    *o->calls ? o->calls : "-");
@@ -211,7 +269,7 @@ ops(struct rctx *rc)
 			fputs(" | ", rc->out);
 			put_dec(rc->out, o->cost_avg, 3, 3);
 			fputs(" | ", rc->out);
-			ratio(rc, o->wait_ratio);
+			pct(rc, o->wait_ratio);
 			fprintf(rc->out, " | %s |\n", *o->tags ? o->tags : "-");
 		}
 	if (n == 0)
@@ -224,10 +282,10 @@ ops(struct rctx *rc)
 			if (!tag_has(o->tags, "WAIT_ANCHOR_FALSE_HOTSPOT"))
 				continue;
 			fprintf(rc->out, "- Rank %s: ", m->devs[i]->id);
-			put_md(rc->out, o->name);
+			put_md_name(rc->out, o->name);
 			fputs(" is a wait-anchor false hotspot: its cost is "
-			    "waiting (wait ratio ", rc->out);
-			ratio(rc, o->wait_ratio);
+			    "waiting (wait ", rc->out);
+			pct(rc, o->wait_ratio);
 			fputs("), not work; the cause is the idle time before "
 			    "it.\n", rc->out);
 			n = 0;
@@ -252,21 +310,21 @@ aicpu_ops(struct rctx *rc)
 			if (strstr(o->tags, "AICPU_") == NULL)
 				continue;
 			if (n++ == 0)
-				fputs("| rank | op | calls | avg duration (us) | "
-				    "masked ratio | class |\n"
+				fputs("| rank | op | calls | avg duration (us) "
+				    "| masked (%) | class |\n"
 				    "|---|---|---:|---:|---:|---|\n", rc->out);
 			fprintf(rc->out, "| %s | ", m->devs[i]->id);
-			put_md(rc->out, o->name);
+			put_md_name(rc->out, o->name);
 			fprintf(rc->out, " | %s | ",
 			    *o->calls ? o->calls : "-");
 			put_dec(rc->out, o->dur_avg, 3, 3);
 			fputs(" | ", rc->out);
-			ratio(rc, o->masked);
+			pct(rc, o->masked);
 			fprintf(rc->out, " | %s |\n", o->tags);
 		}
 	if (n > 0)
-		fputs("\nMasked ratio: the share of the op's AI CPU time "
-		    "during which AI Core work ran; below 0.2 the op is "
+		fputs("\nMasked: the share of the op's AI CPU time "
+		    "during which AI Core work ran; below 20% the op is "
 		    "exposed and the device idles on it.\n\n", rc->out);
 }
 
@@ -357,7 +415,7 @@ drilldown(struct rctx *rc)
 
 	for (i = 0; i < rc->m->ndevs; i++) {
 		struct rdev *d = rc->m->devs[i];
-		if (d->nlayers == 0)
+		if (d->nlayers == 0 || !dev_timeline(d))
 			continue;
 		qsort(d->layers, d->nlayers, sizeof(*d->layers), by_ts);
 		if (!any++)

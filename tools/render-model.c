@@ -22,7 +22,11 @@ const char *const render_step_metric[SM_N] = {
 	"service_ns", "busy_union_ns", "underfeed_ns", "underfeed_ratio",
 	"prelaunch_gap_ns", "tail_gap_ns", "internal_bubble_total_ns",
 	"largest_internal_bubble_ns", "bubble_count", "inter_step_gap_ns",
-	"kernel_count"
+	"kernel_count", "significant_bubble_count"
+};
+
+const char *const render_host_class[HC_N] = {
+	"sync", "input", "launch", "host", "untraced"
 };
 
 const char *const render_aicpu_tag[AC_N] = {
@@ -38,7 +42,10 @@ enum {
 	C_COMM_COV, C_HOST_PAR, C_LABELS, C_CONFIDENCE, C_SCOPE, C_TARGET,
 	C_EVIDENCE, C_FOLLOWUP, C_CALLS, C_DUR_AVG, C_WAIT_AVG, C_COST_AVG,
 	C_COST_TOTAL, C_WAIT_RATIO, C_RANK_COST, C_RANK_DUR, C_MASKED,
-	C_AI, C_FLOPS, C_BOUND, C_DTYPE, C_N
+	C_AI, C_FLOPS, C_BOUND, C_DTYPE, C_SHARE, C_STAKE, C_WINDOW, C_STEPS,
+	C_SECOND, C_SECOND_RATIO, C_MFU, C_MFU_COV, C_CHIP, C_PIPE, C_BUDGET,
+	C_PER_STEP, C_ORDER, C_PRIO, C_TEXT, C_HOST_CLASS,
+	C_COVERED, C_HOST_TOP, C_IDLE, C_N = C_IDLE + HC_N
 };
 static const char *const colname[C_N] = {
 	"step", "step_group", "tags", "value", "cat", "core", "bubble_id",
@@ -48,7 +55,11 @@ static const char *const colname[C_N] = {
 	"confidence", "scope", "target_id", "evidence", "followup", "calls",
 	"dur_avg_ns", "wait_avg_ns", "cost_avg_ns", "cost_total_ns",
 	"wait_ratio", "rank_cost", "rank_dur", "masked_ratio", "ai", "flops",
-	"bound", "dtype"
+	"bound", "dtype", "share_ratio", "stake_ns", "window_ns", "steps",
+	"second", "second_ratio", "mfu_ratio", "mfu_cov_ratio", "chip", "pipe",
+	"budget_ns", "per_step_ns", "order", "prio", "text",
+	"host_class", "covered_ns", "host_top", "idle_sync_ns", "idle_input_ns",
+	"idle_launch_ns", "idle_host_ns", "idle_untraced_ns"
 };
 
 /* The reading: the input, where its columns are, what is being built. */
@@ -282,11 +293,13 @@ bubble_free(struct rbubble *b)
 	    &b->labels, &b->host_cov, &b->sync_cov, &b->comm_cov,
 	    &b->host_par, &b->prev_name, &b->prev_core, &b->prev_dur,
 	    &b->prev_track, &b->next_name, &b->next_core, &b->next_dur,
-	    &b->next_track };
+	    &b->next_track, &b->host_top };
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		free(*f[i]);
+	for (i = 0; i < HC_N; i++)
+		free(b->idle[i]);
 }
 
 static size_t
@@ -369,6 +382,9 @@ on_bubble(struct reader *rd, struct rdev *d)
 	b.next_core = fld(rd, C_NEXT_CORE);
 	b.next_dur = num(rd, C_NEXT_DUR);
 	b.next_track = fld(rd, C_NEXT_TRACK);
+	b.host_top = fld(rd, C_HOST_TOP);
+	for (i = 0; i < HC_N; i++)
+		b.idle[i] = num(rd, C_IDLE + (int)i);
 	if (d->ntop == rd->opts->top)
 		bubble_free(&d->top[--d->ntop]);
 	else
@@ -395,6 +411,139 @@ on_cause(struct reader *rd, struct rdev *d)
 	c->evidence = fld(rd, C_EVIDENCE);
 	c->followup = fld(rd, C_FOLLOWUP);
 	c->tags = fld(rd, C_TAGS);
+}
+
+static void
+verdict_free(struct rverdict *v)
+{
+	char **f[] = { &v->cls, &v->scope, &v->group, &v->steps, &v->share,
+	    &v->stake, &v->window, &v->confidence, &v->second,
+	    &v->second_ratio, &v->mfu, &v->mfu_cov, &v->chip, &v->pipe,
+	    &v->evidence, &v->tags };
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		free(*f[i]);
+}
+
+static void
+verdict_fill(struct reader *rd, struct rverdict *v)
+{
+	v->cls = xstrdup(fixed(rd, 5));
+	v->scope = fld(rd, C_SCOPE);
+	v->group = fld(rd, C_GROUP);
+	v->steps = num(rd, C_STEPS);
+	v->share = num(rd, C_SHARE);
+	v->stake = num(rd, C_STAKE);
+	v->window = num(rd, C_WINDOW);
+	v->confidence = fld(rd, C_CONFIDENCE);
+	v->second = fld(rd, C_SECOND);
+	v->second_ratio = num(rd, C_SECOND_RATIO);
+	v->mfu = num(rd, C_MFU);
+	v->mfu_cov = num(rd, C_MFU_COV);
+	v->chip = fld(rd, C_CHIP);
+	v->pipe = fld(rd, C_PIPE);
+	v->evidence = fld(rd, C_EVIDENCE);
+	v->tags = fld(rd, C_TAGS);
+}
+
+/* prof-verdict's verdict of the run (the last one wins) or of a group. */
+static void
+on_verdict(struct reader *rd, struct rdev *d)
+{
+	struct rverdict *v;
+
+	rd->m->has_verdict = 1;
+	if (strcmp(get(rd, C_SCOPE), "group") == 0) {
+		d->gverdicts = xreallocarray(d->gverdicts, d->ngverdicts + 1,
+		    sizeof(*d->gverdicts));
+		v = &d->gverdicts[d->ngverdicts++];
+	} else {
+		if (d->verdict == NULL)
+			d->verdict = xmalloc(sizeof(*d->verdict));
+		else
+			verdict_free(d->verdict);
+		v = d->verdict;
+	}
+	verdict_fill(rd, v);
+}
+
+/* The budget of the run and of each group; a step's is in its window. */
+static void
+on_budget(struct reader *rd, struct rdev *d)
+{
+	struct rbudget *b;
+
+	if (strcmp(get(rd, C_SCOPE), "step") == 0)
+		return;
+	d->budget = xreallocarray(d->budget, d->nbudget + 1,
+	    sizeof(*d->budget));
+	b = &d->budget[d->nbudget++];
+	b->part = xstrdup(fixed(rd, 5));
+	b->scope = fld(rd, C_SCOPE);
+	b->group = fld(rd, C_GROUP);
+	b->steps = num(rd, C_STEPS);
+	b->budget = num(rd, C_BUDGET);
+	b->per_step = num(rd, C_PER_STEP);
+	b->share = num(rd, C_SHARE);
+	b->window = num(rd, C_WINDOW);
+}
+
+/*
+ * A recommendation, kept in its rank order (the column order; input
+ * order among equal or absent orders).
+ */
+static void
+on_advice(struct reader *rd, struct rdev *d)
+{
+	struct radvice a;
+	int absent = 1;
+	size_t pos;
+
+	rd->m->has_advice = 1;
+	memset(&a, 0, sizeof(a));
+	if (rd->col[C_ORDER] >= 0)
+		a.rank = tsvr_i64(rd->in, (size_t)rd->col[C_ORDER], &absent);
+	if (absent)
+		a.rank = INT64_MAX;
+	a.name = xstrdup(fixed(rd, 5));
+	a.prio = fld(rd, C_PRIO);
+	a.scope = fld(rd, C_SCOPE);
+	a.target = fld(rd, C_TARGET);
+	a.stake = num(rd, C_STAKE);
+	a.share = num(rd, C_SHARE);
+	a.evidence = fld(rd, C_EVIDENCE);
+	a.text = fld(rd, C_TEXT);
+	a.followup = fld(rd, C_FOLLOWUP);
+	d->advice = xreallocarray(d->advice, d->nadvice + 1,
+	    sizeof(*d->advice));
+	for (pos = d->nadvice; pos > 0 && d->advice[pos - 1].rank > a.rank;
+	    pos--)
+		d->advice[pos] = d->advice[pos - 1];
+	d->advice[pos] = a;
+	d->nadvice++;
+}
+
+/* The host events during idle time: every group's, and the steps' up
+ * to three per step shown (-s). */
+static void
+on_hostcov(struct reader *rd, struct rdev *d)
+{
+	struct rhostcov *h;
+
+	if (strcmp(get(rd, C_SCOPE), "group") != 0 && d->nhostcov >=
+	    3 * rd->opts->steps + 5 * d->ngroups)
+		return;
+	d->hostcov = xreallocarray(d->hostcov, d->nhostcov + 1,
+	    sizeof(*d->hostcov));
+	h = &d->hostcov[d->nhostcov++];
+	h->name = xstrdup(fixed(rd, 5));
+	h->scope = fld(rd, C_SCOPE);
+	h->step = fld(rd, C_STEP);
+	h->group = fld(rd, C_GROUP);
+	h->cls = fld(rd, C_HOST_CLASS);
+	h->covered = num(rd, C_COVERED);
+	h->share = num(rd, C_SHARE);
 }
 
 /* Ops by cost rank up to render_opts.ops, and every op a rule tagged. */
@@ -553,10 +702,11 @@ on_record(struct reader *rd)
 		on_window(rd, d);
 		span_add(rd, d, tsvr_i64(rd->in, 1, NULL), tsvr_i64(rd->in, 2,
 		    NULL), 0);
-	} else if (strcmp(kind, "busy") == 0)
+	} else if (strcmp(kind, "busy") == 0) {
+		d->nbusy++;
 		span_add(rd, d, tsvr_i64(rd->in, 1, NULL), tsvr_i64(rd->in, 2,
 		    NULL), 1);
-	else if (strcmp(kind, "metric") == 0 && rd->col[C_VALUE] >= 0)
+	} else if (strcmp(kind, "metric") == 0 && rd->col[C_VALUE] >= 0)
 		on_metric(rd, d);
 	else if (strcmp(kind, "group") == 0) {
 		struct rgroup *g = group_of(d, fixed(rd, 5));
@@ -575,6 +725,14 @@ on_record(struct reader *rd)
 		on_cause(rd, d);
 	else if (strcmp(kind, "op") == 0)
 		on_op(rd, d);
+	else if (strcmp(kind, "verdict") == 0)
+		on_verdict(rd, d);
+	else if (strcmp(kind, "budget") == 0)
+		on_budget(rd, d);
+	else if (strcmp(kind, "advice") == 0)
+		on_advice(rd, d);
+	else if (strcmp(kind, "hostcov") == 0)
+		on_hostcov(rd, d);
 	else if (strcmp(kind, "flow") != 0 && strcmp(kind, "counter") != 0 &&
 	    strcmp(kind, "step") != 0 && strcmp(kind, "mark") != 0) {
 		int64_t dur = tsvr_i64(rd->in, 2, &absent);
@@ -722,6 +880,8 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 		free(m->name);
 		m->name = profile_name(m);
 	}
+	m->verdict_ran = m->has_verdict || m->has_advice ||
+	    model_stage_ran(m, "prof-verdict");
 	tsvr_close(rd->in);
 }
 
@@ -769,4 +929,16 @@ model_dominant(const struct rdev *d)
 		if (d->groups[i].dominant)
 			return &d->groups[i];
 	return d->ngroups > 0 ? &d->groups[0] : NULL;
+}
+
+/* The rank ID of M, or NULL. */
+const struct rdev *
+model_dev(const struct rmodel *m, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < m->ndevs; i++)
+		if (strcmp(m->devs[i]->id, id) == 0)
+			return m->devs[i];
+	return NULL;
 }

@@ -474,6 +474,7 @@ render_svg_roofline(struct rctx *rc)
 	const struct rmodel *m = rc->m;
 	double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
 	double x0 = 90, y0 = 50, w = W - 90 - RIGHT, h = 520;
+	char nb[512];
 	size_t i, j, n = 0;
 
 	header(rc, 620, "Roofline: kernels by arithmetic intensity and "
@@ -526,7 +527,8 @@ render_svg_roofline(struct rctx *rc)
 			    "fill=\"%s\" fill-opacity=\"0.6\"><title>",
 			    x0 + logpos(p->ai, xlo, xhi, w),
 			    y0 + h - logpos(p->flops_s, ylo, yhi, h), c);
-			text(rc, p->name);
+			text(rc, name_short(p->name, nb, sizeof(nb),
+			    NAME_MAX_COLS));
 			fputs(" ", rc->out);
 			text(rc, p->bound);
 			fputs("</title></circle>\n", rc->out);

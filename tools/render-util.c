@@ -1,7 +1,7 @@
 /*
- * Number and text helpers shared by the formats, and the mapping from
- * the stages' findings to the recommendations of section 5.5 of the
- * analysis rules.
+ * Number and text helpers shared by the formats: exact decimal text
+ * moved between units, percentages, JSON and Markdown quoting, and
+ * kernel names shortened for the human formats.
  *
  * Numbers are copied as the stages wrote them: a value in ns becomes ms
  * or us by moving the decimal point of its text (dec_scale), never
@@ -109,6 +109,23 @@ tag_has(const char *list, const char *tag)
 	return 0;
 }
 
+/*
+ * Write B (num_ratio's text, which drops trailing zeros) with exactly
+ * PLACES decimals, so that a column of numbers has one precision.
+ */
+static void
+put_fixed(FILE *f, const char *b, int places)
+{
+	const char *dot = strchr(b, '.');
+	int have = dot != NULL ? (int)strlen(dot + 1) : 0;
+
+	fputs(b, f);
+	if (places > 0 && dot == NULL)
+		putc('.', f);
+	for (; have < places; have++)
+		putc('0', f);
+}
+
 /* NS as milliseconds with PLACES decimals (rounded, exact). */
 void
 put_ms(FILE *f, int64_t ns, int places)
@@ -116,7 +133,7 @@ put_ms(FILE *f, int64_t ns, int places)
 	char b[NUM_BUFSIZE];
 
 	num_ratio(b, ns, 1000000, places);
-	fputs(b, f);
+	put_fixed(f, b, places);
 }
 
 /* NS as microseconds, exact (3 decimals at most). */
@@ -221,44 +238,48 @@ certainty(const char *confidence)
 	return "weakly supported";
 }
 
-/* What to do about a soft label: the next thing to look at. */
-const char *
-label_advice(const char *label)
+static int
+dec_zero(const char *s)
 {
-	static const struct {
-		const char *label, *advice;
-	} t[] = {
-		{ "possible_sync_or_h2d", "look for host-device copies and "
-		    "synchronizations inside the step (.item(), .cpu(), "
-		    "blocking .to()); make copies non_blocking from pinned "
-		    "memory, move syncs out of the step" },
-		{ "possible_comm_wait", "check whether the collectives "
-		    "overlap compute; look at the slowest rank and the "
-		    "communication and sync paths" },
-		{ "possible_host_launch_lag", "reduce host launch overhead: "
-		    "fuse small ops, capture graphs (CUDA/ACL graph), take "
-		    "Python work off the step's critical path" },
-		{ "possible_python_serialization_or_lock", "sample the "
-		    "Python threads (py-spy, thread view) for a lock or GIL "
-		    "holder during the bubbles" },
-		{ "possible_untraced_host_blocking", "the host did something "
-		    "the trace does not show: take host-side sampling (perf, "
-		    "py-spy) or a thread view over the same steps" },
-		{ "insufficient_evidence", "name no cause yet: capture more "
-		    "steps with host events, stacks and shapes, then rerun "
-		    "the pipeline" },
-	};
-	size_t i;
+	return s[strspn(s, "0.")] == '\0';
+}
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(t[i].label, label) == 0)
-			return t[i].advice;
-	return "inspect the bubbles that carry this label";
+/* Compare two decimal texts (dec_valid) as numbers: -1, 0 or 1. */
+int
+dec_cmp(const char *a, const char *b)
+{
+	int na = *a == '-', nb = *b == '-', c = 0;
+	size_t ia, ib;
+
+	a += na;
+	b += nb;
+	if (dec_zero(a) && dec_zero(b))
+		return 0;
+	if (na != nb)
+		return na ? -1 : 1;
+	while (*a == '0' && a[1] >= '0' && a[1] <= '9')
+		a++;
+	while (*b == '0' && b[1] >= '0' && b[1] <= '9')
+		b++;
+	ia = strspn(a, "0123456789");
+	ib = strspn(b, "0123456789");
+	if (ia != ib)
+		c = ia < ib ? -1 : 1;
+	else
+		c = strncmp(a, b, ia);
+	a += ia + (a[ia] == '.');
+	b += ib + (b[ib] == '.');
+	while (c == 0 && (*a != '\0' || *b != '\0')) {
+		int x = *a ? *a++ : '0', y = *b ? *b++ : '0';
+		c = x - y;
+	}
+	c = c < 0 ? -1 : c > 0;
+	return na ? -c : c;
 }
 
 /*
  * The decimal text S divided by 10^SHIFT, rounded half away from zero
- * to PLACES decimals ("-" when S is empty or NULL).  Exact: the digits
+ * to exactly PLACES decimals ("-" when S is empty or NULL).  Exact: the digits
  * go through integers and num_ratio(), digits past the 17th dropped.
  */
 void
@@ -290,5 +311,196 @@ put_dec(FILE *f, const char *s, int shift, int places)
 	for (; shift > 0; shift--)
 		den *= 10;
 	num_ratio(b, neg ? -n : n, den, places);
-	fputs(b, f);
+	put_fixed(f, b, places);
+}
+
+/* A ratio (0.660026) as a percentage with one decimal and its sign. */
+void
+put_pct(FILE *f, const char *ratio)
+{
+	char b[160];
+
+	if (ratio == NULL || *ratio == '\0' || !dec_valid(ratio)) {
+		fputs("-", f);
+		return;
+	}
+	dec_scale(ratio, -2, b, sizeof(b));
+	put_dec(f, b, 0, 1);
+	putc('%', f);
+}
+
+/* Display width of UTF-8 text: the bytes that start a character. */
+size_t
+text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+#define ANON	"(anonymous namespace)::"
+#define ELLIPSIS "\xe2\x80\xa6"		/* U+2026, one column */
+
+/*
+ * Where the bracket at S (one of "<(") closes, or the end of S.  Inside
+ * parentheses '<' and '>' are not brackets: "(at::Array<char*, 1>)" and
+ * a template's "(a > b)" compare or nest.
+ */
+static const char *
+closing(const char *s)
+{
+	int angle = 0, paren = 0, outer = *s;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '(')
+			paren++;
+		else if (*s == ')' && paren > 0) {
+			if (--paren == 0 && outer == '(')
+				return s;
+		} else if (paren > 0)
+			continue;
+		else if (*s == '<')
+			angle++;
+		else if (*s == '>' && angle > 0 && --angle == 0)
+			return s;
+	}
+	return s;
+}
+
+/*
+ * The start of the name proper: after a return type ("void ",
+ * "at::Tensor "), the last space at bracket depth 0 before the first
+ * '(' at depth 0.
+ */
+static const char *
+name_start(const char *s)
+{
+	const char *p, *start = s;
+
+	for (p = s; *p != '\0' && *p != '('; p++) {
+		if (*p == '<') {
+			p = closing(p);
+			if (*p == '\0')
+				break;
+		} else if (*p == ' ')
+			start = p + 1;
+	}
+	return *start != '\0' ? start : s;
+}
+
+/*
+ * S shortened for a human report into BUF (CAP bytes): a name longer
+ * than MAX columns (C++ kernels run to 2,000 bytes) loses its return
+ * type and anonymous namespaces, its template arguments and its
+ * signature become "<…>" and "(…)", and what is still too long is cut
+ * with "…".  Shorter names are kept whole.
+ */
+const char *
+name_short(const char *s, char *buf, size_t cap, size_t max)
+{
+	const char *p, *e;
+	size_t o = 0, w = 0, n;
+
+	if (text_width(s) <= max || cap < 16) {
+		snprintf(buf, cap, "%s", s);
+		return buf;
+	}
+	for (p = name_start(s); *p != '\0' && o + 8 < cap; ) {
+		if (strncmp(p, ANON, strlen(ANON)) == 0) {
+			p += strlen(ANON);
+			continue;
+		}
+		if (*p == '<' || (*p == '(' && p > s && p[-1] != ' ')) {
+			e = closing(p);
+			buf[o++] = *p;
+			memcpy(buf + o, ELLIPSIS, 3);
+			o += 3;
+			buf[o++] = *p == '<' ? '>' : ')';
+			w += 3;
+			if (*e == '\0')
+				break;
+			p = e + 1;
+			/* Nothing after a signature names the kernel. */
+			if (*e == ')' && p[strcspn(p, "<(")] == '\0' &&
+			    strncmp(p, "::", 2) != 0)
+				break;
+			continue;
+		}
+		buf[o++] = *p++;
+		w += ((unsigned char)p[-1] & 0xC0) != 0x80;
+	}
+	buf[o] = '\0';
+	if (text_width(buf) > max) {
+		/* Cut at a character boundary, MAX - 1 columns kept. */
+		for (o = 0, n = 0; buf[o] != '\0'; o++)
+			if (((unsigned char)buf[o] & 0xC0) != 0x80 &&
+			    ++n == max)
+				break;
+		memcpy(buf + o, ELLIPSIS, 4);
+	}
+	return buf;
+}
+
+/* A kernel or op name as a human format shows it (NAME_MAX columns). */
+void
+put_name(FILE *f, const char *s)
+{
+	char b[512];
+
+	fputs(name_short(s, b, sizeof(b), NAME_MAX_COLS), f);
+}
+
+/* The same as a Markdown code span. */
+void
+put_md_name(FILE *f, const char *s)
+{
+	char b[512];
+
+	put_md(f, name_short(s, b, sizeof(b), NAME_MAX_COLS));
+}
+
+/*
+ * Free text that may quote kernel names (a verdict's evidence, an
+ * advice's sentence), for a human format: every template argument list
+ * and every signature attached to a name ("f(int, float*)") longer than
+ * 16 bytes becomes "<…>" or "(…)", and a word (up to a space or comma)
+ * still wider than NAME_MAX_COLS is cut with "…".  "name (1.2 ms/step)"
+ * keeps its parenthesis, which follows a space.
+ */
+char *
+text_short(const char *s)
+{
+	/* A cut word writes 3 bytes for 2 or more: room for that. */
+	size_t cap = 2 * strlen(s) + 4, o = 0, w = 0;
+	char *b = xmalloc(cap);
+	const char *e;
+
+	while (*s != '\0') {
+		if ((*s == '<' || (*s == '(' && o > 0 && b[o - 1] != ' ')) &&
+		    *(e = closing(s)) != '\0' && e - s > 17) {
+			b[o++] = *s;
+			memcpy(b + o, ELLIPSIS, 3);
+			o += 3;
+			b[o++] = *e;
+			s = e + 1;
+			w += 3;
+			continue;
+		}
+		w = *s == ' ' || *s == ',' ? 0 : w + (((unsigned char)*s &
+		    0xC0) != 0x80);
+		if (w == NAME_MAX_COLS && s[1] != '\0' && s[1] != ' ' &&
+		    s[1] != ',' && ((unsigned char)*s & 0xC0) != 0x80) {
+			/* Cut the rest of the word. */
+			memcpy(b + o, ELLIPSIS, 3);
+			o += 3;
+			s += strcspn(s, " ,");
+			w = 0;
+			continue;
+		}
+		b[o++] = *s++;
+	}
+	b[o] = '\0';
+	return b;
 }

@@ -19,7 +19,7 @@ struct tsvr;
 enum {
 	SM_SERVICE, SM_BUSY, SM_UNDERFEED, SM_UNDERFEED_RATIO, SM_PRELAUNCH,
 	SM_TAIL, SM_INTERNAL, SM_LARGEST, SM_BUBBLES, SM_INTER_STEP,
-	SM_KERNELS, SM_N
+	SM_KERNELS, SM_SIGNIFICANT, SM_N
 };
 extern const char *const render_step_metric[SM_N];
 
@@ -47,6 +47,10 @@ struct rgroup {
 	char		*pattern_tags;
 };
 
+/* What the host was doing during a gap (prof-attrib's idle_*_ns). */
+enum { HC_SYNC, HC_INPUT, HC_LAUNCH, HC_HOST, HC_UNTRACED, HC_N };
+extern const char *const render_host_class[HC_N];
+
 /* A bubble record with the columns the reports show. */
 struct rbubble {
 	int64_t	 ts, dur;
@@ -54,6 +58,33 @@ struct rbubble {
 	char	*host_cov, *sync_cov, *comm_cov, *host_par;
 	char	*prev_name, *prev_core, *prev_dur, *prev_track;
 	char	*next_name, *next_core, *next_dur, *next_track;
+	char	*host_top;		/* "RATIO NAME;RATIO NAME" */
+	char	*idle[HC_N];		/* idle_sync_ns, ... */
+};
+
+/* A verdict record of prof-verdict (scope run, or group). */
+struct rverdict {
+	char	*cls, *scope, *group, *steps, *share, *stake, *window;
+	char	*confidence, *second, *second_ratio, *mfu, *mfu_cov, *chip;
+	char	*pipe, *evidence, *tags;
+};
+
+/* A budget record: one part of a scope's window time (run or group). */
+struct rbudget {
+	char	*part, *scope, *group, *steps, *budget, *per_step, *share;
+	char	*window;
+};
+
+/* An advice record: one recommendation of prof-verdict. */
+struct radvice {
+	int64_t	 rank;			/* 1 first */
+	char	*name, *prio, *scope, *target, *stake, *share, *evidence;
+	char	*text, *followup;
+};
+
+/* A hostcov record: a host event during the idle time of a scope. */
+struct rhostcov {
+	char	*name, *scope, *step, *group, *cls, *covered, *share;
 };
 
 struct rcause {
@@ -116,7 +147,7 @@ struct rdev {
 	size_t		 ncauses;
 	struct rop	*ops;		/* cost rank <= opts.ops, or tagged */
 	size_t		 nops;
-	uint64_t	 nkernel, nhost, ncomm, naicpu, nkind_other;
+	uint64_t	 nkernel, nhost, ncomm, naicpu, nkind_other, nbusy;
 	uint64_t	 aicpu[AC_N];
 	struct rkv	*flags;		/* wait_recorded, variable_shape_... */
 	size_t		 nflags;
@@ -126,6 +157,15 @@ struct rdev {
 	size_t		 npoints;
 	struct rlayer	*layers;	/* layer records, for the drill-down */
 	size_t		 nlayers;
+	struct rverdict	*verdict;	/* the run's, or NULL */
+	struct rverdict	*gverdicts;	/* per step group */
+	size_t		 ngverdicts;
+	struct rbudget	*budget;	/* run and group scopes */
+	size_t		 nbudget;
+	struct radvice	*advice;	/* in rank order */
+	size_t		 nadvice;
+	struct rhostcov	*hostcov;	/* group scope, and step scope */
+	size_t		 nhostcov;
 };
 
 /* A derived kind with extent seen in the stream (layer, pass, ...). */
@@ -151,6 +191,9 @@ struct rmodel {
 	struct rkv	*peaks;		/* peak_* metrics, for the roofline */
 	size_t		 npeaks;
 	int		 has_roofline;	/* kernels with ai and flops seen */
+	int		 has_verdict;	/* verdict records seen */
+	int		 has_advice;	/* advice records seen */
+	int		 verdict_ran;	/* those, or a prof-verdict #stage */
 	uint64_t	 nrecords;
 };
 
@@ -180,6 +223,7 @@ struct rctx {
 	const struct render_opts *opts;
 	struct arch		*arch;
 	struct chrome_out	*chrome;
+	int			 width;		/* -f text's columns */
 };
 
 /* What a format needs while the stream is read. */
@@ -212,6 +256,7 @@ int		 model_stage_ran(const struct rmodel *, const char *);
 const char	*model_cap(const struct rdev *, const char *);
 const char	*model_stat(const struct rgroup *, const char *);
 struct rgroup	*model_dominant(const struct rdev *);
+const struct rdev *model_dev(const struct rmodel *, const char *);
 struct rkind	*model_kind(const struct rmodel *, const char *);
 
 /* render-util.c */
@@ -226,21 +271,66 @@ void		 put_json_str(FILE *, const char *);
 void		 put_json_num(FILE *, const char *, int);
 void		 put_md(FILE *, const char *);
 const char	*certainty(const char *);
-const char	*label_advice(const char *);
+void		 put_pct(FILE *, const char *);
+size_t		 text_width(const char *);
+#define NAME_MAX_COLS	60	/* kernel names in human formats */
+const char	*name_short(const char *, char *, size_t, size_t);
+void		 put_name(FILE *, const char *);
+void		 put_md_name(FILE *, const char *);
+char		*text_short(const char *);
+int		 dec_cmp(const char *, const char *);
 
-/* A recommendation of section 5.5, with the ranks it applies to. */
+/* render-verdict.c: prof-verdict's records in words. */
+enum {
+	RP_BUSY_COMPUTE, RP_BUSY_MEMORY, RP_BUSY_LATENCY, RP_BUSY_UNCLASSED,
+	RP_COMM_HIDDEN, RP_COMM_EXPOSED, RP_IDLE_SYNC, RP_IDLE_INPUT,
+	RP_IDLE_LAUNCH, RP_IDLE_HOST, RP_IDLE_UNTRACED, RP_N
+};
+extern const char *const render_part[RP_N];
+extern const char *const render_part_words[RP_N];
+const char	*verdict_words(const char *);
+const char	*verdict_about(const char *);
+int		 dev_nodata(const struct rdev *);
+int		 dev_incore(const struct rdev *);
+int		 dev_timeline(const struct rdev *);
+void		 put_mfu(FILE *, const struct rverdict *);
+const struct rbudget *budget_part(const struct rdev *, const char *,
+		    const char *, const char *);
+int		 budget_has(const struct rdev *);
+char		*verdict_line(const struct rdev *);
+
+/* Capture idle = steps' idle - window time outside the span + rest. */
+struct ridle {
+	int64_t	 capture, steps, outside, rest;
+	size_t	 nsteps;
+};
+int		 idle_reconcile(const struct rdev *, struct ridle *);
+void		 put_idle_sentence(FILE *, const struct ridle *);
+
+/* A recommendation: an advice record, with the ranks that have it. */
 struct rrec {
-	int		 prio;		/* 0..3 for P0..P3 */
-	const char	*scope;		/* global step_group structure side op */
-	char		*target;
-	char		*action;
-	char		*gap;		/* evidence gap, or "" */
-	int		 followup;
-	char		*devs;		/* "0,1" */
-	char		*why;
+	const struct radvice	 *a;		/* the first rank's */
+	int64_t			  rank;		/* the best of its ranks' */
+	size_t			  first, seq;	/* for the order */
+	char			 *devs;		/* "0,1" */
+	const struct radvice	**all;		/* one per rank */
+	const struct rdev	**alldev;
+	size_t			  n;
 };
 size_t		 recs_build(const struct rmodel *, struct rrec **);
 void		 recs_free(struct rrec *, size_t);
+int		 rec_has_stake(const struct rrec *);
+void		 put_rec_stake(FILE *, const struct rrec *);
+void		 put_rec_share(FILE *, const struct rrec *);
+void		 put_rec_evidence(FILE *, const struct rrec *,
+		    void (*)(FILE *, const char *));
+void		 put_host_top(FILE *, const char *,
+		    void (*)(FILE *, const char *));
+void		 put_idle_split(FILE *, const struct rbubble *);
+/* render-mdverdict.c */
+void		 md_verdict(struct rctx *);
+void		 md_group_verdicts(struct rctx *);
+void		 md_recommendations(struct rctx *);
 
 /* The writers of the formats (render_formats[] in prof-render.c). */
 void		 render_md(struct rctx *);

@@ -5,6 +5,9 @@
 # stream here with Python's csv-free split and Decimal arithmetic, apart
 # from prof-render's C code: every step, the longest bubbles of each
 # rank, the chosen rank's capture figures, the ops and the causes.
+# With prof-verdict's records, the verdict array (one object per rank:
+# the run's verdict, its budget, each group's) and the recommendations
+# (every advice record, by rank and order) too.
 # Usage: check-json.py SCHEMA STREAM.tsv REPORT.json [TOP]
 # Prints "ok: N values checked"; exit 1 on a mismatch, 77 when the
 # validator is not installed.
@@ -141,6 +144,69 @@ same("cause count", len(report["soft_root_cause_summary"]), len(causes))
 for g, w in zip(report["soft_root_cause_summary"], causes):
     same("cause " + w["name"], 1 if (g["label"], g["scope"], g["dev"]) ==
          (w["name"], w["scope"], w["dev"]) else 0, 1)
+
+# The verdict array and the recommendations, against prof-verdict's records.
+def text_same(what, got, want):
+    global n
+    n += 1
+    if (got if got is not None else "") != want:
+        bad.append("%s: report %r, stream %r" % (what, got, want))
+
+
+verdicts = {v["dev"]: v for v in report.get("verdict", [])}
+for r in recs:
+    if r["kind"] != "verdict":
+        continue
+    v = verdicts.get(r["dev"])
+    if v is None:
+        bad.append("verdict of rank %s missing" % r["dev"])
+        continue
+    if r.get("scope") == "group":
+        v = {g["group_id"]: g for g in v.get("groups", [])}.get(r["step_group"])
+        if v is None:
+            bad.append("verdict of %s/%s missing" % (r["dev"], r["step_group"]))
+            continue
+    text_same("bottleneck", v["bottleneck"], r["name"])
+    same("share", v["share"], r.get("share_ratio"))
+    text_same("confidence", v["confidence"], r.get("confidence", ""))
+    same("mfu", v["mfu"], r.get("mfu_ratio"))
+    text_same("evidence", v["evidence"], r.get("evidence", ""))
+    same("stake", v["stake_ms_per_step"], ms(r.get("stake_ns")))
+    same("window", v["window_ms_per_step"], ms(r.get("window_ns")))
+for r in recs:
+    if r["kind"] != "budget" or r.get("scope") not in ("run", "group"):
+        continue
+    v = verdicts.get(r["dev"], {})
+    if r["scope"] == "group":
+        v = {g["group_id"]: g for g in v.get("groups", [])}.get(r["step_group"], {})
+    b = {x["part"]: x for x in v.get("budget", [])}.get(r["name"])
+    if b is None:
+        bad.append("budget %s %s %s missing" % (r["dev"], r["scope"], r["name"]))
+        continue
+    same("budget ms/step " + r["name"], b["ms_per_step"], ms(r.get("per_step_ns")))
+    same("budget share " + r["name"], b["share"], r.get("share_ratio"))
+    same("budget ms " + r["name"], b["ms"], ms(r.get("budget_ns")))
+advice = {}
+for rec in report.get("recommendations", []):
+    for d in rec.get("per_dev", []):
+        advice[(d["dev"], rec["id"], d["order"])] = (rec, d)
+nadvice = 0
+for r in recs:
+    if r["kind"] != "advice":
+        continue
+    nadvice += 1
+    order = r.get("rank") or r.get("order")
+    got = advice.get((r["dev"], r["name"], int(order) if order else None))
+    if got is None:
+        bad.append("advice %s %s %s missing" % (r["dev"], r["name"], order))
+        continue
+    rec, d = got
+    text_same("advice text", rec["action"], r.get("text", ""))
+    text_same("advice prio", rec["priority"], r.get("prio", ""))
+    same("advice stake", d["stake_ms_per_step"], ms(r.get("stake_ns")))
+    same("advice share", d["share"], r.get("share_ratio"))
+    text_same("advice evidence", d["evidence"], r.get("evidence", ""))
+same("advice count", len(advice), nadvice)
 
 if bad:
     print("\n".join(bad[:20]))
