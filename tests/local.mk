@@ -62,6 +62,11 @@ EXTRA_DIST += tests/lib.sh tests/cols.awk tests/cli.sh tests/cases.sh tests/corp
 # record; the fuzzers' regression inputs replayed through the tools.
 TESTS += tests/nothing-lost.sh
 EXTRA_DIST += tests/nothing-lost.sh
+# The verdict on real profiles (issue 12): an expert table computed from
+# the raw files without proftools, and no false follow-up.
+TESTS += tests/verdict-corpus.sh tests/followup-corpus.sh
+EXTRA_DIST += tests/verdict-corpus.sh tests/followup-corpus.sh \
+	tests/verdict-evidence.py
 TESTS += tests/stage-input.sh
 EXTRA_DIST += tests/stage-input.sh
 TESTS += tests/fuzz-regress.sh

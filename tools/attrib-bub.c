@@ -65,6 +65,8 @@ struct dev {
 	struct thr	*last;	/* most host events follow one of the same thread */
 	struct bub	*open;
 	struct nmap	 run;	/* names by the largest end of their events */
+	int64_t		*frames;	/* ends of MATCH_FRAME events */
+	size_t		 nframes, capframes;
 	size_t		 run_keep;	/* names left by the last pruning */
 	int		 stacks, shapes, hosts, launches;
 	int		 device;	/* a kernel or busy record seen */
@@ -300,6 +302,40 @@ host_event(struct dev *d, struct thr *t, unsigned mask, uint32_t id,
 	run_note(d, id, s, e);
 }
 
+/*
+ * A Python frame [S, E) on rank D: host work in the open bubbles it does
+ * not span whole, kept for the bubbles that open before it ends
+ * (open_bubble).  Its time counts, its name does not: module wrappers
+ * and builtins with object addresses would crowd the ops out of
+ * host_top.
+ */
+static void
+frame_event(struct dev *d, int64_t s, int64_t e)
+{
+	struct bub *b;
+	size_t i, n;
+	int k;
+
+	for (b = d->open; b != NULL; b = b->next) {
+		if ((s <= b->s && e >= b->e) || s >= b->e)
+			continue;
+		for (k = CLS_HOST; k < CLS_N; k++)
+			cover_add(&b->cum[k], s, e, b->s, b->e);
+	}
+	if (d->nframes == d->capframes) {
+		for (i = n = 0; i < d->nframes; i++)	/* drop the ended */
+			if (d->frames[i] > s)
+				d->frames[n++] = d->frames[i];
+		d->nframes = n;
+		if (2 * n >= d->capframes) {
+			d->capframes = d->capframes ? 2 * d->capframes : 64;
+			d->frames = xreallocarray(d->frames, d->capframes,
+			    sizeof(*d->frames));
+		}
+	}
+	d->frames[d->nframes++] = e;
+}
+
 static void
 read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 {
@@ -319,7 +355,9 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 	if (ts == STAGE_NO_TS || dur <= 0)
 		return;
 	mask = match_classify(name, nlen, cat, clen, &id);
-	if (mask != 0)
+	if (mask == MATCH_FRAME)
+		frame_event(d, ts, ts + dur);
+	else if (mask != 0)
 		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
 }
 
@@ -500,6 +538,11 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
 			cover_add(bub_thr(b, d->thr[i]->idx), ts,
 			    d->thr[i]->host_end, b->s, b->e);
+	for (i = 0; i < d->nframes; i++)	/* frames that end inside */
+		if (d->frames[i] > ts && d->frames[i] < b->e)
+			for (f = CLS_HOST; f < CLS_N; f++)
+				cover_add(&b->cum[f], ts, d->frames[i], b->s,
+				    b->e);
 	b->next = d->open;
 	d->open = b;
 	if (b->e < next_close)

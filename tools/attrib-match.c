@@ -73,7 +73,8 @@ static const char *const defaults[] = {
 	"launch AscendCL@aclopCompileAndExecute*", "launch aclnn*",
 	"launch AscendCL@aclnn*", "launch Dequeue@*",
 	"input *DataLoader*", "input *dataloader.py(*", "input *__next__",
-	"input *__getitem__*", "input *__getitems__*", "input *collate*",
+	"input *data*__getitem__*", "input *data*__getitems__*",
+	"input *collate*",
 	"input *Dataset*", "input *dataset*", "input *torch/utils/data/*",
 	"input *pin_memory*",
 	"cpu *Optimizer*", "cpu *optimizer*", "cpu *zero_grad*",
@@ -261,8 +262,12 @@ classify(const char *name, size_t nlen, const char *cat, size_t clen)
 		if (in && !out)
 			mask |= FAM_BIT(f);
 	}
+	if (mask == 0 && clen == 15 && memcmp(cat, "python_function", 15) == 0)
+		mask = MATCH_FRAME;
 	return mask;
 }
+
+
 
 /* The cache: open addressing over (hash, key offset), keys in an arena. */
 #define CACHE_SLOTS	65536		/* power of two */

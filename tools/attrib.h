@@ -18,6 +18,12 @@ enum {
 	FAM_HOST, FAM_SYNC, FAM_COMM, FAM_LAUNCH, FAM_INPUT, FAM_CPU, FAM_N
 };
 #define FAM_BIT(f)	(1u << (f))
+/*
+ * Not a family: a Python frame that matches none.  It is host work in a
+ * gap it begins or ends in; one open across the whole gap is only the
+ * module around the work (prof-attrib(1), HOST EVENTS).
+ */
+#define MATCH_FRAME	(1u << FAM_N)
 
 /*
  * The idle classes that partition a bubble, highest first: what the

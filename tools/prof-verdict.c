@@ -25,7 +25,7 @@
 #include "verdict.h"
 #include "xalloc.h"
 
-enum { OPT_SMALL_GAP = 256, OPT_TIE, OPT_LOSS, OPT_FLOOR, OPT_NAMES };
+enum { OPT_SMALL_GAP = 256, OPT_SHORT_KERNEL, OPT_TIE, OPT_LOSS, OPT_FLOOR, OPT_NAMES };
 
 static const char *const added[] = {
 	"step", "step_group", "scope", "steps", "budget_ns", "per_step_ns",
@@ -38,7 +38,7 @@ static const char *const added[] = {
 static struct {
 	int step, group, tags, core, bound, scope, mfu, cov, chip;
 	int pipe_bound, pipe_ratio, busy, durt, host_class, covered;
-	int followup, target, cost_total, idle[IB_N];
+	int followup, target, cost_total, value, idle[IB_N];
 } c;
 
 static void
@@ -56,6 +56,10 @@ usage(void)
 	printf("      --small-gap=NS    host work in idle gaps shorter than "
 	    "this is launch\n"
 	    "                        overhead (default 100000)\n"
+	    "      --short-kernel=NS latency-bound kernels shorter than this "
+	    "are launch\n"
+	    "                        overhead, longer ones compute "
+	    "(default 10000)\n"
 	    "      --tie=RATIO       classes within RATIO of the window of "
 	    "each other are a\n"
 	    "                        near tie (default 0.05)\n"
@@ -116,6 +120,7 @@ find_cols(struct stage *st)
 	c.followup = stage_col(st, "followup");
 	c.target = stage_col(st, "target_id");
 	c.cost_total = stage_col(st, "cost_total_ns");
+	c.value = stage_col(st, "value");
 	for (i = 0; i < IB_N; i++)
 		c.idle[i] = stage_col(st, idle[i]);
 }
@@ -152,9 +157,14 @@ tags_have(struct stage *st, const char *tag)
 	return 0;
 }
 
-/* The part a kernel record's time belongs to while it runs. */
+/*
+ * The part a kernel record's time belongs to while it runs.  A
+ * latency-bound kernel is launch overhead only when it is short: a long
+ * one far below its roofs (a scalar-bound vector kernel, say) is bound
+ * by its own code, and faster launches would not help it.
+ */
 static int
-kernel_part(struct stage *st)
+kernel_part(struct stage *st, int64_t short_kernel)
 {
 	size_t n = 0, cn = 0;
 	const char *name = stage_get(st, COL_NAME, &n);
@@ -167,7 +177,8 @@ kernel_part(struct stage *st)
 	if (field_is(st, c.bound, "memory"))
 		return VP_BUSY_MEMORY;
 	if (field_is(st, c.bound, "latency"))
-		return VP_BUSY_LATENCY;
+		return stage_dur(st) < short_kernel ? VP_BUSY_LATENCY :
+		    VP_BUSY_COMPUTE;
 	return VP_BUSY_UNCLASSED;
 }
 
@@ -280,8 +291,48 @@ on_hostcov(struct stage *st, struct vdev *d)
 
 #define IS(s, len, k) ((len) == sizeof(k) - 1 && memcmp((s), (k), (len)) == 0)
 
+/* The device of the current record, or NULL when it has none. */
+static struct vdev *
+rec_dev(struct stage *st)
+{
+	size_t n;
+	const char *dev = stage_get(st, COL_DEV, &n);
+
+	return n > 0 ? vs_dev(dev, n) : NULL;
+}
+
+/* prof-ingest's step_trace_time metrics that make the profiler's split. */
 static void
-on_record(struct stage *st, const char *kind, size_t len)
+on_metric(struct stage *st, struct vdev *d)
+{
+	static const char *const names[PF_N] = {
+		"profiler_computing_ns",
+		"profiler_communication_not_overlapped_ns",
+		"profiler_overlapped_ns", "profiler_stage_ns"
+	};
+	size_t sn;
+	const char *step;
+	int64_t v;
+	int k, absent;
+
+	if (d == NULL || c.step < 0 || c.value < 0 ||
+	    stage_absent(st, c.step))
+		return;
+	for (k = 0; k < PF_N; k++)
+		if (field_is(st, COL_NAME, names[k]))
+			break;
+	if (k == PF_N)
+		return;
+	v = stage_i64(st, c.value, &absent);
+	if (absent || v < 0)
+		return;
+	step = stage_get(st, c.step, &sn);
+	vs_profiler(d, step, sn, k, v);
+}
+
+static void
+on_record(struct stage *st, const char *kind, size_t len,
+    const struct v_opts *o)
 {
 	size_t n, sn = 0, gn = 0;
 	const char *dev = stage_get(st, COL_DEV, &n), *s, *g;
@@ -292,7 +343,7 @@ on_record(struct stage *st, const char *kind, size_t len)
 	d = vs_dev(dev, n);
 	if (IS(kind, len, "kernel")) {
 		s = stage_get(st, COL_NAME, &sn);
-		vs_kernel(d, stage_ts(st), stage_dur(st), kernel_part(st), s,
+		vs_kernel(d, stage_ts(st), stage_dur(st), kernel_part(st, o->short_kernel), s,
 		    sn);
 	} else if (IS(kind, len, "window")) {
 		s = c.step >= 0 ? stage_get(st, c.step, &sn) : "";
@@ -313,6 +364,8 @@ on_record(struct stage *st, const char *kind, size_t len)
 		on_cause(st, d);
 	else if (IS(kind, len, "hostcov"))
 		on_hostcov(st, d);
+	else if (IS(kind, len, "metric"))
+		on_metric(st, d);
 }
 
 static void
@@ -334,8 +387,11 @@ run(const char *path, const struct v_opts *o, int argc, char *argv[])
 	vs_init(st, o);
 	while (stage_next(st)) {
 		kind = stage_get(st, COL_KIND, &len);
+		/* summary records have no time; the profiler's split too */
 		if (stage_ts(st) != STAGE_NO_TS)
-			on_record(st, kind, len);
+			on_record(st, kind, len, o);
+		else if (IS(kind, len, "metric"))
+			on_metric(st, rec_dev(st));
 		stage_pass(st);
 	}
 	vs_finish();
@@ -350,6 +406,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "small-gap",	required_argument,	NULL, OPT_SMALL_GAP },
+		{ "short-kernel", required_argument,	NULL, OPT_SHORT_KERNEL },
 		{ "tie",	required_argument,	NULL, OPT_TIE },
 		{ "loss",	required_argument,	NULL, OPT_LOSS },
 		{ "floor",	required_argument,	NULL, OPT_FLOOR },
@@ -358,7 +415,7 @@ main(int argc, char *argv[])
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct v_opts o = {
-		100000, { 5, 100 }, { 25, 100 }, { 5, 100 }, 3
+		100000, 10000, { 5, 100 }, { 25, 100 }, { 5, 100 }, 3
 	};
 	int ch;
 
@@ -374,6 +431,10 @@ main(int argc, char *argv[])
 		case OPT_SMALL_GAP:
 			o.small_gap = cli_parse_i64(optarg, "--small-gap", 0,
 			    INT64_MAX);
+			break;
+		case OPT_SHORT_KERNEL:
+			o.short_kernel = cli_parse_i64(optarg, "--short-kernel",
+			    0, INT64_MAX);
 			break;
 		case OPT_TIE:
 			o.tie = parse_ratio(optarg, "--tie");

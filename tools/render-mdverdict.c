@@ -235,8 +235,9 @@ md_recommendations(struct rctx *rc)
 		    "yes: capture what is missing" : "no", r[i].devs);
 	}
 	recs_free(r, n);
-	fputs("\nIn prof-verdict's order: by the time at stake per step, "
-	    "actions before follow-ups among equals; the priority follows "
+	fputs("\nIn prof-verdict's order: the verdict's own class first, "
+	    "then by the time at stake per step, actions before follow-ups "
+	    "among equals; the priority follows "
 	    "the share of the step at stake (prof-verdict(1)).  Equal "
 	    "recommendations of several ranks are one row.\n", f);
 }

@@ -417,7 +417,8 @@ recommendations(struct rctx *rc)
 		line_close(rc, &l, 2);
 		return;
 	}
-	say(rc, "recommendations (prof-verdict, by the time at stake):");
+	say(rc, "recommendations (prof-verdict: the verdict's first, then by "
+	    "the time at stake):");
 	for (i = 0; i < n && i < 6; i++) {
 		f = line_open(&l);
 		t = text_short(r[i].a->text);

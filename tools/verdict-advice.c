@@ -2,9 +2,13 @@
  * The recommendations of prof-verdict: one per budget class that takes
  * at least --floor of the window (and always the verdict's), one per op
  * a prof-waitanchor rule tagged, one per follow-up prof-attrib named,
- * each with the time it puts at stake per step.  They are ranked by
- * that time, actions before follow-ups among equals, so that an op-level
- * item outranks a system-level one only when more time rides on it.
+ * each with the time it puts at stake per step.  The verdict's own
+ * class comes first, so that what to do first agrees with what bounds
+ * the run (a busy device's compute time can outweigh the input stall
+ * that is the verdict, yet it cannot all be removed); the rest are
+ * ranked by the time at stake, actions before follow-ups among equals,
+ * so that an op-level item outranks a system-level one only when more
+ * time rides on it.
  *
  * Priority from the share of the window at stake: P0 from 25 %, P1 from
  * 10 %, P2 from 2 %, P3 below.
@@ -26,6 +30,7 @@ struct item {
 	int64_t		 stake;		/* per step */
 	int64_t		 share_num, share_den;
 	int		 followup, prio;
+	int		 lead;		/* the verdict's class: first */
 };
 
 static struct item *items;
@@ -57,6 +62,7 @@ add(const char *name, const char *scope, const char *target, int64_t stake,
 	it->share_num = num;
 	it->share_den = den;
 	it->followup = followup;
+	it->lead = 0;
 	if (den <= 0)
 		it->prio = followup ? 1 : 3;
 	else if (4 * num >= den)
@@ -106,11 +112,17 @@ static void
 from_class(const struct vdev *d, const struct vverdict *v, int k,
     int64_t per_step)
 {
-	char names[1024], ev[1536], ms[64], win[64], pct[64];
+	char names[1024], timed[1024], ev[2600], ms[64], win[64], pct[64];
 	const char *text = action[k].text;
 	int followup;
 
-	vsum_names(names, sizeof(names), d, k, 3, v->steps);
+	/*
+	 * The sentence names the ops; their times, which differ from rank
+	 * to rank, go to the evidence, so that the same advice of several
+	 * ranks reads the same and merges in the reports.
+	 */
+	vsum_names(names, sizeof(names), d, k, 3, 0);
+	vsum_names(timed, sizeof(timed), d, k, 3, v->steps);
 	if (names[0] == '\0')
 		snprintf(names, sizeof(names), "%s", k == VC_UNTRACED ?
 		    "no host event open" : "no names recorded");
@@ -132,12 +144,14 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
 		    "bubble columns say what the host was doing";
 		followup = 0;
 	}
-	snprintf(ev, sizeof(ev), "%s %s/step of %s (%s)", vc_name[k],
+	snprintf(ev, sizeof(ev), "%s %s/step of %s (%s)%s%s", vc_name[k],
 	    vsum_ms(ms, sizeof(ms), per_step), vsum_ms(win, sizeof(win),
 	    vsum_per_step(v->window, v->steps)),
-	    vsum_pct(pct, sizeof(pct), v->cls_ns[k], v->window));
+	    vsum_pct(pct, sizeof(pct), v->cls_ns[k], v->window),
+	    timed[0] ? ": " : "", timed);
 	add(action[k].name, "run", "", per_step, v->cls_ns[k], v->window,
 	    followup, ev, text, names);
+	items[nitems - 1].lead = k == v->cls;
 }
 
 /*
@@ -231,6 +245,8 @@ by_stake(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
 
+	if (x->lead != y->lead)
+		return y->lead - x->lead;
 	if (x->stake != y->stake)
 		return x->stake > y->stake ? -1 : 1;
 	if (x->followup != y->followup)

@@ -190,7 +190,11 @@ decide(const struct vdev *d, struct vverdict *v)
 		stage_tag_add(v->tags, sizeof(v->tags), "no_roofline");
 	else if (d->mfu == NULL || d->mfu[0] == '\0')
 		stage_tag_add(v->tags, sizeof(v->tags), "no_chip");
-	if (d->no_attrib || !d->has_bubbles)
+	if (d->profiler_split) {
+		stage_tag_add(v->tags, sizeof(v->tags), "profiler_split");
+		if (strcmp(v->confidence, "high") == 0)
+			v->confidence = "medium";
+	} else if (d->no_attrib || !d->has_bubbles)
 		stage_tag_add(v->tags, sizeof(v->tags), "no_attrib");
 }
 
@@ -210,6 +214,7 @@ void
 vsum_names(char *buf, size_t cap, const struct vdev *d, int cls, int n,
     int64_t steps)
 {
+	/* STEPS 0: the names alone, without their time */
 	struct vname **v;
 	size_t i, k = 0, len = 0;
 	char ms[64];
@@ -223,9 +228,14 @@ vsum_names(char *buf, size_t cap, const struct vdev *d, int cls, int n,
 			v[k++] = &d->names.v[i];
 	qsort_r(v, k, sizeof(*v), by_name_ns, &cls);
 	for (i = 0; i < k && i < (size_t)n && len + 1 < cap; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s%s (%s/step)",
-		    i ? ", " : "", v[i]->name, vsum_ms(ms, sizeof(ms),
-		    vsum_per_step(v[i]->ns[cls], steps)));
+		if (steps == 0)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+			    i ? ", " : "", v[i]->name);
+		else
+			len += (size_t)snprintf(buf + len, cap - len,
+			    "%s%s (%s/step)", i ? ", " : "", v[i]->name,
+			    vsum_ms(ms, sizeof(ms), vsum_per_step(v[i]->ns[cls],
+			    steps)));
 	if (len >= cap && cap > 4)
 		memcpy(buf + cap - 4, "...", 4);
 	free(v);

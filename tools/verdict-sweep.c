@@ -130,6 +130,31 @@ vs_window(struct vdev *d, int64_t ts, int64_t dur, const char *step,
 	s->cut = cut;
 }
 
+/* One value of the profiler's split of STEP (PF_*). */
+void
+vs_profiler(struct vdev *d, const char *step, size_t len, int which,
+    int64_t ns)
+{
+	struct vprof *p = NULL;
+	size_t i;
+
+	for (i = d->nprof; i > 0; i--)	/* a step's rows come together */
+		if (strlen(d->prof[i - 1].step) == len &&
+		    memcmp(d->prof[i - 1].step, step, len) == 0) {
+			p = &d->prof[i - 1];
+			break;
+		}
+	if (p == NULL) {
+		d->prof = xreallocarray(d->prof, d->nprof + 1,
+		    sizeof(*d->prof));
+		p = &d->prof[d->nprof++];
+		memset(p, 0, sizeof(*p));
+		p->step = xstrndup(step, len);
+	}
+	p->ns[which] = ns;
+	p->have |= 1u << which;
+}
+
 /*
  * The bound most running compute kernels have (the first of compute,
  * memory, latency, unclassed among equals), or -1 when none runs.
@@ -354,6 +379,63 @@ idle_parts(struct vstep *s)
 		s->part[VP_IDLE_SYNC + i] = s->bub[i];
 }
 
+static const struct vprof *
+prof_of(const struct vdev *d, const char *step)
+{
+	size_t i;
+
+	for (i = 0; i < d->nprof; i++)
+		if (d->prof[i].have == (1u << PF_N) - 1 &&
+		    strcmp(d->prof[i].step, step) == 0)
+			return &d->prof[i];
+	return NULL;
+}
+
+/*
+ * When the kernel timeline of D's steps holds under half the device time
+ * the profiler itself measured for them (Computing + Communication(Not
+ * Overlapped) of step_trace_time), the kernel table is an excerpt and
+ * its budget would call the missing time idle.  The profiler's split
+ * then stands in for those steps: window = Stage, compute without
+ * overlap, hidden and exposed communication, and the rest idle with
+ * nothing to tell its cause (untraced).
+ */
+static void
+profiler_split(struct vdev *d)
+{
+	const struct vprof *p;
+	struct vstep *s;
+	int64_t timeline = 0, profiler = 0, comp;
+	size_t j;
+	int k;
+
+	for (j = 0; j < d->nsteps; j++) {
+		if ((p = prof_of(d, d->steps[j].step)) == NULL)
+			continue;
+		for (k = 0; k < VP_NBUSY; k++)
+			timeline += d->steps[j].part[k];
+		profiler += p->ns[PF_COMPUTING] + p->ns[PF_COMM_NOT_OVERLAPPED];
+	}
+	if (profiler <= 0 || timeline * 2 >= profiler)
+		return;
+	d->profiler_split = 1;
+	for (j = 0; j < d->nsteps; j++) {
+		s = &d->steps[j];
+		if ((p = prof_of(d, s->step)) == NULL)
+			continue;
+		memset(s->part, 0, sizeof(s->part));
+		memset(s->hid, 0, sizeof(s->hid));
+		memset(s->bub, 0, sizeof(s->bub));
+		comp = p->ns[PF_COMPUTING] - p->ns[PF_OVERLAPPED];
+		s->part[VP_BUSY_UNCLASSED] = comp > 0 ? comp : 0;
+		s->part[VP_COMM_HIDDEN] = p->ns[PF_OVERLAPPED];
+		s->hid[VP_BUSY_UNCLASSED] = p->ns[PF_OVERLAPPED];
+		s->part[VP_COMM_EXPOSED] = p->ns[PF_COMM_NOT_OVERLAPPED];
+		s->dur = p->ns[PF_STAGE];
+		idle_parts(s);
+	}
+}
+
 void
 vs_finish(void)
 {
@@ -365,6 +447,7 @@ vs_finish(void)
 		advance(d, INT64_MAX);
 		for (j = 0; j < d->nsteps; j++)
 			idle_parts(&d->steps[j]);
+		profiler_split(d);
 	}
 }
 
@@ -381,6 +464,9 @@ vs_free(void)
 			free(d->steps[j].group);
 		}
 		free(d->steps);
+		for (j = 0; j < d->nprof; j++)
+			free(d->prof[j].step);
+		free(d->prof);
 		free(d->act);
 		for (j = 0; j < d->names.n; j++)
 			free(d->names.v[j].name);

@@ -39,6 +39,7 @@ struct ratio {
 
 struct v_opts {
 	int64_t		small_gap;	/* host work in shorter gaps: launch */
+	int64_t		short_kernel;	/* latency-bound and shorter: launch */
 	struct ratio	tie;		/* near tie: within this of a window */
 	struct ratio	loss;		/* a loss class wins from this share */
 	struct ratio	floor;		/* advice for a part from this share */
@@ -54,6 +55,17 @@ struct vstep {
 	int64_t		 hid[VP_BUSY_UNCLASSED + 1];	/* comm_hidden by bound */
 	int64_t		 bub_total;
 	int		 cut;		/* the capture boundary cuts it */
+};
+
+/*
+ * The profiler's own split of a step (Ascend step_trace_time), kept to
+ * stand in for a kernel timeline that holds too little of it.
+ */
+enum { PF_COMPUTING, PF_COMM_NOT_OVERLAPPED, PF_OVERLAPPED, PF_STAGE, PF_N };
+struct vprof {
+	char		*step;
+	int64_t		 ns[PF_N];
+	unsigned	 have;		/* bit per PF_ value read */
 };
 
 /* Time per name, for the evidence: one entry per kernel or host name. */
@@ -107,6 +119,9 @@ struct vdev {
 	struct vcause	*causes;
 	size_t		 ncauses;
 	int		 stacks, shapes, wait_known;
+	struct vprof	*prof;		/* step_trace_time rows, by step */
+	size_t		 nprof;
+	int		 profiler_split;	/* the budget is the profiler's */
 };
 
 /* verdict-sweep.c */
@@ -118,6 +133,8 @@ void		 vs_kernel(struct vdev *, int64_t, int64_t, int, const char *,
 		    size_t);
 void		 vs_bubble(struct vdev *, int64_t, int64_t, const int64_t *,
 		    int);
+void		 vs_profiler(struct vdev *, const char *, size_t, int,
+		    int64_t);
 void		 vs_host_name(struct vdev *, int, const char *, size_t,
 		    int64_t);
 void		 vs_finish(void);
