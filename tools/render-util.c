@@ -466,7 +466,8 @@ put_md_name(FILE *f, const char *s)
  * advice's sentence), for a human format: every template argument list
  * and every signature attached to a name ("f(int, float*)") longer than
  * 16 bytes becomes "<…>" or "(…)", and a word (up to a space or comma)
- * still wider than NAME_MAX_COLS is cut with "…".  "name (1.2 ms/step)"
+ * still wider than NAME_MAX_COLS is cut with "…" (its closing marks
+ * kept: "(…):").  "name (1.2 ms/step)"
  * keeps its parenthesis, which follows a space.
  */
 char *
@@ -492,10 +493,16 @@ text_short(const char *s)
 		    0xC0) != 0x80);
 		if (w == NAME_MAX_COLS && s[1] != '\0' && s[1] != ' ' &&
 		    s[1] != ',' && ((unsigned char)*s & 0xC0) != 0x80) {
-			/* Cut the rest of the word. */
+			/* Cut the rest of the word, not its closing marks. */
+			const char *end = s + strcspn(s, " ,"), *keep = end;
+
+			while (keep > s + 1 && strchr("):;.]", keep[-1]) != NULL)
+				keep--;
 			memcpy(b + o, ELLIPSIS, 3);
 			o += 3;
-			s += strcspn(s, " ,");
+			memcpy(b + o, keep, (size_t)(end - keep));
+			o += (size_t)(end - keep);
+			s = end;
 			w = 0;
 			continue;
 		}

@@ -27,7 +27,7 @@ const char *const render_part[RP_N] = {
 };
 const char *const render_part_words[RP_N] = {
 	"busy, compute-bound kernels", "busy, memory-bound kernels",
-	"busy, latency-bound kernels", "busy, bound unknown",
+	"busy, short latency-bound kernels", "busy, bound unknown",
 	"communication hidden under compute", "communication alone (exposed)",
 	"idle, host synchronising", "idle, input pipeline",
 	"idle, kernel launch", "idle, other host work",
