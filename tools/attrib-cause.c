@@ -509,7 +509,8 @@ sum_write(struct stage *st, int64_t first, int64_t end)
 		    "(run prof-bubbles first)");
 		return;
 	}
-	qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
+	if (nsdevs > 1)	/* qsort wants a non-null array */
+		qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
 	for (i = 0; i < nsdevs; i++)
 		write_dev(st, first, end, &sdevs[i]);
 }
