@@ -558,12 +558,16 @@ NOTES = {
          "per layer LayerNormV3, MatMul, BatchMatMul, ScaledMaskedSoftmax, "
          "BatchMatMul, MatMul, hcom_allReduce, LayerNormV3, MatMul, "
          "FastGelu, MatMul, hcom_allReduce; then the loss and the AdamW "
-         "update of 28 tensors; no backward kernel is in the table, so "
-         "one pass"),
+         "update of 28 tensors (12 per layer: 2 layer norms and 4 linear "
+         "layers with bias; plus 2 embeddings and the final layer norm, "
+         "4: 2 x 12 + 4 = 28, which confirms 2 layers); no backward "
+         "kernel is in the table, so one pass"),
     ("ascend_torch_npu/msprof_analyze_ut/trace_view_2024-01.json", "0"):
         ({"layers_per_pass": "5", "layer_type": "none"},
          "a LeNet-style CNN (Conv2D1, Conv2D3 with ReLU and max-pool, "
-         "then 3 aten::addmm linear layers, Adam): 2 convolution blocks "
+         "then 3 aten::addmm linear layers; Adam updates 10 tensors, the "
+         "weight and bias of 2 conv and 3 linear layers): 2 convolution "
+         "blocks "
          "(5 with the linear layers); two unlike blocks hardly make a "
          "repeating structure, so none is accepted too"),
     ("ascend_msprof_cli/neo-pan_tilelang_main_kernel_2026-06", "0"):
@@ -590,10 +594,11 @@ NOTES = {
          "loss, SGD (14 kernels); ProfilerStep#2 lasts 49 us and "
          "launches no kernel, so 1 step is right too"),
     ("pytorch_kineto/hta/mtia_inference_rank_0.json.gz", "0"):
-        ({"steps": "36..38"}, "MTIA serving capture: 38 "
-         "Stage::processRequest ranges handled concurrently on 12 device "
-         "queues (dma_request, remote, merge, pe_exe events); no step "
-         "marker, the device event names do not name layers"),
+        ({"steps": "36..38"}, "MTIA serving capture: 38 requests "
+         "(Stage::processRequest, Stage::PyTorchMRSGIFTask::run ranges "
+         "that overlap in time) on 12 device queues (dma_request, remote, "
+         "merge, pe_exe events); no step marker, and the device event "
+         "names do not name layers"),
     ("pytorch_kineto/hta/queue_length_a100_80gb_rank0of16.json.gz", "0"):
         ({}, "a TorchRec recommendation model "
          "(sparse_arch embeddings, 2 aten::linear per step): no "
@@ -620,9 +625,10 @@ NOTES = {
     ("pytorch_kineto/hta/trace_diff_control_a100_rank3of8.json.gz", "3"):
         ({"layer_type": "mlp", "layers_per_pass": "13..16"},
          "a recommendation model (sparse arch, bottom MLP, over arch): "
-         "the bottom MLP repeats linear, layer_norm, sigmoid 15 times, "
-         "an MLP stack, not a transformer or conv layer; reporting those "
-         "MLP blocks is also right"),
+         "the bottom MLP is 15 blocks of linear layers, layer_norm and "
+         "sigmoid (30 aten::linear, 15 aten::layer_norm, 16 aten::sigmoid "
+         "per forward), an MLP stack, not a transformer or conv layer; "
+         "reporting those MLP blocks is also right"),
     ("pytorch_kineto/kineto_docs/before_fix_trace.json", "0"):
         ({}, "a kineto bug-report fixture: one 20 ns kernel"),
     ("pytorch_kineto/kineto_tb_plugin/resnet50_num_workers_0_worker0."
