@@ -244,7 +244,8 @@ while IFS= read -r run; do
 			for (i = 1; i <= 4; i++)
 				if (!ok(name[i], w[i + 2], g[i + 1], w[7]))
 					print run "\t" d "\t" name[i] "\t" w[i + 2] \
-					    "\t" alts(name[i], w[7]) "\t" g[i + 1]
+					    "\t" (alts(name[i], w[7]) == "" ? "-" : \
+					    alts(name[i], w[7])) "\t" g[i + 1]
 		}
 		for (d in got) {
 			split(got[d], g, "\t")
