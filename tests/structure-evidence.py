@@ -66,9 +66,7 @@
 # BSD-3-Clause; the neo-pan and cannbot files for internal testing only).
 # Nothing is copied from them: this script only reads them.
 
-import csv
 import importlib.util
-import json
 import os
 import re
 import sys
