@@ -95,7 +95,9 @@ compare() {
 	{ d = $col["dev"]; k = $col["kind"] }
 	pass == 1 && k == "window" {
 		n = ++nw[d]; wstep[d, n] = $col["step"]; widx[d, $col["step"]] = n
-		how[d] = how[d] (how[d] == "" ? "" : ",") $col["cat"]
+		if (!((d, $col["cat"]) in ncat))
+			cats[d] = cats[d] " " $col["cat"]
+		ncat[d, $col["cat"]]++
 		devs[d] = 1
 	}
 	pass == 2 && k == "kernel" && $col["x_marker"] != "" {
@@ -149,13 +151,17 @@ compare() {
 				p = "count " nw[d] " windows (" counted \
 				    " with a marker step) for " nm[d] " steps" p
 			sub(/^; /, "", p)
-			printf "%s\t%d\t%d\t%s\t%s\n", d, nm[d], nw[d], how[d], p
+			n = split(substr(cats[d], 2), cs, " ")
+			how = ""
+			for (i = 1; i <= n; i++)
+				how = how (i > 1 ? "," : "") ncat[d, cs[i]] " " cs[i]
+			printf "%s\t%d\t%d\t%s\t%s\n", d, nm[d], nw[d], how, p
 		}
 	}' "$1" "$1"
 }
 
-printf 'run\tdev\tmarker_steps\tdetected\tcat\tmismatch\n' >"$tmp/dis"
-printf 'run\tdev\tmarker_steps\tdetected\tcat\n' >"$tmp/ok"
+printf 'run\tdev\tmarker_steps\twindows\tcat\tmismatch\n' >"$tmp/dis"
+printf 'run\tdev\tmarker_steps\twindows\tcat\n' >"$tmp/ok"
 awk -F'\t' '/^#/ { next } !hdr { for (i = 1; i <= NF; i++) c[$i] = i; hdr = 1
     next } { print $c["run"] }' "$table" | uniq >"$tmp/runs"
 checked=0 skipped=0 failed=0
