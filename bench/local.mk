@@ -7,10 +7,12 @@
 # is not part of "make all".
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
-	bench/README.md
+	bench/README.md bench/cluster.sh
 .PHONY: bench
 bench: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    CC='$(CC)' $(SHELL) $(srcdir)/bench/run.sh
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/bench/stages.sh
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/cluster.sh

@@ -69,8 +69,9 @@ EXTRA_DIST += tests/verdict-corpus.sh tests/followup-corpus.sh \
 	tests/verdict-evidence.py
 # Across ranks (issue 16): prof-cluster's skew and waits against the
 # CSVs and communication.json, read without proftools.
-TESTS += tests/cluster-corpus.sh
-EXTRA_DIST += tests/cluster-corpus.sh
+TESTS += tests/cluster-corpus.sh tests/cluster-parallel.sh
+EXTRA_DIST += tests/cluster-corpus.sh tests/cluster-parallel.sh \
+	tests/gen-ranks.sh
 TESTS += tests/stage-input.sh
 EXTRA_DIST += tests/stage-input.sh
 TESTS += tests/fuzz-regress.sh
