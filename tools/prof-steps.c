@@ -568,13 +568,13 @@ put_periods(struct sdev *d, int64_t end)
 	}
 }
 
-/* "12.3" for 12.3 ms, rounded: a message, not a value written. */
+/* "12.345" for 12.345 ms, rounded: a message, not a value written. */
 static const char *
 ms_text(char *buf, size_t sz, int64_t ns)
 {
-	int64_t t = (ns + 50000) / 100000;
+	int64_t t = (ns + 500) / 1000;
 
-	snprintf(buf, sz, "%" PRId64 ".%" PRId64, t / 10, t % 10);
+	snprintf(buf, sz, "%" PRId64 ".%03" PRId64, t / 1000, t % 1000);
 	return buf;
 }
 

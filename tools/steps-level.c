@@ -14,7 +14,9 @@
  * the last and inside each one; a group of them that is not noise (at
  * least BRACKET_MIN kernels and BRACKET_PCT percent of a period) makes
  * the period a layer, and the runs of layers between such groups are
- * passes.  An optimizer step once per period (host annotations
+ * passes (if they hold LAYER_RUN periods on average: a model has more
+ * layers than that, and two periods between foreign kernels are more
+ * likely two passes).  An optimizer step once per period (host annotations
  * Optimizer.step#..., linked to kernels by corr) makes it a step
  * whatever the ends look like.
  *
@@ -35,7 +37,9 @@
 
 #define BRACKET_MIN	3	/* foreign kernels that bracket a run */
 #define BRACKET_PCT	1	/* ... and that percent of a period */
+#define LAYER_RUN	4	/* periods per run, at least, of a layer */
 #define PPM		1000000
+#define IDLE_FLOOR	100000	/* ns: a gap prof-bubbles finds significant */
 
 /* Where the foreign kernels of a period are (stretch C - 1 runs on). */
 struct foreign {
@@ -206,8 +210,10 @@ run_max(const struct ktup *k, size_t n)
  * goes where the device idles longest, summed over the periods.  When
  * the optimizer's kernels are known, a step ends after them: the cut is
  * the first offset after the optimizer where the device idles at least
- * half as long as at the longest (the data loading of the next step,
- * not a wait for a collective in the middle of this one).
+ * half as long as at the longest and IDLE_FLOOR on average (the data
+ * loading of the next step after the metrics the step still computes,
+ * not a wait for a collective in the middle of the next step), or,
+ * where the device never idles so, right after the optimizer.
  */
 static size_t
 step_phase(const struct sdev *d, const struct pcand *p, size_t opt_off)
@@ -229,15 +235,18 @@ step_phase(const struct sdev *d, const struct pcand *p, size_t opt_off)
 			phase = i;
 		}
 	}
-	if (opt_off < minlag)
+	if (opt_off < minlag) {
+		phase = (opt_off + 1) % minlag;
 		for (i = 1; i <= minlag; i++) {
 			size_t at = (opt_off + i) % minlag;
 
-			if (idle[at] * 2 >= best) {
+			if (idle[at] * 2 >= best &&
+			    idle[at] >= IDLE_FLOOR * (int64_t)p->c) {
 				phase = at;
 				break;
 			}
 		}
+	}
 	free(idle);
 	free(runmax);
 	return phase;
@@ -371,22 +380,48 @@ as_layers(struct sdev *d, const struct pcand *p, const struct pcand *layer,
 	free(scut);
 }
 
+/*
+ * A shorter period nested in the step: LAYER_RUN or more per step are
+ * layers; two or three are passes (micro-batches, or a forward pass and
+ * its recomputation) that the step holds.
+ */
+static void
+inner(struct sdev *d, const struct pcand *top, const struct pcand *fine)
+{
+	int lv = fine->c >= LAYER_RUN * top->c ? PL_LAYER : PL_PASS;
+
+	set_period(d, lv, (int64_t)fine->c, (int64_t)fine->lag,
+	    period_dur(d->kt, fine), scale(base_conf(fine), 9, 10),
+	    PE_KERNELS);
+}
+
 void
 steps_level(struct sdev *d, const struct pcand *top, const struct pcand *fine)
 {
 	struct foreign f;
 	int opt, bracketed;
-	size_t j;
+	size_t j, runs = 1;
 
 	find_foreign(d, top, &f);
 	/* An optimizer step in most periods: they are steps. */
 	opt = f.nopt > 0 && f.nopt * 2 >= (int64_t)(top->c - 1);
 	bracketed = brackets(f.head, top->lag);
-	for (j = 0; j < top->c; j++)
+	for (j = 0; j < top->c; j++) {
 		bracketed |= brackets(f.in[j], top->lag);
-	if (steps_opt.period > 0 || opt || !bracketed)
+		runs += j + 1 < top->c && brackets(f.in[j], top->lag);
+	}
+	/*
+	 * A layer repeats in its pass: two or three periods in a run
+	 * between foreign kernels are whole passes (a warm-up forward and
+	 * a measured one), not layers.
+	 */
+	if (top->c < LAYER_RUN * runs)
+		bracketed = 0;
+	if (steps_opt.period > 0 || opt || !bracketed) {
 		as_steps(d, top, &f, opt);
-	else
+		if (fine != NULL)
+			inner(d, top, fine);
+	} else
 		as_layers(d, top, fine != NULL ? fine : top, &f);
 	d->conf_num = d->per[PL_STEP].conf_num;
 	d->conf_den = d->per[PL_STEP].conf_den;
