@@ -772,7 +772,7 @@ main(int argc, char **argv)
 	    0, 100) : 10;
 	if (period != NULL)
 		steps_opt.period = cli_parse_i64(period, "--period", 2,
-		    INT64_MAX / 4);
+		    1000000000);
 	for (c = 0; steps_opt.npat == 0 && c < 3; c++)
 		steps_opt.pat[c] = defpat[c];
 	if (!steps_opt.custom_pat)
