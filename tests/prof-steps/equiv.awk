@@ -2,7 +2,8 @@
 # dev, step with the markers, step detected with the markers removed
 # (tab-separated, in stream order).  Per dev: how many marker steps, how
 # many detected windows, how many marker steps a detected window matches
-# (the same kernels, to 1 percent either way), how many kernels lie
+# (the same kernels, to 1 percent either way; exact: all of them), how
+# many kernels lie
 # outside every marker step, and each marker step that no window
 # matches: step(kernels)~window(kernels shared/window's kernels).
 BEGIN { FS = "\t" }
@@ -25,17 +26,18 @@ BEGIN { FS = "\t" }
 }
 END {
 	for (d = 1; d <= ndev; d++) {
-		dev = devs[d]; ok = 0; bad = ""
+		dev = devs[d]; ok = exact = 0; bad = ""
 		for (i = 1; i <= nm[dev]; i++) {
 			ms = mord[dev, i]; ds = best[dev, ms]; o = ov[dev, ms, ds]
-			if (o * 100 >= mn[dev, ms] * 99 && o * 100 >= dn[dev, ds] * 99)
+			if (o * 100 >= mn[dev, ms] * 99 && o * 100 >= dn[dev, ds] * 99) {
 				ok++
-			else
+				exact += o == mn[dev, ms] && o == dn[dev, ds]
+			} else
 				bad = bad sprintf(" %s(%d)~%s(%d/%d)", ms, mn[dev, ms],
 				    ds, o, dn[dev, ds])
 		}
-		printf "dev %s: marker steps %d, detected %d, matched %d, " \
-		    "outside %d%s\n", dev, nm[dev] + 0, nd[dev] + 0, ok,
-		    out[dev] + 0, bad
+		printf "dev %s: marker steps %d, detected %d, matched %d " \
+		    "(exact %d), outside %d%s\n", dev, nm[dev] + 0, nd[dev] + 0,
+		    ok, exact, out[dev] + 0, bad
 	}
 }
