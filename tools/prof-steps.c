@@ -479,8 +479,6 @@ count_busy(struct sdev *d, int outside)
 	int64_t ts = stage_ts(st), dur = stage_dur(st);
 	int64_t end = ts + (dur > 0 ? dur : 0);
 
-	if (d->all_uend == 0 && d->all_busy == 0)
-		d->all_uend = d->out_uend = INT64_MIN;
 	union_add(&d->all_busy, &d->all_uend, ts, end);
 	if (outside && d->nwin > 0) {
 		d->out_kern++;

@@ -271,6 +271,7 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->keylen = len;
 	d->first_ts = ts;
 	d->last_end = d->kern_end = ts;
+	d->all_uend = d->out_uend = INT64_MIN;	/* empty unions */
 	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
 	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
 	devs[ndevs++] = d;
