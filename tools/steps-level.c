@@ -11,12 +11,13 @@
  * embedding before them, the norm, head and sampling after, the next
  * pass's input between two passes).  So the kernels that run in fewer
  * than half of the periods are counted before the first period, after
- * the last and inside each one; a group of them that is not noise (at
- * least BRACKET_MIN kernels and BRACKET_PCT percent of a period) makes
- * the period a layer, and the runs of layers between such groups are
- * passes (if they hold LAYER_RUN periods on average: a model has more
- * layers than that, and two periods between foreign kernels are more
- * likely two passes).  An optimizer step once per period (host annotations
+ * the last and inside each one; a group of them between two runs that
+ * is not noise (at least BRACKET_MIN kernels and BRACKET_PCT percent of
+ * a period), or as many on both sides of a single run (one at least on
+ * each side), make the period a layer, and the runs of layers between
+ * such groups are passes (if they hold LAYER_RUN periods on average: a
+ * model has more layers than that, and two periods between foreign
+ * kernels are more likely two passes).  An optimizer step once per period (host annotations
  * Optimizer.step#..., linked to kernels by corr) makes it a step
  * whatever the ends look like.
  *
@@ -405,11 +406,17 @@ steps_level(struct sdev *d, const struct pcand *top, const struct pcand *fine)
 	find_foreign(d, top, &f);
 	/* An optimizer step in most periods: they are steps. */
 	opt = f.nopt > 0 && f.nopt * 2 >= (int64_t)(top->c - 1);
-	bracketed = brackets(f.head, top->lag);
-	for (j = 0; j < top->c; j++) {
-		bracketed |= brackets(f.in[j], top->lag);
-		runs += j + 1 < top->c && brackets(f.in[j], top->lag);
-	}
+	for (j = 0; j + 1 < top->c; j++)
+		runs += brackets(f.in[j], top->lag);
+	/*
+	 * Bracketed: foreign kernels between two runs, or on both sides of
+	 * the one run (a group that is not noise in all, one kernel at
+	 * least on each side: bert's pooler is one GEMM).  A capture of
+	 * steps that opens with a warm-up, or ends with a checkpoint, has
+	 * foreign kernels on one side only.
+	 */
+	bracketed = runs > 1 || (f.head > 0 && f.in[top->c - 1] > 0 &&
+	    brackets(f.head + f.in[top->c - 1], top->lag));
 	/*
 	 * A layer repeats in its pass: two or three periods in a run
 	 * between foreign kernels are whole passes (a warm-up forward and
