@@ -334,41 +334,82 @@ piece_medians(const struct sdev *d, const size_t *cut, size_t ncut,
 }
 
 /*
- * The period is a layer (LAYER: the finest period nested in it, or
- * itself).  A run of layers bracketed by foreign kernels is a pass; the
- * passes are cut where the device idles longest among the foreign
- * kernels between two runs.  Each pass is a step unless optimizer steps
- * were seen: then a step ends only at a break that holds one, and holds
- * as many passes as ran before it (micro-batches).
+ * Where a step ends in [FROM, TO), which holds optimizer kernels: after
+ * the last of them, before the first later kernel where the device idles
+ * at least half as long as before any of them and IDLE_FLOOR (the next
+ * step's data), or right after the optimizer.
+ */
+static size_t
+opt_cut(const struct sdev *d, const int64_t *runmax, size_t from, size_t to)
+{
+	size_t i, last = from;
+	int64_t best = 0;
+
+	for (i = from; i < to; i++)
+		if (d->kt[i].flags & KT_OPT)
+			last = i;
+	for (i = last + 1; i <= to && i < d->nkt; i++)
+		if (idle_before(d->kt, runmax, i) > best)
+			best = idle_before(d->kt, runmax, i);
+	for (i = last + 1; i <= to && i < d->nkt; i++)
+		if (idle_before(d->kt, runmax, i) * 2 >= best &&
+		    idle_before(d->kt, runmax, i) >= IDLE_FLOOR)
+			return i;
+	return last + 1;
+}
+
+/*
+ * The period is below the step.  Its runs are split where foreign
+ * kernels gather between two of them, and where an optimizer step ran.
+ * With LAYER_RUN periods or more per run on average it is a layer
+ * (LAYER: the finest period nested in it, or itself) and the runs are
+ * passes, cut where the device idles longest among the foreign kernels
+ * between them; with fewer, the period itself is the pass (micro-batches
+ * of a step).  Each run is a step unless optimizer steps were seen: then
+ * a step ends only after one, and holds the passes before it.
  */
 static void
-as_layers(struct sdev *d, const struct pcand *p, const struct pcand *layer,
+as_sub(struct sdev *d, const struct pcand *p, const struct pcand *fine,
     const struct foreign *f)
 {
 	size_t *cut = xreallocarray(NULL, p->c + 1, sizeof(*cut));
 	size_t *scut = xreallocarray(NULL, p->c + 1, sizeof(*scut));
 	size_t ncut = 1, nscut = 1, j;
-	int64_t *runmax = run_max(d->kt, d->nkt), kern, dur, lconf, pconf;
+	int64_t *runmax = run_max(d->kt, d->nkt), kern, dur, pconf;
+	int ob;
 
 	cut[0] = scut[0] = 0;
 	for (j = 0; j + 1 < p->c; j++) {
-		if (!brackets(f->in[j], p->lag))
+		ob = f->any_opt && f->opt[j];
+		if (!ob && !brackets(f->in[j], p->lag))
 			continue;
-		cut[ncut] = pass_cut(d, runmax, f->first[j], f->last[j] + 1);
-		if (cut[ncut] == 0 || cut[ncut] <= cut[ncut - 1])
+		cut[ncut] = ob ? opt_cut(d, runmax, p->q[j], p->q[j + 1]) :
+		    pass_cut(d, runmax, f->first[j], f->last[j] + 1);
+		if (cut[ncut] <= cut[ncut - 1])
 			continue;
-		if (!f->any_opt || f->opt[j])
+		if (!f->any_opt || ob)
 			scut[nscut++] = cut[ncut];
 		ncut++;
 	}
 	free(runmax);
-	lconf = scale(base_conf(layer), 9, 10);
-	set_period(d, PL_LAYER, (int64_t)layer->c, (int64_t)layer->lag,
-	    period_dur(d->kt, layer), lconf, PE_KERNELS | PE_BRACKETED);
 	pconf = scale(base_conf(p), 9, 10);
-	piece_medians(d, cut, ncut, &kern, &dur);
-	set_period(d, PL_PASS, (int64_t)ncut, kern, dur, pconf,
-	    PE_KERNELS | PE_BRACKETED);
+	if (p->c >= LAYER_RUN * ncut) {
+		const struct pcand *l = fine != NULL ? fine : p;
+
+		set_period(d, PL_LAYER, (int64_t)l->c, (int64_t)l->lag,
+		    period_dur(d->kt, l), scale(base_conf(l), 9, 10),
+		    PE_KERNELS | PE_BRACKETED);
+		piece_medians(d, cut, ncut, &kern, &dur);
+		set_period(d, PL_PASS, (int64_t)ncut, kern, dur, pconf,
+		    PE_KERNELS | PE_BRACKETED);
+	} else {
+		set_period(d, PL_PASS, (int64_t)p->c, (int64_t)p->lag,
+		    period_dur(d->kt, p), pconf, PE_KERNELS);
+		if (fine != NULL)
+			set_period(d, PL_LAYER, (int64_t)fine->c,
+			    (int64_t)fine->lag, period_dur(d->kt, fine),
+			    scale(base_conf(fine), 9, 10), PE_KERNELS);
+	}
 	steps_cut_windows(d, scut, nscut, WT_DETECTED |
 	    (f->any_opt ? 0 : WT_PASS));
 	piece_medians(d, scut, nscut, &kern, &dur);
@@ -404,7 +445,10 @@ steps_level(struct sdev *d, const struct pcand *top, const struct pcand *fine)
 	size_t j, runs = 1;
 
 	find_foreign(d, top, &f);
-	/* An optimizer step in most periods: they are steps. */
+	/*
+	 * An optimizer step in most periods: they are steps.  In some of
+	 * them only: the step holds several periods (micro-batches).
+	 */
 	opt = f.nopt > 0 && f.nopt * 2 >= (int64_t)(top->c - 1);
 	for (j = 0; j + 1 < top->c; j++)
 		runs += brackets(f.in[j], top->lag);
@@ -424,12 +468,12 @@ steps_level(struct sdev *d, const struct pcand *top, const struct pcand *fine)
 	 */
 	if (top->c < LAYER_RUN * runs)
 		bracketed = 0;
-	if (steps_opt.period > 0 || opt || !bracketed) {
+	if (steps_opt.period > 0 || opt || (f.nopt == 0 && !bracketed)) {
 		as_steps(d, top, &f, opt);
 		if (fine != NULL)
 			inner(d, top, fine);
 	} else
-		as_layers(d, top, fine != NULL ? fine : top, &f);
+		as_sub(d, top, fine, &f);
 	d->conf_num = d->per[PL_STEP].conf_num;
 	d->conf_den = d->per[PL_STEP].conf_den;
 	d->src = SRC_DETECTED;
