@@ -17,9 +17,13 @@
  * each side), make the period a layer, and the runs of layers between
  * such groups are passes (if they hold LAYER_RUN periods on average: a
  * model has more layers than that, and two periods between foreign
- * kernels are more likely two passes).  An optimizer step once per period (host annotations
- * Optimizer.step#..., linked to kernels by corr) makes it a step
- * whatever the ends look like.
+ * kernels are more likely two passes).  An optimizer step in most
+ * periods (host annotations Optimizer.step#..., linked to kernels by
+ * corr) makes the period a step whatever its ends look like; in some
+ * periods only, the periods are the micro-batches of steps that end
+ * after the optimizer.  The idle time between periods places the cut;
+ * it does not decide the level: on the corpus, the longest idle offset
+ * stands out of a layer's as much as of some steps'.
  *
  * Confidence is never 1 for what detection guesses: it is the product
  * of the alignment of consecutive periods, r / (r + 1) for r
