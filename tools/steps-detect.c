@@ -281,7 +281,8 @@ steps_cut_windows(struct sdev *d, const size_t *cut, size_t ncut, int tags)
 /*
  * The candidates for count C on the way up: the first accepted is the
  * coarsest period TOP; a later one nested in it, the finest such, is
- * FINE.  With --period only periods of about that many kernels count.
+ * FINE.  With --period only periods of about that many kernels count,
+ * and TOP is the one of them that aligns best.
  */
 static void
 consider(const struct ktup *k, size_t n, const size_t *q, size_t c,
@@ -302,13 +303,19 @@ consider(const struct ktup *k, size_t n, const size_t *q, size_t c,
 	if (lag < 2 || (steps_opt.period > 0 &&
 	    !near_lag(lag, (size_t)steps_opt.period)))
 		return;
-	if (top->c > 0 && !nested(top->lag, lag))
+	if (top->c > 0 && steps_opt.period == 0 && !nested(top->lag, lag))
 		return;
 	if (!score(k, n, q, c, DETECT_PAIRS, &num, &den))
 		return;
 	if (num * *bden > *bnum * den)
 		*bnum = num, *bden = den;
-	if (num * 100 < den * DETECT_ACCEPT && steps_opt.period == 0)
+	if (steps_opt.period > 0) {
+		/* Forced: the best aligned of that length, accepted or not. */
+		if (top->c == 0 || num * top->den > top->num * den)
+			*top = (struct pcand){ c, lag, q, num, den };
+		return;
+	}
+	if (num * 100 < den * DETECT_ACCEPT)
 		return;
 	if (top->c == 0)
 		*top = (struct pcand){ c, lag, q, num, den };
@@ -338,8 +345,8 @@ steps_detect(struct sdev *d)
 		/* Forced, every count is tried: the user knows it is there. */
 		if (steps_opt.period == 0 && tries++ == DETECT_TRIES)
 			break;
-		if (top.c > 0 && (c > top.c * NEST_MAX + 1 ||
-		    steps_opt.period > 0))
+		if (top.c > 0 && steps_opt.period == 0 &&
+		    c > top.c * NEST_MAX + 1)
 			break;
 		consider(k, n, cd.pos + cd.first[cd.best[c] - 1], c, &top,
 		    &fine, &bnum, &bden);
