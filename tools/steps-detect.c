@@ -121,9 +121,31 @@ steps_align(const struct ktup *k, size_t a, size_t ae, size_t b, size_t be)
 }
 
 /*
+ * Two occurrences whose second period the capture cut: the kernels after
+ * the second against the start of the first period, and those before
+ * the first against the end of the first period.  Together they must
+ * cover a period: a capture of exactly two steps shows every kernel of
+ * the step twice, the anchor's second period only in two pieces.
+ */
+static int
+score_two(const struct ktup *k, size_t n, const size_t *q, int64_t *num,
+    int64_t *den)
+{
+	size_t lag = q[1] - q[0], tail = n - q[1];
+
+	if (tail + q[0] < lag)
+		return 0;
+	*num = 2 * steps_align(k, q[0], q[0] + tail, q[1], n) +
+	    2 * steps_align(k, q[1] - q[0], q[1], 0, q[0]);
+	*den = 2 * (int64_t)(tail + q[0]);
+	return *den > 0;
+}
+
+/*
  * How well the stretches between the C occurrences Q of a name align:
  * twice the matched kernels over the kernels compared.  With two
- * occurrences the second stretch runs to the end and must be complete.
+ * occurrences the second stretch runs to the end, or is completed by
+ * the kernels before the first (score_two).
  */
 static int
 score(const struct ktup *k, size_t n, const size_t *q, size_t c,
@@ -134,7 +156,7 @@ score(const struct ktup *k, size_t n, const size_t *q, size_t c,
 	*num = 0;
 	*den = 0;
 	if (c == 2 && n - q[1] < q[1] - q[0])
-		return 0;
+		return score_two(k, n, q, num, den);
 	if (pairs > maxpairs)
 		step = pairs / maxpairs;
 	for (j = 0; j + 1 < c && j < pairs; j += step) {

@@ -12,9 +12,9 @@
 #   gap of the device: detection finds the period (1375 kernels) but
 #   cuts it 376 kernels earlier; the last marker step also holds the
 #   unmarked start of the next one (2253 kernels).
-# - sampled_rank-0/1: exactly two steps in the capture, so the anchor
-#   kernel's second period is never complete: no period is accepted and
-#   the capture stays one pseudo-step.
+# - sampled_rank-0/1: two steps whose kernels on four streams start in a
+#   different order in each: the two periods align at 60% (85% needed),
+#   no period is accepted and the capture stays one pseudo-step.
 [ -d "$CORPUS/pytorch_kineto" ] || exit 77
 . "$top_srcdir/tests/prof-steps/equiv.subr"
 for t in pytorch_kineto/hta/cpu_only_rank-34.pt.trace.json.gz \
