@@ -268,9 +268,9 @@ nested(size_t top, size_t lag)
 }
 
 /*
- * The windows from cut positions CUT[0..N) (kernel indexes, increasing,
- * CUT[0] = 0).  A step starts where the device went idle before its
- * first kernel, so that the gap is its prelaunch gap, as with
+ * The windows from cut positions CUT[0..N) (kernel indexes, increasing;
+ * kernels before CUT[0] are outside every window).  A step starts where
+ * the device went idle before its first kernel, so that the gap is its prelaunch gap, as with
  * ProfilerStep markers, which open with the data loading; the last one
  * ends with the last kernel's end.
  */
@@ -288,7 +288,8 @@ steps_cut_windows(struct sdev *d, const size_t *cut, size_t ncut, int tags)
 
 		for (; i < cut[j]; i++)
 			busy = k[i].end > busy ? k[i].end : busy;
-		w->s = j > 0 && busy < k[cut[j]].ts ? busy : k[cut[j]].ts;
+		w->s = (j > 0 || cut[0] > 0) && busy < k[cut[j]].ts ? busy :
+		    k[cut[j]].ts;
 		w->num = (int64_t)j + 1;
 		w->nkern = (int64_t)((j + 1 < ncut ? cut[j + 1] : n) - cut[j]);
 		w->tags = tags;

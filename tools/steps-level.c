@@ -44,7 +44,13 @@
 #define BRACKET_PCT	1	/* ... and that percent of a period */
 #define LAYER_RUN	4	/* periods per run, at least, of a layer */
 #define PPM		1000000
-#define IDLE_FLOOR	100000	/* ns: a gap prof-bubbles finds significant */
+/*
+ * ns: the device idle time, on average, that is the next step's data
+ * loading and not the launch overhead of the host's Python (gaps of
+ * 0.13 to 0.15 ms between zero_grad and the forward pass of HTA's
+ * step-based trace; 0.36 to 0.61 ms of data loading in its trace_diff).
+ */
+#define IDLE_FLOOR	200000
 
 /* Where the foreign kernels of a period are (stretch C - 1 runs on). */
 struct foreign {
@@ -54,6 +60,7 @@ struct foreign {
 	int		*opt;		/* per stretch: an optimizer kernel */
 	int64_t		 nopt;		/* full stretches with one */
 	int		 any_opt;	/* any optimizer kernel at all */
+	unsigned char	*member;	/* per name: belongs to the period */
 };
 
 /* X * NUM / DEN, for a confidence in millionths. */
@@ -164,6 +171,9 @@ find_foreign(const struct sdev *d, const struct pcand *p, struct foreign *f)
 	}
 	for (j = 0; j < full; j++)
 		f->nopt += f->opt[j];
+	f->member = xcalloc(nn > 0 ? nn : 1, 1);
+	for (i = 0; i < nn; i++)
+		f->member[i] = (size_t)cnt[i] * 2 >= full;
 	free(cnt);
 	free(seen);
 }
@@ -175,6 +185,7 @@ foreign_free(struct foreign *f)
 	free(f->first);
 	free(f->last);
 	free(f->opt);
+	free(f->member);
 }
 
 /* Foreign kernels that are more than noise in a period of LAG kernels. */
@@ -274,6 +285,22 @@ opt_offset(const struct sdev *d, const struct pcand *p,
 	return SIZE_MAX;
 }
 
+/*
+ * Whether the kernels before the first cut, [0, END), are mostly foreign
+ * to the period: work before the first step (loading the weights, making
+ * the input of a benchmark), which is then outside every step, not a
+ * step cut by the capture.
+ */
+static int
+foreign_head(const struct sdev *d, const struct foreign *f, size_t end)
+{
+	size_t i, nf = 0;
+
+	for (i = 0; i < end && i < d->nkt; i++)
+		nf += !f->member[d->kt[i].name];
+	return nf >= BRACKET_MIN && nf * 2 >= end;
+}
+
 /* The period is the step: cut every period at the same offset. */
 static void
 as_steps(struct sdev *d, const struct pcand *p, const struct foreign *f,
@@ -285,7 +312,7 @@ as_steps(struct sdev *d, const struct pcand *p, const struct foreign *f,
 	int64_t conf = base_conf(p);
 
 	phase = step_phase(d, p, opt ? opt_offset(d, p, f) : SIZE_MAX);
-	if (p->q[0] + phase > 0)
+	if (p->q[0] + phase > 0 && !foreign_head(d, f, p->q[0] + phase))
 		cut[ncut++] = 0;
 	for (j = 0; j < p->c; j++)
 		if (p->q[j] + phase < n)
