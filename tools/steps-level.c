@@ -301,12 +301,44 @@ foreign_head(const struct sdev *d, const struct foreign *f, size_t end)
 	return nf >= BRACKET_MIN && nf * 2 >= end;
 }
 
+/*
+ * The kernels that ran before the first one whose launch the trace holds
+ * were launched before the capture: like the work before the first
+ * marker, they belong to no step it shows.  Drop the cuts before that
+ * kernel and make it one (CUT has room for one more); returns the
+ * number of cuts.
+ */
+static size_t
+launch_clip(const struct sdev *d, size_t *cut, size_t ncut)
+{
+	size_t l = d->first_linked, i, j;
+
+	if (l == SIZE_MAX || l == 0 || l >= d->nkt)
+		return ncut;
+	for (i = 0; i < ncut && cut[i] < l; i++)
+		;
+	if (i < ncut && cut[i] == l) {
+		memmove(cut, cut + i, (ncut - i) * sizeof(*cut));
+		return ncut - i;
+	}
+	if (i > 0) {
+		cut[i - 1] = l;
+		i--;
+		j = ncut - i;
+		memmove(cut, cut + i, j * sizeof(*cut));
+		return j;
+	}
+	memmove(cut + 1, cut, ncut * sizeof(*cut));
+	cut[0] = l;
+	return ncut + 1;
+}
+
 /* The period is the step: cut every period at the same offset. */
 static void
 as_steps(struct sdev *d, const struct pcand *p, const struct foreign *f,
     int opt)
 {
-	size_t n = d->nkt, *cut = xreallocarray(NULL, p->c + 2, sizeof(*cut));
+	size_t n = d->nkt, *cut = xreallocarray(NULL, p->c + 3, sizeof(*cut));
 	size_t ncut = 0, j, phase;
 	int forced = steps_opt.period > 0;
 	int64_t conf = base_conf(p);
@@ -317,6 +349,7 @@ as_steps(struct sdev *d, const struct pcand *p, const struct foreign *f,
 	for (j = 0; j < p->c; j++)
 		if (p->q[j] + phase < n)
 			cut[ncut++] = p->q[j] + phase;
+	ncut = launch_clip(d, cut, ncut);
 	steps_cut_windows(d, cut, ncut, WT_DETECTED |
 	    (forced ? WT_FORCED : 0));
 	free(cut);
@@ -404,7 +437,7 @@ as_sub(struct sdev *d, const struct pcand *p, const struct pcand *fine,
     const struct foreign *f)
 {
 	size_t *cut = xreallocarray(NULL, p->c + 1, sizeof(*cut));
-	size_t *scut = xreallocarray(NULL, p->c + 1, sizeof(*scut));
+	size_t *scut = xreallocarray(NULL, p->c + 2, sizeof(*scut));
 	size_t ncut = 1, nscut = 1, j;
 	int64_t *runmax = run_max(d->kt, d->nkt), kern, dur, pconf;
 	int ob;
@@ -441,6 +474,7 @@ as_sub(struct sdev *d, const struct pcand *p, const struct pcand *fine,
 			    (int64_t)fine->lag, period_dur(d->kt, fine),
 			    scale(base_conf(fine), 9, 10), PE_KERNELS);
 	}
+	nscut = launch_clip(d, scut, nscut);
 	steps_cut_windows(d, scut, nscut, WT_DETECTED |
 	    (f->any_opt ? 0 : WT_PASS));
 	piece_medians(d, scut, nscut, &kern, &dur);

@@ -272,6 +272,7 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->first_ts = ts;
 	d->last_end = d->kern_end = ts;
 	d->all_uend = d->out_uend = INT64_MIN;	/* empty unions */
+	d->first_linked = SIZE_MAX;
 	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
 	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
 	devs[ndevs++] = d;
@@ -287,6 +288,9 @@ drop_tuples(struct sdev *d)
 	free(d->optln);
 	d->optln = NULL;
 	d->noptln = d->optlncap = 0;
+	free(d->lnk);
+	d->lnk = NULL;
+	d->nlnk = d->lnkcap = 0;
 	d->no_tuples = 1;
 }
 
@@ -414,48 +418,75 @@ opt_slot(uint64_t *tab, size_t cap, uint64_t key)
 	return &tab[j];
 }
 
+/* Add KEY to the set TAB (N keys, CAP slots, a power of 2; 0 is empty). */
 static void
-add_opt_launch(struct sdev *d, uint64_t key)
+key_add(uint64_t **tab, size_t *n, size_t *cap, uint64_t key)
 {
 	uint64_t *s;
 	size_t i;
 
-	if (2 * (d->noptln + 1) > d->optlncap) {
-		uint64_t *old = d->optln;
-		size_t oldcap = d->optlncap;
+	if (2 * (*n + 1) > *cap) {
+		uint64_t *old = *tab;
+		size_t oldcap = *cap;
 
-		d->optlncap = oldcap ? 2 * oldcap : 256;
-		d->optln = xcalloc(d->optlncap, sizeof(*d->optln));
+		*cap = oldcap ? 2 * oldcap : 256;
+		*tab = xcalloc(*cap, sizeof(**tab));
 		for (i = 0; i < oldcap; i++)
 			if (old[i] != 0)
-				*opt_slot(d->optln, d->optlncap, old[i]) =
-				    old[i];
+				*opt_slot(*tab, *cap, old[i]) = old[i];
 		free(old);
 	}
-	s = opt_slot(d->optln, d->optlncap, key);
+	s = opt_slot(*tab, *cap, key);
 	if (*s == 0)
-		d->noptln++;
+		(*n)++;
 	*s = key;
 }
 
-/* Whether the current kernel (with a corr) was launched by the optimizer. */
 static int
-opt_kernel(const struct scan *sc, const struct sdev *d)
+key_has(uint64_t *tab, size_t n, size_t cap, uint64_t key)
+{
+	return n > 0 && *opt_slot(tab, cap, key) == key;
+}
+
+/*
+ * The flags of the current kernel (with a corr): launched by the
+ * optimizer.  And, until one is found, whether the trace holds its
+ * launch: the kernels before the first that it does were launched before
+ * the capture (the device runs behind the host), and belong to no step
+ * the capture shows.
+ */
+static uint32_t
+kernel_flags(const struct scan *sc, struct sdev *d)
 {
 	uint64_t key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
 
-	return d->noptln > 0 && *opt_slot(d->optln, d->optlncap, key) == key;
+	if (d->first_linked == SIZE_MAX &&
+	    key_has(d->lnk, d->nlnk, d->lnkcap, key)) {
+		d->first_linked = d->nkt;
+		free(d->lnk);
+		d->lnk = NULL;
+		d->nlnk = d->lnkcap = 0;
+	}
+	return key_has(d->optln, d->noptln, d->optlncap, key) ? KT_OPT : 0;
 }
 
 /* A host record of a device that may need detection. */
 static void
 scan_host(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 {
+	uint64_t key;
+
 	if (is_optimizer(sc)) {
 		d->opt_ts = ts;
 		d->opt_end = end;
-	} else if (sc->fl[F_CORR] > 0 && ts >= d->opt_ts && ts < d->opt_end)
-		add_opt_launch(d, corr_key(sc->f[F_CORR], sc->fl[F_CORR]));
+	}
+	if (sc->fl[F_CORR] == 0)
+		return;
+	key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+	if (d->first_linked == SIZE_MAX)
+		key_add(&d->lnk, &d->nlnk, &d->lnkcap, key);
+	if (ts >= d->opt_ts && ts < d->opt_end)
+		key_add(&d->optln, &d->noptln, &d->optlncap, key);
 }
 
 /* ---- markers ---- */
@@ -612,9 +643,11 @@ add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 		d->kt = xreallocarray(d->kt, d->ktcap, sizeof(*d->kt));
 	}
 	d->kt[d->nkt].name = steps_intern(sc->f[F_NAME], sc->fl[F_NAME]);
-	d->kt[d->nkt].flags = (sc->fl[F_CORR] > 0 && opt_kernel(sc, d) ?
-	    KT_OPT : 0) | (steps_opt.step_kernel != NULL &&
-	    kernel_named(sc) ? KT_FORCE : 0);
+	/* A kernel without a corr says nothing: no kernel before it can. */
+	if (sc->fl[F_CORR] == 0 && d->first_linked == SIZE_MAX)
+		d->first_linked = 0;
+	d->kt[d->nkt].flags = (sc->fl[F_CORR] > 0 ? kernel_flags(sc, d) : 0) |
+	    (steps_opt.step_kernel != NULL && kernel_named(sc) ? KT_FORCE : 0);
 	d->kt[d->nkt].ts = ts;
 	d->kt[d->nkt].end = end;
 	d->nkt++;

@@ -313,4 +313,6 @@ steps_windows(struct sdev *d)
 	d->kt = NULL;
 	free(d->optln);
 	d->optln = NULL;
+	free(d->lnk);
+	d->lnk = NULL;
 }

@@ -102,6 +102,9 @@ struct sdev {
 	struct ktup	*kt;		/* kernels, while detection may need them */
 	size_t		 nkt, ktcap;
 	int		 no_tuples;	/* markers or step ids seen: keep none */
+	uint64_t	*lnk;		/* corr keys of launches, until ... */
+	size_t		 nlnk, lnkcap;
+	size_t		 first_linked;	/* ... the first kernel they launched */
 	uint64_t	*optln;		/* corr keys launched in an optimizer */
 	size_t		 noptln, optlncap;
 	int64_t		 opt_ts, opt_end;	/* the last optimizer step */

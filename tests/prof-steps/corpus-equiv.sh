@@ -1,12 +1,12 @@
 # Marker removal on every real capture with step markers or step ids
 # (Kineto and Ascend): the windows prof-steps finds with them, against
 # those detection finds once they are gone (equiv.awk: a marker step is
-# matched when one window holds the same kernels, to 1 percent).
+# matched when one window holds the same kernels, to 1 percent; every
+# match here is exact).  In h100_Qwen and mi300 the kernels that ran
+# first were launched before the capture (their corr has no launch in
+# the trace): outside every step with the markers and without.
 #
 # Where they differ, and why:
-# - h100_Qwen, mi300: detection also cuts the kernels that ran before
-#   the first marker step (launched before the capture, outside every
-#   marker step): more windows, every marker step matched.
 # - queue_length (TorchRec, pipelined): the optimizer runs inside the
 #   ProfilerStep, not at its end, and the marker boundary is at no idle
 #   gap of the device: detection finds the period (1375 kernels) but

@@ -9,8 +9,8 @@
 # steps, kernel for kernel.  mi300 (ROCm): the device copies of the
 # markers disagree with the kernels the host ones launched, so the host
 # ones are used, moved to the device; the 968 kernels launched before
-# the capture are outside every step (the warning on stderr), and
-# detection's steps 3 to 5 are the marker steps.
+# the capture are outside every step (the warnings on stderr), with the
+# markers and without, and detection's steps are the marker steps.
 [ -d "$CORPUS/pytorch_kineto" ] || exit 77
 for t in kineto_tb_plugin/resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz \
     hta/trace_diff_control_a100_rank3of8.json.gz \

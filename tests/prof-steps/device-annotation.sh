@@ -10,8 +10,8 @@
 # every step, counted in two metrics and a warning.  -q keeps the
 # metrics and drops the warning.  Without the markers, detection finds
 # the period of 895 kernels, an optimizer step in each, and cuts the
-# same three steps (plus the step launched before the capture and a
-# piece of the one before that).
+# same three steps; the kernels launched before the capture (no launch
+# record in the trace) are outside every step there too.
 . "$top_srcdir/tests/prof-steps/equiv.subr"
 gzip -dc "$DATA/mi300_resnet_steps.tsv.gz" >r.tsv
 prof-steps r.tsv | awk -F'\t' '

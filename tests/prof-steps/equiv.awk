@@ -3,9 +3,9 @@
 # (tab-separated, in stream order).  Per dev: how many marker steps, how
 # many detected windows, how many marker steps a detected window matches
 # (the same kernels, to 1 percent either way; exact: all of them), how
-# many kernels lie
-# outside every marker step, and each marker step that no window
-# matches: step(kernels)~window(kernels shared/window's kernels).
+# many kernels lie outside every marker step and outside every detected
+# window, and each marker step that no window matches:
+# step(kernels)~window(kernels shared/window's kernels).
 BEGIN { FS = "\t" }
 {
 	dev = $1; ms = $2; ds = $3
@@ -17,7 +17,9 @@ BEGIN { FS = "\t" }
 			mord[dev, ++nm[dev]] = ms
 		mn[dev, ms]++
 	}
-	if (!((dev, ds) in dn))
+	if (ds == "")
+		dout[dev]++
+	else if (!((dev, ds) in dn))
 		nd[dev]++
 	dn[dev, ds]++
 	ov[dev, ms, ds]++
@@ -37,7 +39,7 @@ END {
 				    ds, o, dn[dev, ds])
 		}
 		printf "dev %s: marker steps %d, detected %d, matched %d " \
-		    "(exact %d), outside %d%s\n", dev, nm[dev] + 0, nd[dev] + 0,
-		    ok, exact, out[dev] + 0, bad
+		    "(exact %d), outside %d/%d%s\n", dev, nm[dev] + 0,
+		    nd[dev] + 0, ok, exact, out[dev] + 0, dout[dev] + 0, bad
 	}
 }

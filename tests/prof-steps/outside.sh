@@ -4,8 +4,9 @@
 # marker covers the kernels its host twin launched, so it is kept; the
 # 509 kernels before it finish the forward that was launched before the
 # capture (a cudaDeviceSynchronize waits for them).  Without markers,
-# detection finds 34 layers in two passes, the first cut by the capture:
-# the second is the marker step, kernel for kernel.
+# detection finds 34 layers in two passes, the first cut by the capture
+# and launched before it (no launch record in the trace: outside every
+# step); the second is the marker step, kernel for kernel.
 . "$top_srcdir/tests/prof-steps/equiv.subr"
 gzip -dc "$DATA/h100_qwen_steps.tsv.gz" >q.tsv
 prof-steps q.tsv | awk -F'\t' '
