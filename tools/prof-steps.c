@@ -769,7 +769,7 @@ main(int argc, char **argv)
 	steps_opt.tol = tol != NULL ? (int)cli_parse_i64(tol, "--tolerance",
 	    0, 100) : 10;
 	if (period != NULL)
-		steps_opt.period = cli_parse_i64(period, "--period", 2,
+		steps_opt.period = cli_parse_i64(period, "--period", 4,
 		    1000000000);
 	for (c = 0; steps_opt.npat == 0 && c < 3; c++)
 		steps_opt.pat[c] = defpat[c];

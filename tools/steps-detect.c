@@ -27,6 +27,7 @@
 #define ALIGN_LOOK	8	/* kernels looked ahead to resynchronise */
 #define DETECT_COVER	50	/* percent of kernels the periods must span */
 #define NEST_MAX	8	/* shorter periods per period looked for */
+#define MIN_LAG		4	/* kernels: shorter periods repeat an op */
 
 /* ---- interned kernel names ---- */
 
@@ -323,7 +324,8 @@ consider(const struct ktup *k, size_t n, const size_t *q, size_t c,
 	    n * DETECT_COVER)
 		return;
 	lag = median_lag(q, c);
-	if (lag < 2 || (steps_opt.period > 0 &&
+	/* A memset and its GEMM three times over is no iteration. */
+	if (lag < MIN_LAG || (steps_opt.period > 0 &&
 	    !near_lag(lag, (size_t)steps_opt.period)))
 		return;
 	if (top->c > 0 && steps_opt.period == 0 && !nested(top->lag, lag))
