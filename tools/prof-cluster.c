@@ -659,16 +659,6 @@ summarize(struct stage *st)
 	steps(st, worst_step, sizeof(worst_step), &wn, &wd, &wrank);
 	collectives(st, 20);
 	rank_waits(st, &slow);
-	compute_imbalance(st);
-	if (wrank != NULL) {
-		r = rec(st, "cluster", "", "step_skew");
-		srec_set_str(r, stage_col(st, "step"), worst_step);
-		set_ratio(r, "skew_ratio", st, wn, wd);
-		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
-		if (wn * opt.skew_den > opt.skew_num * wd)
-			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
-		stage_put(st, r);
-	}
 	if (slow != SIZE_MAX) {
 		d = dev_at(slow);
 		r = rec(st, "cluster", "", "slow_rank");
@@ -686,6 +676,16 @@ summarize(struct stage *st)
 		srec_set_str(r, stage_col(st, "evidence"), ev);
 		stage_put(st, r);
 	}
+	if (wrank != NULL) {
+		r = rec(st, "cluster", "", "step_skew");
+		srec_set_str(r, stage_col(st, "step"), worst_step);
+		set_ratio(r, "skew_ratio", st, wn, wd);
+		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
+		if (wn * opt.skew_den > opt.skew_num * wd)
+			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
+		stage_put(st, r);
+	}
+	compute_imbalance(st);
 }
 
 static void

@@ -63,6 +63,7 @@ hooks(const struct tsvr *in, void *arg)
 		chrome_record(in, rc->chrome);
 	if (rc->arch != NULL)
 		arch_record(in, rc->arch);
+	ranks_record(in, rc->ranks);
 }
 
 static void
@@ -213,8 +214,8 @@ read_model(struct rctx *rc, const char *path, unsigned needs, FILE *stream)
 		rc->chrome = chrome_open(stream);
 	if (needs & RF_ARCH)
 		rc->arch = arch_open();
-	model_read(&model, path, &opts, rc->chrome != NULL ||
-	    rc->arch != NULL ? hooks : NULL, rc);
+	rc->ranks = ranks_open();
+	model_read(&model, path, &opts, hooks, rc);
 }
 
 /* -o DIR: every format (or FMT's only) into files of DIR. */
@@ -282,6 +283,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		free(p);
 	}
 	arch_close(rc.arch);
+	ranks_close(rc.ranks);
 }
 
 /* One format on standard output. */
@@ -297,6 +299,7 @@ run(const char *path, const char *fmt, const char *chart)
 	read_model(&rc, path, f->needs, stdout);
 	f->write(&rc);
 	arch_close(rc.arch);
+	ranks_close(rc.ranks);
 }
 
 int

@@ -691,6 +691,8 @@ on_record(struct reader *rd)
 			peak_add(rd, fixed(rd, 5));
 		return;
 	}
+	if (ranks_kind(kind) >= 0)	/* render-ranks.c keeps them */
+		return;
 	d = dev_of(rd, fixed(rd, 3));
 	if (strcmp(kind, "kernel") == 0)
 		on_kernel(rd, d);

@@ -210,6 +210,7 @@ struct render_opts {
 
 struct arch;
 struct chrome_out;
+struct ranks;
 
 /*
  * What a writer is given: where to write, the model read from the
@@ -223,6 +224,7 @@ struct rctx {
 	const struct render_opts *opts;
 	struct arch		*arch;
 	struct chrome_out	*chrome;
+	struct ranks		*ranks;		/* prof-cluster's records */
 	int			 width;		/* -f text's columns */
 };
 
@@ -404,5 +406,20 @@ void		 arch_comm(struct rctx *, const struct adev *);
 void		 arch_variation(struct rctx *, const struct adev *);
 /* render-archsum.c */
 void		 arch_summary(struct rctx *, const struct adev *);
+
+/* render-ranks.c: prof-cluster's records, for "Across ranks" */
+enum { RK_RANK_STEP, RK_STEP_SKEW, RK_COLLECTIVE, RK_RANK_WAIT, RK_CLUSTER,
+	RK_NKIND };
+enum { RC_DEV, RC_NAME, RC_STEP, RC_RANKS, RC_STEP_NS, RC_MIN, RC_MEDIAN,
+	RC_MAX, RC_SKEW, RC_SLOW, RC_FAST, RC_LAST, RC_ARRIVAL, RC_WAITED,
+	RC_CAUSED, RC_MATCHED, RC_LAST_COUNT, RC_EVIDENCE, RC_TAGS,
+	RC_COMPUTE, RK_NCOL };
+struct ranks	*ranks_open(void);
+void		 ranks_close(struct ranks *);
+void		 ranks_record(const struct tsvr *, void *);
+int		 ranks_kind(const char *);
+size_t		 ranks_count(const struct ranks *, int);
+const char	*ranks_get(const struct ranks *, int, size_t, int);
+void		 md_ranks(struct rctx *);
 
 #endif
