@@ -33,9 +33,12 @@
 
 #define MS	1000000	/* ns */
 
-enum { RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE };
+enum {
+	RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE,
+	RULE_HEAD
+};
 static const char *const rule_names[] = {
-	"first", "gap", "direction", "step", "phase", "sampling"
+	"first", "gap", "direction", "step", "phase", "sampling", "head"
 };
 
 const char *const phase_names[NPHASES] = {
@@ -43,11 +46,13 @@ const char *const phase_names[NPHASES] = {
 };
 
 /*
- * Layer records of the open pass and their walls: they take its phase,
- * and the outlier tag, when it closes.
+ * Layer records of the open pass, their walls and what they hold (LM_
+ * bits): they take its phase, the outlier tag, and their residual block
+ * and stage, when it closes.
  */
 static struct srec **lrecs;
 static int64_t *lwalls;
+static unsigned *lmeta;
 static size_t nlrecs, lrcap;
 
 void
@@ -63,7 +68,7 @@ held_push(struct ldev *d, struct lkern *k)
 }
 
 /* Write a kernel that is in no layer. */
-static void
+void
 let_go(struct lkern *k)
 {
 	if (k->rec != NULL)
@@ -82,13 +87,35 @@ push64(int64_t **v, size_t *n, size_t *cap, int64_t x)
 	(*v)[(*n)++] = x;
 }
 
-/* The reference gap of the open pass (0: none yet). */
+/*
+ * The reference gap of the open pass (0: none yet): the median of its
+ * gaps, or of the last pass while it has none; for convolution units,
+ * of the last pass of its direction, since a backward unit takes about
+ * twice a forward one.
+ */
 static int64_t
 ref_gap(struct ldev *d)
 {
 	if (d->ngaps > 0)
 		return median_of(d->gaps, d->ngaps);
+	if (d->family == FAM_CONV)
+		return d->ref_gap_dir[d->pass_dir];
 	return d->ref_gap;
+}
+
+/*
+ * The gap factor of D, in millionths: -g, else 1.5 for attention and
+ * repeating layers, which follow each other at a steady pace, and 8 for
+ * convolution units, whose marker-to-marker gaps vary with the shape of
+ * each convolution (up to 3.8 times the median in a ResNet-50 forward
+ * pass).
+ */
+static int64_t
+gap_factor(const struct ldev *d)
+{
+	if (lopts.gap_ppm > 0)
+		return lopts.gap_ppm;
+	return d->family == FAM_CONV ? 8000000 : 1500000;
 }
 
 /* Keep the deadline of the open pass current after a marker. */
@@ -100,13 +127,42 @@ set_deadline(struct ldev *d)
 	d->deadline = INT64_MAX;
 	if (ref > 0 && ref < INT64_MAX / 8)
 		d->deadline = d->layer_ts + (int64_t)((__int128)ref *
-		    lopts.gap_ppm / 1000000);
+		    gap_factor(d) / 1000000);
 }
 
-/* The layer type from the flags of its kernels (spec A3). */
+/*
+ * The type of the open conv-family unit, from its first N held kernels:
+ * its run's (Conv or Linear), but a GEMM followed by a norm is a 1x1
+ * convolution that cuDNN ran as a GEMM, not a fully connected layer.
+ */
 static int
-layer_type(unsigned f)
+unit_type(const struct ldev *d, size_t n)
 {
+	size_t i;
+
+	if (d->layer_unit != LT_LINEAR)
+		return d->layer_unit;
+	for (i = 0; i < n && i < d->nk; i++)
+		if (names_get(d->k[i].name)->role == ROLE_NORM)
+			return LT_CONV;
+	return LT_LINEAR;
+}
+
+/*
+ * The layer type from the flags of its kernels (spec A3), for a layer
+ * with attention (ROLES, a bit per role present); a conv-family unit is
+ * the type its run gave it, and a detected layer with no attention is a
+ * Conv one when it holds a convolution, else a Block.
+ */
+static int
+layer_type(const struct ldev *d, unsigned f, unsigned roles)
+{
+	if (d->family == FAM_CONV)
+		return d->layer_unit == LT_LINEAR && (roles & (1u <<
+		    ROLE_NORM)) ? LT_CONV : d->layer_unit;
+	if (!(roles & (1u << ROLE_ATTN)) && !(f & (NF_DFC | NF_GMM |
+	    NF_ROUTE)))
+		return roles & (1u << ROLE_CONV) ? LT_CONV : LT_BLOCK;
 	if (f & NF_DFC)
 		return LT_MOE_DFC;
 	if (f & NF_GMM)
@@ -120,6 +176,8 @@ layer_type(unsigned f)
 struct lsums {
 	size_t		 n;		/* kernels in the layer */
 	unsigned	 flags;		/* NF_ of their names */
+	unsigned	 roles;		/* a bit per role present */
+	unsigned	 meta;		/* LM_ bits (conv family) */
 	int64_t		 ksum, busy, end;
 	uint64_t	 cnt[NCHECK];	/* cross-check counts */
 };
@@ -142,6 +200,14 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 
 		ls->n++;
 		ls->flags |= e->flags;
+		ls->roles |= 1u << e->role;
+		/* what follows the run: its first kernel is the marker */
+		if (i > 0 && e->role != ROLE_CONV && e->role != ROLE_MATMUL) {
+			if (e->flags & NF_RESADD)
+				ls->meta |= LM_ADD;
+			if (e->role == ROLE_POOL)
+				ls->meta |= LM_POOL;
+		}
 		ls->ksum += d->k[i].e - d->k[i].s;
 		ls->cnt[0] += i == 0;
 		for (c = 1; c < NCHECK; c++)
@@ -166,7 +232,8 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 
 /* Fill in the open layer's record, to be written when the pass closes. */
 static void
-layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
+layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
+    const struct lcost *lc)
 {
 	char tags[64] = "";
 
@@ -186,14 +253,18 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
 	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)ls->n);
 	srec_set_i64(d->layer_rec, lc_ksum, ls->ksum);
 	srec_set_i64(d->layer_rec, lc_busy, ls->busy);
+	cost_put(d->layer_rec, lc);
+	cost_share(d, d->layer_rec, ls->end - d->layer_ts);
 	if (tags[0] != '\0')
 		srec_set_str(d->layer_rec, lc_tags, tags);
 	if (nlrecs == lrcap) {
 		lrcap = lrcap ? 2 * lrcap : 64;
 		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
 		lwalls = xreallocarray(lwalls, lrcap, sizeof(*lwalls));
+		lmeta = xreallocarray(lmeta, lrcap, sizeof(*lmeta));
 	}
 	lwalls[nlrecs] = ls->end - d->layer_ts;
+	lmeta[nlrecs] = ls->meta | (t == LT_CONV ? LM_CONV : 0);
 	lrecs[nlrecs++] = d->layer_rec;
 	d->layer_rec = NULL;
 }
@@ -208,11 +279,14 @@ static void
 close_layer(struct ldev *d, int64_t end, int last)
 {
 	struct lsums ls;
+	struct lcost lc;
 	size_t i;
 	int t, c;
 
 	layer_sums(d, end, last, &ls);
-	t = layer_type(ls.flags);
+	t = layer_type(d, ls.flags, ls.roles);
+	cost_layer(d, d->k, ls.n, d->layer_ts, ls.end, &lc);
+	cost_add(&d->pass_cost, &lc, d->layer_idx == 0);
 	for (i = 0; i < d->nk; i++) {
 		if (i < ls.n) {
 			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
@@ -230,7 +304,18 @@ close_layer(struct ldev *d, int64_t end, int last)
 		d->chk_layers[c] += ls.cnt[c] > 0;
 	}
 	d->type_layers[t]++;
-	layer_record(d, t, last, &ls);
+	d->pend[t].cost += lc.cost;
+	d->pend[t].idle += lc.idle;
+	d->pend[t].gap += lc.gap > 0 ? lc.gap : 0;
+	d->pend[t].pbusy[PART_BLOCK] += lc.part[PART_BLOCK].busy;
+	d->pend[t].pbusy[PART_SIDE] += lc.part[PART_SIDE].busy;
+	d->prev_unit = t;
+	if (t == LT_CONV && d->family == FAM_CONV) {
+		d->conv_units++;
+		d->conv_shaped += d->pass_dir == DIR_BWD || (ls.roles &
+		    (1u << ROLE_NORM | 1u << ROLE_ACT | 1u << ROLE_POOL));
+	}
+	layer_record(d, t, last, &ls, &lc);
 	d->pass_layers++;
 	d->pass_kern += (int64_t)ls.n;
 	d->pass_ksum += ls.ksum;
@@ -252,6 +337,8 @@ pass_phase(struct ldev *d, int64_t md)
 
 	if (d->pass_dir == DIR_BWD)
 		return PH_BWD;
+	if (d->family == FAM_CONV)
+		return PH_FWD;
 	/* a detected anchor that is not attention says nothing of phase */
 	if (d->detected && names_get(d->anchor)->role != ROLE_ATTN)
 		return PH_NONE;
@@ -314,7 +401,7 @@ put_checks(struct ldev *d)
  * type-specific anomalies start there.
  */
 static void
-put_layers(int ph)
+put_layers(struct ldev *d, int ph)
 {
 	int64_t *w = xreallocarray(NULL, nlrecs + 1, sizeof(*w)), med;
 	size_t i;
@@ -322,6 +409,8 @@ put_layers(int ph)
 	memcpy(w, lwalls, nlrecs * sizeof(*w));
 	med = median_of(w, nlrecs);
 	free(w);
+	if (d->family == FAM_CONV && ph == PH_FWD)
+		conv_blocks(d, lrecs, lmeta, nlrecs);
 	for (i = 0; i < nlrecs; i++) {
 		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
 		if (nlrecs > 2 && lwalls[i] / 2 >= med)
@@ -374,7 +463,7 @@ close_pass(struct ldev *d, int64_t cut)
 	ph = pass_phase(d, md);
 	sum_pass(d, ph);
 	put_checks(d);
-	put_layers(ph);
+	put_layers(d, ph);
 	srec_set_i64(d->pass_rec, COL_DUR, d->pass_end - d->pass_ts);
 	srec_set_str(d->pass_rec, COL_NAME, phase_names[ph]);
 	srec_set_str(d->pass_rec, lc_phase, phase_names[ph]);
@@ -385,11 +474,25 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_busy, d->pass_busy);
 	srec_set_i64(d->pass_rec, lc_mdur, md);
 	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
+	cost_put(d->pass_rec, &d->pass_cost);
+	srec_set_i64(d->pass_rec, lc_between, d->pass_cost.between);
+	cost_share(d, d->pass_rec, d->pass_end - d->pass_ts);
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
+	/*
+	 * A forward pass between backward ones with fewer layers than a
+	 * full forward pass recomputes a checkpointed segment.
+	 */
+	if (d->pass_dir == DIR_FWD && d->last_dir == DIR_BWD &&
+	    d->pass_layers < d->fwd_layers_max)
+		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+	if (d->pass_dir == DIR_FWD && d->pass_layers > d->fwd_layers_max)
+		d->fwd_layers_max = d->pass_layers;
+	d->last_dir = d->pass_dir;
 	put_pass(d);
 	if (d->ngaps > 0)
-		d->ref_gap = median_of(d->gaps, d->ngaps);
+		d->ref_gap = d->ref_gap_dir[d->pass_dir] = median_of(d->gaps,
+		    d->ngaps);
 	if (ph != PH_BWD) {
 		d->prev_fwd_mdur = md;
 		d->prev_phase = ph;
@@ -417,6 +520,33 @@ first_untagged(struct ldev *d)
 	d->first_rec = NULL;
 }
 
+/*
+ * The step of the pass that opens with direction DIR: its index among
+ * the passes of that direction in its step (micro), and the most per
+ * step, so that a step holding several micro-batches or forward passes
+ * (a macro step) is seen.  Without a step column there is none.
+ */
+static void
+macro_count(struct ldev *d, int dir)
+{
+	d->micro = -1;
+	if (d->pass_step[0] == '\0')
+		return;
+	if (d->micro_step == NULL || strcmp(d->micro_step, d->pass_step) != 0) {
+		free(d->micro_step);
+		d->micro_step = xstrdup(d->pass_step);
+		memset(d->micro_n, 0, sizeof(d->micro_n));
+	}
+	d->micro = d->micro_n[dir]++;
+	if (d->micro_n[dir] > d->micro_max[dir])
+		d->micro_max[dir] = d->micro_n[dir];
+	if (dir == DIR_FWD && d->micro_n[dir] == 2)
+		d->macro_steps++;
+	srec_set_i64(d->pass_rec, lc_micro, d->micro);
+	if (lc_step >= 0)
+		srec_set_str(d->pass_rec, lc_step, d->pass_step);
+}
+
 static void
 open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
     const char *step, size_t slen)
@@ -432,6 +562,7 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 	d->pass_rule = rule;
 	free(d->pass_step);
 	d->pass_step = xstrndup(step, slen);
+	macro_count(d, dir);
 	d->ngaps = d->nmdur = 0;
 	d->pass_layers = d->pass_kern = d->pass_ksum = d->pass_busy = 0;
 	memset(d->chk_n, 0, sizeof(d->chk_n));
@@ -443,6 +574,21 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 static void
 open_layer(struct ldev *d, struct lkern *k)
 {
+	struct ival *t;
+	size_t tn;
+
+	/* the busy time it inherits, and the gap before it (live_carry) */
+	t = d->carry;
+	d->carry = d->mk_carry;
+	d->mk_carry = t;
+	tn = d->ncarry;
+	d->ncarry = d->nmk_carry;
+	d->nmk_carry = 0;
+	tn = d->carrycap;
+	d->carrycap = d->mk_carrycap;
+	d->mk_carrycap = tn;
+	d->layer_gap = d->mk_gap;
+	d->layer_unit = d->next_unit;
 	d->layer_rec = stage_new(lst, "layer", k->s);
 	srec_set_str(d->layer_rec, COL_DEV, d->name);
 	srec_set_str(d->layer_rec, COL_TRACK,
@@ -479,7 +625,11 @@ has_sampling(const struct ldev *d)
  * Which rule makes marker K (direction DIR, step STEP) start a new pass,
  * or -1 when it continues the open one.  With no pass open (the first
  * marker, or the clock closed the last pass) it says why the new one is
- * new: direction, step and phase come before sampling and the gap.
+ * new: direction, step and phase come before sampling and the gap.  A
+ * conv-family unit has no phase or sampling rule (its marker's duration
+ * follows the layer's shape, not a prefill or decode), but the head
+ * rule: a forward convolution after a linear layer (the classifier
+ * head) starts the next forward pass.
  */
 static int
 new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
@@ -487,21 +637,28 @@ new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
 {
 	int64_t ref = ref_gap(d), gap = k->s - d->layer_ts;
 	int64_t prev = d->marker_dur, cur = k->e - k->s;
+	int conv = d->family == FAM_CONV;
 
 	if (d->npasses == 0 && d->pass_rec == NULL)
 		return RULE_FIRST;
-	if (dir != d->pass_dir)
-		return RULE_DIR;
 	if (slen > 0 && (strlen(d->pass_step) != slen ||
 	    memcmp(d->pass_step, step, slen) != 0))
 		return RULE_STEP;
-	if ((prev > 10 * MS && cur < MS) || (prev < MS && cur > 10 * MS))
+	if (dir != d->pass_dir)
+		return RULE_DIR;
+	if (!conv && ((prev > 10 * MS && cur < MS) ||
+	    (prev < MS && cur > 10 * MS)))
 		return RULE_PHASE;
+	if (conv && dir == DIR_FWD && d->next_unit == LT_CONV &&
+	    (d->pass_rec != NULL ? unit_type(d, d->nk) : d->prev_unit) ==
+	    LT_LINEAR)
+		return RULE_HEAD;
 	if (d->pass_rec == NULL)
 		return RULE_GAP;
-	if (has_sampling(d))
+	if (!conv && has_sampling(d))
 		return RULE_SAMPLE;
-	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref * lopts.gap_ppm)
+	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref *
+	    gap_factor(d))
 		return RULE_GAP;
 	return -1;
 }
@@ -533,6 +690,101 @@ on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 }
 
 /*
+ * A conv-family unit's marker K, of direction DIR and unit type UNIT:
+ * its inherited busy time and gap are in D's mk_carry and mk_gap.
+ */
+void
+pass_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
+    size_t slen, int unit)
+{
+	d->next_unit = unit;
+	on_marker(d, k, dir, step, slen);
+}
+
+/*
+ * A kernel K has run: drop what ended before it from D's kernels that
+ * may still run, and add it.  They are few (what overlaps in time, one
+ * or two per stream), so the list is short.
+ */
+void
+live_add(struct ldev *d, const struct lkern *k)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < d->nlive; i++)
+		if (d->live[i].e > k->s)
+			d->live[j++] = d->live[i];
+	d->nlive = j;
+	if (k->e > k->s) {
+		if (d->nlive == d->livecap) {
+			d->livecap = d->livecap ? 2 * d->livecap : 8;
+			d->live = xreallocarray(d->live, d->livecap,
+			    sizeof(*d->live));
+		}
+		d->live[d->nlive].s = k->s;
+		d->live[d->nlive++].e = k->e;
+	}
+	if (d->nkseen++ == 0 || k->e > d->last_end)
+		d->last_end = k->e;
+}
+
+/*
+ * What a structure whose first kernel starts at S inherits: the parts
+ * after S of the kernels still running (into *CV, *N of *CAP), and the
+ * device's idle gap before S (0 when something runs at S, -1 when no
+ * kernel ran before).
+ */
+void
+live_carry(const struct ldev *d, int64_t s, struct ival **cv, size_t *n,
+    size_t *cap, int64_t *gap)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < d->nlive; i++) {
+		if (d->live[i].e <= s)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 8;
+			*cv = xreallocarray(*cv, *cap, sizeof(**cv));
+		}
+		(*cv)[*n].s = s;
+		(*cv)[(*n)++].e = d->live[i].e;
+	}
+	if (*n > 0)
+		*gap = 0;
+	else if (d->nkseen == 0)
+		*gap = -1;
+	else
+		*gap = s > d->last_end ? s - d->last_end : 0;
+}
+
+/*
+ * The step column changed under the open pass at kernel K: close it
+ * there (a pass lies in one step).
+ */
+void
+pass_step_change(struct ldev *d, const struct lkern *k, const char *step,
+    size_t slen)
+{
+	if (d->pass_rec != NULL && slen > 0 && d->pass_step[0] != '\0' &&
+	    (strlen(d->pass_step) != slen ||
+	    memcmp(d->pass_step, step, slen) != 0))
+		close_pass(d, k->s);
+}
+
+/* Hold K in the detection window of D. */
+static void
+window_hold(struct ldev *d, struct lkern *k, const char *step, size_t slen)
+{
+	if (d->nk == 0) {
+		free(d->win_step);
+		d->win_step = xstrndup(step, slen);
+	}
+	held_push(d, k);
+}
+
+/*
  * One kernel K of dev D, whose step column is STEP (SLEN bytes, 0 when
  * absent).  It is held while a layer or the detection window is open,
  * else written at once.
@@ -541,36 +793,27 @@ void
 pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 {
 	const struct lname *e = names_get(k->name);
-	int dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
-	    DIR_NONE) : e->dir;
+	int dir;
 
-	if (d->pass_rec != NULL && slen > 0 &&
-	    strcmp(d->pass_step, "") != 0 &&
-	    (strlen(d->pass_step) != slen ||
-	    memcmp(d->pass_step, step, slen) != 0)) {
-		close_pass(d, k->s);
-		if (dir != DIR_NONE) {
-			open_pass(d, k, dir, RULE_STEP, step, slen);
-			open_layer(d, k);
-			return;
-		}
+	if (d->family == FAM_CONV) {
+		conv_kernel(d, k, step, slen);
+		return;
 	}
+	dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
+	    DIR_NONE) : e->dir;
 	if (!d->seen_marker && !d->detected && dir == DIR_NONE) {
 		if (d->nk > 0 && (d->nk >= (size_t)lopts.window ||
 		    (slen > 0 && (strlen(d->win_step) != slen ||
 		    memcmp(d->win_step, step, slen) != 0))))
 			detect_window(d, 0);
-		if (d->detected) {
+		if (d->detected || d->family == FAM_CONV) {
 			pass_kernel(d, k, step, slen);
 			return;
 		}
-		if (d->nk == 0) {
-			free(d->win_step);
-			d->win_step = xstrndup(step, slen);
-		}
-		held_push(d, k);
+		window_hold(d, k, step, slen);
 		return;
 	}
+	pass_step_change(d, k, step, slen);
 	if (dir != DIR_NONE) {
 		if (!d->seen_marker && !d->detected) {
 			/* the window before the first marker: no layer */
@@ -580,13 +823,19 @@ pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 				stage_put(lst, d->k[i].rec);
 			d->nk = 0;
 		}
+		if (d->family == FAM_NONE)
+			d->family = d->detected ? FAM_PERIODIC : FAM_ATTN;
+		live_carry(d, k->s, &d->mk_carry, &d->nmk_carry,
+		    &d->mk_carrycap, &d->mk_gap);
 		on_marker(d, k, dir, step, slen);
+		live_add(d, k);
 		return;
 	}
 	if (d->pass_rec != NULL)
 		held_push(d, k);
 	else
 		let_go(k);
+	live_add(d, k);
 }
 
 /*
@@ -615,8 +864,10 @@ pass_finish(struct ldev *d)
 {
 	int64_t ref;
 
-	if (!d->seen_marker && !d->detected && d->nk > 0)
+	if (!d->seen_marker && !d->detected && d->family == FAM_NONE &&
+	    d->nk > 0)
 		detect_window(d, 1);
+	conv_flush(d);
 	d->at_end = 1;
 	if (d->pass_rec != NULL) {
 		ref = ref_gap(d);

@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,6 +345,13 @@ sum_pass(struct ldev *d, int ph)
 		to->wall_sum += f->wall_sum;
 		to->ksum += f->ksum;
 		to->busy += f->busy;
+		to->cost += f->cost;
+		to->idle += f->idle;
+		to->gap += f->gap;
+		to->pbusy[PART_BLOCK] += f->pbusy[PART_BLOCK];
+		to->pbusy[PART_SIDE] += f->pbusy[PART_SIDE];
+		f->cost = f->idle = f->gap = 0;
+		f->pbusy[PART_BLOCK] = f->pbusy[PART_SIDE] = 0;
 		for (r = 0; r < NROLES; r++) {
 			to->role_busy[r] += f->role_busy[r];
 			to->role_sum[r] += f->role_sum[r];
@@ -447,6 +455,12 @@ put_type(struct ldev *d, int ph, int t)
 	srec_set_i64(r, lc_ksum, ty->ksum);
 	srec_set_i64(r, lc_busy, ty->busy);
 	srec_set_i64(r, lc_kcount, median_of(ty->kcount, ty->n));
+	/* what the type's layers cost and where their idle time lies */
+	srec_set_i64(r, lc_cost, ty->cost);
+	srec_set_i64(r, lc_idle, ty->idle);
+	srec_set_i64(r, lc_gap, ty->gap);
+	srec_set_i64(r, lc_pcol[PART_BLOCK][1], ty->pbusy[PART_BLOCK]);
+	srec_set_i64(r, lc_pcol[PART_SIDE][1], ty->pbusy[PART_SIDE]);
 	stage_put(lst, r);
 }
 
@@ -570,6 +584,64 @@ put_streams(struct ldev *d)
 	put_pairs(d);
 }
 
+static const char *const fam_names[NFAMS] = {
+	"none", "transformer", "cnn", "repeating"
+};
+
+/*
+ * The model record of D: how its structure was found (name: none,
+ * transformer, cnn, repeating), with what confidence (value: 1 for
+ * markers found by name; the detection's confidence, never 1, else),
+ * and the evidence in words.
+ */
+static void
+put_model(struct ldev *d)
+{
+	struct srec *r = summary(d, "model", fam_names[d->family]);
+	char ev[512], tg[64] = "";
+	const char *an = d->detected ? names_get(d->anchor)->name : "";
+
+	switch (d->family) {
+	case FAM_ATTN:
+		srec_set_i64(r, lc_value, 1);
+		stage_tag_add(tg, sizeof(tg), "marker");
+		snprintf(ev, sizeof(ev), "%lld attention markers in %lld "
+		    "passes", (long long)d->nmarkers, (long long)d->npasses);
+		break;
+	case FAM_CONV:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "conv");
+		if (d->res_passes > 0)
+			stage_tag_add(tg, sizeof(tg), "residual");
+		snprintf(ev, sizeof(ev), "%lld convolution units, %lld of "
+		    "them followed by a norm, activation or pooling or a "
+		    "gradient; %lld residual blocks in %lld stages per "
+		    "forward pass at most", (long long)d->conv_units,
+		    (long long)d->conv_shaped, (long long)d->res_blocks_max,
+		    (long long)d->stages_max);
+		break;
+	case FAM_PERIODIC:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "detected");
+		snprintf(ev, sizeof(ev), "repeating kernel sequence: anchor "
+		    "%s every %lld kernels", an, (long long)d->period);
+		break;
+	default:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "no_structure");
+		snprintf(ev, sizeof(ev), "no repeating structure found: no "
+		    "attention marker, fewer than two convolutions, no "
+		    "repeating kernel sequence of confidence %s or more",
+		    lopts.min_conf_text);
+		break;
+	}
+	if (lopts.detect)
+		stage_tag_add(tg, sizeof(tg), "forced");
+	srec_set_str(r, lc_tags, tg);
+	srec_set_str(r, lc_evidence, ev);
+	stage_put(lst, r);
+}
+
 /* End of input: the summary records of dev D. */
 void
 sum_dev(struct ldev *d)
@@ -606,6 +678,14 @@ sum_dev(struct ldev *d)
 	if (d->detect_ran)
 		metric_ratio(d, "layer_detect_confidence_ratio",
 		    d->confidence_ppm, 1000000);
+	if (d->micro_max[DIR_FWD] + d->micro_max[DIR_BWD] > 0) {
+		metric(d, "forward_passes_per_step_max",
+		    d->micro_max[DIR_FWD]);
+		metric(d, "backward_passes_per_step_max",
+		    d->micro_max[DIR_BWD]);
+		metric(d, "macro_step_count", d->macro_steps);
+	}
+	put_model(d);
 	for (ph = 0; ph < NPHASES; ph++)
 		for (t = 0; t < NLTYPES; t++) {
 			if (d->types[ph][t].n == 0)
