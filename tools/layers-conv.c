@@ -98,6 +98,7 @@ conv_flush(struct ldev *d)
 	dir = d->run_bwd || (!d->run_conv && d->run_gemm >= 2) ? DIR_BWD :
 	    DIR_FWD;
 	unit = d->run_conv ? LT_CONV : LT_LINEAR;
+	d->next_normbefore = d->run_normbefore;
 	pass_marker(d, &d->run[0], dir, d->run_step, strlen(d->run_step),
 	    unit);
 	for (i = 1; i < d->nrun; i++) {
@@ -137,9 +138,13 @@ conv_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 		    &d->mk_carrycap, &d->mk_gap);
 		free(d->run_step);
 		d->run_step = xstrndup(step, slen);
+		d->run_normbefore = d->norm_seen;
+		d->norm_seen = 0;
 		run_push(d, k);
 		return;
 	}
+	if (names_get(k->name)->role == ROLE_NORM)
+		d->norm_seen = 1;
 	if (d->pass_rec != NULL)
 		held_push(d, k);
 	else

@@ -132,8 +132,10 @@ set_deadline(struct ldev *d)
 
 /*
  * The type of the open conv-family unit, from its first N held kernels:
- * its run's (Conv or Linear), but a GEMM followed by a norm is a 1x1
+ * its run's (Conv or Linear), but a GEMM with a norm is a 1x1
  * convolution that cuDNN ran as a GEMM, not a fully connected layer.
+ * The norm follows the GEMM in a forward pass; in a backward one its
+ * gradient comes first, between the previous run and this one.
  */
 static int
 unit_type(const struct ldev *d, size_t n)
@@ -142,6 +144,8 @@ unit_type(const struct ldev *d, size_t n)
 
 	if (d->layer_unit != LT_LINEAR)
 		return d->layer_unit;
+	if (d->pass_dir == DIR_BWD)
+		return d->layer_normbefore ? LT_CONV : LT_LINEAR;
 	for (i = 0; i < n && i < d->nk; i++)
 		if (names_get(d->k[i].name)->role == ROLE_NORM)
 			return LT_CONV;
@@ -150,16 +154,12 @@ unit_type(const struct ldev *d, size_t n)
 
 /*
  * The layer type from the flags of its kernels (spec A3), for a layer
- * with attention (ROLES, a bit per role present); a conv-family unit is
- * the type its run gave it, and a detected layer with no attention is a
- * Conv one when it holds a convolution, else a Block.
+ * with attention (ROLES, a bit per role present); a detected layer with
+ * no attention is a Conv one when it holds a convolution, else a Block.
  */
 static int
-layer_type(const struct ldev *d, unsigned f, unsigned roles)
+layer_type(unsigned f, unsigned roles)
 {
-	if (d->family == FAM_CONV)
-		return d->layer_unit == LT_LINEAR && (roles & (1u <<
-		    ROLE_NORM)) ? LT_CONV : d->layer_unit;
 	if (!(roles & (1u << ROLE_ATTN)) && !(f & (NF_DFC | NF_GMM |
 	    NF_ROUTE)))
 		return roles & (1u << ROLE_CONV) ? LT_CONV : LT_BLOCK;
@@ -180,6 +180,7 @@ struct lsums {
 	unsigned	 meta;		/* LM_ bits (conv family) */
 	int64_t		 ksum, busy, end;
 	uint64_t	 cnt[NCHECK];	/* cross-check counts */
+	uint64_t	 nnorm;		/* norm kernels */
 };
 
 /*
@@ -201,6 +202,7 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 		ls->n++;
 		ls->flags |= e->flags;
 		ls->roles |= 1u << e->role;
+		ls->nnorm += e->role == ROLE_NORM;
 		/* what follows the run: its first kernel is the marker */
 		if (i > 0 && e->role != ROLE_CONV && e->role != ROLE_MATMUL) {
 			if (e->flags & NF_RESADD)
@@ -241,7 +243,7 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
 		stage_tag_add(tags, sizeof(tags), "first");
 	if (last)
 		stage_tag_add(tags, sizeof(tags), "last");
-	if (ls->flags & NF_SAMPLE) {
+	if ((ls->flags & NF_SAMPLE) && d->family != FAM_CONV) {
 		stage_tag_add(tags, sizeof(tags), "sampling");
 		d->sample_layers++;
 	}
@@ -284,7 +286,8 @@ close_layer(struct ldev *d, int64_t end, int last)
 	int t, c;
 
 	layer_sums(d, end, last, &ls);
-	t = layer_type(d, ls.flags, ls.roles);
+	t = d->family == FAM_CONV ? unit_type(d, ls.n) :
+	    layer_type(ls.flags, ls.roles);
 	cost_layer(d, d->k, ls.n, d->layer_ts, ls.end, &lc);
 	cost_add(&d->pass_cost, &lc, d->layer_idx == 0);
 	for (i = 0; i < d->nk; i++) {
@@ -310,7 +313,12 @@ close_layer(struct ldev *d, int64_t end, int last)
 	d->pend[t].pbusy[PART_BLOCK] += lc.part[PART_BLOCK].busy;
 	d->pend[t].pbusy[PART_SIDE] += lc.part[PART_SIDE].busy;
 	d->prev_unit = t;
+	if (d->family == FAM_CONV) {
+		d->cv_norm_layers += ls.nnorm > 0;
+		d->cv_norm += (int64_t)ls.nnorm;
+	}
 	if (t == LT_CONV && d->family == FAM_CONV) {
+		d->cv_layers++;
 		d->conv_units++;
 		d->conv_shaped += d->pass_dir == DIR_BWD || (ls.roles &
 		    (1u << ROLE_NORM | 1u << ROLE_ACT | 1u << ROLE_POOL));
@@ -356,6 +364,40 @@ pass_phase(struct ldev *d, int64_t md)
 	return PH_FWD;
 }
 
+/* One check record of the pass: NAME, counted VALUE, LAYERS and EXPECT. */
+static void
+put_check(struct ldev *d, const char *name, int64_t value, int64_t layers,
+    int64_t expect)
+{
+	struct srec *r = stage_new(lst, "check", d->pass_ts);
+
+	srec_set_str(r, COL_DEV, d->name);
+	srec_set_str(r, COL_NAME, name);
+	srec_set_i64(r, lc_pass, d->pass_idx);
+	srec_set_i64(r, lc_value, value);
+	srec_set_i64(r, lc_layers, layers);
+	srec_set_i64(r, lc_expect, expect);
+	if (layers > 0)
+		put_ratio(r, lc_perlayer, value, layers);
+	srec_set_str(r, lc_tags, layers == expect && (layers == 0 ||
+	    value % layers == 0) ? "match" : "mismatch");
+	stage_put(lst, r);
+}
+
+/*
+ * The cross-check of a conv-family pass: a network with batch norms
+ * runs one norm per convolution, so the convolution layers that hold a
+ * norm kernel should be all of them, each with the same number.
+ */
+static void
+conv_checks(struct ldev *d)
+{
+	if (d->cv_norm > 0)
+		put_check(d, "norm", d->cv_norm, d->cv_norm_layers,
+		    d->cv_layers);
+	d->cv_layers = d->cv_norm_layers = d->cv_norm = 0;
+}
+
 /* The cross-check records of the pass (spec A4, 12 item 12). */
 static void
 put_checks(struct ldev *d)
@@ -371,26 +413,15 @@ put_checks(struct ldev *d)
 	expect[1] = d->type_layers[LT_MOE_DFC];
 	expect[2] = d->type_layers[LT_MOE_GMM];
 	expect[3] = moe;
+	if (d->family == FAM_CONV) {
+		conv_checks(d);
+		return;
+	}
 	for (c = 0; c < NCHECK; c++) {
-		struct srec *r;
-		int ok;
-
 		if (d->chk_n[c] == 0 && (expect[c] == 0 || c >= 4))
 			continue;
-		r = stage_new(lst, "check", d->pass_ts);
-		srec_set_str(r, COL_DEV, d->name);
-		srec_set_str(r, COL_NAME, check_names[c]);
-		srec_set_i64(r, lc_pass, d->pass_idx);
-		srec_set_i64(r, lc_value, (int64_t)d->chk_n[c]);
-		srec_set_i64(r, lc_layers, (int64_t)d->chk_layers[c]);
-		srec_set_i64(r, lc_expect, (int64_t)expect[c]);
-		if (d->chk_layers[c] > 0)
-			put_ratio(r, lc_perlayer, (int64_t)d->chk_n[c],
-			    (int64_t)d->chk_layers[c]);
-		ok = d->chk_layers[c] == expect[c] && (d->chk_layers[c] == 0 ||
-		    d->chk_n[c] % d->chk_layers[c] == 0);
-		srec_set_str(r, lc_tags, ok ? "match" : "mismatch");
-		stage_put(lst, r);
+		put_check(d, check_names[c], (int64_t)d->chk_n[c],
+		    (int64_t)d->chk_layers[c], (int64_t)expect[c]);
 	}
 }
 
@@ -589,6 +620,7 @@ open_layer(struct ldev *d, struct lkern *k)
 	d->mk_carrycap = tn;
 	d->layer_gap = d->mk_gap;
 	d->layer_unit = d->next_unit;
+	d->layer_normbefore = d->next_normbefore;
 	d->layer_rec = stage_new(lst, "layer", k->s);
 	srec_set_str(d->layer_rec, COL_DEV, d->name);
 	srec_set_str(d->layer_rec, COL_TRACK,

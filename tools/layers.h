@@ -193,6 +193,8 @@ struct ldev {
 	size_t		 nmk_carry, mk_carrycap;
 	int64_t		 mk_gap;
 	int		 next_unit;	/* its unit type (FAM_CONV) */
+	int		 next_normbefore, layer_normbefore, run_normbefore;
+	int		 norm_seen;	/* a norm since the last run */
 	int		 prev_unit;	/* type of the last unit of the pass */
 	/* the last step window seen (prof-steps), for step_share_ratio */
 	char		*win_name;
@@ -212,6 +214,7 @@ struct ldev {
 	/* the conv family's evidence: units and their shape */
 	int64_t		 conv_units, conv_shaped, res_blocks_max, stages_max;
 	int64_t		 res_passes;
+	int64_t		 cv_layers, cv_norm_layers, cv_norm;	/* this pass */
 	char		*win_step;
 	/* whole-capture summary */
 	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
