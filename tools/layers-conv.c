@@ -155,9 +155,10 @@ conv_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 /*
  * The confidence that the window K (N kernels) is a convolutional
  * network, in millionths, and in *UNITS its number of convolution runs.
- * A unit is shaped like a conv block when a norm, an activation or a
- * pooling kernel follows its run before the next one, or when it is a
- * gradient (whose norm and activation gradients come before it).  The
+ * A unit counts for it when it is shaped like a conv block: a norm, an
+ * activation, a pooling kernel or a residual add is among the first
+ * three kernels after its run (helpers aside), or the run is a
+ * gradient, whose norm and activation gradients come before it.  The
  * confidence is (shaped + 1) / (units + 2), the rule of succession: an
  * estimate of the share of such units that is never 1, since a name
  * match is evidence, not proof.
@@ -167,7 +168,7 @@ conv_confidence(const struct lkern *k, size_t n, int64_t *units)
 {
 	int64_t shaped = 0;
 	size_t i;
-	int inrun = 0, conv = 0, bwd = 0, tail = 0, open = 0;
+	int inrun = 0, conv = 0, bwd = 0, tail = 0, open = 0, seen = 0;
 
 	*units = 0;
 	for (i = 0; i <= n; i++) {
@@ -186,6 +187,7 @@ conv_confidence(const struct lkern *k, size_t n, int64_t *units)
 			open = conv;
 			*units += conv;
 			tail = conv && bwd;
+			seen = 0;
 		}
 		if (e != NULL && (rk == RK_CONV || rk == RK_GEMM)) {
 			inrun = 1;
@@ -193,8 +195,11 @@ conv_confidence(const struct lkern *k, size_t n, int64_t *units)
 			bwd = (e->flags & NF_BWDN) != 0;
 			continue;
 		}
-		if (e != NULL && (e->role == ROLE_NORM || e->role == ROLE_ACT ||
-		    e->role == ROLE_POOL))
+		if (e == NULL || rk == RK_HELP || seen >= 3)
+			continue;
+		seen++;
+		if (e->role == ROLE_NORM || e->role == ROLE_ACT ||
+		    e->role == ROLE_POOL || (e->flags & NF_RESADD))
 			tail = 1;
 	}
 	if (open)

@@ -276,7 +276,7 @@ detect_window(struct ldev *d, int eof)
 	d->detect_ran = 1;
 	if (!lopts.detect && !lopts.no_conv) {
 		conf = conv_confidence(w, n, &units);
-		if (units >= 2) {
+		if (units >= 2 && conf >= lopts.min_conf_ppm) {
 			d->family = FAM_CONV;
 			d->confidence_ppm = conf;
 			replay(d, w, n, d->win_step);
