@@ -323,6 +323,10 @@ classify(struct lname *e, const char *l, const char *type, size_t tlen,
 		e->role = ROLE_ATTN;
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
 		if (strstr(l, roles[i].pat) != NULL) {
+			/* a convolution's MemSet is a memset */
+			if (roles[i].role == ROLE_CONV &&
+			    strstr(l, "memset") != NULL)
+				continue;
 			e->flags |= roles[i].flags;
 			if (e->role == ROLE_OTHER)
 				e->role = roles[i].role;

@@ -599,6 +599,7 @@ put_model(struct ldev *d)
 {
 	struct srec *r = summary(d, "model", fam_names[d->family]);
 	char ev[512], tg[64] = "";
+	int n;
 	const char *an = d->detected ? names_get(d->anchor)->name : "";
 
 	switch (d->family) {
@@ -613,12 +614,18 @@ put_model(struct ldev *d)
 		stage_tag_add(tg, sizeof(tg), "conv");
 		if (d->res_passes > 0)
 			stage_tag_add(tg, sizeof(tg), "residual");
-		snprintf(ev, sizeof(ev), "%lld convolution units, %lld of "
-		    "them followed by a norm, activation or pooling or a "
-		    "gradient; %lld residual blocks in %lld stages per "
-		    "forward pass at most", (long long)d->conv_units,
-		    (long long)d->conv_shaped, (long long)d->res_blocks_max,
-		    (long long)d->stages_max);
+		n = snprintf(ev, sizeof(ev), "%lld convolution layers, %lld "
+		    "of them with a norm, activation or pooling, or a "
+		    "gradient; ", (long long)d->conv_units,
+		    (long long)d->conv_shaped);
+		if (d->res_blocks_max > 0)
+			snprintf(ev + n, sizeof(ev) - (size_t)n, "up to %lld "
+			    "residual blocks in %lld stages per forward pass",
+			    (long long)d->res_blocks_max,
+			    (long long)d->stages_max);
+		else
+			snprintf(ev + n, sizeof(ev) - (size_t)n, "no residual "
+			    "blocks");
 		break;
 	case FAM_PERIODIC:
 		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
