@@ -310,8 +310,11 @@ close_layer(struct ldev *d, int64_t end, int last)
 	d->pend[t].cost += lc.cost;
 	d->pend[t].idle += lc.idle;
 	d->pend[t].gap += lc.gap > 0 ? lc.gap : 0;
-	d->pend[t].pbusy[PART_BLOCK] += lc.part[PART_BLOCK].busy;
-	d->pend[t].pbusy[PART_SIDE] += lc.part[PART_SIDE].busy;
+	for (c = 0; c < NPARTS; c++) {
+		d->pend[t].pbusy[c] += lc.part[c].busy;
+		d->pend[t].psum[c] += lc.part[c].sum;
+		d->pend[t].pcost[c] += lc.part[c].cost;
+	}
 	d->prev_unit = t;
 	if (d->family == FAM_CONV) {
 		d->cv_norm_layers += ls.nnorm > 0;

@@ -348,10 +348,13 @@ sum_pass(struct ldev *d, int ph)
 		to->cost += f->cost;
 		to->idle += f->idle;
 		to->gap += f->gap;
-		to->pbusy[PART_BLOCK] += f->pbusy[PART_BLOCK];
-		to->pbusy[PART_SIDE] += f->pbusy[PART_SIDE];
+		for (r = 0; r < NPARTS; r++) {
+			to->pbusy[r] += f->pbusy[r];
+			to->psum[r] += f->psum[r];
+			to->pcost[r] += f->pcost[r];
+			f->pbusy[r] = f->psum[r] = f->pcost[r] = 0;
+		}
 		f->cost = f->idle = f->gap = 0;
-		f->pbusy[PART_BLOCK] = f->pbusy[PART_SIDE] = 0;
 		for (r = 0; r < NROLES; r++) {
 			to->role_busy[r] += f->role_busy[r];
 			to->role_sum[r] += f->role_sum[r];
@@ -425,6 +428,7 @@ put_type(struct ldev *d, int ph, int t)
 	__int128 var = 0, dev;
 	int64_t n = (int64_t)ty->n;
 	size_t i;
+	int p;
 
 	srec_set_str(r, lc_ltype, ltype_names[t]);
 	srec_set_str(r, lc_phase, phase_names[ph]);
@@ -459,8 +463,11 @@ put_type(struct ldev *d, int ph, int t)
 	srec_set_i64(r, lc_cost, ty->cost);
 	srec_set_i64(r, lc_idle, ty->idle);
 	srec_set_i64(r, lc_gap, ty->gap);
-	srec_set_i64(r, lc_pcol[PART_BLOCK][1], ty->pbusy[PART_BLOCK]);
-	srec_set_i64(r, lc_pcol[PART_SIDE][1], ty->pbusy[PART_SIDE]);
+	for (p = 0; p < NPARTS; p++) {
+		srec_set_i64(r, lc_pcol[p][1], ty->pbusy[p]);
+		srec_set_i64(r, lc_pcol[p][2], ty->psum[p]);
+		srec_set_i64(r, lc_pcol[p][3], ty->pcost[p]);
+	}
 	stage_put(lst, r);
 }
 

@@ -113,7 +113,8 @@ struct ltype {
 	int64_t		 role_busy[NROLES], role_sum[NROLES];
 	uint64_t	 role_n[NROLES];
 	int64_t		 wall_sum, ksum, busy;
-	int64_t		 cost, idle, gap, pbusy[NPARTS];
+	int64_t		 cost, idle, gap, pbusy[NPARTS], psum[NPARTS];
+	int64_t		 pcost[NPARTS];
 	/* the collapsed kernel sequence of the first complete layer */
 	uint32_t	*seq_name, *seq_track, *seq_rep;
 	int64_t		*seq_dur;
