@@ -643,10 +643,12 @@ put_model(struct ldev *d)
 	default:
 		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "no_structure");
-		snprintf(ev, sizeof(ev), "no repeating structure found: no "
-		    "attention marker, fewer than two convolutions, no "
-		    "repeating kernel sequence of confidence %s or more",
-		    lopts.min_conf_text);
+		snprintf(ev, sizeof(ev), "no repeating structure found: %s, "
+		    "no repeating kernel sequence of confidence %s or more",
+		    lopts.detect ? "markers and convolutions ignored (-d)" :
+		    lopts.no_conv ? "no attention marker, convolution units "
+		    "off (-C)" : "no attention marker, no convolution units "
+		    "of that confidence", lopts.min_conf_text);
 		break;
 	}
 	if (lopts.detect)

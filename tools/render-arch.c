@@ -698,7 +698,7 @@ why_nolayers(const struct adev *d, char *why, size_t cap)
 	const char *c = arch_metric(d, "layer_detect_confidence_ratio");
 
 	snprintf(why, cap, "Missing: **no repeating structure found** on "
-	    "this rank: no attention marker kernel, no convolutions, and "
+	    "this rank: no attention marker kernel, no convolution units, and "
 	    "%s%s%s. Name the model's attention kernel with `prof-layers -m "
 	    "PATTERN`, give the period with `-p`, or lower the detection "
 	    "threshold with `-c`; a capture without a whole layer has none.",

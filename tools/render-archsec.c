@@ -535,7 +535,8 @@ arch_variation(struct rctx *rc, const struct adev *d)
 	vrow(rc, d, "Block cost, all layers (ms)", A_BCOST, 1);
 	vrow(rc, d, "Side cost, all layers (ms)", A_SCOST, 1);
 	vrole(rc, d, "Attention share of wall (%)", "attention");
-	vrole(rc, d, "Convolution share of wall (%)", "conv");
+	if (arch_is(d, "cnn"))
+		vrole(rc, d, "Convolution share of wall (%)", "conv");
 	vrole(rc, d, "Expert share of wall (%)", "expert");
 	vrole(rc, d, "Matmul share of wall (%)", "matmul");
 	vrole(rc, d, "Communication (TP) share of wall (%)", "tp_comm");
