@@ -287,8 +287,10 @@ detect_window(struct ldev *d, int eof)
 	if (anchor < 0 || conf < lopts.min_conf_ppm) {
 		if (conf > d->confidence_ppm)
 			d->confidence_ppm = conf;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			live_add(d, &w[i]);
 			stage_put(lst, w[i].rec);
+		}
 		d->nk = 0;
 		return;
 	}

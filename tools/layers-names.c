@@ -43,13 +43,14 @@ const unsigned check_flags[NCHECK] = {
  * Ascend training (FlashAttentionScore, ...Grad), FlashAttention 2/3 as
  * built into PyTorch and vLLM (only the main kernel: the split-KV
  * combine and the backward dot/convert kernels are extra kernels of the
- * same layer), and fmha kernels (cuDNN/TRT-LLM/CK/xformers).
+ * same layer), fmha kernels (cuDNN/TRT-LLM/CK/xformers), and Triton's
+ * and AMD's flash attention (attn_fwd, attn_bwd).
  */
 static const char *const def_markers[] = {
 	"FusedInferAttentionScore", "PromptFlashAttention",
 	"IncreFlashAttention", "FlashAttentionScore", "flash_fwd_kernel",
 	"flash_fwd_splitkv_kernel", "flash_bwd_dq_dk_dv", "FlashAttnFwd",
-	"FlashAttnBwd", "fmha", "Fmha"
+	"FlashAttnBwd", "fmha", "Fmha", "attn_fwd", "attn_bwd"
 };
 
 /*

@@ -854,8 +854,10 @@ pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 			/* the window before the first marker: no layer */
 			size_t i;
 
-			for (i = 0; i < d->nk; i++)
+			for (i = 0; i < d->nk; i++) {
+				live_add(d, &d->k[i]);
 				stage_put(lst, d->k[i].rec);
+			}
 			d->nk = 0;
 		}
 		if (d->family == FAM_NONE)

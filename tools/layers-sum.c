@@ -614,7 +614,7 @@ put_model(struct ldev *d)
 		srec_set_i64(r, lc_value, 1);
 		stage_tag_add(tg, sizeof(tg), "marker");
 		snprintf(ev, sizeof(ev), "%lld attention markers in %lld "
-		    "passes", (long long)d->nmarkers, (long long)d->npasses);
+		    "pass(es)", (long long)d->nmarkers, (long long)d->npasses);
 		break;
 	case FAM_CONV:
 		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
@@ -638,7 +638,8 @@ put_model(struct ldev *d)
 		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "detected");
 		snprintf(ev, sizeof(ev), "repeating kernel sequence: anchor "
-		    "%s every %lld kernels", an, (long long)d->period);
+		    "%.64s%s every %lld kernels", an, strlen(an) > 64 ? "..." :
+		    "", (long long)d->period);
 		break;
 	default:
 		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
