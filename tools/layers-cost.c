@@ -202,8 +202,8 @@ cost_put(struct srec *r, const struct lcost *c)
 void
 cost_share(const struct ldev *d, struct srec *r, int64_t wall)
 {
-	if (d->win_name == NULL || d->win_dur <= 0 ||
-	    strcmp(d->win_name, d->pass_step) != 0)
+	if (d->win->name == NULL || d->win->dur <= 0 ||
+	    strcmp(d->win->name, d->pass_step) != 0)
 		return;
-	put_ratio(r, lc_share_step, wall, d->win_dur);
+	put_ratio(r, lc_share_step, wall, d->win->dur);
 }

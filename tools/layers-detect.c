@@ -147,9 +147,14 @@ anchor_role(const struct lname *e)
 	return 0;
 }
 
-/* The candidates: every name that may mark a layer, seen three times. */
+/*
+ * The candidates: every name that may mark a layer, seen three times,
+ * and more than once a step when the window spans STEPS host steps (two
+ * or more): a kernel that runs once a step repeats with the step, and a
+ * step is not a layer.
+ */
 static struct cand *
-candidates(const struct lkern *k, size_t n, size_t *ncand)
+candidates(const struct lkern *k, size_t n, size_t *ncand, int64_t steps)
 {
 	struct cand *c = NULL;
 	size_t i, j, nc = 0, cap = 0;
@@ -181,7 +186,8 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
 	}
 	free(idx);
 	for (i = j = 0; i < nc; i++)
-		if (c[i].count >= 3)
+		if (c[i].count >= 3 && (steps < 2 ||
+		    (int64_t)c[i].count > steps + 1))
 			c[j++] = c[i];
 	*ncand = j;
 	return c;
@@ -195,14 +201,15 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
  * kernels before it), then the one with the most kernel time.
  */
 static int64_t
-find_anchor(const struct lkern *k, size_t n, int64_t *conf, int64_t *period)
+find_anchor(const struct lkern *k, size_t n, int64_t *conf, int64_t *period,
+    int64_t steps)
 {
 	struct cand *c;
 	size_t nc, i, *at, *start, *cnt, best_sc = 0;
 	int64_t best = -1, best_dur = 0;
 	int best_attn = 0;
 
-	c = candidates(k, n, &nc);
+	c = candidates(k, n, &nc, steps);
 	at = occurrences(k, n, c, nc, &start);
 	cnt = xcalloc(n + 1, sizeof(*cnt));
 	for (i = 0; i < nc; i++) {
@@ -283,7 +290,7 @@ detect_window(struct ldev *d, int eof)
 			return;
 		}
 	}
-	anchor = find_anchor(w, n, &conf, &period);
+	anchor = find_anchor(w, n, &conf, &period, d->win_hsteps);
 	if (anchor < 0 || conf < lopts.min_conf_ppm) {
 		if (conf > d->confidence_ppm)
 			d->confidence_ppm = conf;

@@ -75,6 +75,8 @@ static const struct {
 	 * Ascend's max pooling contains "argmax", its average pooling runs
 	 * as a batched matmul.
 	 */
+	/* fbgemm_gpu's embedding and sparse ops are no GEMMs */
+	{ "fbgemm_gpu::", ROLE_OTHER, 0 },
 	{ "convolution", ROLE_CONV, 0 },
 	{ "convolve", ROLE_CONV, 0 },
 	{ "conv1d", ROLE_CONV, 0 },

@@ -815,6 +815,8 @@ window_hold(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 	if (d->nk == 0) {
 		free(d->win_step);
 		d->win_step = xstrndup(step, slen);
+		/* the host step open when it starts counts too */
+		d->win_hsteps = d->win->hsteps > 0;
 	}
 	held_push(d, k);
 }

@@ -138,6 +138,18 @@ struct lstream {
 	int64_t		 busy;		/* union of its kernels, summed */
 };
 
+/*
+ * What step records say of a dev, kept apart from its state so that a
+ * dev with steps and no kernel (a host-only or communication-only rank)
+ * gets no summary: the last prof-steps window (for step_share_ratio)
+ * and the host step records seen (ProfilerStep#N).
+ */
+struct lwin {
+	char		*name;		/* step column of the last window */
+	int64_t		 dur;
+	int64_t		 hsteps;
+};
+
 /* The per-dev state. */
 struct ldev {
 	const char	*name;		/* kept by the devtab */
@@ -197,9 +209,7 @@ struct ldev {
 	int		 next_normbefore, layer_normbefore, run_normbefore;
 	int		 norm_seen;	/* a norm since the last run */
 	int		 prev_unit;	/* type of the last unit of the pass */
-	/* the last step window seen (prof-steps), for step_share_ratio */
-	char		*win_name;
-	int64_t		 win_dur;
+	struct lwin	*win;		/* its steps, kept apart (below) */
 	/* passes per step (macro steps) */
 	char		*micro_step;
 	int64_t		 micro_n[3], micro_max[3], macro_steps;
@@ -217,6 +227,7 @@ struct ldev {
 	int64_t		 res_passes;
 	int64_t		 cv_layers, cv_norm_layers, cv_norm;	/* this pass */
 	char		*win_step;
+	int64_t		 win_hsteps;	/* host step records during it */
 	/* whole-capture summary */
 	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
 	struct ltype	 types[NPHASES][NLTYPES];

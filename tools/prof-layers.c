@@ -49,7 +49,7 @@ int lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between, lc_share_step;
 int lc_micro, lc_res, lc_stage, lc_nres, lc_nstages, lc_evidence;
 int lc_pcol[NPARTS][4];
 
-static struct devtab devs;
+static struct devtab devs, wins;
 static int64_t min_deadline = INT64_MAX;
 
 static void
@@ -106,6 +106,7 @@ dev_of(const char *name, size_t len)
 		d->pass_step = xstrdup("");
 		d->win_step = xstrdup("");
 		d->run_step = xstrdup("");
+		d->win = devtab_get(&wins, name, len, NULL);
 	}
 	return d;
 }
@@ -175,13 +176,37 @@ do_window(void)
 	size_t dl, sl;
 	const char *dev = stage_get(lst, COL_DEV, &dl);
 	const char *step = lc_step >= 0 ? stage_get(lst, lc_step, &sl) : "";
-	struct ldev *d = dev_of(dev, dl);
+	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
 
 	if (lc_step < 0)
 		sl = 0;
-	free(d->win_name);
-	d->win_name = xstrndup(step, sl);
-	d->win_dur = stage_dur(lst);
+	free(w->name);
+	w->name = xstrndup(step, sl);
+	w->dur = stage_dur(lst);
+	stage_pass(lst);
+}
+
+/*
+ * A host step record (ProfilerStep#N): counted while the dev's
+ * detection window is open, so that a kernel that runs once a step is
+ * not taken for a layer's anchor.
+ */
+static void
+do_hstep(void)
+{
+	size_t dl;
+	const char *dev = stage_get(lst, COL_DEV, &dl);
+	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
+	size_t i;
+
+	w->hsteps++;
+	for (i = 0; i < devs.n; i++) {
+		struct ldev *d = devs.v[i].item;
+
+		if (d->win == w && d->nk > 0 && !d->seen_marker &&
+		    d->family == FAM_NONE)
+			d->win_hsteps++;
+	}
 	stage_pass(lst);
 }
 
@@ -232,10 +257,12 @@ free_devs(void)
 		free(d->live);
 		free(d->carry);
 		free(d->mk_carry);
-		free(d->win_name);
 		free(d->micro_step);
 	}
 	devtab_free(&devs);
+	for (i = 0; i < wins.n; i++)
+		free(((struct lwin *)wins.v[i].item)->name);
+	devtab_free(&wins);
 }
 
 static void
@@ -245,6 +272,7 @@ run(const char *path, int argc, char *argv[])
 	size_t i;
 
 	devtab_init(&devs, sizeof(struct ldev));
+	devtab_init(&wins, sizeof(struct lwin));
 	lst = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	lc_pass = stage_col(lst, "pass");
@@ -307,6 +335,8 @@ run(const char *path, int argc, char *argv[])
 			tick(stage_ts(lst));
 		if (stage_is(lst, "kernel"))
 			do_kernel();
+		else if (stage_is(lst, "step"))
+			do_hstep();
 		else if (stage_is(lst, "window") &&
 		    stage_ts(lst) != STAGE_NO_TS && !stage_absent(lst, COL_DUR))
 			do_window();
