@@ -10,7 +10,6 @@
 #include <config.h>
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,26 +172,6 @@ judge_free(struct judge *j)
 	nmap_free(&j->both.names);
 }
 
-/* Append printf-style text to BUF (of size CAP) at *N. */
-static void
-app(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-app(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*n >= cap)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *n, cap - *n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*n = *n + (size_t)k < cap ? *n + (size_t)k : cap - 1;
-}
-
 /* NUM / DEN with 6 decimals, or "-" when DEN is 0. */
 static const char *
 ratio(char *buf, int64_t num, int64_t den)
@@ -223,13 +202,13 @@ followup(const struct judge *j, char *buf, size_t cap)
 		if ((j->labels & (1u << l)) && j->conf[l] > best)
 			best = j->conf[l];
 	if (!j->d->stacks)
-		app(buf, cap, &n, "%swith_stack=true", n ? "," : "");
+		attrib_app(buf, cap, &n, "%swith_stack=true", n ? "," : "");
 	if (!j->d->shapes)
-		app(buf, cap, &n, "%srecord_shapes=true", n ? "," : "");
+		attrib_app(buf, cap, &n, "%srecord_shapes=true", n ? "," : "");
 	if ((j->tags & (1u << TAG_UNTRACED)) || (j->risk > 0 && best == 0))
-		app(buf, cap, &n, "%shost_sampling", n ? "," : "");
+		attrib_app(buf, cap, &n, "%shost_sampling", n ? "," : "");
 	if (j->tags & (1u << TAG_COMM))
-		app(buf, cap, &n, "%sinspect_comm_sync", n ? "," : "");
+		attrib_app(buf, cap, &n, "%sinspect_comm_sync", n ? "," : "");
 	return n;
 }
 
@@ -244,7 +223,7 @@ evidence_names(const struct sig *g, char *buf, size_t cap, size_t *n)
 
 	k = nmap_top(NT_HOST, &g->names, top, 3);
 	for (i = 0; i < k; i++) {
-		app(buf, cap, n, "%s%s ", i ? ", " : "; host events: ",
+		attrib_app(buf, cap, n, "%s%s ", i ? ", " : "; host events: ",
 		    ratio(r, top[i].total, g->sig_ns));
 		s = names_str(NT_HOST, top[i].id, &len);
 		small_app_name(buf, cap, n, s, len);
@@ -261,12 +240,14 @@ evidence(const struct judge *j, int l, char *buf, size_t cap)
 	size_t n = 0;
 
 	if (g->nsig == 0) {
-		app(buf, cap, &n, "no significant bubble: %" PRId64 " bubbles, "
+		attrib_app(buf, cap, &n,
+		    "no significant bubble: %" PRId64 " bubbles, "
 		    "%" PRId64 " at the capture boundary", a->nbub,
 		    a->nboundary);
 		return n;
 	}
-	app(buf, cap, &n, "%" PRId64 " of %" PRId64 " significant bubbles "
+	attrib_app(buf, cap, &n,
+	    "%" PRId64 " of %" PRId64 " significant bubbles "
 	    "(%" PRId64 " of %" PRId64 " ns)%s; idle sync %s input %s launch "
 	    "%s host %s untraced %s", g->lab_n[l], g->nsig, g->lab_ns[l],
 	    g->sig_ns, (j->tags & (1u << TAG_CAVEAT)) ? ", at the capture "
@@ -276,13 +257,15 @@ evidence(const struct judge *j, int l, char *buf, size_t cap)
 	    ratio(r4, g->idle[CLS_HOST], g->sig_ns),
 	    ratio(r5, g->idle[CLS_N], g->sig_ns));
 	evidence_names(g, buf, cap, &n);
-	app(buf, cap, &n, "; coverage host %s sync %s comm %s launch %s; "
+	attrib_app(buf, cap, &n,
+	    "; coverage host %s sync %s comm %s launch %s; "
 	    "host_par %s", ratio(r1, g->cov[FAM_HOST], g->sig_ns),
 	    ratio(r2, g->cov[FAM_SYNC], g->sig_ns),
 	    ratio(r3, g->cov[FAM_COMM], g->sig_ns),
 	    ratio(r4, g->cov[FAM_LAUNCH], g->sig_ns),
 	    ratio(r5, g->thr_sum, g->cov[FAM_HOST]));
-	app(buf, cap, &n, "; underfeed %s; host risk %s; steps with internal "
+	attrib_app(buf, cap, &n,
+	    "; underfeed %s; host risk %s; steps with internal "
 	    "bubbles %" PRId64 "/%" PRId64 "; prelaunch/internal/tail %" PRId64
 	    "/%" PRId64 "/%" PRId64 " ns; stacks %s, shapes %s",
 	    ratio(r1, j->uf_num, j->uf_den), levels[j->risk], a->steps_bub,
@@ -378,13 +361,14 @@ write_label(struct stage *st, int64_t end, const struct judge *j, int l,
 	tags[0] = '\0';
 	for (t = 0; t < TAG_N; t++)
 		if (j->tags & (1u << t))
-			app(tags, sizeof(tags), &tn, "%s%s", tn ? "," : "",
+			attrib_app(tags, sizeof(tags), &tn,
+			    "%s%s", tn ? "," : "",
 			    tagnames[t]);
 	k = evidence(j, l, text, sizeof(text));
 	if (l == LAB_LAUNCH_BOUND && j->small) {
-		app(text, sizeof(text), &k, "; many small gaps: %s",
+		attrib_app(text, sizeof(text), &k, "; many small gaps: %s",
 		    j->small_ev);
-		app(tags, sizeof(tags), &tn, "%smany_small_gaps",
+		attrib_app(tags, sizeof(tags), &tn, "%smany_small_gaps",
 		    tn ? "," : "");
 	}
 	r = cause_new(st, end, j, l, scope, group, step);
@@ -509,7 +493,8 @@ sum_write(struct stage *st, int64_t first, int64_t end)
 		    "(run prof-bubbles first)");
 		return;
 	}
-	qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
+	if (nsdevs > 1)	/* qsort wants a non-null array */
+		qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
 	for (i = 0; i < nsdevs; i++)
 		write_dev(st, first, end, &sdevs[i]);
 }

@@ -222,7 +222,8 @@ cov_write(struct stage *st, int64_t end)
 	struct cgroup *g;
 	size_t i, j, k, n;
 
-	qsort(cdevs, ncdevs, sizeof(*cdevs), cmp_cdev);
+	if (ncdevs > 1)	/* qsort wants a non-null array */
+		qsort(cdevs, ncdevs, sizeof(*cdevs), cmp_cdev);
 	for (i = 0; i < ncdevs; i++) {
 		d = &cdevs[i];
 		cdev_flush(d);

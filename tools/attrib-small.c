@@ -97,12 +97,8 @@ small_add(struct small *sm, struct bubble_info *bi,
 }
 
 /* Append printf-style text to BUF (of size CAP) at *N. */
-static void
-app(char *buf, size_t cap, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void
-app(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+void
+attrib_app(char *buf, size_t cap, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
 	int k;
@@ -162,7 +158,7 @@ app_name(char *buf, size_t cap, size_t *n, const char *s, size_t len,
 	for (i = 0; i < len && i < 96 && *n + 1 < cap; i++)
 		buf[(*n)++] = s[i] == ';' ? ',' : s[i];
 	if (i < len)
-		app(buf, cap, n, "...");
+		attrib_app(buf, cap, n, "...");
 	buf[*n < cap ? *n : cap - 1] = '\0';
 }
 
@@ -201,28 +197,32 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	num_ratio(r[0], sm->ns, service, 6);
 	num_ratio(r[1], med, 2, 1);
 	num_ratio(r[2], sm->n, nsteps > 0 ? nsteps : 1, 6);
-	app(evidence, cap, &n, "%" PRId64 " gaps below the significance "
+	attrib_app(evidence, cap, &n,
+	    "%" PRId64 " gaps below the significance "
 	    "threshold, %" PRId64 " ns in all (%s of the window time), "
 	    "median gap %s ns, %s per step", sm->n, sm->ns, r[0], r[1],
 	    r[2]);
 	for (k = 0; k <= CLS_N; k++)
 		num_ratio(r[k], sm->idle[k], sm->ns, 6);
-	app(evidence, cap, &n, "; idle sync %s input %s launch %s host %s "
+	attrib_app(evidence, cap, &n,
+	    "; idle sync %s input %s launch %s host %s "
 	    "untraced %s", r[CLS_SYNC], r[CLS_INPUT], r[CLS_LAUNCH],
 	    r[CLS_HOST], r[CLS_N]);
 	k = nmap_top(NT_KERNEL, &sm->next, top, 3);
 	for (i = 0; i < k; i++) {
-		app(evidence, cap, &n, i ? ", " : "; kernels after them: ");
+		attrib_app(evidence, cap, &n,
+		    i ? ", " : "; kernels after them: ");
 		s = names_str(NT_KERNEL, top[i].id, &len);
 		app_name(evidence, cap, &n, s, len, 1);
-		app(evidence, cap, &n, " (%" PRId64 ")", top[i].total);
+		attrib_app(evidence, cap, &n, " (%" PRId64 ")", top[i].total);
 	}
 	k = nmap_top(NT_HOST, &sm->host, top, 3);
 	for (i = 0; i < k; i++) {
-		app(evidence, cap, &n, i ? ", " : "; host events over them: ");
+		attrib_app(evidence, cap, &n,
+		    i ? ", " : "; host events over them: ");
 		num_ratio(r[0], top[i].total, sm->ns, 6);
 		s = names_str(NT_HOST, top[i].id, &len);
-		app(evidence, cap, &n, "%s ", r[0]);
+		attrib_app(evidence, cap, &n, "%s ", r[0]);
 		app_name(evidence, cap, &n, s, len, 0);
 	}
 	return 1;

@@ -115,6 +115,11 @@ int		 bub_record(struct stage *, int64_t, int64_t, const char *,
 		    size_t);
 void		 bub_end(struct stage *);
 
+/* attrib-small.c */
+/* Append to BUF (CAP bytes, *N used) as printf would, truncating. */
+void		 attrib_app(char *, size_t, size_t *, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+
 /* attrib-match.c */
 void		 match_add(int, const char *);
 void		 match_defaults(void);

@@ -281,6 +281,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 			    diag_progname(), f->what, p);
 		free(p);
 	}
+	arch_close(rc.arch);
 }
 
 /* One format on standard output. */
@@ -295,6 +296,7 @@ run(const char *path, const char *fmt, const char *chart)
 	ctx_init(&rc, stdout);
 	read_model(&rc, path, f->needs, stdout);
 	f->write(&rc);
+	arch_close(rc.arch);
 }
 
 int

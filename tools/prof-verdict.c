@@ -371,7 +371,7 @@ on_record(struct stage *st, const char *kind, size_t len,
 static void
 run(const char *path, const struct v_opts *o, int argc, char *argv[])
 {
-	struct stage *st;
+	static struct stage *st;	/* reachable when a diagnostic exits */
 	const char *kind;
 	size_t len;
 	unsigned long seen;

@@ -56,6 +56,26 @@ arch_open(void)
 	return xcalloc(1, sizeof(struct arch));
 }
 
+void
+arch_close(struct arch *a)
+{
+	size_t i, j, k;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->ndevs; i++) {
+		for (k = 0; k < AR_N; k++) {
+			for (j = 0; j < a->devs[i]->r[k].n; j++)
+				free(a->devs[i]->r[k].v[j].block);
+			free(a->devs[i]->r[k].v);
+		}
+		free(a->devs[i]->id);
+		free(a->devs[i]);
+	}
+	free(a->devs);
+	free(a);
+}
+
 static struct adev *
 adev_of(struct arch *a, const char *id)
 {
@@ -89,7 +109,7 @@ keep(struct arch *a, const struct tsvr *in, struct arows *rs)
 			(void)tsvr_field(in, (size_t)a->col[i], &n);
 			len += n + 1;
 		}
-	p = xmalloc(len + 1);
+	r->block = p = xmalloc(len + 1);
 	*p++ = '\0';
 	for (i = 0; i < A_N; i++) {
 		r->f[i] = p - 1;	/* an absent column is "" */

@@ -380,6 +380,7 @@ enum {
 };
 struct arow {
 	char	*f[A_N];
+	char	*block;		/* the one allocation the fields point into */
 };
 struct arows {
 	struct arow	*v;
@@ -394,6 +395,7 @@ struct adev {
 	uint64_t	 nk;
 };
 struct arch	*arch_open(void);
+void		 arch_close(struct arch *);
 void		 arch_record(const struct tsvr *, void *);
 char		*arch_profile_dir(const struct rmodel *);
 void		 arch_hint_line(const char *, char *, size_t);

@@ -323,7 +323,8 @@ vadv_write(struct stage *st, const struct v_opts *o, struct vdev *d,
 		    "or shape): they run while the AI Core idles");
 		from_followups(d, v);
 	}
-	qsort(items, nitems, sizeof(*items), by_stake);
+	if (nitems > 1)	/* qsort wants a non-null array */
+		qsort(items, nitems, sizeof(*items), by_stake);
 	for (i = 0; i < nitems; i++) {
 		put(st, d, &items[i], i + 1);
 		free(items[i].target);
