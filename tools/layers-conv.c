@@ -9,14 +9,17 @@
  * - A run is a maximal sequence of the device's kernels that are
  *   convolutions or GEMMs, with the layout transforms, offset helpers,
  *   memsets, copies, communication and AI CPU kernels that sit between
- *   them; any other kernel ends it.  One run is one layer's main op: a
+ *   them, and the other kernels of the same aclnn op (aclnnMm_Cast...);
+ *   any other kernel ends it.  One run is one layer's main op: a
  *   convolution (cuDNN's winograd is four kernels, a gradient is dgrad
  *   then wgrad) or, with no convolution kernel in it, a fully connected
  *   layer.
  * - The run's first kernel is the layer's marker, so a layer is
  *   [run_i.start, run_i+1.start): the convolution with its norm,
  *   activation and pooling (type Conv), or a linear layer with its
- *   activation and dropout (type Linear, the classifier head).
+ *   activation and dropout (type Head: the classifier head, whose
+ *   fully connected layers are one layer, as a transformer's output
+ *   head is in no layer, and not counted in the pass's layers).
  * - Its direction is decided when the run ends, from all its kernels: a
  *   gradient name anywhere in it (dgrad, wgrad, wrw, Backprop, ...), or
  *   two GEMMs in a run with no convolution (a linear layer's input and
@@ -43,6 +46,36 @@
 
 /* What a kernel is to a run. */
 enum { RK_BREAK, RK_CONV, RK_GEMM, RK_HELP };
+
+/*
+ * The length of NAME's aclnn op prefix ("aclnnMm" of
+ * "aclnnMm_CastAiCore_Cast"), 0 when it has none: Ascend names every
+ * kernel of one aclnn op so, and the casts and transposes of a matmul
+ * belong to it.
+ */
+static size_t
+aclnn_prefix(const struct lname *e)
+{
+	const char *u;
+
+	if (e->len < 6 || strncmp(e->name, "aclnn", 5) != 0)
+		return 0;
+	u = memchr(e->name, '_', e->len);
+	return u != NULL ? (size_t)(u - e->name) : 0;
+}
+
+/* Whether K is a kernel of the same aclnn op as the run's last one. */
+static int
+same_op(const struct ldev *d, const struct lname *e)
+{
+	const struct lname *l;
+	size_t n = aclnn_prefix(e);
+
+	if (n == 0 || d->nrun == 0)
+		return 0;
+	l = names_get(d->run[d->nrun - 1].name);
+	return aclnn_prefix(l) == n && memcmp(l->name, e->name, n) == 0;
+}
 
 static int
 run_kind(const struct lname *e)
@@ -125,7 +158,7 @@ conv_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 	    memcmp(d->run_step, step, slen) != 0))
 		conv_flush(d);
 	if (d->nrun > 0) {
-		if (rk != RK_BREAK) {
+		if (rk != RK_BREAK || same_op(d, names_get(k->name))) {
 			run_push(d, k);
 			return;
 		}

@@ -25,7 +25,7 @@ const char *const role_names[NROLES] = {
 };
 
 const char *const ltype_names[NLTYPES] = {
-	"Dense", "MoE", "MoE+GMM", "MoE+DFC", "Conv", "Linear", "Block"
+	"Dense", "MoE", "MoE+GMM", "MoE+DFC", "Conv", "Head", "Block"
 };
 
 /* The cross-check (spec A4): what is counted, and by which flag. */
@@ -43,14 +43,17 @@ const unsigned check_flags[NCHECK] = {
  * Ascend training (FlashAttentionScore, ...Grad), FlashAttention 2/3 as
  * built into PyTorch and vLLM (only the main kernel: the split-KV
  * combine and the backward dot/convert kernels are extra kernels of the
- * same layer), fmha kernels (cuDNN/TRT-LLM/CK/xformers), and Triton's
- * and AMD's flash attention (attn_fwd, attn_bwd).
+ * same layer), fmha kernels (cuDNN/TRT-LLM/CK/xformers), Triton's and
+ * AMD's flash attention (attn_fwd, attn_bwd), and the fused softmax of
+ * an unfused attention (Megatron's and Ascend's scaled masked softmax).
  */
 static const char *const def_markers[] = {
 	"FusedInferAttentionScore", "PromptFlashAttention",
 	"IncreFlashAttention", "FlashAttentionScore", "flash_fwd_kernel",
 	"flash_fwd_splitkv_kernel", "flash_bwd_dq_dk_dv", "FlashAttnFwd",
-	"FlashAttnBwd", "fmha", "Fmha", "attn_fwd", "attn_bwd"
+	"FlashAttnBwd", "fmha", "Fmha", "attn_fwd", "attn_bwd",
+	"ScaledMaskedSoftmax", "scaled_masked_softmax",
+	"scaled_upper_triang_masked_softmax"
 };
 
 /*

@@ -126,13 +126,13 @@ set_deadline(struct ldev *d)
 
 	d->deadline = INT64_MAX;
 	if (ref > 0 && ref < INT64_MAX / 8)
-		d->deadline = d->layer_ts + (int64_t)((__int128)ref *
+		d->deadline = d->mark_ts + (int64_t)((__int128)ref *
 		    gap_factor(d) / 1000000);
 }
 
 /*
  * The type of the open conv-family unit, from its first N held kernels:
- * its run's (Conv or Linear), but a GEMM with a norm is a 1x1
+ * its run's (Conv, or Head for a fully connected layer), but a GEMM with a norm is a 1x1
  * convolution that cuDNN ran as a GEMM, not a fully connected layer.
  * The norm follows the GEMM in a forward pass; in a backward one its
  * gradient comes first, between the previous run and this one.
@@ -249,6 +249,10 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
 	}
 	if (d->detected)
 		stage_tag_add(tags, sizeof(tags), "detected");
+	if (d->layer_recompute)
+		stage_tag_add(tags, sizeof(tags), "recompute");
+	if (t == LT_LINEAR && d->family == FAM_CONV)
+		srec_set_i64(d->layer_rec, lc_layers, d->layer_linear);
 	srec_set_i64(d->layer_rec, COL_DUR, ls->end - d->layer_ts);
 	srec_set_str(d->layer_rec, COL_NAME, ltype_names[t]);
 	srec_set_str(d->layer_rec, lc_ltype, ltype_names[t]);
@@ -266,7 +270,8 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
 		lmeta = xreallocarray(lmeta, lrcap, sizeof(*lmeta));
 	}
 	lwalls[nlrecs] = ls->end - d->layer_ts;
-	lmeta[nlrecs] = ls->meta | (t == LT_CONV ? LM_CONV : 0);
+	lmeta[nlrecs] = ls->meta | (t == LT_CONV ? LM_CONV : 0) |
+	    (t == LT_LINEAR && d->family == FAM_CONV ? LM_HEAD : 0);
 	lrecs[nlrecs++] = d->layer_rec;
 	d->layer_rec = NULL;
 }
@@ -283,7 +288,7 @@ close_layer(struct ldev *d, int64_t end, int last)
 	struct lsums ls;
 	struct lcost lc;
 	size_t i;
-	int t, c;
+	int t, c, body;
 
 	layer_sums(d, end, last, &ls);
 	t = d->family == FAM_CONV ? unit_type(d, ls.n) :
@@ -316,18 +321,23 @@ close_layer(struct ldev *d, int64_t end, int last)
 		d->pend[t].pcost[c] += lc.part[c].cost;
 	}
 	d->prev_unit = t;
-	if (d->family == FAM_CONV) {
+	/* a CNN's head and its recomputed units are no layers of the body */
+	body = !(d->family == FAM_CONV && (t == LT_LINEAR ||
+	    d->layer_recompute));
+	if (!body && t != LT_LINEAR)
+		d->pass_recompute++;
+	if (d->family == FAM_CONV && !d->layer_recompute) {
 		d->cv_norm_layers += ls.nnorm > 0;
 		d->cv_norm += (int64_t)ls.nnorm;
 	}
-	if (t == LT_CONV && d->family == FAM_CONV) {
+	if (t == LT_CONV && d->family == FAM_CONV && !d->layer_recompute) {
 		d->cv_layers++;
 		d->conv_units++;
 		d->conv_shaped += d->pass_dir == DIR_BWD || (ls.roles &
 		    (1u << ROLE_NORM | 1u << ROLE_ACT | 1u << ROLE_POOL));
 	}
 	layer_record(d, t, last, &ls, &lc);
-	d->pass_layers++;
+	d->pass_layers += body;
 	d->pass_kern += (int64_t)ls.n;
 	d->pass_ksum += ls.ksum;
 	d->pass_busy += ls.busy;
@@ -447,7 +457,9 @@ put_layers(struct ldev *d, int ph)
 		conv_blocks(d, lrecs, lmeta, nlrecs);
 	for (i = 0; i < nlrecs; i++) {
 		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
-		if (nlrecs > 2 && lwalls[i] / 2 >= med)
+		/* a CNN's head is several layers in one: no outlier */
+		if (nlrecs > 2 && lwalls[i] / 2 >= med &&
+		    !(lmeta[i] & LM_HEAD))
 			srec_tag_add(lrecs[i], lc_tags, "outlier");
 		stage_put(lst, lrecs[i]);
 	}
@@ -510,6 +522,10 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
 	cost_put(d->pass_rec, &d->pass_cost);
 	srec_set_i64(d->pass_rec, lc_between, d->pass_cost.between);
+	if (d->pass_recompute > 0) {
+		srec_set_i64(d->pass_rec, lc_nrecompute, d->pass_recompute);
+		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+	}
 	cost_share(d, d->pass_rec, d->pass_end - d->pass_ts);
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
@@ -518,7 +534,7 @@ close_pass(struct ldev *d, int64_t cut)
 	 * full forward pass recomputes a checkpointed segment.
 	 */
 	if (d->pass_dir == DIR_FWD && d->last_dir == DIR_BWD &&
-	    d->pass_layers < d->fwd_layers_max)
+	    d->pass_rule == RULE_DIR && d->pass_layers < d->fwd_layers_max)
 		srec_tag_add(d->pass_rec, lc_tags, "recompute");
 	if (d->pass_dir == DIR_FWD && d->pass_layers > d->fwd_layers_max)
 		d->fwd_layers_max = d->pass_layers;
@@ -599,6 +615,7 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 	macro_count(d, dir);
 	d->ngaps = d->nmdur = 0;
 	d->pass_layers = d->pass_kern = d->pass_ksum = d->pass_busy = 0;
+	d->pass_recompute = 0;
 	memset(d->chk_n, 0, sizeof(d->chk_n));
 	memset(d->chk_layers, 0, sizeof(d->chk_layers));
 	memset(d->type_layers, 0, sizeof(d->type_layers));
@@ -624,11 +641,13 @@ open_layer(struct ldev *d, struct lkern *k)
 	d->layer_gap = d->mk_gap;
 	d->layer_unit = d->next_unit;
 	d->layer_normbefore = d->next_normbefore;
+	d->layer_recompute = d->next_recompute;
+	d->layer_linear = 1;
 	d->layer_rec = stage_new(lst, "layer", k->s);
 	srec_set_str(d->layer_rec, COL_DEV, d->name);
 	srec_set_str(d->layer_rec, COL_TRACK,
 	    stream_name(d, k->track));
-	d->layer_ts = k->s;
+	d->layer_ts = d->mark_ts = k->s;
 	d->layer_idx++;
 	d->marker_dur = k->e - k->s;
 	srec_set_i64(d->layer_rec, lc_pass, d->pass_idx);
@@ -670,7 +689,7 @@ static int
 new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
     const char *step, size_t slen)
 {
-	int64_t ref = ref_gap(d), gap = k->s - d->layer_ts;
+	int64_t ref = ref_gap(d), gap = k->s - d->mark_ts;
 	int64_t prev = d->marker_dur, cur = k->e - k->s;
 	int conv = d->family == FAM_CONV;
 
@@ -679,6 +698,16 @@ new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
 	if (slen > 0 && (strlen(d->pass_step) != slen ||
 	    memcmp(d->pass_step, step, slen) != 0))
 		return RULE_STEP;
+	/*
+	 * In a step, a forward convolution after the backward pass began
+	 * recomputes a checkpointed segment: it stays in that pass.
+	 */
+	d->next_recompute = 0;
+	if (conv && slen > 0 && d->pass_rec != NULL && dir == DIR_FWD &&
+	    d->pass_dir == DIR_BWD) {
+		d->next_recompute = 1;
+		return -1;
+	}
 	if (dir != d->pass_dir)
 		return RULE_DIR;
 	if (!conv && ((prev > 10 * MS && cur < MS) ||
@@ -708,6 +737,17 @@ on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 
 	d->seen_marker = 1;
 	if (d->pass_rec != NULL) {
+		/* the fully connected layers of a CNN's head are one layer */
+		if (rule < 0 && d->family == FAM_CONV && d->next_unit ==
+		    LT_LINEAR && !d->next_recompute && !d->layer_recompute &&
+		    unit_type(d, d->nk) == LT_LINEAR && (dir == DIR_FWD ||
+		    !d->next_normbefore)) {
+			d->layer_linear++;
+			d->mark_ts = k->s;
+			held_push(d, k);
+			set_deadline(d);
+			return;
+		}
 		if (rule < 0) {
 			close_layer(d, k->s, 0);
 			push64(&d->gaps, &d->ngaps, &d->gapcap,
@@ -716,7 +756,7 @@ on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 			return;
 		}
 		ref = ref_gap(d);
-		cut = ref > 0 && d->layer_ts + ref < k->s ? d->layer_ts + ref :
+		cut = ref > 0 && d->mark_ts + ref < k->s ? d->mark_ts + ref :
 		    k->s;
 		close_pass(d, cut);
 	}
@@ -894,7 +934,7 @@ pass_tick(struct ldev *d, int64_t ts)
 		return;
 	}
 	ref = ref_gap(d);
-	close_pass(d, d->layer_ts + ref);
+	close_pass(d, d->mark_ts + ref);
 }
 
 /* End of input. */
@@ -910,7 +950,7 @@ pass_finish(struct ldev *d)
 	d->at_end = 1;
 	if (d->pass_rec != NULL) {
 		ref = ref_gap(d);
-		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
+		close_pass(d, ref > 0 ? d->mark_ts + ref : INT64_MAX);
 	}
 	first_untagged(d);	/* the only pass */
 }

@@ -180,6 +180,8 @@ struct ldev {
 	/* the open layer */
 	struct srec	*layer_rec;
 	int64_t		 layer_ts, layer_idx, marker_dur;
+	int64_t		 mark_ts;	/* its latest marker (a CNN's head has
+					   one per linear layer) */
 	uint32_t	 marker_track;
 	int		 layer_unit;	/* LT_CONV, LT_LINEAR: a unit's type */
 	int64_t		 layer_gap;	/* device idle before its marker */
@@ -207,6 +209,9 @@ struct ldev {
 	int64_t		 mk_gap;
 	int		 next_unit;	/* its unit type (FAM_CONV) */
 	int		 next_normbefore, layer_normbefore, run_normbefore;
+	int		 next_recompute, layer_recompute;
+	int64_t		 layer_linear;	/* linear units in the open head */
+	int64_t		 pass_recompute;	/* recomputed units in the pass */
 	int		 norm_seen;	/* a norm since the last run */
 	int		 prev_unit;	/* type of the last unit of the pass */
 	struct lwin	*win;		/* its steps, kept apart (below) */
@@ -268,6 +273,7 @@ extern int		 lc_perlayer, lc_mmean, lc_step, lc_type, lc_core;
 extern int		 lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between;
 extern int		 lc_share_step, lc_micro, lc_res, lc_stage, lc_nres;
 extern int		 lc_nstages, lc_evidence, lc_pcol[NPARTS][4];
+extern int		 lc_nrecompute;
 
 /* layers-names.c */
 uint32_t	 names_intern(const char *, size_t, const char *, size_t,
@@ -311,6 +317,7 @@ void		 conv_blocks(struct ldev *, struct srec **, const unsigned *,
 #define LM_CONV		0x1	/* a convolution unit */
 #define LM_ADD		0x2	/* a tensor-tensor add after its run */
 #define LM_POOL		0x4	/* pooling after its run */
+#define LM_HEAD		0x8	/* a CNN's head (its linear layers) */
 
 /* layers-cost.c */
 void		 cost_layer(struct ldev *, const struct lkern *, size_t,

@@ -36,7 +36,7 @@ static const char *const added[] = {
 	"block_sum_ns", "block_cost_ns", "side_wall_ns", "side_busy_ns",
 	"side_sum_ns", "side_cost_ns", "idle_ns", "gap_ns", "between_ns",
 	"step_share_ratio", "micro", "residual", "stage", "residual_blocks",
-	"stages", "evidence"
+	"stages", "recompute_layers", "evidence"
 };
 
 struct lopts lopts;
@@ -47,7 +47,7 @@ int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
 int lc_mmean, lc_step, lc_type, lc_core;
 int lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between, lc_share_step;
 int lc_micro, lc_res, lc_stage, lc_nres, lc_nstages, lc_evidence;
-int lc_pcol[NPARTS][4];
+int lc_pcol[NPARTS][4], lc_nrecompute;
 
 static struct devtab devs, wins;
 static int64_t min_deadline = INT64_MAX;
@@ -313,6 +313,7 @@ run(const char *path, int argc, char *argv[])
 	lc_nres = stage_col(lst, "residual_blocks");
 	lc_nstages = stage_col(lst, "stages");
 	lc_evidence = stage_col(lst, "evidence");
+	lc_nrecompute = stage_col(lst, "recompute_layers");
 	{
 		static const char *const pn[NPARTS] = { "block", "side" };
 		static const char *const vn[4] = { "wall", "busy", "sum",

@@ -382,8 +382,10 @@ type_meaning(const char *t)
 {
 	if (strcmp(t, "Conv") == 0)
 		return "a convolution with its norm, activation and pooling";
-	if (strcmp(t, "Linear") == 0)
-		return "a fully connected layer (the classifier head)";
+	if (strcmp(t, "Head") == 0)
+		return "a CNN's classifier head: its fully connected layers, "
+		    "one layer record for all (not counted in the pass's "
+		    "layers)";
 	if (strcmp(t, "Block") == 0)
 		return "a repeating block with no attention or convolution";
 	if (strcmp(t, "MoE+DFC") == 0)
