@@ -220,7 +220,8 @@ find_anchor(const struct lkern *k, size_t n, int64_t *conf, int64_t *period,
 	free(cnt);
 	free(start);
 	free(at);
-	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (nc > 1)
+		qsort(c, nc, sizeof(*c), cmp_cand);
 	if (nc > NCAND)
 		nc = NCAND;
 	for (i = 0; i < nc; i++) {
