@@ -34,14 +34,48 @@
 /* The block's least kernel duration (3.4, rule 4: shorter is side). */
 #define SMALL_NS	10000
 
-/* Union of the first N intervals of IV, and the end of the last. */
-static int64_t
-busy_of(struct ival *iv, size_t n, int64_t *last)
+/*
+ * The length of the union of N intervals IV sorted by start, and in
+ * *LAST the end of the last busy stretch (INT64_MIN for none): a
+ * layer's kernels come in start order, so no sort is needed, and one
+ * per layer and role was a large part of the stage's time.
+ */
+int64_t
+busy_sorted(const struct ival *iv, size_t n, int64_t *last)
 {
-	size_t m = ival_union(iv, n);
+	int64_t tot = 0, cs = 0, ce = INT64_MIN;
+	size_t i;
 
-	*last = m > 0 ? iv[m - 1].e : INT64_MIN;
-	return ival_total(iv, m);
+	for (i = 0; i < n; i++) {
+		if (iv[i].e <= iv[i].s)
+			continue;
+		if (ce == INT64_MIN || iv[i].s > ce) {
+			if (ce != INT64_MIN)
+				tot += ce - cs;
+			cs = iv[i].s;
+			ce = iv[i].e;
+		} else if (iv[i].e > ce)
+			ce = iv[i].e;
+	}
+	if (ce != INT64_MIN)
+		tot += ce - cs;
+	if (last != NULL)
+		*last = ce;
+	return tot;
+}
+
+/* Scratch intervals, kept between calls: COUNT of them at least. */
+struct ival *
+cost_scratch(size_t count)
+{
+	static struct ival *v;
+	static size_t cap;
+
+	if (count > cap) {
+		cap = count > 2 * cap ? count : 2 * cap;
+		v = xreallocarray(v, cap, sizeof(*v));
+	}
+	return v;
 }
 
 /*
@@ -54,16 +88,20 @@ void
 cost_layer(struct ldev *d, const struct lkern *k, size_t n, int64_t ts,
     int64_t end, struct lcost *c)
 {
-	struct ival *dev = xreallocarray(NULL, n + d->ncarry + 1,
-	    sizeof(*dev));
+	struct ival *dev = cost_scratch(3 * (n + d->ncarry + 1));
 	struct ival *pv[NPARTS];
 	size_t i, nd = 0, np[NPARTS] = { 0, 0 };
 	int64_t last;
 	int p;
 
 	memset(c, 0, sizeof(*c));
+	/* the carried-in busy time starts at TS: first, so all is sorted */
+	for (i = 0; i < d->ncarry; i++) {
+		dev[nd].s = d->carry[i].s;
+		dev[nd++].e = d->carry[i].e < end ? d->carry[i].e : end;
+	}
 	for (p = 0; p < NPARTS; p++) {
-		pv[p] = xreallocarray(NULL, n + 1, sizeof(*pv[p]));
+		pv[p] = dev + (size_t)(p + 1) * (n + d->ncarry + 1);
 		c->part[p].first = INT64_MAX;
 		c->part[p].last = INT64_MIN;
 	}
@@ -87,19 +125,12 @@ cost_layer(struct ldev *d, const struct lkern *k, size_t n, int64_t ts,
 		pv[p][np[p]].s = dev[nd].s = k[i].s;
 		pv[p][np[p]++].e = dev[nd++].e = ce;
 	}
-	for (i = 0; i < d->ncarry; i++) {
-		dev[nd].s = d->carry[i].s;
-		dev[nd++].e = d->carry[i].e < end ? d->carry[i].e : end;
-	}
-	for (p = 0; p < NPARTS; p++) {
-		c->part[p].busy = busy_of(pv[p], np[p], &last);
-		free(pv[p]);
-	}
-	c->devbusy = busy_of(dev, nd, &last);
+	for (p = 0; p < NPARTS; p++)
+		c->part[p].busy = busy_sorted(pv[p], np[p], NULL);
+	c->devbusy = busy_sorted(dev, nd, &last);
 	c->trail = last == INT64_MIN ? end - ts : end - last;
 	c->idle = end - ts - c->devbusy - c->trail;
 	c->gap = d->layer_gap;
-	free(dev);
 }
 
 /* Add the costs of layer L to those of its pass P (FIRST: its first). */

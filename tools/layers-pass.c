@@ -88,6 +88,39 @@ push64(int64_t **v, size_t *n, size_t *cap, int64_t x)
 }
 
 /*
+ * The marker-to-marker gaps of the open pass are kept sorted, so that
+ * the reference gap, asked for at every marker, is read, not sorted: a
+ * pass of thousands of layers made the sort most of the stage's time.
+ */
+static void
+gap_insert(struct ldev *d, int64_t g)
+{
+	size_t lo = 0, hi = d->ngaps, mid;
+
+	push64(&d->gaps, &d->ngaps, &d->gapcap, g);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d->gaps[mid] <= g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&d->gaps[lo + 1], &d->gaps[lo], (d->ngaps - 1 - lo) *
+	    sizeof(*d->gaps));
+	d->gaps[lo] = g;
+}
+
+/* The median of N sorted values, rounded down, as median_of. */
+static int64_t
+sorted_median(const int64_t *v, size_t n)
+{
+	int64_t twice;
+
+	num_median(v, n, &twice);
+	return twice / 2;
+}
+
+/*
  * The reference gap of the open pass (0: none yet): the median of its
  * gaps, or of the last pass while it has none; for convolution units,
  * of the last pass of its direction, since a backward unit takes about
@@ -97,7 +130,7 @@ static int64_t
 ref_gap(struct ldev *d)
 {
 	if (d->ngaps > 0)
-		return median_of(d->gaps, d->ngaps);
+		return sorted_median(d->gaps, d->ngaps);
 	if (d->family == FAM_CONV)
 		return d->ref_gap_dir[d->pass_dir];
 	return d->ref_gap;
@@ -191,7 +224,7 @@ struct lsums {
 static void
 layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 {
-	struct ival *iv = xreallocarray(NULL, d->nk + 1, sizeof(*iv));
+	struct ival *iv = cost_scratch(d->nk + 1);
 	size_t i;
 	int c;
 
@@ -228,8 +261,7 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 		iv[i].s = d->k[i].s;
 		iv[i].e = d->k[i].e < ls->end ? d->k[i].e : ls->end;
 	}
-	ls->busy = ival_total(iv, ival_union(iv, ls->n));
-	free(iv);
+	ls->busy = busy_sorted(iv, ls->n, NULL);
 }
 
 /* Fill in the open layer's record, to be written when the pass closes. */
@@ -541,7 +573,7 @@ close_pass(struct ldev *d, int64_t cut)
 	d->last_dir = d->pass_dir;
 	put_pass(d);
 	if (d->ngaps > 0)
-		d->ref_gap = d->ref_gap_dir[d->pass_dir] = median_of(d->gaps,
+		d->ref_gap = d->ref_gap_dir[d->pass_dir] = sorted_median(d->gaps,
 		    d->ngaps);
 	if (ph != PH_BWD) {
 		d->prev_fwd_mdur = md;
@@ -750,8 +782,7 @@ on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 		}
 		if (rule < 0) {
 			close_layer(d, k->s, 0);
-			push64(&d->gaps, &d->ngaps, &d->gapcap,
-			    k->s - d->layer_ts);
+			gap_insert(d, k->s - d->layer_ts);
 			open_layer(d, k);
 			return;
 		}

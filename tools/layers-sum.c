@@ -254,7 +254,7 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
     int64_t ts, int64_t end, int64_t ksum, int64_t busy, int complete)
 {
 	struct ltype *ty = &d->pend[t];
-	struct ival *iv = xreallocarray(NULL, n + 1, sizeof(*iv));
+	struct ival *iv = cost_scratch(n + 1);
 	unsigned present = 0;
 	size_t i, m;
 	int r;
@@ -283,10 +283,8 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
 			ty->role_sum[r] += k[i].e - k[i].s;
 			ty->role_n[r]++;
 		}
-		m = ival_union(iv, m);
-		ty->role_busy[r] += ival_total(iv, m);
+		ty->role_busy[r] += busy_sorted(iv, m, NULL);
 	}
-	free(iv);
 	if (ty->nseq == 0 || (!ty->seq_final && complete)) {
 		set_seq(ty, k, n);
 		ty->seq_final = complete;

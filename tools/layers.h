@@ -325,6 +325,8 @@ void		 cost_layer(struct ldev *, const struct lkern *, size_t,
 void		 cost_add(struct lcost *, const struct lcost *, int);
 void		 cost_put(struct srec *, const struct lcost *);
 void		 cost_share(const struct ldev *, struct srec *, int64_t);
+int64_t		 busy_sorted(const struct ival *, size_t, int64_t *);
+struct ival	*cost_scratch(size_t);
 
 /* layers-detect.c */
 void		 detect_window(struct ldev *, int);
