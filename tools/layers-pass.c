@@ -374,7 +374,7 @@ close_layer(struct ldev *d, int64_t end, int last)
 	d->pass_ksum += ls.ksum;
 	d->pass_busy += ls.busy;
 	d->pass_end = ls.end;
-	d->nlayers++;
+	d->nlayers += body;
 }
 
 /*
