@@ -27,7 +27,7 @@ added_kinds() {
 	prof-bubbles) echo "bubble metric bubble_group";;
 	prof-attrib) echo "cause hostcov";;
 	prof-waitanchor) echo "op metric";;
-	prof-layers) echo "pass layer check metric layer_type role layer_seq stream stream_overlap";;
+	prof-layers) echo "pass layer check metric layer_type role layer_seq stream stream_overlap model";;
 	prof-roofline) echo "roof bottleneck metric";;
 	prof-verdict) echo "budget verdict advice";;
 	prof-cluster) echo "rank_step step_skew collective rank_wait cluster";;
