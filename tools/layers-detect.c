@@ -15,7 +15,7 @@
  * In the first two the window and the rest of the input then go through
  * the same pass and layer rules.
  *
- * Candidates are names that occur at least three times and can mark a
+ * Candidates are names that occur at least four times and can mark a
  * layer: attention, convolution, GEMM, norm, activation, layer
  * preparation, MoE routing or expert kernels, never an elementwise,
  * fill, cast or copy kernel (an optimizer's per-parameter update or a
@@ -45,6 +45,12 @@
 
 /* The candidates whose score is computed in full. */
 #define NCAND	64
+/*
+ * Occurrences a name needs to mark layers: three identical GEMMs (a
+ * test of stream events) are not a model's layers, and a model of two
+ * or three layers has its attention or convolution kernels to say so.
+ */
+#define MIN_REPEAT	4
 
 struct cand {
 	uint32_t	 name;
@@ -186,7 +192,7 @@ candidates(const struct lkern *k, size_t n, size_t *ncand, int64_t steps)
 	}
 	free(idx);
 	for (i = j = 0; i < nc; i++)
-		if (c[i].count >= 3 && (steps < 2 ||
+		if (c[i].count >= MIN_REPEAT && (steps < 2 ||
 		    (int64_t)c[i].count > steps + 1))
 			c[j++] = c[i];
 	*ncand = j;
