@@ -44,6 +44,8 @@ const struct rformat render_formats[] = {
 	    render_svg_timeline },
 	{ "svg", "breakdown", "breakdown", "svg", "per-step breakdown chart",
 	    0, render_svg_breakdown },
+	{ "svg", "ranks", "ranks", "svg", "per-rank chart", 0,
+	    render_svg_ranks },
 	{ "svg", "roofline", "roofline", "svg", "roofline chart", RF_POINTS,
 	    render_svg_roofline },
 	{ "arch", NULL, "model_architecture_report", "md", "architecture "
@@ -92,7 +94,10 @@ usage(void)
 	    "time, bubbles\n"
 	    "                      by label; the default), breakdown "
 	    "(per-step time),\n"
-	    "                      roofline (kernels against the peaks)\n"
+	    "                      ranks (each rank's mean step: work, "
+	    "communication,\n"
+	    "                      waiting, idle), roofline (kernels against "
+	    "the peaks)\n"
 	    "  -o, --output-dir=DIR  write the report files into DIR "
 	    "(every format, or\n"
 	    "                      only -f's) instead of standard output\n"
@@ -109,8 +114,8 @@ usage(void)
 	printf("Files written by -o: anomaly_report_NAME.md, "
 	    "anomaly_discovery_NAME.json,\nsummary_NAME.txt, "
 	    "trace_NAME.json, timeline_NAME.svg, breakdown_NAME.svg,\n"
-	    "roofline_NAME.svg, model_architecture_report_NAME.md; see "
-	    "prof-render(1).\n\n");
+	    "ranks_NAME.svg, roofline_NAME.svg, "
+	    "model_architecture_report_NAME.md; see\nprof-render(1).\n\n");
 	printf("Exit status: 0 on success, 1 if the input was bad or "
 	    "unreadable, 2 for\nusage errors.\n");
 	exit(EXIT_OK);

@@ -353,6 +353,7 @@ void		 render_json(struct rctx *);
 void		 render_text(struct rctx *);
 void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
+void		 render_svg_ranks(struct rctx *);
 void		 render_svg_roofline(struct rctx *);
 void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
