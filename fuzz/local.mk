@@ -7,11 +7,11 @@ FUZZ_TIME = 60
 FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
 	-DJSMN_PARENT_LINKS -I$(top_builddir) -I$(top_srcdir)/libcommon \
-	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS)
-FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(LIBCSV_LIBS)
+	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS) $(UNZ_CFLAGS)
+FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(UNZ_LIBS) $(LIBCSV_LIBS)
 FUZZ_COMMON = $(top_srcdir)/fuzz/fuzz.c \
 	$(top_srcdir)/libcommon/diag.c $(top_srcdir)/libcommon/xalloc.c \
-	$(top_srcdir)/libcommon/input.c
+	$(top_srcdir)/libcommon/input.c $(top_srcdir)/libcommon/unz.c
 FUZZ_NUMS = $(top_srcdir)/libcommon/dtime.c $(top_srcdir)/libcommon/num.c \
 	$(top_srcdir)/libcommon/hash.c
 FUZZ_JSON = $(top_srcdir)/libcommon/jsmn.c $(top_srcdir)/libcommon/json.c \
@@ -24,7 +24,8 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 # harnesses link copies compiled under fuzz/track.h instead.
 FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/fuzz/tracked-diag.c $(top_srcdir)/fuzz/tracked-tsv.c \
-	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c
+	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c \
+	$(top_srcdir)/libcommon/unz.c
 # What tracked-tsv.c includes, for make to see.
 FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c $(top_srcdir)/libcommon/tsvw.c
 FUZZ_HARNESSES = fuzz/fuzz-dtime fuzz/fuzz-csv fuzz/fuzz-json \
