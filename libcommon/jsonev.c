@@ -645,15 +645,17 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 
 	if ((c = skip_ws(ev, 1)) == C_ERR)
 		return -1;
-	if (c == C_EOF) {
-		/* The Trace Event Format lets a bare array lack its ']'. */
-		if (ev->toparray) {
-			ev->state = ST_END;
-			return 0;
-		}
-		return fail_at(ev, ev->pos,
+	/*
+	 * The Trace Event Format lets a bare array lack its ']', but every
+	 * profiler this reads writes it (torch_npu, Kineto, msprof), so a
+	 * missing one is a file cut between two events: the events before
+	 * are kept and the cut is said, never taken for the end.
+	 */
+	if (c == C_EOF)
+		return fail_at(ev, ev->pos, ev->toparray ?
+		    "truncated JSON: the event array has no closing ']' (the "
+		    "file ends after an event)" :
 		    "truncated JSON: unterminated 'traceEvents' array");
-	}
 	if (c == ']') {
 		ev->pos++;
 		ev->state = ev->toparray ? ST_END : ST_AFTER;

@@ -35,6 +35,8 @@ enum detect {
 static int exit_status = EXIT_OK;
 int ingest_lenient;
 
+static int	 is_output(const char *);
+
 static void
 usage(void)
 {
@@ -425,6 +427,9 @@ ingest_dir(const char *dir)
 		if (stat(path, &st) != 0) {
 			diag_warnerr("%s", path);
 			exit_status = EXIT_BAD;
+		} else if (is_output(path)) {
+			diag_at(path, 0, "is the output file (-o): not read");
+			exit_status = EXIT_BAD;
 		} else if (S_ISDIR(st.st_mode))
 			ingest_dir(path);
 		else if (S_ISREG(st.st_mode))
@@ -462,19 +467,91 @@ ingest_operand(const char *path)
 		exit_status = status;
 }
 
-/* -o: the sink writes to descriptor 1, so the file must become it. */
+/*
+ * -o FILE.  The sink writes to descriptor 1, so a file must become it;
+ * but FILE may be one of the inputs, or the user may count on it while
+ * this runs, so it is never truncated before the input is read: a
+ * regular FILE (or a new one) is written as a temporary file beside it,
+ * renamed over it once all is written, and removed on any failure.
+ * Anything else (a device, a FIFO) is opened as it is.
+ */
+static char	*out_path, *out_tmp;	/* the temporary file, until renamed */
+static dev_t	 out_dev;
+static ino_t	 out_ino;
+static int	 out_exists;		/* FILE was a regular file */
+
+static void
+output_abandon(void)
+{
+	if (out_tmp != NULL)
+		unlink(out_tmp);
+}
+
+/* Whether PATH is the output file itself (same device and inode). */
+static int
+is_output(const char *path)
+{
+	struct stat st;
+
+	return out_exists && strcmp(path, "-") != 0 &&
+	    stat(path, &st) == 0 && st.st_dev == out_dev &&
+	    st.st_ino == out_ino;
+}
+
 static void
 redirect_stdout(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	struct stat st;
+	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path) + 32;
+	mode_t mask;
+	int fd;
 
-	if (fd < 0)
-		diag_errno(EXIT_BAD, "%s", path);
+	out_path = xstrdup(path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			diag_errno(EXIT_BAD, "%s", path);
+	} else {
+		if ((out_exists = stat(path, &st) == 0)) {
+			out_dev = st.st_dev;
+			out_ino = st.st_ino;
+		}
+		/* A hidden name: a directory walk passes over it. */
+		out_tmp = xmalloc(n);
+		snprintf(out_tmp, n, "%.*s.%s.XXXXXX", slash != NULL ?
+		    (int)(slash - path + 1) : 0, path,
+		    slash != NULL ? slash + 1 : path);
+		if ((fd = mkstemp(out_tmp)) < 0) {
+			free(out_tmp);
+			out_tmp = NULL;
+			diag_errno(EXIT_BAD, "%s", path);
+		}
+		atexit(output_abandon);
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, out_exists ? st.st_mode & 07777 :
+		    0666 & ~mask) != 0)
+			diag_errno(EXIT_BAD, "%s", path);
+	}
 	if (fd != STDOUT_FILENO) {
 		if (dup2(fd, STDOUT_FILENO) < 0)
 			diag_errno(EXIT_BAD, "%s", path);
 		close(fd);
 	}
+}
+
+/* Everything was written: the temporary file becomes FILE. */
+static void
+output_commit(void)
+{
+	if (out_tmp == NULL)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		diag_errno(EXIT_BAD, "%s", out_path);
+	if (rename(out_tmp, out_path) != 0)
+		diag_errno(EXIT_BAD, "%s", out_path);
+	free(out_tmp);
+	out_tmp = NULL;
 }
 
 int
@@ -538,6 +615,10 @@ main(int argc, char **argv)
 	so.progress = so.progress == 0 && isatty(STDERR_FILENO);
 	if (output != NULL)
 		redirect_stdout(output);
+	for (i = optind; i < argc; i++)
+		if (is_output(argv[i]))
+			cli_usage_error("'%s' is both an input and the output "
+			    "file: refusing to overwrite it", argv[i]);
 
 	sink_init(&so);
 	if (optind == argc)
@@ -545,5 +626,6 @@ main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		ingest_operand(argv[i]);
 	sink_finish(argc, argv);
+	output_commit();
 	return exit_status;
 }
