@@ -625,7 +625,8 @@ main(int argc, char **argv)
 		ingest_operand("-");
 	for (i = optind; i < argc; i++)
 		ingest_operand(argv[i]);
-	sink_finish(argc, argv);
+	if (sink_finish(argc, argv) != 0)
+		exit_status = EXIT_BAD;
 	output_commit();
 	return exit_status;
 }
