@@ -35,6 +35,12 @@
 #define JSONEV_DEFMAX	((size_t)64 << 20)
 #define JSONEV_MAXMAX	((size_t)1 << 30)	/* jsmn offsets are int */
 #define JSONEV_NTOK	64
+/*
+ * jsmn walks up from its last token at every closing bracket, so its
+ * time grows with the square of the nesting depth; what jsontok does not
+ * take is given to jsmn only up to this depth.
+ */
+#define JSONEV_JSMN_DEPTH	64
 
 #define C_EOF	(-1)
 #define C_ERR	(-2)
@@ -54,6 +60,7 @@ struct scan {
 	size_t	 at;		/* next byte to look at */
 	size_t	 skip;		/* bytes before this were escaped */
 	long	 depth;		/* open brackets */
+	long	 maxdepth;	/* the most that were open at once */
 	int	 instr;		/* inside a string */
 };
 
@@ -290,8 +297,8 @@ scan_byte(const char *buf, size_t j, size_t mark, struct scan *s)
 		return 0;
 	case '{':
 	case '[':
-		if (!s->instr)
-			s->depth++;
+		if (!s->instr && ++s->depth > s->maxdepth)
+			s->maxdepth = s->depth;
 		return 0;
 	case '}':
 	case ']':
@@ -413,9 +420,9 @@ scan_primitive(struct jsonev *ev, const char *what, size_t *lenp)
  * next refill.  WHAT names the value in diagnostics.
  */
 static int
-scan_value(struct jsonev *ev, const char *what, size_t *lenp)
+scan_value(struct jsonev *ev, const char *what, size_t *lenp, long *depthp)
 {
-	struct scan s = { 0, 0, 0, 0 };
+	struct scan s = { 0, 0, 0, 0, 0 };
 	char c = ev->buf[ev->pos];
 	int r;
 
@@ -432,6 +439,8 @@ scan_value(struct jsonev *ev, const char *what, size_t *lenp)
 			    what, ev->maxev);
 		if (r == 1) {
 			*lenp = s.at;
+			if (depthp != NULL)
+				*depthp = s.maxdepth;
 			return 0;
 		}
 		if ((r = fill(ev)) < 0)
@@ -548,7 +557,7 @@ do_key(struct jsonev *ev)
 	}
 	if (c != '"')
 		return fail_char(ev, "a key string in the top-level object");
-	if (scan_value(ev, "top-level key", &klen) < 0)
+	if (scan_value(ev, "top-level key", &klen, NULL) < 0)
 		return -1;
 	save_key(ev, klen);
 	klen -= 2;
@@ -563,7 +572,7 @@ do_key(struct jsonev *ev)
 		ev->state = ST_ARRAY;
 		return 0;
 	}
-	if (scan_value(ev, "top-level value", &vlen) < 0)
+	if (scan_value(ev, "top-level value", &vlen, NULL) < 0)
 		return -1;
 	if (ev->topfn != NULL)
 		ev->topfn(ev->toparg, ev->key, klen, ev->buf + ev->mark, vlen);
@@ -593,12 +602,28 @@ do_after(struct jsonev *ev)
 	return 0;
 }
 
-/* Tokenize the event at ev->mark with jsmn, growing the token array. */
+/*
+ * Tokenize the whole event at ev->mark (LEN bytes, DEPTH levels deep):
+ * by jsontok when it is plain JSON, whatever its depth; else by jsmn,
+ * growing the token array, but only when it is shallow enough for jsmn.
+ */
 static int
-tokenize(struct jsonev *ev, size_t len)
+tokenize(struct jsonev *ev, size_t len, long depth)
 {
 	jsmn_parser p;
+	size_t end;
 	int r;
+
+	while ((r = jsontok_object(ev->buf + ev->mark, len, ev->tok, ev->ntok,
+	    &end)) == JSONTOK_NOMEM) {
+		ev->ntok *= 2;
+		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+	}
+	if (r != JSONTOK_PASS && end == len)
+		return r;
+	if (depth > JSONEV_JSMN_DEPTH)
+		return fail_at(ev, ev->mark, "invalid JSON in event object "
+		    "(nested %ld levels deep)", depth);
 
 	for (;;) {
 		jsmn_init(&p);
@@ -641,6 +666,7 @@ static int
 do_array(struct jsonev *ev, struct jsonev_event *out)
 {
 	size_t len;
+	long depth;
 	int c, n;
 
 	if ((c = skip_ws(ev, 1)) == C_ERR)
@@ -664,8 +690,8 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 	if (c != '{')
 		return fail_char(ev, "an event object");
 	if ((n = tokenize_fast(ev, &len)) == JSONTOK_PASS &&
-	    (scan_value(ev, "event object", &len) < 0 ||
-	    (n = tokenize(ev, len)) < 0))
+	    (scan_value(ev, "event object", &len, &depth) < 0 ||
+	    (n = tokenize(ev, len, depth)) < 0))
 		return -1;
 	out->text = ev->buf + ev->mark;
 	out->len = len;

@@ -590,7 +590,9 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	int info;
 	long n;
 
-	if (json_eq(d->text, d->tok, key, "Total Op Info"))
+	/* An op the damage cut (left open) is not whole: not read. */
+	if (json_eq(d->text, d->tok, key, "Total Op Info") ||
+	    d->tok[val].end < 0)
 		return 0;
 	if ((n = json_str(d->text, d->tok, key, &c->key, &c->keycap)) < 0) {
 		diag_at(c->where, 0, "bad escape in op name");
@@ -681,13 +683,15 @@ ingest_comm_json(struct input *in, const char *where,
 {
 	struct json_doc doc;
 	struct creader c;
-	int i, k, rc = 0;
+	int i, k, rc = 0, damaged;
 
 	memset(&c, 0, sizeof(c));
 	c.where = where;
 	c.doc = &doc;
 	c.src = sink_begin(ISF_COMM_JSON, where, ctx->run, ctx->rank);
-	if (json_load(in, where, ASCEND_MAXJSON, &doc) != 0) {
+	/* A damaged file keeps the ops that were whole before the damage. */
+	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
+	    &doc)) < 0) {
 		sink_end(c.src);
 		return -1;
 	}
@@ -705,5 +709,5 @@ ingest_comm_json(struct input *in, const char *where,
 	free(c.key);
 	json_free(&doc);
 	sink_end(c.src);
-	return rc;
+	return damaged ? -1 : rc;
 }
