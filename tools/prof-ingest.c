@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,15 +223,27 @@ run_of(const char *path)
 	    xstrdup(".");
 }
 
-/* Rank of an Ascend run directory from its profiler_info_N.json name. */
+/*
+ * Rank of an Ascend run directory from its profiler_info_N.json name.
+ * The files of a run come one after another in the walk, so the last
+ * answer is kept: reading the directory again for each of its files
+ * made a directory of many files take time quadratic in their number.
+ */
 static int64_t
 rank_from_run_dir(const char *run)
 {
-	DIR *d = opendir(run);
+	static char *last_run;
+	static int64_t last_rank;
+	DIR *d;
 	struct dirent *e;
 	int64_t rank = -1;
 
-	if (d == NULL)
+	if (last_run != NULL && strcmp(run, last_run) == 0)
+		return last_rank;
+	free(last_run);
+	last_run = xstrdup(run);
+	last_rank = -1;
+	if ((d = opendir(run)) == NULL)
 		return -1;
 	while ((e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
@@ -240,7 +253,7 @@ rank_from_run_dir(const char *run)
 			rank = strtoll(n + 14, NULL, 10);
 	}
 	closedir(d);
-	return rank;
+	return last_rank = rank;
 }
 
 /* Read one member that has been recognised. */
@@ -387,6 +400,55 @@ ingest_path(const char *path, int explicit)
 	input_close(in);
 }
 
+/*
+ * The files and directories read so far, by device and inode: a
+ * symbolic link to a directory above (a loop), a link or a second name
+ * for a run directory or a file, or a path named twice, is read once,
+ * and says so: reading it again would count every record twice.
+ */
+struct seen {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*path;		/* where it was read */
+	struct seen	*next;
+};
+
+#define SEEN_BUCKETS	4096
+static struct seen *seen[SEEN_BUCKETS];
+
+/* The path under which ST's file was read before, or NULL (noted now). */
+static const char *
+seen_before(const struct stat *st, const char *path)
+{
+	uint64_t h = ((uint64_t)st->st_dev * 0x9e3779b97f4a7c15ULL) ^
+	    (uint64_t)st->st_ino;
+	struct seen **b = &seen[(h ^ h >> 29) % SEEN_BUCKETS], *e;
+
+	for (e = *b; e != NULL; e = e->next)
+		if (e->dev == st->st_dev && e->ino == st->st_ino)
+			return e->path;
+	e = xmalloc(sizeof(*e));
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+	e->path = xstrdup(path);
+	e->next = *b;
+	*b = e;
+	return NULL;
+}
+
+/* Whether PATH (with stat ST) was read already; if so, say where. */
+static int
+already_read(const struct stat *st, const char *path)
+{
+	const char *first = seen_before(st, path);
+
+	if (first == NULL)
+		return 0;
+	diag_at(path, 0, "same %s as '%s' (a link or a second name): read "
+	    "once", S_ISDIR(st->st_mode) ? "directory" : "file", first);
+	return 1;
+}
+
 static int
 cmp_names(const void *a, const void *b)
 {
@@ -430,7 +492,10 @@ ingest_dir(const char *dir)
 		} else if (is_output(path)) {
 			diag_at(path, 0, "is the output file (-o): not read");
 			exit_status = EXIT_BAD;
-		} else if (S_ISDIR(st.st_mode))
+		} else if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) &&
+		    already_read(&st, path))
+			;
+		else if (S_ISDIR(st.st_mode))
 			ingest_dir(path);
 		else if (S_ISREG(st.st_mode))
 			ingest_path(path, 0);
@@ -447,6 +512,10 @@ ingest_operand(const char *path)
 	size_t before = sink_nsources();
 	int status = exit_status;
 
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) &&
+	    already_read(&st, path))
+		return;
 	exit_status = EXIT_OK;
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
 	    S_ISDIR(st.st_mode))
