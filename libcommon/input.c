@@ -739,6 +739,21 @@ input_peek(struct input *in, const void **p, size_t len)
 }
 
 int
+input_drain(struct input *in)
+{
+	static char sink[1 << 16];
+	ssize_t n;
+
+	if (in->failed)
+		return -1;
+	if (in->mz == NULL && (in->fz == NULL || in->outer != NULL))
+		return 0;
+	while ((n = raw_read(in, sink, sizeof(sink))) > 0)
+		;
+	return n < 0 ? -1 : 0;
+}
+
+int
 input_is_archive(const struct input *in)
 {
 	return in->archive;

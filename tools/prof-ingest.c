@@ -289,8 +289,11 @@ ingest_member(struct input *in, const char *name, enum detect what)
 	default:
 		break;
 	}
-	if (rc != 0)
+	if (rc != 0) {
 		exit_status = EXIT_BAD;
+		/* The reader's complaint may be the symptom of corruption. */
+		input_drain(in);
+	}
 	free(run);
 }
 
@@ -388,6 +391,7 @@ ingest_path(const char *path, int explicit)
 				    "unsupported format (%s)", why != NULL ?
 				    why : "not a profile this version reads");
 				exit_status = EXIT_BAD;
+				input_drain(in);
 			} else
 				sink_ignored(input_where(in),
 				    "unsupported format");
