@@ -690,8 +690,7 @@ input_read(struct input *in, void *buf, size_t len)
 {
 	size_t n;
 
-	if (in->failed)
-		return -1;
+	/* Bytes read ahead before damage are the member's all the same. */
 	if (in->peekoff < in->peeklen) {
 		n = in->peeklen - in->peekoff;
 		if (n > len)
@@ -700,6 +699,8 @@ input_read(struct input *in, void *buf, size_t len)
 		in->peekoff += n;
 		return (ssize_t)n;
 	}
+	if (in->failed)
+		return -1;
 	return raw_read(in, buf, len);
 }
 
@@ -710,10 +711,10 @@ input_peek(struct input *in, const void **p, size_t len)
 	ssize_t n;
 	size_t have;
 
-	if (in->failed)
-		return -1;
 	have = in->peeklen - in->peekoff;
-	if (have < len) {
+	if (in->failed && have == 0)
+		return -1;
+	if (have < len && !in->failed) {
 		if (in->peekoff > 0) {
 			memmove(in->peek, in->peek + in->peekoff, have);
 			in->peekoff = 0;
@@ -726,9 +727,10 @@ input_peek(struct input *in, const void **p, size_t len)
 		while (in->peeklen < len) {
 			n = raw_read(in, in->peek + in->peeklen,
 			    len - in->peeklen);
-			if (n < 0)
+			/* What came before an error is kept for reading. */
+			if (n < 0 && in->peeklen == 0)
 				return -1;
-			if (n == 0)
+			if (n <= 0)
 				break;
 			in->peeklen += (size_t)n;
 		}

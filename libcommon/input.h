@@ -33,7 +33,8 @@ ssize_t		 input_read(struct input *, void *, size_t);
 /*
  * Look at up to LEN first bytes of the current member without consuming
  * them; later input_read calls return them again.  Returns the count
- * available (fewer at the member's end), or -1 after a diagnostic.
+ * available (fewer at the member's end, or before damage: the error
+ * then comes from the input_read after them), or -1 after a diagnostic.
  */
 ssize_t		 input_peek(struct input *, const void **, size_t);
 /*
