@@ -38,6 +38,7 @@
 #include "xalloc.h"
 
 #define INPUT_BLOCK	(1 << 20)	/* libarchive read block size */
+#define BID_BLOCK	(64 << 10)	/* the same on a regular file */
 #define SNIFF_LEN	512		/* decoded bytes that tell an archive */
 
 struct input {
@@ -421,9 +422,14 @@ input_open(const char *path)
 		}
 		if (in->regular)
 			in->headoff = in->headlen;
+		/*
+		 * A small block: for a plain file libarchive only looks at
+		 * the start (read(2) takes the rest), and a walk through
+		 * thousands of small files should not cost 1 MiB each.
+		 */
 		if (in->regular)
 			r = archive_read_open_fd(in->outer, in->fd,
-			    INPUT_BLOCK);
+			    BID_BLOCK);
 		else
 			r = archive_read_open(in->outer, in, NULL, outer_read,
 			    NULL);

@@ -31,6 +31,7 @@
 #include "xalloc.h"
 
 #define JSONEV_BLOCK	((size_t)4 << 20)	/* bytes per read */
+#define JSONEV_FIRST	((size_t)64 << 10)	/* the first read's size */
 #define JSONEV_PAD	64			/* slack for 16-byte loads */
 #define JSONEV_DEFMAX	((size_t)64 << 20)
 #define JSONEV_MAXMAX	((size_t)1 << 30)	/* jsmn offsets are int */
@@ -75,6 +76,7 @@ struct jsonev {
 	size_t		 end;		/* bytes held */
 	uint64_t	 base;		/* member offset of buf[0] */
 	int		 eof;
+	int		 full;		/* the last read filled the buffer */
 	enum jsonev_state state;
 	int		 toparray;	/* the document is a bare array */
 	int		 found;		/* "traceEvents" was seen */
@@ -99,7 +101,11 @@ jsonev_open(struct input *in, const char *where, size_t maxev)
 	if (maxev == 0)
 		maxev = JSONEV_DEFMAX;
 	ev->maxev = maxev < JSONEV_MAXMAX ? maxev : JSONEV_MAXMAX;
-	ev->cap = JSONEV_BLOCK;
+	/*
+	 * A small first block, grown to JSONEV_BLOCK once a read fills it:
+	 * thousands of small files should not each cost 4 MiB.
+	 */
+	ev->cap = JSONEV_FIRST;
 	ev->buf = xmalloc(ev->cap + JSONEV_PAD);
 	ev->line = 1;
 	ev->ntok = JSONEV_NTOK;
@@ -271,6 +277,10 @@ fill(struct jsonev *ev)
 			cap = ev->maxev + 1;
 		ev->cap = cap;
 		ev->buf = xrealloc(ev->buf, ev->cap + JSONEV_PAD);
+	} else if (ev->cap < JSONEV_BLOCK && ev->full) {
+		ev->cap = ev->cap * 8 < JSONEV_BLOCK ? ev->cap * 8 :
+		    JSONEV_BLOCK;
+		ev->buf = xrealloc(ev->buf, ev->cap + JSONEV_PAD);
 	}
 	if ((n = input_read(ev->in, ev->buf + ev->end, ev->cap - ev->end)) < 0)
 		return -1;
@@ -278,6 +288,7 @@ fill(struct jsonev *ev)
 		ev->eof = 1;
 		return 0;
 	}
+	ev->full = (size_t)n == ev->cap - ev->end;
 	ev->end += (size_t)n;
 	memset(ev->buf + ev->end, ' ', JSONEV_PAD);
 	return 1;

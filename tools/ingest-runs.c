@@ -120,7 +120,10 @@ close_run(uint32_t src)
 
 	if (arena_len == cur_start)
 		return;
-	runs = xreallocarray(runs, nruns + 1, sizeof(*runs));
+	/* Doubling: one run per file of a walk through thousands. */
+	if ((nruns & (nruns - 1)) == 0)
+		runs = xreallocarray(runs, nruns > 0 ? 2 * nruns : 1,
+		    sizeof(*runs));
 	r = &runs[nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;

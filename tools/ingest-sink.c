@@ -92,7 +92,10 @@ sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
 	if (opts.progress)
 		fprintf(stderr, "\r\033[K%s: reading %s", diag_progname(),
 		    path);
-	srcs = xreallocarray(srcs, nsrcs + 1, sizeof(*srcs));
+	/* Doubling: a walk may begin thousands of sources. */
+	if ((nsrcs & (nsrcs - 1)) == 0)
+		srcs = xreallocarray(srcs, nsrcs > 0 ? 2 * nsrcs : 1,
+		    sizeof(*srcs));
 	s = &srcs[nsrcs];
 	memset(s, 0, sizeof(*s));
 	s->fmt = fmt;
@@ -167,7 +170,9 @@ sink_ignored(const char *path, const char *why)
 {
 	size_t n = strlen(path) + strlen(why) + 2;
 
-	ignored = xreallocarray(ignored, nignored + 1, sizeof(*ignored));
+	if ((nignored & (nignored - 1)) == 0)
+		ignored = xreallocarray(ignored, nignored > 0 ? 2 * nignored :
+		    1, sizeof(*ignored));
 	ignored[nignored] = xmalloc(n);
 	snprintf(ignored[nignored++], n, "%s\t%s", path, why);
 }

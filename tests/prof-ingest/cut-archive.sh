@@ -7,7 +7,9 @@
 H="$top_srcdir/tests/prof-ingest/helpers/prefix.py"
 cp -R "$top_srcdir/examples/data/alexnet_2rank/rank0_ascend_pt" run
 chmod -R u+w run
-tar cf run.tar run
+# Fixed times and owners, so that the compressed sizes do not vary.
+find run -exec touch -d 2024-01-01T00:00:00Z {} +
+tar --sort=name --owner=0 --group=0 --numeric-owner -cf run.tar run
 (zip -q -r run.zip run) || exit 77
 tv=run/ASCEND_PROFILER_OUTPUT/trace_view.json
 # The member's data starts after the members before it.
