@@ -229,11 +229,12 @@ run_of(const char *path)
  * answer is kept: reading the directory again for each of its files
  * made a directory of many files take time quadratic in their number.
  */
+static char	*last_run;	/* the run directory looked at last */
+static int64_t	 last_rank;	/* and its rank */
+
 static int64_t
 rank_from_run_dir(const char *run)
 {
-	static char *last_run;
-	static int64_t last_rank;
 	DIR *d;
 	struct dirent *e;
 	int64_t rank = -1;
