@@ -500,6 +500,19 @@ csvin_col(const struct csvin *c, const char *name)
 	return -1;
 }
 
+int
+csvin_col_dup(const struct csvin *c, int i)
+{
+	size_t j;
+
+	if (i < 0 || (size_t)i >= c->ncols)
+		return -1;
+	for (j = (size_t)i + 1; j < c->ncols; j++)
+		if (strcmp(c->hname[j], c->hname[i]) == 0)
+			return (int)j;
+	return -1;
+}
+
 size_t
 csvin_nfields(const struct csvin *c)
 {
