@@ -406,6 +406,7 @@ struct lz4 {
 	size_t		 hlen, hneed;
 	unsigned	 flg;
 	size_t		 bmax;		/* block size limit of the frame */
+	size_t		 bcap;		/* the largest the buffers hold */
 	uint32_t	 bsize;
 	int		 raw;		/* the block is stored */
 	int		 cut;		/* a cut block was decoded */
@@ -518,11 +519,14 @@ lz4_frame(struct unz *u, struct lz4 *l)
 		return fail(u, "lz4 frame %ju fails its header checksum (at "
 		    "byte %ju): the data is corrupt", u->member, at(u));
 	bmax = (size_t)1 << (8 + 2 * ((bd >> 4) & 7));
-	if (bmax > l->bmax) {
+	if (bmax > l->bcap) {
 		l->stage = xrealloc(l->stage, bmax + 4);
 		l->win = xrealloc(l->win, LZ4_HIST + bmax);
+		l->bcap = bmax;
 	}
 	l->bmax = bmax;
+	/* A frame's matches never reach into the frame before it. */
+	l->wlen = l->wout = 0;
 	xxh_init(&l->cs);
 	l->st = L_BSIZE;
 	l->hlen = 0;
@@ -593,8 +597,11 @@ lz4_decode(struct unz *u, struct lz4 *l, int cut)
 	    xxh_once(l->stage, l->bsize) != le32(l->stage + l->bsize))
 		return fail(u, "lz4 block ending at byte %ju fails its "
 		    "checksum: the data is corrupt", at(u));
-	/* Keep the history a match may reach back into. */
-	if (l->wlen > LZ4_HIST) {
+	/* Keep the history a match may reach back into: none when the
+	 * frame's blocks are independent. */
+	if (l->flg & 0x20)
+		l->wlen = 0;
+	else if (l->wlen > LZ4_HIST) {
 		memmove(l->win, l->win + l->wlen - LZ4_HIST, LZ4_HIST);
 		l->wlen = LZ4_HIST;
 	}

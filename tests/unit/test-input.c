@@ -234,6 +234,66 @@ test_truncated(const char *filter, const char *file)
 	free(buf);
 }
 
+/* Compress DATA with lz4 and libarchive's OPTIONS for the filter. */
+static size_t
+lz4_mem(const char *options, const void *data, size_t len, void *out,
+    size_t cap)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	size_t used = 0;
+
+	CHECK(archive_write_add_filter_lz4(a) == ARCHIVE_OK);
+	CHECK(archive_write_set_options(a, options) == ARCHIVE_OK);
+	CHECK(archive_write_set_format_raw(a) == ARCHIVE_OK);
+	CHECK(archive_write_set_bytes_in_last_block(a, 1) == ARCHIVE_OK);
+	CHECK(archive_write_open_memory(a, out, cap, &used) == ARCHIVE_OK);
+	archive_entry_set_pathname(e, "data");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_size(e, (la_int64_t)len);
+	CHECK(archive_write_header(a, e) == ARCHIVE_OK);
+	CHECK(archive_write_data(a, data, len) == (la_ssize_t)len);
+	CHECK(archive_write_close(a) == ARCHIVE_OK);
+	archive_entry_free(e);
+	archive_write_free(a);
+	return used;
+}
+
+/*
+ * lz4 frames one after another, each with its own block size (4 MiB,
+ * then 64 KiB, then 256 KiB), block dependence and checksums: one
+ * stream of their data, each frame's matches within itself.
+ */
+static void
+test_lz4_frames(void)
+{
+	static const char *const opts[] = {
+		"lz4:block-size=7,lz4:block-checksum",
+		"lz4:block-size=4,lz4:block-dependence",
+		"lz4:block-size=5,lz4:block-dependence,lz4:block-checksum"
+	};
+	const char *p = tpath("frames.lz4");
+	char *data = noise(300000), *z = malloc(1200000), *buf = malloc(900000);
+	size_t zn = 0, got, i;
+	struct input *in;
+	const char *name;
+
+	for (i = 0; i < 3; i++)
+		zn += lz4_mem(opts[i], data, 300000, z + zn, 1200000 - zn);
+	write_file(p, z, zn);
+	CHECK((in = input_open(p)) != NULL);
+	CHECK(input_next(in, &name) == 1);
+	CHECK_STR(input_filter(in), "lz4");
+	CHECK(slurp_upto(in, buf, 900000, &got) == 0);
+	CHECK(got == 900000);
+	for (i = 0; i < 3; i++)
+		CHECK(memcmp(buf + i * 300000, data, 300000) == 0);
+	input_close(in);
+	free(data);
+	free(z);
+	free(buf);
+}
+
 /*
  * A gzip member whose trailer does not match its data (CRC-32, then
  * length) is an error after all of the data was read.
@@ -408,6 +468,7 @@ main(void)
 	test_truncated("xz", "cut.json.xz");
 	test_truncated("bzip2", "cut.json.bz2");
 	test_truncated("lz4", "cut.json.lz4");
+	test_lz4_frames();
 	test_gzip_trailer(0);
 	test_gzip_trailer(1);
 	test_empty();
