@@ -261,8 +261,10 @@ lz4_mem(const char *options, const void *data, size_t len, void *out,
 
 /*
  * lz4 frames one after another, each with its own block size (4 MiB,
- * then 64 KiB, then 256 KiB), block dependence and checksums: one
- * stream of their data, each frame's matches within itself.
+ * then 64 KiB and empty, then 256 KiB), block dependence and checksums:
+ * one stream of their data, each frame's matches within itself.  A
+ * frame of smaller blocks after a large one must not shrink the buffer
+ * the large one's output is still in.
  */
 static void
 test_lz4_frames(void)
@@ -272,22 +274,32 @@ test_lz4_frames(void)
 		"lz4:block-size=4,lz4:block-dependence",
 		"lz4:block-size=5,lz4:block-dependence,lz4:block-checksum"
 	};
+	static const size_t len[] = { 1000000, 0, 300000 };
+	/* An empty frame of 64 KiB blocks (libarchive writes none). */
+	static const char empty[] = "\x04\x22\x4d\x18\x40\x40\xc0"
+	    "\0\0\0\0";
 	const char *p = tpath("frames.lz4");
-	char *data = noise(300000), *z = malloc(1200000), *buf = malloc(900000);
+	char *data = noise(1000000), *z = malloc(2000000), *buf = malloc(1300000);
 	size_t zn = 0, got, i;
 	struct input *in;
 	const char *name;
 
 	for (i = 0; i < 3; i++)
-		zn += lz4_mem(opts[i], data, 300000, z + zn, 1200000 - zn);
+		if (len[i] > 0)
+			zn += lz4_mem(opts[i], data, len[i], z + zn,
+			    2000000 - zn);
+		else {
+			memcpy(z + zn, empty, sizeof(empty) - 1);
+			zn += sizeof(empty) - 1;
+		}
 	write_file(p, z, zn);
 	CHECK((in = input_open(p)) != NULL);
 	CHECK(input_next(in, &name) == 1);
 	CHECK_STR(input_filter(in), "lz4");
-	CHECK(slurp_upto(in, buf, 900000, &got) == 0);
-	CHECK(got == 900000);
-	for (i = 0; i < 3; i++)
-		CHECK(memcmp(buf + i * 300000, data, 300000) == 0);
+	CHECK(slurp_upto(in, buf, 1300000, &got) == 0);
+	CHECK(got == 1300000);
+	CHECK(memcmp(buf, data, 1000000) == 0);
+	CHECK(memcmp(buf + 1000000, data, 300000) == 0);
 	input_close(in);
 	free(data);
 	free(z);
