@@ -7,7 +7,7 @@
 # is not part of "make all".
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
-	bench/README.md bench/cluster.sh
+	bench/README.md bench/cluster.sh bench/ingest-breadth.sh
 .PHONY: bench
 bench: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
