@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -561,6 +562,16 @@ output_abandon(void)
 		unlink(out_tmp);
 }
 
+/* Interrupted: the temporary file goes, then the signal does its work. */
+static void
+output_signal(int sig)
+{
+	if (out_tmp != NULL)
+		unlink(out_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* Whether PATH is the output file itself (same device and inode). */
 static int
 is_output(const char *path)
@@ -601,6 +612,9 @@ redirect_stdout(const char *path)
 			diag_errno(EXIT_BAD, "%s", path);
 		}
 		atexit(output_abandon);
+		signal(SIGHUP, output_signal);
+		signal(SIGINT, output_signal);
+		signal(SIGTERM, output_signal);
 		mask = umask(0);
 		umask(mask);
 		if (fchmod(fd, out_exists ? st.st_mode & 07777 :
