@@ -42,6 +42,12 @@
  * take is given to jsmn only up to this depth.
  */
 #define JSONEV_JSMN_DEPTH	64
+/*
+ * Tokens cost 20 bytes and a bracket is one byte of text, so an event
+ * under the size cap could still take hundreds of megabytes of tokens:
+ * one event may have this many values, far more than any profiler's.
+ */
+#define JSONEV_MAXTOK	(1u << 21)
 
 #define C_EOF	(-1)
 #define C_ERR	(-2)
@@ -613,6 +619,17 @@ do_after(struct jsonev *ev)
 	return 0;
 }
 
+/* Double the token array; -1 when it would pass JSONEV_MAXTOK. */
+static int
+grow_tok(struct jsonev *ev)
+{
+	if (ev->ntok >= JSONEV_MAXTOK)
+		return -1;
+	ev->ntok *= 2;
+	ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+	return 0;
+}
+
 /*
  * Tokenize the whole event at ev->mark (LEN bytes, DEPTH levels deep):
  * by jsontok when it is plain JSON, whatever its depth; else by jsmn,
@@ -626,28 +643,29 @@ tokenize(struct jsonev *ev, size_t len, long depth)
 	int r;
 
 	while ((r = jsontok_object(ev->buf + ev->mark, len, ev->tok, ev->ntok,
-	    &end)) == JSONTOK_NOMEM) {
-		ev->ntok *= 2;
-		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
-	}
+	    &end)) == JSONTOK_NOMEM)
+		if (grow_tok(ev) < 0)
+			goto toomany;
 	if (r != JSONTOK_PASS && end == len)
 		return r;
 	if (depth > JSONEV_JSMN_DEPTH)
 		return fail_at(ev, ev->mark, "invalid JSON in event object "
 		    "(nested %ld levels deep)", depth);
-
 	for (;;) {
 		jsmn_init(&p);
 		r = jsmn_parse(&p, ev->buf + ev->mark, len, ev->tok, ev->ntok);
 		if (r != JSMN_ERROR_NOMEM)
 			break;
-		ev->ntok *= 2;
-		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+		if (grow_tok(ev) < 0)
+			goto toomany;
 	}
 	if (r < 1 || ev->tok[0].type != JSMN_OBJECT)
 		return fail_at(ev, ev->mark + (p.pos < len ? p.pos : 0),
 		    "invalid JSON in event object");
 	return r;
+toomany:
+	return fail_at(ev, ev->mark, "event object holds more than %u JSON "
+	    "values", JSONEV_MAXTOK);
 }
 
 /*
@@ -662,10 +680,9 @@ tokenize_fast(struct jsonev *ev, size_t *lenp)
 	int r;
 
 	while ((r = jsontok_object(ev->buf + ev->pos, ev->end - ev->pos,
-	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM) {
-		ev->ntok *= 2;
-		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
-	}
+	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM)
+		if (grow_tok(ev) < 0)
+			return JSONTOK_PASS;	/* tokenize says why */
 	if (r == JSONTOK_PASS || *lenp > ev->maxev)
 		return JSONTOK_PASS;
 	ev->mark = ev->pos;
