@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <archive.h>
@@ -108,6 +109,11 @@ static const struct {
 	{ "Truncated input file", 0, "truncated archive: it ends early" },
 	{ "Damaged tar archive", 0, "corrupt archive: a tar header is "
 	    "damaged" },
+	/* Filters unz does not decode (lzma, lzip, compress, ...). */
+	{ "lzma library error", 0, "the compressed data is damaged or cut "
+	    "short" },
+	{ "truncated", 0, "the compressed data ends early: the file is "
+	    "truncated" },
 	{ NULL, 0, NULL }
 };
 
@@ -132,7 +138,7 @@ report(struct input *in, struct archive *a, const char *fallback)
 	if (msg == NULL || *msg == '\0')
 		msg = fallback;
 	for (i = 0; la_words[i].prefix != NULL; i++) {
-		if (strncmp(msg, la_words[i].prefix,
+		if (strncasecmp(msg, la_words[i].prefix,
 		    strlen(la_words[i].prefix)) != 0)
 			continue;
 		if (la_words[i].at && in->where != NULL && in->archive)
