@@ -112,8 +112,7 @@ static const struct {
 	/* Filters unz does not decode (lzma, lzip, compress, ...). */
 	{ "lzma library error", 0, "the compressed data is damaged or cut "
 	    "short" },
-	{ "truncated", 0, "the compressed data ends early: the file is "
-	    "truncated" },
+	{ "truncated", 0, "the data ends early: the file is truncated" },
 	{ NULL, 0, NULL }
 };
 
