@@ -57,6 +57,12 @@ rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return remove(p);
 }
 
+static void
+remove_tree(void)
+{
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Forget what the last walk saw: the scratch tree's inodes come again. */
 static void
 reset(void)
@@ -183,8 +189,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    t != NULL && *t != '\0' ? t : "/tmp", (long)getpid());
 		sink_stub_begin_hook = on_begin;
 		diag_setprogname("prof-ingest");
+		atexit(remove_tree);
 	}
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree();
 	build(data, size);
 	reset();
 	ingest_operand(root);
