@@ -655,9 +655,14 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	int info;
 	long n;
 
-	/* An op the damage cut (left open) is not whole: not read. */
-	if (json_eq(d->text, d->tok, key, "Total Op Info") ||
-	    d->tok[val].end < 0)
+	/*
+	 * An op the damage cut (left open, end -1) is not whole: not read.
+	 * The damage may also leave something other than a string where
+	 * a key belongs, and open: only a whole string names an op.
+	 */
+	if (d->tok[key].type != JSMN_STRING || d->tok[key].end < 0 ||
+	    d->tok[val].end < 0 ||
+	    json_eq(d->text, d->tok, key, "Total Op Info"))
 		return 0;
 	if ((n = json_str(d->text, d->tok, key, &c->key, &c->keycap)) < 0) {
 		diag_at(c->where, 0, "bad escape in op name");
@@ -722,10 +727,14 @@ comm_step(struct creader *c, int key, int val)
 	const struct json_doc *d = c->doc;
 	const jsmntok_t *kt = &d->tok[key];
 	char step[32];
-	size_t len = (size_t)(kt->end - kt->start), i;
+	size_t len, i;
 	const char *s = d->text + kt->start;
 	int sec;
 
+	/* Damage can leave a key open (end -1): no step is named then. */
+	if (kt->type != JSMN_STRING || kt->end < kt->start)
+		return 0;
+	len = (size_t)(kt->end - kt->start);
 	if (len >= 4 && memcmp(s, "step", 4) == 0) {
 		s += 4;
 		len -= 4;
