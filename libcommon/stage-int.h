@@ -51,6 +51,7 @@ struct srec {
 	 * it needs no escaping; setting an input column ends that.
 	 */
 	size_t		 rawlen;
+	int		 discard;	/* opened past a damaged input's end */
 	struct srec	*next_free;
 };
 

@@ -27,13 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tsv.h"
+
 /* The fixed leading columns of every stream. */
 enum {
 	COL_KIND, COL_TS, COL_DUR, COL_DEV, COL_TRACK, COL_NAME, COL_NFIXED
 };
 
 /* ts_ns of a timeless record, which sorts before every timed one. */
-#define STAGE_NO_TS	INT64_MIN
+#define STAGE_NO_TS	TSV_NO_TS
 
 struct stage;
 struct srec;
@@ -65,10 +67,17 @@ unsigned long	 stage_seen(const struct stage *, const char *,
 		    const char *);
 
 /*
- * Read the next record: 1, or 0 at the end of the input.  Malformed or
- * unordered input is a fatal error naming the file and line.
+ * Read the next record: 1, or 0 at the end of the input.  A malformed
+ * or unordered record is reported naming the file and line, and ends
+ * the input there: the stage finishes its work on the records before
+ * it, as at the end, and stage_close() then exits 1.
  */
 int		 stage_next(struct stage *);
+/*
+ * Whether the input ended early at a damaged record: a remark about
+ * what the input lacked would then be about the records lost.
+ */
+int		 stage_failed(const struct stage *);
 /* Decoded field COL of the current record ("" when the column is added). */
 const char	*stage_get(const struct stage *, int, size_t *);
 /* Whether field COL is empty (absent). */
@@ -129,7 +138,8 @@ void		 srec_tag_add(struct srec *, int, const char *);
 
 /*
  * Write what is left, check that no record is still open, flush and
- * free.  Write errors exit 1.
+ * free.  Write errors exit 1, and so does an input that stage_next()
+ * found damaged, once everything before the damage is written.
  */
 void		 stage_close(struct stage *);
 

@@ -489,8 +489,9 @@ sum_write(struct stage *st, int64_t first, int64_t end)
 	size_t i;
 
 	if (!sum_any_bubble) {
-		diag_at(stage_path(st), 0, "no bubble records in the input "
-		    "(run prof-bubbles first)");
+		if (!stage_failed(st))
+			diag_at(stage_path(st), 0, "no bubble records in the "
+			    "input (run prof-bubbles first)");
 		return;
 	}
 	if (nsdevs > 1)	/* qsort wants a non-null array */

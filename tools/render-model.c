@@ -653,23 +653,6 @@ on_other(struct reader *rd, const char *kind)
 	k->n++;
 }
 
-/*
- * A duration must be non-negative and end within int64, as the stage
- * library checks: every format adds it to ts_ns.
- */
-static void
-check_extent(struct reader *rd)
-{
-	int tabsent, dabsent;
-	int64_t ts = tsvr_i64(rd->in, 1, &tabsent), dur = tsvr_i64(rd->in, 2,
-	    &dabsent),
-	    end;
-
-	if (!dabsent && (dur < 0 || __builtin_add_overflow(ts, dur, &end)))
-		diag_at_fatal(EXIT_BAD, tsvr_path(rd->in), tsvr_lineno(rd->in),
-		    "column 'dur_ns': invalid duration '%s'", fixed(rd, 2));
-}
-
 static void
 on_record(struct reader *rd)
 {
@@ -678,7 +661,6 @@ on_record(struct reader *rd)
 	int absent;
 
 	rd->m->nrecords++;
-	check_extent(rd);
 	/*
 	 * Neither makes a rank: device records name every GPU the host had
 	 * (prof-ingest), and prof-roofline's peaks belong to no device.
@@ -846,6 +828,7 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
     render_hook *hook, void *arg)
 {
 	struct reader r0, *rd = &r0;
+	int64_t ts, dur;
 	size_t i;
 	int r;
 
@@ -869,13 +852,17 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 	read_preamble(rd);
 	m->name = xstrdup(rd->opts->name ? rd->opts->name :
 	    "");
-	while ((r = tsvr_next(rd->in)) > 0) {
+	/*
+	 * The times are checked as every stage checks them (every format
+	 * adds dur_ns to ts_ns); a bad record ends the input.
+	 */
+	while ((r = tsvr_next(rd->in)) > 0 &&
+	    tsvr_times(rd->in, &ts, &dur) == 0) {
 		on_record(rd);
 		if (hook != NULL)
 			hook(rd->in, arg);
 	}
-	if (r < 0)
-		exit(EXIT_BAD);
+	m->damaged = tsvr_failed(rd->in);
 	if (*m->name == '\0') {
 		free(m->name);
 		m->name = profile_name(m);

@@ -195,6 +195,7 @@ struct rmodel {
 	int		 has_advice;	/* advice records seen */
 	int		 verdict_ran;	/* those, or a prof-verdict #stage */
 	uint64_t	 nrecords;
+	int		 damaged;	/* the input stopped at a bad record */
 };
 
 struct render_opts {
@@ -248,7 +249,11 @@ struct rformat {
 };
 extern const struct rformat render_formats[];
 
-/* render-model.c */
+/*
+ * render-model.c.  model_read() stops at a damaged record, after its
+ * diagnostic, with m->damaged set: the reports are made from the
+ * records before it, and the program then exits 1.
+ */
 typedef void	 render_hook(const struct tsvr *, void *);
 void		 model_read(struct rmodel *, const char *,
 		    const struct render_opts *, render_hook *, void *);
