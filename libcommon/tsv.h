@@ -98,8 +98,10 @@ int		 tsvr_failed(const struct tsvr *);
  * The current record's ts_ns and dur_ns (columns 2 and 3), checked as
  * prof-tsv(5) says: whole integers, ts_ns not -2^63 (*TS is TSV_NO_TS
  * when empty), dur_ns not negative (*DUR is -1 when empty), their sum
- * within int64, and both present on a kernel.  Returns 0, or -1 after
- * tsvr_damage().
+ * within int64, both present on a kernel, and the capture (from the
+ * earliest ts_ns to the latest end read so far) within 2^63 - 1 ns, so
+ * that the difference of any two of its times is an int64.  Returns 0,
+ * or -1 after tsvr_damage().
  */
 int		 tsvr_times(struct tsvr *, int64_t *, int64_t *);
 /* Decoded field I of the current record and its length. */

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,8 @@ struct tsvr {
 	char		*pending;	/* first line read past the preamble */
 	int		 cut;		/* the last line read had no newline */
 	int		 bad;		/* a record was damaged: no more */
+	int		 timed;		/* a timed record was read */
+	int64_t		 min_ts, max_end;	/* of every timed record */
 	/*
 	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
 	 * a longer line, and RBUF_SLACK) and used where they lie, between
@@ -657,12 +660,36 @@ tsvr_i64(const struct tsvr *r, size_t i, int *absent)
  * on which stages ran.  INT64_MIN stands for an empty ts_ns in memory,
  * so as a written value it is refused, never taken for "absent".
  */
+/*
+ * Whether the stream's timed records, with one from TS to END, still
+ * lie within 2^63 - 1 ns of each other.  Then the difference of any two
+ * times of the capture (a span, a gap, a busy union) is an int64, and
+ * no program has to check each one; a span past 292 years is damage.
+ */
+static int
+span_fits(struct tsvr *r, int64_t ts, int64_t end)
+{
+	int64_t lo = r->timed && r->min_ts < ts ? r->min_ts : ts;
+	int64_t hi = r->timed && r->max_end > end ? r->max_end : end;
+	int64_t span;
+
+	if (__builtin_sub_overflow(hi, lo, &span)) {
+		tsvr_damage(r, "capture span overflows 64-bit nanoseconds: "
+		    "from %" PRId64 " to %" PRId64, lo, hi);
+		return 0;
+	}
+	r->timed = 1;
+	r->min_ts = lo;
+	r->max_end = hi;
+	return 1;
+}
+
 int
 tsvr_times(struct tsvr *r, int64_t *ts, int64_t *dur)
 {
 	size_t tlen = field_len(r, 1), dlen = field_len(r, 2);
 	const char *t = r->work + r->pos[1], *d = r->work + r->pos[2];
-	int64_t end;
+	int64_t end = 0;
 
 	*ts = TSV_NO_TS;
 	*dur = -1;
@@ -684,7 +711,7 @@ tsvr_times(struct tsvr *r, int64_t *ts, int64_t *dur)
 	    memcmp(r->work + r->pos[0], "kernel", 6) == 0)
 		tsvr_damage(r, "kernel record without %s",
 		    tlen == 0 ? "ts_ns" : "dur_ns");
-	else
+	else if (tlen == 0 || span_fits(r, *ts, dlen > 0 ? end : *ts))
 		return 0;
 	return -1;
 }

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "num.h"
 #include "stage.h"
+#include "xalloc.h"
 
 /* Risk tags of a scope, then its caveats. */
 enum {
@@ -292,7 +293,7 @@ cause_new(struct stage *st, int64_t end, const struct judge *j, int l,
 	const char *target = step != NULL ? step : group;
 	struct srec *r = stage_new(st, "cause", end);
 
-	srec_set_i64(r, COL_DEV, j->d->id);
+	srec_set_str(r, COL_DEV, bub_dev_name(j->d->id));
 	srec_set_str(r, COL_NAME, sum_labname(l));
 	if (target != NULL)
 		set_col(r, st, "target_id", target, strlen(target));
@@ -421,7 +422,7 @@ write_nodevice(struct stage *st, int64_t end, const struct sdev *d)
 	struct srec *r = stage_new(st, "cause", end);
 	int c;
 
-	srec_set_i64(r, COL_DEV, d->id);
+	srec_set_str(r, COL_DEV, bub_dev_name(d->id));
 	srec_set_str(r, COL_NAME, sum_labname(LAB_INSUFFICIENT));
 	set_col(r, st, "scope", "global", 6);
 	set_col(r, st, "tags", "no_device_data", 14);
@@ -478,14 +479,15 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 static int
 cmp_dev(const void *x, const void *y)
 {
-	const struct sdev *a = x, *b = y;
+	const struct sdev *const *a = x, *const *b = y;
 
-	return a->id < b->id ? -1 : a->id > b->id;
+	return bub_dev_cmp((*a)->id, (*b)->id);
 }
 
 void
 sum_write(struct stage *st, int64_t first, int64_t end)
 {
+	struct sdev **order;
 	size_t i;
 
 	if (!sum_any_bubble) {
@@ -494,8 +496,13 @@ sum_write(struct stage *st, int64_t first, int64_t end)
 			    "input (run prof-bubbles first)");
 		return;
 	}
-	if (nsdevs > 1)	/* qsort wants a non-null array */
-		qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
+	/* in rank order; sdevs stays indexed by id */
+	order = xreallocarray(NULL, nsdevs + 1, sizeof(*order));
 	for (i = 0; i < nsdevs; i++)
-		write_dev(st, first, end, &sdevs[i]);
+		order[i] = &sdevs[i];
+	if (nsdevs > 1)
+		qsort(order, nsdevs, sizeof(*order), cmp_dev);
+	for (i = 0; i < nsdevs; i++)
+		write_dev(st, first, end, order[i]);
+	free(order);
 }

@@ -117,18 +117,27 @@ sum_labels(const struct bubble_meas *m)
 	return l;
 }
 
+/*
+ * Rank ID's summary, indexed by the id (bub_dev_id()): ranks come by
+ * the hundred thousand in a big job.  Ranks not seen yet in between are
+ * made empty.
+ */
 static struct sdev *
 sdev_get(int64_t id)
 {
-	size_t i;
+	static size_t cap;
 
-	for (i = 0; i < nsdevs; i++)
-		if (sdevs[i].id == id)
-			return &sdevs[i];
-	sdevs = xreallocarray(sdevs, nsdevs + 1, sizeof(*sdevs));
-	memset(&sdevs[nsdevs], 0, sizeof(*sdevs));
-	sdevs[nsdevs].id = id;
-	return &sdevs[nsdevs++];
+	if ((size_t)id >= nsdevs) {
+		if ((size_t)id >= cap) {
+			cap = (size_t)id < 8 ? 16 : 2 * (size_t)id;
+			sdevs = xreallocarray(sdevs, cap, sizeof(*sdevs));
+		}
+		memset(&sdevs[nsdevs], 0, ((size_t)id + 1 - nsdevs) *
+		    sizeof(*sdevs));
+		for (; nsdevs <= (size_t)id; nsdevs++)
+			sdevs[nsdevs].id = (int64_t)nsdevs;
+	}
+	return &sdevs[id];
 }
 
 static size_t
@@ -213,15 +222,13 @@ sum_dev(int64_t dev, int hosts, int stacks, int shapes, int device)
 int
 sum_has_device(int64_t dev)
 {
+	static int any = -1;	/* every sum_dev() came before */
 	size_t i;
-	int any = 0, mine = 0;
 
-	for (i = 0; i < nsdevs; i++) {
-		any |= sdevs[i].device;
-		if (sdevs[i].id == dev)
-			mine = sdevs[i].device;
-	}
-	return mine || !any;
+	if (any < 0)
+		for (i = any = 0; i < nsdevs; i++)
+			any |= sdevs[i].device;
+	return ((size_t)dev < nsdevs && sdevs[dev].device) || !any;
 }
 
 static void

@@ -110,6 +110,14 @@ struct bubble_info {
 };
 
 /* attrib-bub.c */
+/*
+ * Ranks are told apart by the text of dev (any text): each gets an id,
+ * 0, 1, ... in order of first sight, that the summaries index by.
+ */
+int64_t		 bub_dev_id(struct stage *);
+const char	*bub_dev_name(int64_t);
+/* The report order of two ranks' names (devtab_cmp()). */
+int		 bub_dev_cmp(int64_t, int64_t);
 void		 bub_init(struct stage *);
 int		 bub_record(struct stage *, int64_t, int64_t, const char *,
 		    size_t);

@@ -757,7 +757,7 @@ gap_finish(void)
 		}
 		if (d->ran)
 			sum_capture(d->di, d->first_ts, d->ge,
-			    d->fin + d->ge - d->gs);
+			    d->fin + (d->ge - d->gs));
 		free(d->pend);
 		free(d->prev.name.p);
 		free(d->prev.core.p);

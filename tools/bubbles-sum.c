@@ -212,17 +212,21 @@ summary(const char *kind, const char *dev, size_t devlen, const char *name)
 	return r;
 }
 
-/* A summary metric NAME[SUFFIX] = NUM / DEN (6 decimals). */
+/*
+ * A summary metric NAME[SUFFIX] = NUM / DEN (6 decimals), in 128 bits:
+ * a sum of the steps' durations and a percentile of them times 100 do
+ * not fit 64 for durations that prof-tsv(5) allows.
+ */
 static void
 put_ratio(const struct grp *g, const char *name, const char *suffix,
-    int64_t num, int64_t den)
+    __int128 num, __int128 den)
 {
 	char full[64], buf[NUM_BUFSIZE];
 	struct srec *r;
 
 	snprintf(full, sizeof(full), "%s%s", name, suffix);
 	r = summary("metric", g->dev, g->devlen, full);
-	num_ratio(buf, num, den, 6);
+	num_ratio_i128(buf, num, den, 6);
 	srec_set_str(r, s.c->value, buf);
 	if (g->name[0] != '\0')
 		srec_set_str(r, s.c->group, g->name);
@@ -233,14 +237,14 @@ put_ratio(const struct grp *g, const char *name, const char *suffix,
 static void
 put_stats(const struct grp *g, int k, int64_t *v, size_t n)
 {
-	int64_t sum = 0, num, scale = k == M_RATIO ? BUB_RATIO_SCALE : 1;
+	__int128 sum = 0, num, scale = k == M_RATIO ? BUB_RATIO_SCALE : 1;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	num_sort(v, n);
-	put_ratio(g, bub_metric_names[k], "_avg", sum, (int64_t)n * scale);
-	num_median(v, n, &num);
+	put_ratio(g, bub_metric_names[k], "_avg", sum, (__int128)n * scale);
+	num_median128(v, n, &num);
 	put_ratio(g, bub_metric_names[k], "_median", num, 2 * scale);
 	num_percentile(v, n, 90, &num);
 	put_ratio(g, bub_metric_names[k], "_p90", num, 100 * scale);
@@ -253,15 +257,16 @@ put_stats(const struct grp *g, int k, int64_t *v, size_t n)
  * of the prelaunch, tail, internal and inter-step gaps of a group.
  */
 static const char *
-idle_pattern(const int64_t *sum)
+idle_pattern(const __int128 *sum)
 {
 	static const char *const names[] = {
 		"prelaunch", "tail", "internal_bubble"
 	};
-	int64_t p[3] = { sum[M_PRE], sum[M_TAIL], sum[M_INTERNAL] };
-	int64_t x = sum[M_INTER];
+	/* the windows of a dev never overlap, so each sum lies within the
+	 * capture span, below 2^63; their total is past it */
+	__int128 p[3] = { sum[M_PRE], sum[M_TAIL], sum[M_INTERNAL] };
+	__int128 x = sum[M_INTER], second = -1;
 	int top = 0, i;
-	int64_t second = -1;
 
 	if (p[0] == 0 && p[1] == 0 && p[2] == 0 && x == 0)
 		return "none";
@@ -273,7 +278,9 @@ idle_pattern(const int64_t *sum)
 	for (i = 0; i < 3; i++)
 		if (i != top && p[i] > second)
 			second = p[i];
-	if (!ratio_ge(p[top] - second, s.o->mixed, p[top]))
+	/* (p[top] - second) / p[top] >= mixed, times the ratio's terms of
+	 * 30 bits at most (parse_ratio) */
+	if ((p[top] - second) * s.o->mixed.den < s.o->mixed.num * p[top])
 		return "mixed";
 	return names[top];
 }
@@ -304,7 +311,7 @@ write_group(size_t gi, const size_t *rows, int64_t *v)
 {
 	const struct grp *g = &s.grp[gi];
 	size_t count[TAG_NBITS] = { 0 }, with = 0, i, n = g->n;
-	int64_t sum[NMET] = { 0 };
+	__int128 sum[NMET] = { 0 };
 	char tags[256];
 	struct srec *r;
 	int k, b;

@@ -381,7 +381,7 @@ write_metrics(int64_t end)
 	const struct wadev *d;
 	int w, sh, stp;
 
-	devtab_sort(&devs, wa_dev_cmp);
+	devtab_sort(&devs, devtab_cmp);
 	for (i = 0; i < n; i++) {
 		d = devs.v[i].item;
 		w = d->wait_seen;

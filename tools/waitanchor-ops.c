@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "devtab.h"
 #include "hash.h"
+#include "num.h"
 #include "stage.h"
 #include "waitanchor.h"
 #include "xalloc.h"
@@ -293,21 +294,6 @@ wa_vshape_finish(struct wa_map *names)
 	}
 }
 
-/* Order devices numerically when both are integers, else as text. */
-int
-wa_dev_cmp(const char *a, const char *b)
-{
-	char *ea, *eb;
-	long long x, y;
-
-	x = strtoll(a, &ea, 10);
-	y = strtoll(b, &eb, 10);
-	if (*a != '\0' && *b != '\0' && *ea == '\0' && *eb == '\0' &&
-	    x != y)
-		return x < y ? -1 : 1;
-	return strcmp(a, b);
-}
-
 static int rank_total;		/* for the comparators below */
 
 /* -1, 0, 1 as A's cost (or duration, DUR) is above, equal, below B's. */
@@ -338,7 +324,7 @@ cmp_by(const void *pa, const void *pb, int dur)
 {
 	const struct opent *a = *(struct opent *const *)pa;
 	const struct opent *b = *(struct opent *const *)pb;
-	int c = wa_dev_cmp(a->dev, b->dev);
+	int c = devtab_cmp(a->dev, b->dev);
 
 	if (c == 0)
 		c = cmp_measure(a, b, dur);
@@ -362,7 +348,7 @@ by_rank(const void *pa, const void *pb)
 {
 	const struct opent *a = *(struct opent *const *)pa;
 	const struct opent *b = *(struct opent *const *)pb;
-	int c = wa_dev_cmp(a->dev, b->dev);
+	int c = devtab_cmp(a->dev, b->dev);
 
 	if (c == 0)
 		c = a->rank_cost < b->rank_cost ? -1 : a->rank_cost >

@@ -99,7 +99,6 @@ size_t		 wa_summary(struct stage *, struct wa_map *,
 		    const struct wa_opts *, int64_t);
 const char	*wa_aicpu_class(int64_t, int64_t);
 int		 wa_is_comm_name(const char *, size_t);
-int		 wa_dev_cmp(const char *, const char *);
 
 /* ---- per-device windows ---- */
 
