@@ -27,6 +27,7 @@
 #include "attrib.h"
 #include "devtab.h"
 #include "diag.h"
+#include "dueq.h"
 #include "num.h"
 #include "hash.h"
 #include "stage.h"
@@ -71,6 +72,7 @@ struct dev {
 	size_t		 run_keep;	/* names left by the last pruning */
 	int		 stacks, shapes, hosts, launches;
 	int		 device;	/* a kernel or busy record seen */
+	int64_t		 queued;	/* its earliest time in closing */
 };
 
 /* Evidence the preamble declares (#evidence) for a rank, or every rank. */
@@ -90,17 +92,11 @@ static size_t ndecls;
 static struct devtab devs;
 
 /*
- * When each open bubble ends, with its rank: a min-heap, so that the
- * bubbles to close are found without a look at every rank (a job of
- * 100,000 ranks closes a bubble at nearly every record).  A rank's own
- * open bubbles are in its list.
+ * The ranks by the earliest end of their open bubbles, so that the
+ * bubbles to close are found without a look at every rank (see dueq.h).
+ * A rank's own open bubbles are in its list.
  */
-struct closing {
-	int64_t		 e;
-	struct dev	*d;
-};
-static struct closing *closing;
-static size_t nclosing, capclosing;
+static struct dueq closing;
 static int64_t next_close = INT64_MAX;
 
 /* Output and input columns (-1: absent). */
@@ -115,6 +111,7 @@ dev_setup(struct dev *d, const char *name, size_t len)
 	size_t i;
 
 	d->id = (int64_t)devs.n - 1;
+	d->queued = INT64_MAX;
 	for (i = 0; i < FAM_N; i++)
 		d->fam_end[i] = INT64_MIN;
 	for (i = 0; i < CLS_N; i++)
@@ -487,55 +484,20 @@ bub_finish(struct dev *d, struct bub *b)
 	bub_summarize(d, b, &m, labels);
 }
 
-static void
-closing_swap(size_t i, size_t j)
-{
-	struct closing t = closing[i];
-
-	closing[i] = closing[j];
-	closing[j] = t;
-}
-
-/* Remember that bubble end E of rank D is to be closed. */
-static void
-closing_push(int64_t e, struct dev *d)
-{
-	size_t i, p;
-
-	if (nclosing == capclosing) {
-		capclosing = capclosing ? 2 * capclosing : 64;
-		closing = xreallocarray(closing, capclosing, sizeof(*closing));
-	}
-	closing[i = nclosing++] = (struct closing){ e, d };
-	for (; i > 0 && closing[p = (i - 1) / 2].e > closing[i].e; i = p)
-		closing_swap(i, p);
-}
-
-/* Take the earliest end off the heap. */
-static void
-closing_pop(void)
-{
-	size_t i = 0, c;
-
-	closing[0] = closing[--nclosing];
-	while ((c = 2 * i + 1) < nclosing) {
-		if (c + 1 < nclosing && closing[c + 1].e < closing[c].e)
-			c++;
-		if (closing[i].e <= closing[c].e)
-			break;
-		closing_swap(i, c);
-		i = c;
-	}
-}
-
-/* Close D's open bubbles that end at or before TS. */
+/*
+ * Close D's open bubbles that end at or before TS, and queue it at the
+ * earliest end of those left.
+ */
 static void
 close_dev(struct stage *st, struct dev *d, int64_t ts)
 {
 	struct bub *b, **pp;
+	int64_t next = INT64_MAX;
 
 	for (pp = &d->open; (b = *pp) != NULL;) {
 		if (b->e > ts) {
+			if (b->e < next)
+				next = b->e;
 			pp = &b->next;
 			continue;
 		}
@@ -546,6 +508,7 @@ close_dev(struct stage *st, struct dev *d, int64_t ts)
 		nmap_free(&b->names);
 		free(b);
 	}
+	dueq_add(&closing, next, d, &d->queued);
 }
 
 /*
@@ -556,13 +519,9 @@ close_dev(struct stage *st, struct dev *d, int64_t ts)
 static void
 close_until(struct stage *st, int64_t ts)
 {
-	while (nclosing > 0 && closing[0].e <= ts) {
-		struct dev *d = closing[0].d;
-
-		closing_pop();
-		close_dev(st, d, ts);
-	}
-	next_close = nclosing > 0 ? closing[0].e : INT64_MAX;
+	while (closing.n > 0 && dueq_first(&closing) <= ts)
+		close_dev(st, dueq_take(&closing), ts);
+	next_close = dueq_first(&closing);
 }
 
 /*
@@ -612,7 +571,7 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 				    b->e);
 	b->next = d->open;
 	d->open = b;
-	closing_push(b->e, d);
+	dueq_add(&closing, b->e, d, &d->queued);
 	if (b->e < next_close)
 		next_close = b->e;
 	if (b->e == b->s)
@@ -731,7 +690,10 @@ bub_end(struct stage *st)
 {
 	size_t i;
 
-	close_until(st, INT64_MAX);
+	/* every rank: a bubble that ends at INT64_MAX is in no queue */
+	for (i = 0; i < devs.n; i++)
+		close_dev(st, devs.v[i].item, INT64_MAX);
+	dueq_free(&closing);
 	for (i = 0; i < devs.n; i++) {
 		const struct dev *d = devs.v[i].item;
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bubbles.h"
+#include "hash.h"
 #include "num.h"
 #include "stage.h"
 #include "xalloc.h"
@@ -40,6 +41,7 @@ struct srow {
 struct grp {
 	char		*dev, *name;
 	size_t		 devlen, n;
+	uint64_t	 hash;
 };
 
 struct topgap {
@@ -65,6 +67,9 @@ static struct {
 	size_t			 nrow, caprow;
 	struct grp		*grp;
 	size_t			 ngrp, capgrp, lastgrp;
+	/* 1 + index in grp by the hash of (dev, name), 0: empty */
+	size_t			*gidx;
+	size_t			 gmask;
 	struct cap		*cap;
 	size_t			 ncap, capcap;
 } s;
@@ -83,20 +88,44 @@ ratio_ge(int64_t x, struct ratio r, int64_t y)
 	return (__int128)x * r.den >= (__int128)r.num * y;
 }
 
+/* Index every group again in a table of SLOTS (a power of 2). */
+static void
+grp_reindex(size_t slots)
+{
+	size_t i, j;
+
+	free(s.gidx);
+	s.gidx = xcalloc(slots, sizeof(*s.gidx));
+	s.gmask = slots - 1;
+	for (i = 0; i < s.ngrp; i++) {
+		for (j = s.grp[i].hash & s.gmask; s.gidx[j] != 0;
+		    j = (j + 1) & s.gmask)
+			continue;
+		s.gidx[j] = i + 1;
+	}
+}
+
+/*
+ * The group (DEV, NAME): the last one, else by a hash of the pair, as
+ * there is one per device and step group, and a job has 100,000 devices.
+ */
 static size_t
 find_grp(const char *dev, size_t len, const char *name)
 {
 	struct grp *g = s.ngrp > 0 ? &s.grp[s.lastgrp] : NULL;
-	size_t i;
+	size_t j, k, nlen = strlen(name);
+	uint64_t h;
 
 	if (g != NULL && g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
 	    strcmp(g->name, name) == 0)
 		return s.lastgrp;
-	for (i = 0; i < s.ngrp; i++) {
-		g = &s.grp[i];
-		if (g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
-		    strcmp(g->name, name) == 0)
-			return s.lastgrp = i;
+	h = hash_bytes(name, nlen, hash_bytes(dev, len, 0));
+	for (j = h & s.gmask; s.gidx != NULL && (k = s.gidx[j]) != 0;
+	    j = (j + 1) & s.gmask) {
+		g = &s.grp[k - 1];
+		if (g->hash == h && g->devlen == len &&
+		    memcmp(g->dev, dev, len) == 0 && strcmp(g->name, name) == 0)
+			return s.lastgrp = k - 1;
 	}
 	if (s.ngrp == s.capgrp) {
 		s.capgrp = s.capgrp ? 2 * s.capgrp : 8;
@@ -107,7 +136,13 @@ find_grp(const char *dev, size_t len, const char *name)
 	g->devlen = len;
 	g->name = xstrdup(name);
 	g->n = 0;
-	return s.lastgrp = s.ngrp++;
+	g->hash = h;
+	s.lastgrp = s.ngrp++;
+	if (2 * s.ngrp > s.gmask + 1 || s.gidx == NULL)
+		grp_reindex(s.gidx == NULL ? 16 : 2 * (s.gmask + 1));
+	else
+		s.gidx[j] = s.ngrp;
+	return s.lastgrp;
 }
 
 /* One finished step of DEV in group GROUP, with metrics M and tags T. */
@@ -422,6 +457,7 @@ sum_write(void)
 		free(s.grp[i].name);
 	}
 	free(s.grp);
+	free(s.gidx);
 	free(s.row);
 	free(s.cap);
 }

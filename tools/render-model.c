@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "diag.h"
 #include "render.h"
 #include "tsv.h"
@@ -68,7 +69,9 @@ struct reader {
 	int			 col[C_N];
 	struct rmodel		*m;
 	const struct render_opts *opts;
-	struct rdev		*last;	/* runs of one rank are the rule */
+	/* the ranks by name, items a struct rdev pointer (devtab.h) */
+	struct devtab		 ranks;
+	size_t			 capdevs;
 };
 
 /* Field C (one of the C_ indices) as a fresh string; "" when absent. */
@@ -114,32 +117,35 @@ num(struct reader *rd, int c)
 	return s;
 }
 
+/*
+ * The rank ID, made on first sight: found by hash (a job of 100,000
+ * ranks), in order of first sight until model_read() sorts them.
+ */
 static struct rdev *
 dev_of(struct reader *rd, const char *id)
 {
-	struct rdev *d;
-	size_t i;
+	int isnew;
+	struct rdev **slot = devtab_get(&rd->ranks, id, strlen(id), &isnew);
 
-	if (rd->last != NULL && strcmp(rd->last->id, id) == 0)
-		return rd->last;
-	for (i = rd->m->ndevs; i > 0; i--)
-		if (strcmp(rd->m->devs[i - 1]->id, id) == 0)
-			return rd->last = rd->m->devs[i - 1];
-	rd->last = d = xcalloc(1, sizeof(*d));
-	d->id = xstrdup(id);
-	rd->m->devs = xreallocarray(rd->m->devs, rd->m->ndevs + 1,
-	    sizeof(*rd->m->devs));
-	/* Ranks rd->in numeric order when they are numbers, else as met. */
-	for (i = rd->m->ndevs; i > 0; i--) {
-		const char *o = rd->m->devs[i - 1]->id;
-		if (strlen(o) < strlen(id) || (strlen(o) == strlen(id) &&
-		    strcmp(o, id) < 0))
-			break;
-		rd->m->devs[i] = rd->m->devs[i - 1];
+	if (!isnew)
+		return *slot;
+	*slot = xcalloc(1, sizeof(**slot));
+	(*slot)->id = xstrdup(id);
+	if (rd->m->ndevs == rd->capdevs) {
+		rd->capdevs = rd->capdevs ? 2 * rd->capdevs : 16;
+		rd->m->devs = xreallocarray(rd->m->devs, rd->capdevs,
+		    sizeof(*rd->m->devs));
 	}
-	rd->m->devs[i] = d;
-	rd->m->ndevs++;
-	return d;
+	rd->m->devs[rd->m->ndevs++] = *slot;
+	return *slot;
+}
+
+/* Ranks in the order of every report: numbers by value, then text. */
+static int
+rank_cmp(const void *a, const void *b)
+{
+	return devtab_cmp((*(struct rdev *const *)a)->id,
+	    (*(struct rdev *const *)b)->id);
 }
 
 static void
@@ -836,6 +842,7 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 	memset(m, 0, sizeof(*m));
 	rd->m = m;
 	rd->opts = o;
+	devtab_init(&rd->ranks, sizeof(struct rdev *));
 	m->path = path;
 	if ((rd->in = tsvr_open(path)) == NULL)
 		exit(EXIT_BAD);
@@ -863,6 +870,9 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 			hook(rd->in, arg);
 	}
 	m->damaged = tsvr_failed(rd->in);
+	if (m->ndevs > 1)
+		qsort(m->devs, m->ndevs, sizeof(*m->devs), rank_cmp);
+	devtab_free(&rd->ranks);
 	if (*m->name == '\0') {
 		free(m->name);
 		m->name = profile_name(m);
@@ -918,14 +928,21 @@ model_dominant(const struct rdev *d)
 	return d->ngroups > 0 ? &d->groups[0] : NULL;
 }
 
-/* The rank ID of M, or NULL. */
+/* The rank ID of M, or NULL: a binary search of the sorted ranks. */
 const struct rdev *
 model_dev(const struct rmodel *m, const char *id)
 {
-	size_t i;
+	size_t lo = 0, hi = m->ndevs, mid;
+	int c;
 
-	for (i = 0; i < m->ndevs; i++)
-		if (strcmp(m->devs[i]->id, id) == 0)
-			return m->devs[i];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = devtab_cmp(m->devs[mid]->id, id)) == 0)
+			return m->devs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }

@@ -127,6 +127,7 @@ struct wadev {
 	size_t		 nai, aicap;
 	int64_t		 bub_max_end;
 	int		 wait_seen, shapes_seen, steps_seen;
+	int64_t		 queued;	/* its earliest time in the AI queue */
 };
 
 void		 ivrun_add(struct ivrun *, int64_t, int64_t);
