@@ -122,6 +122,7 @@ struct stage {
 	int64_t		 last_out;
 	char		*line;		/* scratch for building lines */
 	size_t		 linecap;
+	int		 failed;	/* stage_error() was called */
 };
 
 static inline int

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,10 +352,21 @@ stage_set_i64(struct stage *st, int col, int64_t v)
 }
 
 void
+stage_error(struct stage *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(tsvr_path(st->in), 0, fmt, ap);
+	va_end(ap);
+	st->failed = 1;
+}
+
+void
 stage_close(struct stage *st)
 {
 	size_t i;
-	int bad = tsvr_failed(st->in);
+	int bad = tsvr_failed(st->in) || st->failed;
 
 	stage_out_close(st);
 	tsvw_close(st->out);

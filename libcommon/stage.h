@@ -137,9 +137,18 @@ void		 stage_tag_add(char *, size_t, const char *);
 void		 srec_tag_add(struct srec *, int, const char *);
 
 /*
+ * Report a result the stage cannot write, "prog: FILE: MSG" (a total
+ * past 64 bits): the stage goes on and writes the rest, and
+ * stage_close() exits 1.
+ */
+void		 stage_error(struct stage *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/*
  * Write what is left, check that no record is still open, flush and
  * free.  Write errors exit 1, and so does an input that stage_next()
- * found damaged, once everything before the damage is written.
+ * found damaged, once everything before the damage is written, and a
+ * stage_error().
  */
 void		 stage_close(struct stage *);
 
