@@ -90,6 +90,7 @@ struct stage {
 	struct tsvr	*in;
 	struct tsvw	*out;
 	size_t		 nin;		/* input columns */
+	int		 c_wait;	/* input column wait_ns, or -1 */
 	size_t		 ncols;		/* output columns */
 	size_t		 nwords;	/* of a record's set bits */
 	char		**names;

@@ -93,6 +93,7 @@ stage_open(const char *path, int argc, char *argv[],
 		exit(EXIT_BAD);
 	st->nin = tsvr_ncols(st->in);
 	check_input(st);
+	st->c_wait = tsvr_col(st->in, "wait_ns");
 	st->names = xreallocarray(NULL, st->nin + nadd + COL_NFIXED,
 	    sizeof(*st->names));
 	if (st->nin == 0)		/* empty input: no header at all */
@@ -176,6 +177,28 @@ stage_seen(const struct stage *st, const char *prog, const char *col)
 /* ---- reading ---- */
 
 /*
+ * A queue time is a time: a whole int64, never negative (prof-tsv(5)),
+ * checked here so that no stage sums what another refuses.
+ */
+static int
+wait_ok(struct stage *st)
+{
+	size_t len;
+	const char *s = tsvr_field(st->in, (size_t)st->c_wait, &len);
+	int64_t w;
+
+	if (len == 0)
+		return 1;
+	if (tsv_parse_i64(s, len, &w) != 0)
+		tsvr_damage(st->in, "column 'wait_ns': invalid integer '%s'", s);
+	else if (w < 0)
+		tsvr_damage(st->in, "column 'wait_ns': negative wait '%s'", s);
+	else
+		return 1;
+	return 0;
+}
+
+/*
  * Read the next input record and check its times and order.  Damage
  * ends the input here: the stage finishes its work on the records
  * before, as at the end of the input, and stage_close() writes it all
@@ -192,7 +215,7 @@ stage_next(struct stage *st)
 	st->setsum = 0;
 	st->incur = 0;
 	if (tsvr_next(st->in) <= 0 || tsvr_times(st->in, &st->ts,
-	    &st->dur) < 0)
+	    &st->dur) < 0 || (st->c_wait >= 0 && !wait_ok(st)))
 		return 0;
 	if (st->ts == STAGE_NO_TS) {
 		if (st->timed_seen) {

@@ -28,7 +28,7 @@ bad() {
 # rawbad NAME MESSAGE: the same for a stream in.tsv already made.
 rawbad() {
 	at=${2%%:*}
-	awk -v at="$at" 'NR > 2 && NR < at' in.tsv >before
+	awk -v at="$at" 'NR > 2 && NR < at' in.tsv | cut -f 1-6 >before
 	for t in $stages; do
 		n=$((n + 1))
 		"$t" in.tsv >out 2>err
@@ -94,6 +94,17 @@ bad ts-min 'kernel\t-9223372036854775808\t1\t0\tt\ta\n' \
 bad kernel-no-dur 'kernel\t10\t1\t0\tt\ta\nkernel\t20\t\t0\tt\tb\n' \
     "4: kernel record without dur_ns"
 bad kernel-no-ts 'kernel\t\t1\t0\tt\ta\n' "3: kernel record without ts_ns"
+# A capture spans less than 2^63 ns, so that every difference of its
+# times (a span, a gap, a union) is an int64 in every stage.
+bad span 'kernel\t-9223372036854775807\t1\t0\tt\ta\nkernel\t1\t1\t0\tt\tb\n' \
+    "4: capture span overflows 64-bit nanoseconds: from -9223372036854775807 to 2"
+# A queue time is never negative: no stage sums what another refuses.
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\twait_ns\n' >in.tsv
+printf 'kernel\t10\t1\t0\tt\ta\t5\nkernel\t20\t1\t0\tt\tb\t-5\n' >>in.tsv
+rawbad negative-wait "4: column 'wait_ns': negative wait '-5'"
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\twait_ns\n' >in.tsv
+printf 'kernel\t10\t1\t0\tt\ta\t5us\n' >>in.tsv
+rawbad wait-text "3: column 'wait_ns': invalid integer '5us'"
 
 for t in $stages; do
 	n=$((n + 1))
