@@ -279,14 +279,22 @@ dec_cmp(const char *a, const char *b)
 
 /*
  * The decimal text S divided by 10^SHIFT, rounded half away from zero
- * to exactly PLACES decimals ("-" when S is empty or NULL).  Exact: the digits
- * go through integers and num_ratio(), digits past the 17th dropped.
+ * to exactly PLACES decimals ("-" when S is empty or NULL).  Exact: the
+ * digits go through 128-bit integers and num_ratio_i128(), so that the
+ * totals and averages past 2^63 that stages write as decimals stay
+ * right (the 18th digit of the integer part was once dropped, and the
+ * value shown 10 or 100 times too small).  Fraction digits past the
+ * 20th are dropped (then DEN * 10^SHIFT * 10^PLACES stays within 128
+ * bits); a value of 10^37 or more, which no stage writes, shows as "-"
+ * rather than wrong.
  */
 void
 put_dec(FILE *f, const char *s, int shift, int places)
 {
 	char b[NUM_BUFSIZE];
-	int64_t n = 0, den = 1;
+	const __int128 lim = (__int128)1000000000000000000 * 10000000000000000000ULL;
+	const __int128 flim = (__int128)10000000000 * 10000000000;
+	__int128 n = 0, den = 1;
 	int neg = 0, frac = 0;
 
 	if (s == NULL || *s == '\0') {
@@ -302,15 +310,19 @@ put_dec(FILE *f, const char *s, int shift, int places)
 			frac = 1;
 			continue;
 		}
-		if (n >= INT64_C(100000000000000000))
+		if (n >= lim && !frac) {
+			fputs("-", f);
+			return;
+		}
+		if (n >= lim || den >= flim)
 			break;
 		n = n * 10 + (*s - '0');
 		if (frac)
-			shift++;
+			den *= 10;
 	}
 	for (; shift > 0; shift--)
 		den *= 10;
-	num_ratio(b, neg ? -n : n, den, places);
+	num_ratio_i128(b, neg ? -n : n, den, places);
 	put_fixed(f, b, places);
 }
 
