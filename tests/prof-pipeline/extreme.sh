@@ -39,7 +39,7 @@ for s in lo hi; do
 		cat "$s.$f.err"
 	done
 	# times of 2^63 ns shown in full (an 18th digit was once dropped)
-	sed -n '/^### Capture/,/^$/p' "$s.md" | grep '^| npu:a'
+	awk '/^### / {c = $0 == "### Capture"} c && /^\| npu:a/' "$s.md"
 	python3 -c 'import json, sys
 for f in sys.argv[1:]:
     json.load(open(f))' "$s.json" "$s.chrome" && echo "json and chrome: valid JSON"
