@@ -391,6 +391,11 @@ main(int argc, char **argv)
 	else
 		run(optind < argc ? argv[optind] : "-", fmt != NULL ? fmt :
 		    isatty(STDOUT_FILENO) ? "text" : "md", chart);
+	if (render_bad_utf8 > 0)
+		diag_warn("%s: %zu ill-formed UTF-8 sequence%s replaced with "
+		    "U+FFFD in the JSON and SVG output (prof-tsv is UTF-8)",
+		    diag_path(optind < argc ? argv[optind] : "-"),
+		    render_bad_utf8, render_bad_utf8 == 1 ? "" : "s");
 	/* a damaged input: the reports hold what came before it */
 	return model.damaged ? EXIT_BAD : EXIT_OK;
 }

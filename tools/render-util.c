@@ -14,6 +14,7 @@
 
 #include "num.h"
 #include "render.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Whether S is a decimal number: -?digits(.digits)? */
@@ -156,18 +157,38 @@ put_scaled(FILE *f, const char *s, int k)
 	fputs(b, f);
 }
 
-/* S as a JSON string. */
+size_t render_bad_utf8;
+
+/*
+ * The UTF-8 character at P in output of JSON or XML: its length when it
+ * is well formed, else 0 after counting it, with *SKIP the bytes the
+ * caller replaces by one U+FFFD (utf8.h).  Strict parsers reject a file
+ * with one ill-formed byte; the names come from profilers as they are.
+ */
+size_t
+render_utf8(const char *p, size_t *skip)
+{
+	size_t k = utf8_seq(p, strnlen(p, 4), skip);
+
+	if (k == 0)
+		render_bad_utf8++;
+	return k;
+}
+
+/* S as a JSON string, ill-formed UTF-8 replaced by U+FFFD. */
 void
 put_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t k, skip;
 
 	putc('"', f);
 	for (; *p != '\0'; p++) {
 		/* Runs of plain bytes in one write: the Chrome trace is
 		 * mostly names and args. */
 		size_t n = 0;
-		while (p[n] >= 0x20 && p[n] != '"' && p[n] != '\\')
+		while (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' &&
+		    p[n] != '\\')
 			n++;
 		if (n > 0) {
 			fwrite(p, 1, n, f);
@@ -175,7 +196,15 @@ put_json_str(FILE *f, const char *s)
 			if (*p == '\0')
 				break;
 		}
-		if (*p == '"' || *p == '\\') {
+		if (*p >= 0x80) {
+			if ((k = render_utf8((const char *)p, &skip)) > 0)
+				fwrite(p, 1, k, f);
+			else {
+				fputs("\\ufffd", f);
+				k = skip;
+			}
+			p += k - 1;
+		} else if (*p == '"' || *p == '\\') {
 			putc('\\', f);
 			putc(*p, f);
 		} else if (*p == '\n')
@@ -184,10 +213,8 @@ put_json_str(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (*p == '\r')
 			fputs("\\r", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
 		else
-			putc(*p, f);
+			fprintf(f, "\\u%04x", *p);
 	}
 	putc('"', f);
 }

@@ -273,6 +273,12 @@ void		 put_us(FILE *, int64_t);
 void		 put_scaled(FILE *, const char *, int);
 void		 put_dec(FILE *, const char *, int, int);
 void		 put_json_str(FILE *, const char *);
+/*
+ * The well-formed UTF-8 character at P, or 0 (counted in
+ * render_bad_utf8) with *SKIP the bytes one U+FFFD replaces.
+ */
+size_t		 render_utf8(const char *, size_t *);
+extern size_t	 render_bad_utf8;
 void		 put_json_num(FILE *, const char *, int);
 void		 put_md(FILE *, const char *);
 const char	*certainty(const char *);
