@@ -376,13 +376,13 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 }
 
 static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
 	char buf[NUM_BUFSIZE];
 
 	if (den <= 0)
 		return;
-	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
 }
 
 /* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */

@@ -100,14 +100,14 @@ sig_merge(struct sig *a, const struct sig *b)
 	int i;
 
 	a->nsig += b->nsig;
-	a->sig_ns += b->sig_ns;
+	sum_ns(&a->sig_ns, b->sig_ns);
 	for (i = 0; i < FAM_N; i++)
-		a->cov[i] += b->cov[i];
+		sum_ns(&a->cov[i], b->cov[i]);
 	for (i = 0; i <= CLS_N; i++)
-		a->idle[i] += b->idle[i];
+		sum_ns(&a->idle[i], b->idle[i]);
 	a->thr_sum += b->thr_sum;
 	for (i = 0; i < LAB_N; i++) {
-		a->lab_ns[i] += b->lab_ns[i];
+		sum_ns(&a->lab_ns[i], b->lab_ns[i]);
 		a->lab_n[i] += b->lab_n[i];
 	}
 }
@@ -175,11 +175,11 @@ judge_free(struct judge *j)
 
 /* NUM / DEN with 6 decimals, or "-" when DEN is 0. */
 static const char *
-ratio(char *buf, int64_t num, int64_t den)
+ratio(char *buf, __int128 num, __int128 den)
 {
 	if (den <= 0)
 		return "-";
-	num_ratio(buf, num, den, 6);
+	num_ratio_i128(buf, num, den, 6);
 	return buf;
 }
 
@@ -505,4 +505,8 @@ sum_write(struct stage *st, int64_t first, int64_t end)
 	for (i = 0; i < nsdevs; i++)
 		write_dev(st, first, end, order[i]);
 	free(order);
+	if (sum_overflow)
+		stage_error(st, "bubble or window records of a rank overlap: "
+		    "a sum of their times passes 2^63 - 1 ns, where it was "
+		    "held");
 }

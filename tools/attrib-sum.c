@@ -49,11 +49,28 @@ sum_labname(int l)
 
 /* NUM / DEN >= PPM / 10^6, exactly; an empty ratio (DEN 0) reads as 0. */
 int
-sum_ge(int64_t num, int64_t den, int64_t ppm)
+sum_ge(__int128 num, __int128 den, int64_t ppm)
 {
 	if (den <= 0)
 		return ppm <= 0;
-	return (__int128)num * 1000000 >= (__int128)ppm * den;
+	return num * 1000000 >= (__int128)ppm * den;
+}
+
+/*
+ * Bubble times summed over a scope stay within the capture span, since
+ * the bubbles of a rank and scope do not overlap; records made by hand
+ * may, and then a sum is held at INT64_MAX and the run fails at its end
+ * (sum_write()) rather than wrap.
+ */
+int sum_overflow;
+
+void
+sum_ns(int64_t *a, int64_t v)
+{
+	if (__builtin_add_overflow(*a, v, a)) {
+		*a = INT64_MAX;
+		sum_overflow = 1;
+	}
 }
 
 /*
@@ -198,9 +215,9 @@ sum_window(int64_t dev, const char *id, size_t len, const char *group,
 	d->last = s;
 	g = &d->groups[s->group].a;
 	g->nsteps++;
-	g->service += service;
+	sum_ns(&g->service, service);
 	d->a_step.nsteps++;
-	d->a_step.service += service;
+	sum_ns(&d->a_step.service, service);
 }
 
 void
@@ -238,18 +255,18 @@ sig_add(struct sig *g, const struct bubble_info *bi,
 	int i;
 
 	g->nsig++;
-	g->sig_ns += m->dur;
+	sum_ns(&g->sig_ns, m->dur);
 	for (i = 0; i < FAM_N; i++)
-		g->cov[i] += m->cov[i];
+		sum_ns(&g->cov[i], m->cov[i]);
 	for (i = 0; i <= CLS_N; i++)
-		g->idle[i] += m->idle[i];
+		sum_ns(&g->idle[i], m->idle[i]);
 	g->thr_sum += m->thr_sum;
 	/* A bubble whose host activity has a name is no launch lag. */
 	if (labels & LAB_SPECIFIC)
 		labels &= ~(1u << LAB_LAUNCH);
 	for (i = 0; i < LAB_N; i++)
 		if (labels & (1u << i)) {
-			g->lab_ns[i] += m->dur;
+			sum_ns(&g->lab_ns[i], m->dur);
 			g->lab_n[i]++;
 		}
 	if (names)
@@ -267,15 +284,15 @@ acc_add(struct acc *a, struct bubble_info *bi, int sig,
 
 	a->nbub++;
 	if (global)
-		a->glob_ns += m->dur;
+		sum_ns(&a->glob_ns, m->dur);
 	else
-		a->step_ns += m->dur;
+		sum_ns(&a->step_ns, m->dur);
 	if (sclen == 9 && memcmp(scope, "prelaunch", 9) == 0)
-		a->pre_ns += m->dur;
+		sum_ns(&a->pre_ns, m->dur);
 	else if (sclen == 4 && memcmp(scope, "tail", 4) == 0)
-		a->tail_ns += m->dur;
+		sum_ns(&a->tail_ns, m->dur);
 	else if (sclen == 13 && memcmp(scope, "step_internal", 13) == 0)
-		a->int_ns += m->dur;
+		sum_ns(&a->int_ns, m->dur);
 	if (bi->boundary)
 		a->nboundary++;
 	if (sig)

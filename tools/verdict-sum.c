@@ -38,7 +38,9 @@ static int c_mfu, c_mfu_cov, c_chip, c_pipe, c_evid, c_tags;
 char *
 vsum_ms(char *buf, size_t cap, int64_t ns)
 {
-	int64_t us = ns >= 0 ? (ns + 500) / 1000 : -((-ns + 500) / 1000);
+	/* 128 bits: ns + 500 passes 2^63 - 1 at the top */
+	int64_t us = (int64_t)(ns >= 0 ? ((__int128)ns + 500) / 1000 :
+	    -((-(__int128)ns + 500) / 1000));
 
 	snprintf(buf, cap, "%s%lld.%03lld ms", us < 0 ? "-" : "",
 	    (long long)(us < 0 ? -us : us) / 1000,

@@ -212,7 +212,7 @@ static void
 account(struct vdev *d, int64_t a, int64_t b)
 {
 	int p = state(d), c;
-	int64_t lo, hi, inw = 0;
+	int64_t lo, hi, inw = 0;	/* held at INT64_MAX: sat_add() */
 	size_t i;
 	struct vname *n;
 
@@ -229,7 +229,7 @@ account(struct vdev *d, int64_t a, int64_t b)
 			d->steps[i].part[p] += hi - lo;
 			if (p == VP_COMM_HIDDEN)
 				d->steps[i].hid[compute_bound(d)] += hi - lo;
-			inw += hi - lo;
+			sat_add(&inw, hi - lo);	/* windows may overlap */
 		}
 	}
 	if (inw == 0 || p == VP_COMM_HIDDEN)
