@@ -111,7 +111,9 @@ for t in $chain; do
 	mv "$tmp/out" "$dir/out.$N.$t.tsv"
 	prev_s=$dir/out.$small.$t.tsv prev_b=$dir/out.$N.$t.tsv
 done
-row "prof-render -f json" "$prev_s" "$prev_b" "$tools/prof-render" -f json
+for f in json chrome md; do
+	row "prof-render -f $f" "$prev_s" "$prev_b" "$tools/prof-render" -f $f
+done
 {
 	echo "Breadth: $N and $small devices, $STEPS steps of $K kernels each,"
 	echo "every stage on the stream the one before it wrote."
