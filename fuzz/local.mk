@@ -13,7 +13,7 @@ FUZZ_COMMON = $(top_srcdir)/fuzz/fuzz.c \
 	$(top_srcdir)/libcommon/diag.c $(top_srcdir)/libcommon/xalloc.c \
 	$(top_srcdir)/libcommon/input.c $(top_srcdir)/libcommon/unz.c
 FUZZ_NUMS = $(top_srcdir)/libcommon/dtime.c $(top_srcdir)/libcommon/num.c \
-	$(top_srcdir)/libcommon/hash.c
+	$(top_srcdir)/libcommon/hash.c $(top_srcdir)/libcommon/utf8.c
 FUZZ_JSON = $(top_srcdir)/libcommon/jsmn.c $(top_srcdir)/libcommon/json.c \
 	$(top_srcdir)/libcommon/jsonev.c $(top_srcdir)/libcommon/jsontok.c
 FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "num.h"
 
 /*
@@ -172,8 +173,32 @@ num_ratio_u128(char *buf, unsigned __int128 n, unsigned __int128 d,
 	return len;
 }
 
+size_t
+num_ratio_i128(char *buf, __int128 num, __int128 den, int places)
+{
+	int neg = (num < 0) != (den < 0);
+	unsigned __int128 n = num < 0 ? (unsigned __int128)0 -
+	    (unsigned __int128)num : (unsigned __int128)num;
+	unsigned __int128 d = den < 0 ? (unsigned __int128)0 -
+	    (unsigned __int128)den : (unsigned __int128)den;
+	size_t len;
+
+	len = num_ratio_u128(buf + 1, n, d, places);
+	/* "-0" never: a value that rounds to zero has no sign */
+	if (!neg || (len == 1 && buf[1] == '0')) {
+		memmove(buf, buf + 1, len + 1);
+		return len;
+	}
+	buf[0] = '-';
+	return len + 1;
+}
+
+/*
+ * 128 bits: a value times 100 and a difference of two values (up to
+ * 2^64) both overflow int64 for values that prof-tsv(5) allows.
+ */
 void
-num_percentile(const int64_t *v, size_t n, int p, int64_t *num)
+num_percentile(const int64_t *v, size_t n, int p, __int128 *num)
 {
 	/* Position p/100 * (n-1) = i + f/100. */
 	uint64_t pos = (uint64_t)p * (uint64_t)(n - 1);
@@ -181,18 +206,30 @@ num_percentile(const int64_t *v, size_t n, int p, int64_t *num)
 	int64_t f = (int64_t)(pos % 100);
 
 	if (f == 0 || i + 1 >= n)
-		*num = v[i] * 100;
+		*num = (__int128)v[i] * 100;
 	else
-		*num = v[i] * 100 + (v[i + 1] - v[i]) * f;
+		*num = (__int128)v[i] * 100 + ((__int128)v[i + 1] - v[i]) * f;
+}
+
+void
+num_median128(const int64_t *v, size_t n, __int128 *num)
+{
+	if (n % 2 == 1)
+		*num = (__int128)v[n / 2] * 2;
+	else
+		*num = (__int128)v[n / 2 - 1] + v[n / 2];
 }
 
 void
 num_median(const int64_t *v, size_t n, int64_t *num)
 {
-	if (n % 2 == 1)
-		*num = v[n / 2] * 2;
-	else
-		*num = v[n / 2 - 1] + v[n / 2];
+	__int128 w;
+
+	num_median128(v, n, &w);
+	if (w > INT64_MAX || w < INT64_MIN)
+		diag_err(EXIT_BAD, "internal error: a median past 2^62 needs "
+		    "num_median128()");
+	*num = (int64_t)w;
 }
 
 static int

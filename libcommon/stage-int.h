@@ -51,6 +51,7 @@ struct srec {
 	 * it needs no escaping; setting an input column ends that.
 	 */
 	size_t		 rawlen;
+	int		 discard;	/* opened past a damaged input's end */
 	struct srec	*next_free;
 };
 
@@ -89,6 +90,7 @@ struct stage {
 	struct tsvr	*in;
 	struct tsvw	*out;
 	size_t		 nin;		/* input columns */
+	int		 c_wait;	/* input column wait_ns, or -1 */
 	size_t		 ncols;		/* output columns */
 	size_t		 nwords;	/* of a record's set bits */
 	char		**names;
@@ -121,6 +123,7 @@ struct stage {
 	int64_t		 last_out;
 	char		*line;		/* scratch for building lines */
 	size_t		 linecap;
+	int		 failed;	/* stage_error() was called */
 };
 
 static inline int

@@ -419,8 +419,18 @@ srec_alloc(struct stage *st, struct okey key)
 {
 	struct srec *r = st->free_recs;
 	size_t i;
+	int discard = 0;
 
-	if (key.ts < st->last_out)
+	/*
+	 * After a damaged record the input has ended early, and a stage
+	 * that looked ahead (prof-steps reads its input twice) may open a
+	 * record from what lay past the damage, before what is written:
+	 * such a record is not written, as nothing past the damage is.
+	 */
+	if (key.ts < st->last_out && tsvr_failed(st->in)) {
+		key.ts = st->last_out;
+		discard = 1;
+	} else if (key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64
 		    " opened after %" PRId64 " was written", key.ts,
 		    st->last_out);
@@ -435,6 +445,7 @@ srec_alloc(struct stage *st, struct okey key)
 		r->set[i] = 0;
 	r->blen = r->rawlen = 0;
 	r->key = key;
+	r->discard = discard;
 	if (st->nopen == st->opencap) {
 		st->opencap = st->opencap ? 2 * st->opencap : 16;
 		st->open = xreallocarray(st->open, st->opencap,
@@ -495,7 +506,7 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 	size_t len = tsv_i64(buf, v);
 
 	copy_value(value_at(r, col, len, 1), buf, len);	/* digits: plain */
-	if (col == COL_TS && r->key.ts != v) {
+	if (col == COL_TS && r->key.ts != v && !r->discard) {
 		r->key.ts = v;
 		open_fix(r->st, r->open_slot);
 	}
@@ -685,6 +696,10 @@ stage_put(struct stage *st, struct srec *r)
 	size_t n;
 	char *line;
 
+	if (r->discard) {
+		stage_drop(st, r);
+		return;
+	}
 	/* A ts changed after opening may not move the record backwards. */
 	if (r->key.ts < st->last_out)
 		diag_err(EXIT_BAD, "internal error: record at ts_ns %" PRId64

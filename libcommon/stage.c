@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +22,12 @@ static const char *const fixed_cols[COL_NFIXED] = {
 	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
 };
 
-/* Check the input's magic line and columns. */
+/* Check the input's columns (tsvr_open() checked its magic line). */
 static void
 check_input(struct stage *st)
 {
-	const char *magic = tsvr_npreamble(st->in) > 0 ?
-	    tsvr_preamble(st->in, 0) : NULL;
 	size_t i;
 
-	if (magic != NULL && strncmp(magic, "prof-tsv ", 9) == 0 &&
-	    strcmp(magic + 9, "1") != 0)
-		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), 1,
-		    "unsupported prof-tsv version '%s'", magic + 9);
 	if (st->nin == 0)
 		return;
 	for (i = 0; i < COL_NFIXED; i++)
@@ -98,6 +93,7 @@ stage_open(const char *path, int argc, char *argv[],
 		exit(EXIT_BAD);
 	st->nin = tsvr_ncols(st->in);
 	check_input(st);
+	st->c_wait = tsvr_col(st->in, "wait_ns");
 	st->names = xreallocarray(NULL, st->nin + nadd + COL_NFIXED,
 	    sizeof(*st->names));
 	if (st->nin == 0)		/* empty input: no header at all */
@@ -180,65 +176,76 @@ stage_seen(const struct stage *st, const char *prog, const char *col)
 
 /* ---- reading ---- */
 
-static int64_t
-fixed_i64(struct stage *st, int col, int64_t if_absent)
+/*
+ * A queue time is a time: a whole int64, never negative (prof-tsv(5)),
+ * checked here so that no stage sums what another refuses.
+ */
+static int
+wait_ok(struct stage *st)
 {
-	int absent;
-	int64_t v = tsvr_i64(st->in, (size_t)col, &absent);
+	size_t len;
+	const char *s = tsvr_field(st->in, (size_t)st->c_wait, &len);
+	int64_t w;
 
-	return absent ? if_absent : v;
+	if (len == 0)
+		return 1;
+	if (tsv_parse_i64(s, len, &w) != 0)
+		tsvr_damage(st->in, "column 'wait_ns': invalid integer '%s'", s);
+	else if (w < 0)
+		tsvr_damage(st->in, "column 'wait_ns': negative wait '%s'", s);
+	else
+		return 1;
+	return 0;
 }
 
+/*
+ * Read the next input record and check its times and order.  Damage
+ * ends the input here: the stage finishes its work on the records
+ * before, as at the end of the input, and stage_close() writes it all
+ * and exits 1 (every record that can be kept is kept).
+ */
 int
 stage_next(struct stage *st)
 {
 	int64_t end;
-	int absent;
 
 	if (st->nset > 0)	/* most records have nothing set */
 		memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
 	st->setsum = 0;
-	st->incur = tsvr_next(st->in) > 0;
-	if (!st->incur)
+	st->incur = 0;
+	if (tsvr_next(st->in) <= 0 || tsvr_times(st->in, &st->ts,
+	    &st->dur) < 0 || (st->c_wait >= 0 && !wait_ok(st)))
 		return 0;
+	if (st->ts == STAGE_NO_TS) {
+		if (st->timed_seen) {
+			tsvr_damage(st->in, "records out of order: a timeless "
+			    "record after timed ones");
+			return 0;
+		}
+	} else {
+		if (st->timed_seen && st->ts < st->last_ts) {
+			tsvr_damage(st->in, "records out of order: ts_ns %"
+			    PRId64 " after %" PRId64, st->ts, st->last_ts);
+			return 0;
+		}
+		st->timed_seen = 1;
+		st->last_ts = st->ts;
+		end = st->dur > 0 ? st->ts + st->dur : st->ts;
+		if (st->end_ts == STAGE_NO_TS || end > st->end_ts)
+			st->end_ts = end;
+	}
+	st->incur = 1;
 	st->cur_seq = ++st->seq;
 	/* stages ask for the kind two or three times a record */
 	st->kind = tsvr_field(st->in, COL_KIND, &st->kindlen);
-	st->ts = fixed_i64(st, COL_TS, STAGE_NO_TS);
-	/*
-	 * dur_ns is -1 when absent, so a written "-1" must be refused on
-	 * the text's side, before it could pass for an absent value.
-	 */
-	st->dur = tsvr_i64(st->in, COL_DUR, &absent);
-	if (!absent && st->dur < 0)
-		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
-		    "column 'dur_ns': negative duration '%" PRId64 "'",
-		    st->dur);
-	if (absent)
-		st->dur = -1;
-	if (st->ts == STAGE_NO_TS) {
-		if (st->timed_seen)
-			diag_at_fatal(EXIT_BAD, tsvr_path(st->in),
-			    tsvr_lineno(st->in), "records out of order: "
-			    "a timeless record after timed ones");
-		return 1;
-	}
-	if (st->timed_seen && st->ts < st->last_ts)
-		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
-		    "records out of order: ts_ns %" PRId64 " after %" PRId64,
-		    st->ts, st->last_ts);
-	st->timed_seen = 1;
-	st->last_ts = st->ts;
-	if (st->dur > 0 && __builtin_add_overflow(st->ts, st->dur, &end))
-		diag_at_fatal(EXIT_BAD, tsvr_path(st->in), tsvr_lineno(st->in),
-		    "ts_ns + dur_ns overflows 64-bit nanoseconds: '%" PRId64
-		    "' + '%" PRId64 "'", st->ts, st->dur);
-	if (st->dur <= 0)
-		end = st->ts;
-	if (st->end_ts == STAGE_NO_TS || end > st->end_ts)
-		st->end_ts = end;
 	return 1;
+}
+
+int
+stage_failed(const struct stage *st)
+{
+	return tsvr_failed(st->in);
 }
 
 const char *
@@ -368,9 +375,21 @@ stage_set_i64(struct stage *st, int col, int64_t v)
 }
 
 void
+stage_error(struct stage *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(tsvr_path(st->in), 0, fmt, ap);
+	va_end(ap);
+	st->failed = 1;
+}
+
+void
 stage_close(struct stage *st)
 {
 	size_t i;
+	int bad = tsvr_failed(st->in) || st->failed;
 
 	stage_out_close(st);
 	tsvw_close(st->out);
@@ -385,4 +404,6 @@ stage_close(struct stage *st)
 	free(st->setcap);
 	free(st->isset);
 	free(st);
+	if (bad)
+		exit(EXIT_BAD);
 }

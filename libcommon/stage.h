@@ -27,13 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tsv.h"
+
 /* The fixed leading columns of every stream. */
 enum {
 	COL_KIND, COL_TS, COL_DUR, COL_DEV, COL_TRACK, COL_NAME, COL_NFIXED
 };
 
 /* ts_ns of a timeless record, which sorts before every timed one. */
-#define STAGE_NO_TS	INT64_MIN
+#define STAGE_NO_TS	TSV_NO_TS
 
 struct stage;
 struct srec;
@@ -65,10 +67,17 @@ unsigned long	 stage_seen(const struct stage *, const char *,
 		    const char *);
 
 /*
- * Read the next record: 1, or 0 at the end of the input.  Malformed or
- * unordered input is a fatal error naming the file and line.
+ * Read the next record: 1, or 0 at the end of the input.  A malformed
+ * or unordered record is reported naming the file and line, and ends
+ * the input there: the stage finishes its work on the records before
+ * it, as at the end, and stage_close() then exits 1.
  */
 int		 stage_next(struct stage *);
+/*
+ * Whether the input ended early at a damaged record: a remark about
+ * what the input lacked would then be about the records lost.
+ */
+int		 stage_failed(const struct stage *);
 /* Decoded field COL of the current record ("" when the column is added). */
 const char	*stage_get(const struct stage *, int, size_t *);
 /* Whether field COL is empty (absent). */
@@ -128,8 +137,18 @@ void		 stage_tag_add(char *, size_t, const char *);
 void		 srec_tag_add(struct srec *, int, const char *);
 
 /*
+ * Report a result the stage cannot write, "prog: FILE: MSG" (a total
+ * past 64 bits): the stage goes on and writes the rest, and
+ * stage_close() exits 1.
+ */
+void		 stage_error(struct stage *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/*
  * Write what is left, check that no record is still open, flush and
- * free.  Write errors exit 1.
+ * free.  Write errors exit 1, and so does an input that stage_next()
+ * found damaged, once everything before the damage is written, and a
+ * stage_error().
  */
 void		 stage_close(struct stage *);
 

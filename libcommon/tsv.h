@@ -78,9 +78,32 @@ const char	*tsvr_colname(const struct tsvr *, size_t);
 int		 tsvr_col(const struct tsvr *, const char *);
 /*
  * Read the next record: 1, 0 at the end, or -1 after a diagnostic
- * (field count, bad escape, CR before LF, NUL byte, read error).
+ * (field count, bad escape, CR before LF, NUL byte, a last line without
+ * newline).  The records before a damaged one are good: a caller
+ * finishes its work on them, then exits 1.  After -1, tsvr_next()
+ * returns -1 again.  (tsvr_open() exits 1 on a damaged preamble or
+ * header, on an unknown version, and on a preamble without a header.)
  */
 int		 tsvr_next(struct tsvr *);
+/*
+ * Say that the current record is damaged, "FILE:LINE: MSG" on stderr;
+ * tsvr_next() then returns -1 and tsvr_failed() 1.
+ */
+void		 tsvr_damage(struct tsvr *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+int		 tsvr_failed(const struct tsvr *);
+/* ts_ns of a timeless record (an empty ts_ns field). */
+#define TSV_NO_TS	INT64_MIN
+/*
+ * The current record's ts_ns and dur_ns (columns 2 and 3), checked as
+ * prof-tsv(5) says: whole integers, ts_ns not -2^63 (*TS is TSV_NO_TS
+ * when empty), dur_ns not negative (*DUR is -1 when empty), their sum
+ * within int64, both present on a kernel, and the capture (from the
+ * earliest ts_ns to the latest end read so far) within 2^63 - 1 ns, so
+ * that the difference of any two of its times is an int64.  Returns 0,
+ * or -1 after tsvr_damage().
+ */
+int		 tsvr_times(struct tsvr *, int64_t *, int64_t *);
 /* Decoded field I of the current record and its length. */
 const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
 /*

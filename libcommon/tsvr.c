@@ -8,6 +8,8 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,10 @@ struct tsvr {
 	char		**fld;		/* for tsvr_fields() */
 	size_t		*flen;
 	char		*pending;	/* first line read past the preamble */
+	int		 cut;		/* the last line read had no newline */
+	int		 bad;		/* a record was damaged: no more */
+	int		 timed;		/* a timed record was read */
+	int64_t		 min_ts, max_end;	/* of every timed record */
 	/*
 	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
 	 * a longer line, and RBUF_SLACK) and used where they lie, between
@@ -55,10 +61,28 @@ struct tsvr {
 	int		 reof;
 };
 
+void
+tsvr_damage(struct tsvr *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vat(r->path, r->lineno, fmt, ap);
+	va_end(ap);
+	r->bad = 1;
+}
+
+/* tsvr_damage(), as the value the reading functions return. */
+#define tsvr_damaged(r, ...)	(tsvr_damage((r), __VA_ARGS__), -2)
+
+int
+tsvr_failed(const struct tsvr *r)
+{
+	return r->bad;
+}
+
 /*
- * Read one physical line; returns its length or -1 at EOF.  A record
- * line (RECORD) is not searched for NUL bytes here: split_fields finds
- * them in the same pass as the TABs.
+ * Refill the read buffer after what is left of it.
  */
 static void
 rfill(struct tsvr *r)
@@ -85,6 +109,15 @@ rfill(struct tsvr *r)
 	r->rend += (size_t)got;
 }
 
+/*
+ * Read one physical line: its length, -1 at EOF, or -2 after the
+ * diagnostic of a damaged record line.  A record line (RECORD) is not
+ * searched for NUL bytes here: split_fields finds them in the same
+ * pass as the TABs.  A last line without its newline is returned with
+ * r->cut set: every writer ends each line, so a stream that stops
+ * inside a line was cut short (a full disk, a killed writer), and the
+ * caller says so rather than take a field cut in two for a value.
+ */
 static ssize_t
 rgetline(struct tsvr *r, int record)
 {
@@ -104,19 +137,23 @@ rgetline(struct tsvr *r, int record)
 	n = (ssize_t)(nl != NULL ? (size_t)(nl - r->line) + 1 :
 	    r->rend - r->rstart);
 	r->rstart += (size_t)n;
-	if (nl == NULL)
+	if (nl == NULL) {
 		r->line[n] = '\0';	/* the byte kept free at rend */
+		r->cut = 1;
+	}
 	r->lineno++;
 	if (!record && memchr(r->line, '\0', (size_t)n) != NULL)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "NUL byte");
 	if (n > 0 && r->line[n - 1] == '\n')
 		r->line[--n] = '\0';
-	if (n > 0 && r->line[n - 1] == '\r') {
+	if (nl != NULL && n > 0 && r->line[n - 1] == '\r') {
 		/* a NUL byte is the first complaint, as for other lines */
 		if (record && memchr(r->line, '\0', (size_t)n) != NULL)
+			return tsvr_damaged(r, "NUL byte");
+		if (!record)
 			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-			    "NUL byte");
-		diag_at_fatal(EXIT_BAD, r->path, r->lineno, "CR before LF");
+			    "CR before LF");
+		return tsvr_damaged(r, "CR before LF");
 	}
 	r->linelen = (size_t)n;
 	return n;
@@ -166,6 +203,20 @@ parse_header(struct tsvr *r)
 	r->flen = xcalloc(r->ncols, sizeof(*r->flen));
 }
 
+/*
+ * The magic line names the format's version: a reader must refuse a
+ * version it does not know (prof-tsv(5)) rather than misread it.
+ */
+static void
+check_magic(struct tsvr *r)
+{
+	const char *v = r->line + 1;
+
+	if (strncmp(v, "prof-tsv ", 9) == 0 && strcmp(v + 9, "1") != 0)
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+		    "unsupported prof-tsv version '%s'", v + 9);
+}
+
 struct tsvr *
 tsvr_open(const char *path)
 {
@@ -186,14 +237,29 @@ tsvr_open(const char *path)
 	r->rcap = RBUF_SIZE;
 	r->iobuf = xcalloc(1, r->rcap + RBUF_SLACK);
 	while (rgetline(r, 0) >= 0) {
+		if (r->cut)
+			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+			    "unexpected end of file: the %s line has no "
+			    "newline (the stream is cut short)",
+			    r->line[0] == '#' ? "preamble" : "header");
 		if (r->line[0] != '#') {
 			parse_header(r);
 			return r;
 		}
+		if (r->npre == 0)
+			check_magic(r);
 		r->pre = xreallocarray(r->pre, r->npre + 1, sizeof(*r->pre));
 		r->pre[r->npre++] = xstrdup(r->line + 1);
 	}
-	/* Empty input: no header, no records; the caller decides. */
+	/*
+	 * Empty input: no header, no records; the caller decides.  A
+	 * preamble without a header is not empty but cut: every writer
+	 * writes the header, with or without records.
+	 */
+	if (r->npre > 0)
+		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+		    "unexpected end of file: no header line after the "
+		    "preamble (the stream is cut short)");
 	return r;
 }
 
@@ -369,7 +435,7 @@ popcount64(uint64_t x)
  * count per block varies from record to record, costs more than the
  * stores.  Lengths are kept apart only when an escape shortened them.
  */
-static void
+static int
 split_fields(struct tsvr *r)
 {
 	/* locals, not r's fields: a byte store may alias any of those */
@@ -389,8 +455,7 @@ split_fields(struct tsvr *r)
 		}
 		for (; spec != 0; spec &= spec - 1) {
 			if (line[i + (size_t)__builtin_ctzll(spec)] == '\0')
-				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-				    "NUL byte");
+				return tsvr_damaged(r, "NUL byte");
 			escaped = 1;
 		}
 		if (tabs == 0)
@@ -419,13 +484,13 @@ split_fields(struct tsvr *r)
 		nf += ntab;
 	}
 	if (nf != ncols)
-		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
-		    "expected %zu fields, got %zu", ncols, nf);
+		return tsvr_damaged(r, "expected %zu fields, got %zu", ncols,
+		    nf);
 	work[len] = '\0';
 	pos[ncols] = len + 1;
 	r->escaped = escaped;
 	if (!escaped)
-		return;
+		return 0;
 	for (k = 0; k < ncols; k++) {
 		size_t off = pos[k], rawlen = pos[k + 1] - off - 1;
 		ssize_t n = unescape(work + off, rawlen);
@@ -434,26 +499,43 @@ split_fields(struct tsvr *r)
 			/* The field as read: unescape() changed it. */
 			int show = rawlen > 60 ? 60 : (int)rawlen;
 
-			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
+			return tsvr_damaged(r,
 			    "column '%s': invalid escape in '%.*s%s'",
 			    r->names[k], show, line + off,
 			    rawlen > 60 ? "..." : "");
 		}
 		r->flen[k] = (size_t)n;
 	}
+	return 0;
 }
 
 int
 tsvr_next(struct tsvr *r)
 {
-	if (r->ncols == 0 || rgetline(r, 1) < 0)
+	ssize_t n;
+
+	if (r->bad)
+		return -1;
+	if (r->ncols == 0 || (n = rgetline(r, 1)) == -1)
 		return 0;
+	if (n < 0)
+		return -1;
+	/*
+	 * A cut line is never a record: its last field may have lost
+	 * digits (a time, a count) and still parse.
+	 */
+	if (r->cut) {
+		tsvr_damage(r, "unexpected end of file: the last record has "
+		    "no newline (the stream is cut short)");
+		return -1;
+	}
 	if (r->workcap < r->linelen + 1 + SPLIT_STEP) {
 		/* split_fields writes a whole block past the end */
 		r->workcap = r->linelen + 1 + SPLIT_STEP + r->linelen / 2;
 		r->work = xrealloc(r->work, r->workcap);
 	}
-	split_fields(r);
+	if (split_fields(r) < 0)
+		return -1;
 	return 1;
 }
 
@@ -569,6 +651,69 @@ tsvr_i64(const struct tsvr *r, size_t i, int *absent)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 		    "column '%s': invalid integer '%s'", r->names[i], f);
 	return v;
+}
+
+/*
+ * The stages, prof-merge and prof-render read the fixed times through
+ * here, so that they agree on every rule of prof-tsv(5): one stage
+ * skipping what another refuses would make a pipeline's result depend
+ * on which stages ran.  INT64_MIN stands for an empty ts_ns in memory,
+ * so as a written value it is refused, never taken for "absent".
+ */
+/*
+ * Whether the stream's timed records, with one from TS to END, still
+ * lie within 2^63 - 1 ns of each other.  Then the difference of any two
+ * times of the capture (a span, a gap, a busy union) is an int64, and
+ * no program has to check each one; a span past 292 years is damage.
+ */
+static int
+span_fits(struct tsvr *r, int64_t ts, int64_t end)
+{
+	int64_t lo = r->timed && r->min_ts < ts ? r->min_ts : ts;
+	int64_t hi = r->timed && r->max_end > end ? r->max_end : end;
+	int64_t span;
+
+	if (__builtin_sub_overflow(hi, lo, &span)) {
+		tsvr_damage(r, "capture span overflows 64-bit nanoseconds: "
+		    "from %" PRId64 " to %" PRId64, lo, hi);
+		return 0;
+	}
+	r->timed = 1;
+	r->min_ts = lo;
+	r->max_end = hi;
+	return 1;
+}
+
+int
+tsvr_times(struct tsvr *r, int64_t *ts, int64_t *dur)
+{
+	size_t tlen = field_len(r, 1), dlen = field_len(r, 2);
+	const char *t = r->work + r->pos[1], *d = r->work + r->pos[2];
+	int64_t end = 0;
+
+	*ts = TSV_NO_TS;
+	*dur = -1;
+	if (tlen > 0 && tsv_parse_i64(t, tlen, ts) != 0)
+		tsvr_damage(r, "column 'ts_ns': invalid integer '%s'", t);
+	else if (tlen > 0 && *ts == TSV_NO_TS)
+		tsvr_damage(r, "column 'ts_ns': '%s' is out of range (the "
+		    "earliest time is -9223372036854775807)", t);
+	else if (dlen > 0 && tsv_parse_i64(d, dlen, dur) != 0)
+		tsvr_damage(r, "column 'dur_ns': invalid integer '%s'", d);
+	else if (dlen > 0 && *dur < 0)
+		tsvr_damage(r, "column 'dur_ns': negative duration '%s'", d);
+	else if (dlen > 0 && tlen > 0 &&
+	    __builtin_add_overflow(*ts, *dur, &end))
+		tsvr_damage(r, "ts_ns + dur_ns overflows 64-bit nanoseconds: "
+		    "'%s' + '%s'", t, d);
+	/* a kernel is a task on the device: it always has an extent */
+	else if ((tlen == 0 || dlen == 0) && field_len(r, 0) == 6 &&
+	    memcmp(r->work + r->pos[0], "kernel", 6) == 0)
+		tsvr_damage(r, "kernel record without %s",
+		    tlen == 0 ? "ts_ns" : "dur_ns");
+	else if (tlen == 0 || span_fits(r, *ts, dlen > 0 ? end : *ts))
+		return 0;
+	return -1;
 }
 
 unsigned long

@@ -23,7 +23,8 @@ unit_tests = \
 	tests/unit/test-num \
 	tests/unit/test-stage \
 	tests/unit/test-tsv \
-	tests/unit/test-tsv-words
+	tests/unit/test-tsv-words \
+	tests/unit/test-utf8
 check_PROGRAMS = $(unit_tests)
 tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
 tests_unit_test_devtab_SOURCES = tests/unit/test-devtab.c tests/unit/check.h
@@ -39,6 +40,7 @@ tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
+tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c tests/unit/check.h
 # The same tests on the word-at-a-time scans that machines without SSE2
 # (aarch64 Ascend hosts among them) run: the reader and writer built
 # again without SIMD.

@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include "attrib.h"
+#include "devtab.h"
 #include "diag.h"
+#include "dueq.h"
 #include "num.h"
 #include "hash.h"
 #include "stage.h"
@@ -57,7 +59,7 @@ struct bub {
 };
 
 struct dev {
-	int64_t		 id;
+	int64_t		 id;	/* its index in devs.v: the summaries' key */
 	int64_t		 fam_end[FAM_N];
 	int64_t		 cum_end[CLS_N];
 	struct thr	**thr;	/* open addressing by track */
@@ -70,19 +72,31 @@ struct dev {
 	size_t		 run_keep;	/* names left by the last pruning */
 	int		 stacks, shapes, hosts, launches;
 	int		 device;	/* a kernel or busy record seen */
+	int64_t		 queued;	/* its earliest time in closing */
 };
 
 /* Evidence the preamble declares (#evidence) for a rank, or every rank. */
 struct decl {
-	int64_t		 rank;	/* -1: the source has no rank */
+	char		*rank;	/* NULL: the source has no rank */
 	int		 stacks, shapes;
 };
 
 static struct decl *decls;
 static size_t ndecls;
 
-static struct dev *devs;
-static size_t ndevs;
+/*
+ * The ranks by the text of their dev column, any text (prof-tsv(5)),
+ * items struct dev; a rank's id is its place in devs.v, in order of
+ * first sight, which the summaries use as an index.
+ */
+static struct devtab devs;
+
+/*
+ * The ranks by the earliest end of their open bubbles, so that the
+ * bubbles to close are found without a look at every rank (see dueq.h).
+ * A rank's own open bubbles are in its list.
+ */
+static struct dueq closing;
 static int64_t next_close = INT64_MAX;
 
 /* Output and input columns (-1: absent). */
@@ -90,56 +104,56 @@ static int c_cat, c_step, c_group, c_tags, c_shapes;
 static int c_host, c_sync, c_comm, c_par, c_labels, c_idle[CLS_N + 1];
 static int c_top, c_next;
 
-static struct dev *
-dev_get(int64_t id)
+/* A rank seen for the first time: its state and declared evidence. */
+static void
+dev_setup(struct dev *d, const char *name, size_t len)
 {
-	static size_t last;
 	size_t i;
 
-	if (last < ndevs && devs[last].id == id)
-		return &devs[last];
-	for (i = 0; i < ndevs; i++)
-		if (devs[i].id == id)
-			return &devs[last = i];
-	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
-	memset(&devs[ndevs], 0, sizeof(*devs));
-	devs[ndevs].id = id;
+	d->id = (int64_t)devs.n - 1;
+	d->queued = INT64_MAX;
 	for (i = 0; i < FAM_N; i++)
-		devs[ndevs].fam_end[i] = INT64_MIN;
+		d->fam_end[i] = INT64_MIN;
 	for (i = 0; i < CLS_N; i++)
-		devs[ndevs].cum_end[i] = INT64_MIN;
+		d->cum_end[i] = INT64_MIN;
 	for (i = 0; i < ndecls; i++)
-		if (decls[i].rank < 0 || decls[i].rank == id) {
-			devs[ndevs].stacks |= decls[i].stacks;
-			devs[ndevs].shapes |= decls[i].shapes;
+		if (decls[i].rank == NULL || (strlen(decls[i].rank) == len &&
+		    memcmp(decls[i].rank, name, len) == 0)) {
+			d->stacks |= decls[i].stacks;
+			d->shapes |= decls[i].shapes;
 		}
-	return &devs[last = ndevs++];
 }
 
-/*
- * The rank of the current record.  The dev field repeats from record to
- * record, so comparing its text saves parsing it.
- */
+/* The rank of the current record, made on first sight. */
 static struct dev *
 dev_of(struct stage *st)
 {
-	static char last[24];
-	static size_t lastlen, lastidx = SIZE_MAX;
-	const char *s;
 	size_t len;
-	struct dev *d;
+	const char *s = stage_get(st, COL_DEV, &len);
+	int isnew;
+	struct dev *d = devtab_get(&devs, s, len, &isnew);
 
-	s = stage_get(st, COL_DEV, &len);
-	if (lastidx < ndevs && len == lastlen && memcmp(s, last, len) == 0)
-		return &devs[lastidx];
-	d = dev_get(stage_i64(st, COL_DEV, NULL));
-	lastidx = SIZE_MAX;
-	if (len < sizeof(last)) {
-		memcpy(last, s, len);
-		lastlen = len;
-		lastidx = (size_t)(d - devs);
-	}
+	if (isnew)
+		dev_setup(d, s, len);
 	return d;
+}
+
+int64_t
+bub_dev_id(struct stage *st)
+{
+	return dev_of(st)->id;
+}
+
+const char *
+bub_dev_name(int64_t id)
+{
+	return devs.v[id].name;
+}
+
+int
+bub_dev_cmp(int64_t a, int64_t b)
+{
+	return devtab_cmp(devs.v[a].name, devs.v[b].name);
 }
 
 static void
@@ -362,13 +376,13 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 }
 
 static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
 	char buf[NUM_BUFSIZE];
 
 	if (den <= 0)
 		return;
-	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
 }
 
 /* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
@@ -470,30 +484,44 @@ bub_finish(struct dev *d, struct bub *b)
 	bub_summarize(d, b, &m, labels);
 }
 
-/* Close every open bubble that ends at or before TS: nothing later overlaps. */
+/*
+ * Close D's open bubbles that end at or before TS, and queue it at the
+ * earliest end of those left.
+ */
+static void
+close_dev(struct stage *st, struct dev *d, int64_t ts)
+{
+	struct bub *b, **pp;
+	int64_t next = INT64_MAX;
+
+	for (pp = &d->open; (b = *pp) != NULL;) {
+		if (b->e > ts) {
+			if (b->e < next)
+				next = b->e;
+			pp = &b->next;
+			continue;
+		}
+		bub_finish(d, b);
+		stage_put(st, b->rec);
+		*pp = b->next;
+		free(b->thr);
+		nmap_free(&b->names);
+		free(b);
+	}
+	dueq_add(&closing, next, d, &d->queued);
+}
+
+/*
+ * Close every open bubble that ends at or before TS: nothing later
+ * overlaps.  Only the ranks with such a bubble are visited; a rank's
+ * bubbles close in the order of its list, as one visit closes them all.
+ */
 static void
 close_until(struct stage *st, int64_t ts)
 {
-	struct bub *b, **pp;
-	size_t i;
-
-	next_close = INT64_MAX;
-	for (i = 0; i < ndevs; i++) {
-		for (pp = &devs[i].open; (b = *pp) != NULL;) {
-			if (b->e > ts) {
-				if (b->e < next_close)
-					next_close = b->e;
-				pp = &b->next;
-				continue;
-			}
-			bub_finish(&devs[i], b);
-			stage_put(st, b->rec);
-			*pp = b->next;
-			free(b->thr);
-			nmap_free(&b->names);
-			free(b);
-		}
-	}
+	while (closing.n > 0 && dueq_first(&closing) <= ts)
+		close_dev(st, dueq_take(&closing), ts);
+	next_close = dueq_first(&closing);
 }
 
 /*
@@ -506,17 +534,15 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 	struct bub *b;
 	struct dev *d;
 	size_t i;
-	int f, absent;
-	int64_t id;
+	int f;
 
 	if (ts == STAGE_NO_TS)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "bubble record without ts_ns");
-	id = stage_i64(st, COL_DEV, &absent);
-	if (absent)
+	if (stage_absent(st, COL_DEV))
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "bubble record without dev");
-	d = dev_get(id);
+	d = dev_of(st);
 	b = xcalloc(1, sizeof(*b));
 	b->rec = stage_keep(st);
 	b->s = ts;
@@ -545,14 +571,18 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 				    b->e);
 	b->next = d->open;
 	d->open = b;
+	dueq_add(&closing, b->e, d, &d->queued);
 	if (b->e < next_close)
 		next_close = b->e;
 	if (b->e == b->s)
 		close_until(st, ts);
 }
 
-/* The rank of source N from its "#source N FORMAT RANK PATH" line. */
-static int64_t
+/*
+ * The rank of source N from its "#source N FORMAT RANK PATH" line, as
+ * text, or NULL when the source has none ('-').
+ */
+static char *
 source_rank(struct stage *st, const char *n, size_t nlen)
 {
 	const char *l, *p;
@@ -563,11 +593,11 @@ source_rank(struct stage *st, const char *n, size_t nlen)
 		    strncmp(l + 7, n, nlen) != 0 || l[7 + nlen] != ' ')
 			continue;
 		p = strchr(l + 8 + nlen, ' ');	/* after FORMAT */
-		if (p == NULL || p[1] < '0' || p[1] > '9')
-			return -1;
-		return strtoll(p + 1, NULL, 10);
+		if (p == NULL || p[1] == '\0' || strncmp(p + 1, "- ", 2) == 0)
+			return NULL;
+		return xstrndup(p + 1, strcspn(p + 1, " "));
 	}
-	return -1;
+	return NULL;
 }
 
 /*
@@ -618,6 +648,7 @@ bub_init(struct stage *st)
 	c_idle[CLS_N] = stage_col(st, "idle_untraced_ns");
 	c_top = stage_col(st, "host_top");
 	c_next = stage_col(st, "next_name");
+	devtab_init(&devs, sizeof(struct dev));
 	read_decls(st);
 }
 
@@ -659,8 +690,13 @@ bub_end(struct stage *st)
 {
 	size_t i;
 
-	close_until(st, INT64_MAX);
-	for (i = 0; i < ndevs; i++)
-		sum_dev(devs[i].id, devs[i].hosts, devs[i].stacks,
-		    devs[i].shapes, devs[i].device);
+	/* every rank: a bubble that ends at INT64_MAX is in no queue */
+	for (i = 0; i < devs.n; i++)
+		close_dev(st, devs.v[i].item, INT64_MAX);
+	dueq_free(&closing);
+	for (i = 0; i < devs.n; i++) {
+		const struct dev *d = devs.v[i].item;
+
+		sum_dev(d->id, d->hosts, d->stacks, d->shapes, d->device);
+	}
 }

@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "num.h"
 #include "stage.h"
+#include "xalloc.h"
 
 /* Risk tags of a scope, then its caveats. */
 enum {
@@ -99,14 +100,14 @@ sig_merge(struct sig *a, const struct sig *b)
 	int i;
 
 	a->nsig += b->nsig;
-	a->sig_ns += b->sig_ns;
+	sum_ns(&a->sig_ns, b->sig_ns);
 	for (i = 0; i < FAM_N; i++)
-		a->cov[i] += b->cov[i];
+		sum_ns(&a->cov[i], b->cov[i]);
 	for (i = 0; i <= CLS_N; i++)
-		a->idle[i] += b->idle[i];
+		sum_ns(&a->idle[i], b->idle[i]);
 	a->thr_sum += b->thr_sum;
 	for (i = 0; i < LAB_N; i++) {
-		a->lab_ns[i] += b->lab_ns[i];
+		sum_ns(&a->lab_ns[i], b->lab_ns[i]);
 		a->lab_n[i] += b->lab_n[i];
 	}
 }
@@ -174,11 +175,11 @@ judge_free(struct judge *j)
 
 /* NUM / DEN with 6 decimals, or "-" when DEN is 0. */
 static const char *
-ratio(char *buf, int64_t num, int64_t den)
+ratio(char *buf, __int128 num, __int128 den)
 {
 	if (den <= 0)
 		return "-";
-	num_ratio(buf, num, den, 6);
+	num_ratio_i128(buf, num, den, 6);
 	return buf;
 }
 
@@ -292,7 +293,7 @@ cause_new(struct stage *st, int64_t end, const struct judge *j, int l,
 	const char *target = step != NULL ? step : group;
 	struct srec *r = stage_new(st, "cause", end);
 
-	srec_set_i64(r, COL_DEV, j->d->id);
+	srec_set_str(r, COL_DEV, bub_dev_name(j->d->id));
 	srec_set_str(r, COL_NAME, sum_labname(l));
 	if (target != NULL)
 		set_col(r, st, "target_id", target, strlen(target));
@@ -421,7 +422,7 @@ write_nodevice(struct stage *st, int64_t end, const struct sdev *d)
 	struct srec *r = stage_new(st, "cause", end);
 	int c;
 
-	srec_set_i64(r, COL_DEV, d->id);
+	srec_set_str(r, COL_DEV, bub_dev_name(d->id));
 	srec_set_str(r, COL_NAME, sum_labname(LAB_INSUFFICIENT));
 	set_col(r, st, "scope", "global", 6);
 	set_col(r, st, "tags", "no_device_data", 14);
@@ -478,23 +479,34 @@ write_dev(struct stage *st, int64_t first, int64_t end, struct sdev *d)
 static int
 cmp_dev(const void *x, const void *y)
 {
-	const struct sdev *a = x, *b = y;
+	const struct sdev *const *a = x, *const *b = y;
 
-	return a->id < b->id ? -1 : a->id > b->id;
+	return bub_dev_cmp((*a)->id, (*b)->id);
 }
 
 void
 sum_write(struct stage *st, int64_t first, int64_t end)
 {
+	struct sdev **order;
 	size_t i;
 
 	if (!sum_any_bubble) {
-		diag_at(stage_path(st), 0, "no bubble records in the input "
-		    "(run prof-bubbles first)");
+		if (!stage_failed(st))
+			diag_at(stage_path(st), 0, "no bubble records in the "
+			    "input (run prof-bubbles first)");
 		return;
 	}
-	if (nsdevs > 1)	/* qsort wants a non-null array */
-		qsort(sdevs, nsdevs, sizeof(*sdevs), cmp_dev);
+	/* in rank order; sdevs stays indexed by id */
+	order = xreallocarray(NULL, nsdevs + 1, sizeof(*order));
 	for (i = 0; i < nsdevs; i++)
-		write_dev(st, first, end, &sdevs[i]);
+		order[i] = &sdevs[i];
+	if (nsdevs > 1)
+		qsort(order, nsdevs, sizeof(*order), cmp_dev);
+	for (i = 0; i < nsdevs; i++)
+		write_dev(st, first, end, order[i]);
+	free(order);
+	if (sum_overflow)
+		stage_error(st, "bubble or window records of a rank overlap: "
+		    "a sum of their times passes 2^63 - 1 ns, where it was "
+		    "held");
 }

@@ -91,21 +91,23 @@ cov_top(const struct nmap *m, int64_t dur, size_t k, char **out)
 	return at;
 }
 
+/* Rank ID's coverage, indexed by the id (bub_dev_id()), as sdev_get(). */
 static struct cdev *
 cdev_get(int64_t id)
 {
-	static size_t last;
-	size_t i;
+	static size_t cap;
 
-	if (last < ncdevs && cdevs[last].id == id)
-		return &cdevs[last];
-	for (i = 0; i < ncdevs; i++)
-		if (cdevs[i].id == id)
-			return &cdevs[last = i];
-	cdevs = xreallocarray(cdevs, ncdevs + 1, sizeof(*cdevs));
-	memset(&cdevs[ncdevs], 0, sizeof(*cdevs));
-	cdevs[ncdevs].id = id;
-	return &cdevs[last = ncdevs++];
+	if ((size_t)id >= ncdevs) {
+		if ((size_t)id >= cap) {
+			cap = (size_t)id < 8 ? 16 : 2 * (size_t)id;
+			cdevs = xreallocarray(cdevs, cap, sizeof(*cdevs));
+		}
+		memset(&cdevs[ncdevs], 0, ((size_t)id + 1 - ncdevs) *
+		    sizeof(*cdevs));
+		for (; ncdevs <= (size_t)id; ncdevs++)
+			cdevs[ncdevs].id = (int64_t)ncdevs;
+	}
+	return &cdevs[id];
 }
 
 static size_t
@@ -189,7 +191,7 @@ put(struct stage *st, int64_t end, const struct cdev *d, const char *scope,
 	const char *name = names_str(NT_HOST, c->id, &len);
 	int cls = names_class(c->id);
 
-	srec_set_i64(r, COL_DEV, d->id);
+	srec_set_str(r, COL_DEV, bub_dev_name(d->id));
 	srec_set(r, COL_NAME, name, len);
 	set_col(r, st, "scope", scope);
 	if (step != NULL)
@@ -205,9 +207,9 @@ put(struct stage *st, int64_t end, const struct cdev *d, const char *scope,
 static int
 cmp_cdev(const void *x, const void *y)
 {
-	const struct cdev *a = x, *b = y;
+	const struct cdev *const *a = x, *const *b = y;
 
-	return a->id < b->id ? -1 : a->id > b->id;
+	return bub_dev_cmp((*a)->id, (*b)->id);
 }
 
 /*
@@ -218,14 +220,17 @@ void
 cov_write(struct stage *st, int64_t end)
 {
 	struct ncov top[GROUP_TOP];
-	struct cdev *d;
+	struct cdev *d, **order;
 	struct cgroup *g;
 	size_t i, j, k, n;
 
-	if (ncdevs > 1)	/* qsort wants a non-null array */
-		qsort(cdevs, ncdevs, sizeof(*cdevs), cmp_cdev);
+	order = xreallocarray(NULL, ncdevs + 1, sizeof(*order));
+	for (i = 0; i < ncdevs; i++)
+		order[i] = &cdevs[i];
+	if (ncdevs > 1)
+		qsort(order, ncdevs, sizeof(*order), cmp_cdev);
 	for (i = 0; i < ncdevs; i++) {
-		d = &cdevs[i];
+		d = order[i];
 		cdev_flush(d);
 		if (!sum_has_device(d->id))
 			continue;
@@ -242,4 +247,5 @@ cov_write(struct stage *st, int64_t end)
 				    &top[k], g->idle);
 		}
 	}
+	free(order);
 }

@@ -54,7 +54,7 @@ len_add(struct small *sm, int64_t len)
 
 /* The median length as *MED / 2 (the mean of the middle two). */
 static void
-len_median(const struct small *sm, int64_t *med)
+len_median(const struct small *sm, __int128 *med)
 {
 	size_t i, n = sm->n32 + sm->n64;
 	int64_t *v = xreallocarray(NULL, n, sizeof(*v));
@@ -64,7 +64,7 @@ len_median(const struct small *sm, int64_t *med)
 	for (i = 0; i < sm->n64; i++)
 		v[sm->n32 + i] = sm->len64[i];
 	num_sort(v, n);
-	num_median(v, n, med);
+	num_median128(v, n, med);
 	free(v);
 }
 
@@ -179,7 +179,8 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 {
 	struct ncov top[3];
 	char r[6][NUM_BUFSIZE];
-	int64_t lh, med;
+	int64_t lh;
+	__int128 med;
 	size_t n = 0, i, k, len;
 	const char *s;
 
@@ -195,7 +196,7 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	*conf = sum_ge(lh, sm->ns, 800000) ? 2 : 1;
 	len_median(sm, &med);
 	num_ratio(r[0], sm->ns, service, 6);
-	num_ratio(r[1], med, 2, 1);
+	num_ratio_i128(r[1], med, 2, 1);
 	num_ratio(r[2], sm->n, nsteps > 0 ? nsteps : 1, 6);
 	attrib_app(evidence, cap, &n,
 	    "%" PRId64 " gaps below the significance "

@@ -49,11 +49,28 @@ sum_labname(int l)
 
 /* NUM / DEN >= PPM / 10^6, exactly; an empty ratio (DEN 0) reads as 0. */
 int
-sum_ge(int64_t num, int64_t den, int64_t ppm)
+sum_ge(__int128 num, __int128 den, int64_t ppm)
 {
 	if (den <= 0)
 		return ppm <= 0;
-	return (__int128)num * 1000000 >= (__int128)ppm * den;
+	return num * 1000000 >= (__int128)ppm * den;
+}
+
+/*
+ * Bubble times summed over a scope stay within the capture span, since
+ * the bubbles of a rank and scope do not overlap; records made by hand
+ * may, and then a sum is held at INT64_MAX and the run fails at its end
+ * (sum_write()) rather than wrap.
+ */
+int sum_overflow;
+
+void
+sum_ns(int64_t *a, int64_t v)
+{
+	if (__builtin_add_overflow(*a, v, a)) {
+		*a = INT64_MAX;
+		sum_overflow = 1;
+	}
 }
 
 /*
@@ -117,18 +134,27 @@ sum_labels(const struct bubble_meas *m)
 	return l;
 }
 
+/*
+ * Rank ID's summary, indexed by the id (bub_dev_id()): ranks come by
+ * the hundred thousand in a big job.  Ranks not seen yet in between are
+ * made empty.
+ */
 static struct sdev *
 sdev_get(int64_t id)
 {
-	size_t i;
+	static size_t cap;
 
-	for (i = 0; i < nsdevs; i++)
-		if (sdevs[i].id == id)
-			return &sdevs[i];
-	sdevs = xreallocarray(sdevs, nsdevs + 1, sizeof(*sdevs));
-	memset(&sdevs[nsdevs], 0, sizeof(*sdevs));
-	sdevs[nsdevs].id = id;
-	return &sdevs[nsdevs++];
+	if ((size_t)id >= nsdevs) {
+		if ((size_t)id >= cap) {
+			cap = (size_t)id < 8 ? 16 : 2 * (size_t)id;
+			sdevs = xreallocarray(sdevs, cap, sizeof(*sdevs));
+		}
+		memset(&sdevs[nsdevs], 0, ((size_t)id + 1 - nsdevs) *
+		    sizeof(*sdevs));
+		for (; nsdevs <= (size_t)id; nsdevs++)
+			sdevs[nsdevs].id = (int64_t)nsdevs;
+	}
+	return &sdevs[id];
 }
 
 static size_t
@@ -189,9 +215,9 @@ sum_window(int64_t dev, const char *id, size_t len, const char *group,
 	d->last = s;
 	g = &d->groups[s->group].a;
 	g->nsteps++;
-	g->service += service;
+	sum_ns(&g->service, service);
 	d->a_step.nsteps++;
-	d->a_step.service += service;
+	sum_ns(&d->a_step.service, service);
 }
 
 void
@@ -213,15 +239,13 @@ sum_dev(int64_t dev, int hosts, int stacks, int shapes, int device)
 int
 sum_has_device(int64_t dev)
 {
+	static int any = -1;	/* every sum_dev() came before */
 	size_t i;
-	int any = 0, mine = 0;
 
-	for (i = 0; i < nsdevs; i++) {
-		any |= sdevs[i].device;
-		if (sdevs[i].id == dev)
-			mine = sdevs[i].device;
-	}
-	return mine || !any;
+	if (any < 0)
+		for (i = any = 0; i < nsdevs; i++)
+			any |= sdevs[i].device;
+	return ((size_t)dev < nsdevs && sdevs[dev].device) || !any;
 }
 
 static void
@@ -231,18 +255,18 @@ sig_add(struct sig *g, const struct bubble_info *bi,
 	int i;
 
 	g->nsig++;
-	g->sig_ns += m->dur;
+	sum_ns(&g->sig_ns, m->dur);
 	for (i = 0; i < FAM_N; i++)
-		g->cov[i] += m->cov[i];
+		sum_ns(&g->cov[i], m->cov[i]);
 	for (i = 0; i <= CLS_N; i++)
-		g->idle[i] += m->idle[i];
+		sum_ns(&g->idle[i], m->idle[i]);
 	g->thr_sum += m->thr_sum;
 	/* A bubble whose host activity has a name is no launch lag. */
 	if (labels & LAB_SPECIFIC)
 		labels &= ~(1u << LAB_LAUNCH);
 	for (i = 0; i < LAB_N; i++)
 		if (labels & (1u << i)) {
-			g->lab_ns[i] += m->dur;
+			sum_ns(&g->lab_ns[i], m->dur);
 			g->lab_n[i]++;
 		}
 	if (names)
@@ -260,15 +284,15 @@ acc_add(struct acc *a, struct bubble_info *bi, int sig,
 
 	a->nbub++;
 	if (global)
-		a->glob_ns += m->dur;
+		sum_ns(&a->glob_ns, m->dur);
 	else
-		a->step_ns += m->dur;
+		sum_ns(&a->step_ns, m->dur);
 	if (sclen == 9 && memcmp(scope, "prelaunch", 9) == 0)
-		a->pre_ns += m->dur;
+		sum_ns(&a->pre_ns, m->dur);
 	else if (sclen == 4 && memcmp(scope, "tail", 4) == 0)
-		a->tail_ns += m->dur;
+		sum_ns(&a->tail_ns, m->dur);
 	else if (sclen == 13 && memcmp(scope, "step_internal", 13) == 0)
-		a->int_ns += m->dur;
+		sum_ns(&a->int_ns, m->dur);
 	if (bi->boundary)
 		a->nboundary++;
 	if (sig)

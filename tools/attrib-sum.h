@@ -12,7 +12,7 @@ struct sig {
 	int64_t		 nsig, sig_ns;
 	int64_t		 cov[FAM_N];
 	int64_t		 idle[CLS_N + 1];
-	int64_t		 thr_sum;
+	__int128	 thr_sum;
 	int64_t		 lab_ns[LAB_N], lab_n[LAB_N];
 	struct nmap	 names;		/* covered ns per host name */
 };
@@ -55,5 +55,6 @@ struct step {
 extern struct sdev	*sdevs;
 extern size_t		 nsdevs;
 extern int		 sum_any_bubble;
+extern int		 sum_overflow;	/* a sum was held at INT64_MAX */
 
 #endif

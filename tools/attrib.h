@@ -76,7 +76,8 @@ extern struct attrib_opts aopt;
 struct bubble_meas {
 	int64_t	dur;
 	int64_t	cov[FAM_N];	/* union of each family, clipped */
-	int64_t	thr_sum;	/* sum over threads of their host union */
+	/* sum over threads of their host union: up to threads x dur */
+	__int128 thr_sum;
 	int64_t	idle[CLS_N + 1];	/* the partition; [CLS_N] untraced */
 	int	launches;	/* the rank's capture has launch events */
 };
@@ -110,6 +111,14 @@ struct bubble_info {
 };
 
 /* attrib-bub.c */
+/*
+ * Ranks are told apart by the text of dev (any text): each gets an id,
+ * 0, 1, ... in order of first sight, that the summaries index by.
+ */
+int64_t		 bub_dev_id(struct stage *);
+const char	*bub_dev_name(int64_t);
+/* The report order of two ranks' names (devtab_cmp()). */
+int		 bub_dev_cmp(int64_t, int64_t);
 void		 bub_init(struct stage *);
 int		 bub_record(struct stage *, int64_t, int64_t, const char *,
 		    size_t);
@@ -144,7 +153,9 @@ size_t		 nmap_top(int, const struct nmap *, struct ncov *, size_t);
 /* attrib-sum.c */
 unsigned	 sum_labels(const struct bubble_meas *);
 const char	*sum_labname(int);
-int		 sum_ge(int64_t, int64_t, int64_t);
+int		 sum_ge(__int128, __int128, int64_t);
+/* *A += V, or INT64_MAX and a diagnostic at the end if it overflows. */
+void		 sum_ns(int64_t *, int64_t);
 void		 sum_window(int64_t, const char *, size_t, const char *, size_t,
 		    int64_t);
 void		 sum_bubble(struct bubble_info *,

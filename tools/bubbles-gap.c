@@ -23,6 +23,7 @@
 #include "bubbles.h"
 #include "devtab.h"
 #include "diag.h"
+#include "dueq.h"
 #include "num.h"
 #include "stage.h"
 #include "xalloc.h"
@@ -83,6 +84,8 @@ struct bdev {
 	struct kev	 prev, next;
 	struct pend	*pend;
 	size_t		 npend, cappend;
+	int64_t		 queued;	/* its earliest time in g.due */
+	uint64_t	 stamp;		/* gap_before() took it: round */
 };
 
 static struct {
@@ -92,6 +95,14 @@ static struct {
 	struct devtab		 devs;
 	/* no candidate or window end before this: nothing to check */
 	int64_t			 next_check;
+	/*
+	 * The devices by their check times: a record visits only those
+	 * that have something due before it (see dueq.h).
+	 */
+	struct dueq		 due;
+	struct bdev		**took;	/* the devices of one gap_before() */
+	size_t			 ntook, captook;
+	uint64_t		 round;
 } g;
 
 static const char *const scope_names[] = {
@@ -123,6 +134,7 @@ get_dev(const char *name, size_t len)
 	d->pfx = xmalloc(len + 2);
 	d->pfx[0] = 'd';
 	memcpy(d->pfx + 1, d->name, len + 1);
+	d->queued = INT64_MAX;
 	sum_dev(d->di, name, len);
 	return d;
 }
@@ -166,9 +178,11 @@ kev_put(struct srec *r, const int *cols, const struct kev *k)
 	srec_set(r, cols[3], k->track.p, k->track.len);
 }
 
+/* Device D may have something due at T. */
 static void
-want_check(int64_t t)
+want_check(struct bdev *d, int64_t t)
 {
+	dueq_add(&g.due, t, d, &d->queued);
 	if (t < g.next_check)
 		g.next_check = t;
 }
@@ -456,34 +470,72 @@ open_due(struct bdev *d, int64_t ts, int global)
 		d->ggap = bubble_open(d, d->ge, &d->ggap_tag);
 }
 
+/* The earliest time at which D has something to check, or INT64_MAX. */
+static int64_t
+dev_next(const struct bdev *d)
+{
+	int64_t next = INT64_MAX;
+
+	if (d->inwin && win_cand(&d->w) < next)
+		next = win_cand(&d->w);
+	if (d->inwin && d->w.e - 1 < next)
+		next = d->w.e - 1;
+	if (d->ran && d->ggap == NULL && !d->gshared && d->ge < next)
+		next = d->ge;
+	return next;
+}
+
+static int
+took_cmp(const void *a, const void *b)
+{
+	const struct bdev *x = *(struct bdev *const *)a;
+	const struct bdev *y = *(struct bdev *const *)b;
+
+	return x->di < y->di ? -1 : x->di > y->di;
+}
+
 /*
  * Before the record at TS: open the bubbles it proves, for every device
  * first (so that no put can write past their start), then end the
- * windows that end at or before TS.
+ * windows that end at or before TS.  Only the devices with a check time
+ * before TS can have either; they are taken in the order of the devices
+ * as every device once was, so that records opened at one time keep
+ * that order.
  */
 void
 gap_before(int64_t ts)
 {
-	int64_t next = INT64_MAX;
 	size_t i;
 
 	if (ts <= g.next_check)
 		return;
-	for (i = 0; i < g.devs.n; i++)
-		open_due(g.devs.v[i].item, ts, 1);
-	for (i = 0; i < g.devs.n; i++) {
-		struct bdev *d = g.devs.v[i].item;
+	g.round++;
+	g.ntook = 0;
+	while (dueq_first(&g.due) < ts) {
+		struct bdev *d = dueq_take(&g.due);
+
+		if (d->stamp == g.round)
+			continue;
+		d->stamp = g.round;
+		if (g.ntook == g.captook) {
+			g.captook = g.captook ? 2 * g.captook : 64;
+			g.took = xreallocarray(g.took, g.captook,
+			    sizeof(*g.took));
+		}
+		g.took[g.ntook++] = d;
+	}
+	if (g.ntook > 1)
+		qsort(g.took, g.ntook, sizeof(*g.took), took_cmp);
+	for (i = 0; i < g.ntook; i++)
+		open_due(g.took[i], ts, 1);
+	for (i = 0; i < g.ntook; i++) {
+		struct bdev *d = g.took[i];
 
 		if (d->inwin && ts >= d->w.e)
 			win_end(d);
-		if (d->inwin && win_cand(&d->w) < next)
-			next = win_cand(&d->w);
-		if (d->inwin && d->w.e - 1 < next)
-			next = d->w.e - 1;
-		if (d->ran && d->ggap == NULL && !d->gshared && d->ge < next)
-			next = d->ge;
+		want_check(d, dev_next(d));
 	}
-	g.next_check = next;
+	g.next_check = dueq_first(&g.due);
 }
 
 static char *
@@ -540,8 +592,8 @@ gap_window(void)
 		    d->busy_at_last_e);
 	d->nwin++;
 	d->inwin = 1;
-	want_check(win_cand(w));
-	want_check(w->e - 1);
+	want_check(d, win_cand(w));
+	want_check(d, w->e - 1);
 }
 
 /* Whether the current busy record belongs to window W (its step). */
@@ -595,7 +647,7 @@ gap_busy(void)
 		w->cur_end = be;
 	}
 	w->nbusy++;
-	want_check(win_cand(w));
+	want_check(d, win_cand(w));
 }
 
 /* Fill in the whole-capture gap record R for [S, E). */
@@ -716,7 +768,7 @@ gap_kernel(void)
 		pend_flush(d, ts);
 	if (!d->prev.set || end >= d->prev.end)
 		kev_take(&d->prev, ts, end);
-	want_check(d->ge);
+	want_check(d, d->ge);
 }
 
 /*
@@ -757,7 +809,7 @@ gap_finish(void)
 		}
 		if (d->ran)
 			sum_capture(d->di, d->first_ts, d->ge,
-			    d->fin + d->ge - d->gs);
+			    d->fin + (d->ge - d->gs));
 		free(d->pend);
 		free(d->prev.name.p);
 		free(d->prev.core.p);
@@ -768,4 +820,6 @@ gap_finish(void)
 		free(d->pfx);
 	}
 	devtab_free(&g.devs);
+	dueq_free(&g.due);
+	free(g.took);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bubbles.h"
+#include "hash.h"
 #include "num.h"
 #include "stage.h"
 #include "xalloc.h"
@@ -40,6 +41,7 @@ struct srow {
 struct grp {
 	char		*dev, *name;
 	size_t		 devlen, n;
+	uint64_t	 hash;
 };
 
 struct topgap {
@@ -65,6 +67,9 @@ static struct {
 	size_t			 nrow, caprow;
 	struct grp		*grp;
 	size_t			 ngrp, capgrp, lastgrp;
+	/* 1 + index in grp by the hash of (dev, name), 0: empty */
+	size_t			*gidx;
+	size_t			 gmask;
 	struct cap		*cap;
 	size_t			 ncap, capcap;
 } s;
@@ -83,20 +88,44 @@ ratio_ge(int64_t x, struct ratio r, int64_t y)
 	return (__int128)x * r.den >= (__int128)r.num * y;
 }
 
+/* Index every group again in a table of SLOTS (a power of 2). */
+static void
+grp_reindex(size_t slots)
+{
+	size_t i, j;
+
+	free(s.gidx);
+	s.gidx = xcalloc(slots, sizeof(*s.gidx));
+	s.gmask = slots - 1;
+	for (i = 0; i < s.ngrp; i++) {
+		for (j = s.grp[i].hash & s.gmask; s.gidx[j] != 0;
+		    j = (j + 1) & s.gmask)
+			continue;
+		s.gidx[j] = i + 1;
+	}
+}
+
+/*
+ * The group (DEV, NAME): the last one, else by a hash of the pair, as
+ * there is one per device and step group, and a job has 100,000 devices.
+ */
 static size_t
 find_grp(const char *dev, size_t len, const char *name)
 {
 	struct grp *g = s.ngrp > 0 ? &s.grp[s.lastgrp] : NULL;
-	size_t i;
+	size_t j, k, nlen = strlen(name);
+	uint64_t h;
 
 	if (g != NULL && g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
 	    strcmp(g->name, name) == 0)
 		return s.lastgrp;
-	for (i = 0; i < s.ngrp; i++) {
-		g = &s.grp[i];
-		if (g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
-		    strcmp(g->name, name) == 0)
-			return s.lastgrp = i;
+	h = hash_bytes(name, nlen, hash_bytes(dev, len, 0));
+	for (j = h & s.gmask; s.gidx != NULL && (k = s.gidx[j]) != 0;
+	    j = (j + 1) & s.gmask) {
+		g = &s.grp[k - 1];
+		if (g->hash == h && g->devlen == len &&
+		    memcmp(g->dev, dev, len) == 0 && strcmp(g->name, name) == 0)
+			return s.lastgrp = k - 1;
 	}
 	if (s.ngrp == s.capgrp) {
 		s.capgrp = s.capgrp ? 2 * s.capgrp : 8;
@@ -107,7 +136,13 @@ find_grp(const char *dev, size_t len, const char *name)
 	g->devlen = len;
 	g->name = xstrdup(name);
 	g->n = 0;
-	return s.lastgrp = s.ngrp++;
+	g->hash = h;
+	s.lastgrp = s.ngrp++;
+	if (2 * s.ngrp > s.gmask + 1 || s.gidx == NULL)
+		grp_reindex(s.gidx == NULL ? 16 : 2 * (s.gmask + 1));
+	else
+		s.gidx[j] = s.ngrp;
+	return s.lastgrp;
 }
 
 /* One finished step of DEV in group GROUP, with metrics M and tags T. */
@@ -212,17 +247,21 @@ summary(const char *kind, const char *dev, size_t devlen, const char *name)
 	return r;
 }
 
-/* A summary metric NAME[SUFFIX] = NUM / DEN (6 decimals). */
+/*
+ * A summary metric NAME[SUFFIX] = NUM / DEN (6 decimals), in 128 bits:
+ * a sum of the steps' durations and a percentile of them times 100 do
+ * not fit 64 for durations that prof-tsv(5) allows.
+ */
 static void
 put_ratio(const struct grp *g, const char *name, const char *suffix,
-    int64_t num, int64_t den)
+    __int128 num, __int128 den)
 {
 	char full[64], buf[NUM_BUFSIZE];
 	struct srec *r;
 
 	snprintf(full, sizeof(full), "%s%s", name, suffix);
 	r = summary("metric", g->dev, g->devlen, full);
-	num_ratio(buf, num, den, 6);
+	num_ratio_i128(buf, num, den, 6);
 	srec_set_str(r, s.c->value, buf);
 	if (g->name[0] != '\0')
 		srec_set_str(r, s.c->group, g->name);
@@ -233,14 +272,14 @@ put_ratio(const struct grp *g, const char *name, const char *suffix,
 static void
 put_stats(const struct grp *g, int k, int64_t *v, size_t n)
 {
-	int64_t sum = 0, num, scale = k == M_RATIO ? BUB_RATIO_SCALE : 1;
+	__int128 sum = 0, num, scale = k == M_RATIO ? BUB_RATIO_SCALE : 1;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	num_sort(v, n);
-	put_ratio(g, bub_metric_names[k], "_avg", sum, (int64_t)n * scale);
-	num_median(v, n, &num);
+	put_ratio(g, bub_metric_names[k], "_avg", sum, (__int128)n * scale);
+	num_median128(v, n, &num);
 	put_ratio(g, bub_metric_names[k], "_median", num, 2 * scale);
 	num_percentile(v, n, 90, &num);
 	put_ratio(g, bub_metric_names[k], "_p90", num, 100 * scale);
@@ -253,15 +292,16 @@ put_stats(const struct grp *g, int k, int64_t *v, size_t n)
  * of the prelaunch, tail, internal and inter-step gaps of a group.
  */
 static const char *
-idle_pattern(const int64_t *sum)
+idle_pattern(const __int128 *sum)
 {
 	static const char *const names[] = {
 		"prelaunch", "tail", "internal_bubble"
 	};
-	int64_t p[3] = { sum[M_PRE], sum[M_TAIL], sum[M_INTERNAL] };
-	int64_t x = sum[M_INTER];
+	/* the windows of a dev never overlap, so each sum lies within the
+	 * capture span, below 2^63; their total is past it */
+	__int128 p[3] = { sum[M_PRE], sum[M_TAIL], sum[M_INTERNAL] };
+	__int128 x = sum[M_INTER], second = -1;
 	int top = 0, i;
-	int64_t second = -1;
 
 	if (p[0] == 0 && p[1] == 0 && p[2] == 0 && x == 0)
 		return "none";
@@ -273,7 +313,9 @@ idle_pattern(const int64_t *sum)
 	for (i = 0; i < 3; i++)
 		if (i != top && p[i] > second)
 			second = p[i];
-	if (!ratio_ge(p[top] - second, s.o->mixed, p[top]))
+	/* (p[top] - second) / p[top] >= mixed, times the ratio's terms of
+	 * 30 bits at most (parse_ratio) */
+	if ((p[top] - second) * s.o->mixed.den < s.o->mixed.num * p[top])
 		return "mixed";
 	return names[top];
 }
@@ -304,7 +346,7 @@ write_group(size_t gi, const size_t *rows, int64_t *v)
 {
 	const struct grp *g = &s.grp[gi];
 	size_t count[TAG_NBITS] = { 0 }, with = 0, i, n = g->n;
-	int64_t sum[NMET] = { 0 };
+	__int128 sum[NMET] = { 0 };
 	char tags[256];
 	struct srec *r;
 	int k, b;
@@ -415,6 +457,7 @@ sum_write(void)
 		free(s.grp[i].name);
 	}
 	free(s.grp);
+	free(s.gidx);
 	free(s.row);
 	free(s.cap);
 }

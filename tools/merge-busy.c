@@ -34,6 +34,7 @@
 
 #include "devtab.h"
 #include "diag.h"
+#include "dueq.h"
 #include "merge.h"
 #include "stage.h"
 #include "xalloc.h"
@@ -56,6 +57,7 @@ struct bdev {
 	struct win	 out;		/* outside every window */
 	struct win	*w;		/* windows not yet passed */
 	size_t		 nw, capw;
+	int64_t		 queued;	/* its earliest time in due */
 };
 
 struct busy {
@@ -65,6 +67,8 @@ struct busy {
 	struct devtab	 devs;
 	/* nothing needs closing before a record starts after this */
 	int64_t		 next_check;
+	/* the devices by that moment: only they are visited (dueq.h) */
+	struct dueq	 due;
 	uint64_t	 nread;		/* timed records read */
 	uint64_t	 oldest_n;	/* at most the oldest seg_n open */
 };
@@ -78,8 +82,18 @@ get_dev(struct busy *b, const char *name, size_t len)
 	if (isnew) {
 		d->name = b->devs.v[b->devs.n - 1].name;
 		d->len = len;
+		d->queued = INT64_MAX;
 	}
 	return d;
+}
+
+/* Something of D may need closing before a record after T. */
+static void
+want_check(struct busy *b, struct bdev *d, int64_t t)
+{
+	dueq_add(&b->due, t, d, &d->queued);
+	if (t < b->next_check)
+		b->next_check = t;
 }
 
 static struct win *
@@ -137,8 +151,7 @@ seg_add(struct busy *b, struct bdev *d, struct win *w, int64_t s, int64_t e)
 	w->seg_n = b->nread;
 	if (b->nread < b->oldest_n)
 		b->oldest_n = b->nread;
-	if (e < b->next_check)
-		b->next_check = e;
+	want_check(b, d, e);
 }
 
 static void
@@ -149,42 +162,52 @@ win_free(struct win *w)
 }
 
 /*
- * Before a record at TS: put every segment that ends before TS and drop
- * the windows that end at or before it (nothing at TS can overlap them).
- * Only done when TS passes next_check, the earliest such moment.
+ * Before a record at TS: put every segment of D that ends before TS and
+ * drop the windows that end at or before it (nothing at TS can overlap
+ * them); then queue D at its next such moment.
+ */
+static void
+close_dev(struct busy *b, struct bdev *d, int64_t ts)
+{
+	int64_t next = INT64_MAX;
+	size_t j;
+
+	if (d->out.seg != NULL && d->out.seg_e < ts)
+		seg_put(b, d, &d->out);
+	if (d->out.seg != NULL && d->out.seg_e < next)
+		next = d->out.seg_e;
+	for (j = 0; j < d->nw; j++) {
+		struct win *w = &d->w[j];
+
+		if (w->seg != NULL && (w->seg_e < ts || w->e <= ts))
+			seg_put(b, d, w);
+		if (w->e <= ts) {
+			win_free(w);
+			d->w[j--] = d->w[--d->nw];
+			continue;
+		}
+		if (w->seg != NULL && w->seg_e < next)
+			next = w->seg_e;
+		if (w->e - 1 < next)
+			next = w->e - 1;
+	}
+	dueq_add(&b->due, next, d, &d->queued);
+}
+
+/*
+ * Before a record at TS: close what ends before it, on the devices that
+ * have something due then (put order does not matter: the stage keeps
+ * each record's place).  Only done when TS passes next_check, the
+ * earliest such moment.
  */
 static void
 close_before(struct busy *b, int64_t ts)
 {
-	int64_t next = INT64_MAX;
-	size_t i, j;
-
 	if (ts <= b->next_check)
 		return;
-	for (i = 0; i < b->devs.n; i++) {
-		struct bdev *d = b->devs.v[i].item;
-
-		if (d->out.seg != NULL && d->out.seg_e < ts)
-			seg_put(b, d, &d->out);
-		if (d->out.seg != NULL && d->out.seg_e < next)
-			next = d->out.seg_e;
-		for (j = 0; j < d->nw; j++) {
-			struct win *w = &d->w[j];
-
-			if (w->seg != NULL && (w->seg_e < ts || w->e <= ts))
-				seg_put(b, d, w);
-			if (w->e <= ts) {
-				win_free(w);
-				d->w[j--] = d->w[--d->nw];
-				continue;
-			}
-			if (w->seg != NULL && w->seg_e < next)
-				next = w->seg_e;
-			if (w->e - 1 < next)
-				next = w->e - 1;
-		}
-	}
-	b->next_check = next;
+	while (dueq_first(&b->due) < ts)
+		close_dev(b, dueq_take(&b->due), ts);
+	b->next_check = dueq_first(&b->due);
 }
 
 /* A copy of field COL of the current record and, in *LEN, its length. */
@@ -243,8 +266,7 @@ on_window(struct busy *b)
 	w = add_win(d, s, e);
 	w->step = field_dup(b, b->c_step, &w->steplen);
 	w->group = field_dup(b, b->c_group, &w->grouplen);
-	if (e - 1 < b->next_check)
-		b->next_check = e - 1;
+	want_check(b, d, e - 1);
 	if (!d->ran)
 		return;
 	seg_add(b, d, w, s, d->run_end < e ? d->run_end : e);
@@ -383,6 +405,7 @@ close_all(struct busy *b)
 		free(d->w);
 	}
 	devtab_free(&b->devs);
+	dueq_free(&b->due);
 }
 
 void

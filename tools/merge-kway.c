@@ -63,6 +63,7 @@ struct kway {
 	size_t		 *heap;		/* input indices */
 	size_t		  nheap;
 	struct tsvw	 *out;
+	int		  bad;		/* an input was damaged */
 };
 
 /* Parse the whole text S as an int64; 0 when it is not one. */
@@ -82,7 +83,7 @@ parse_i64(const char *s, int64_t *v)
 	return 1;
 }
 
-/* Check the magic line and fixed columns; read origin and sources. */
+/* Read origin and sources (tsvr_open() checked the magic line). */
 static void
 scan_preamble(struct kin *k)
 {
@@ -92,10 +93,6 @@ scan_preamble(struct kin *k)
 		const char *p = tsvr_preamble(k->r, i);
 		int64_t v;
 
-		if (i == 0 && strncmp(p, "prof-tsv ", 9) == 0 &&
-		    strcmp(p + 9, "1") != 0)
-			diag_at_fatal(EXIT_BAD, k->path, 1, "unsupported "
-			    "prof-tsv version '%s'", p + 9);
 		if (strncmp(p, "origin_ns ", 10) == 0) {
 			if (!parse_i64(p + 10, &k->origin))
 				diag_at_fatal(EXIT_BAD, k->path, i + 1,
@@ -309,39 +306,56 @@ write_preamble(struct kway *kw, int argc, char *argv[])
 /*
  * Read the next record of K and compute its key: 1, or 0 at the end.
  * Order within the input is checked here, since the heap would hide it.
+ * A damaged record ends that input after the diagnostic: its records
+ * before are merged, the other inputs go on, and the merge fails.
  */
 static int
-advance(struct kin *k)
+advance(struct kway *kw, struct kin *k)
 {
-	int absent;
-	int64_t ts;
+	int64_t ts, dur, end, src;
+	size_t len;
 	int rc = tsvr_next(k->r);
 
-	if (rc < 0)
-		exit(EXIT_BAD);
 	if (rc == 0)
 		return 0;
-	ts = tsvr_i64(k->r, COL_TS, &absent);
-	if (absent) {
-		if (k->timed_seen)
-			diag_at_fatal(EXIT_BAD, k->path, tsvr_lineno(k->r),
-			    "records out of order: a timeless record after "
-			    "timed ones");
+	if (rc < 0 || tsvr_times(k->r, &ts, &dur) < 0)
+		goto bad;
+	if (ts == TSV_NO_TS) {
+		if (k->timed_seen) {
+			tsvr_damage(k->r, "records out of order: a timeless "
+			    "record after timed ones");
+			goto bad;
+		}
 		k->key = INT64_MIN;
-		return 1;
+	} else {
+		if (k->timed_seen && ts < k->last) {
+			tsvr_damage(k->r, "records out of order: ts_ns %"
+			    PRId64 " after %" PRId64, ts, k->last);
+			goto bad;
+		}
+		k->timed_seen = 1;
+		k->last = ts;
+		if (__builtin_add_overflow(ts, k->delta, &k->key) ||
+		    k->key == INT64_MIN || (dur > 0 &&
+		    __builtin_add_overflow(k->key, dur, &end))) {
+			tsvr_damage(k->r, "ts_ns %" PRId64 " overflows when "
+			    "rebased by %" PRId64, ts, k->delta);
+			goto bad;
+		}
 	}
-	if (k->timed_seen && ts < k->last)
-		diag_at_fatal(EXIT_BAD, k->path, tsvr_lineno(k->r),
-		    "records out of order: ts_ns %" PRId64 " after %" PRId64,
-		    ts, k->last);
-	k->timed_seen = 1;
-	k->last = ts;
-	if (__builtin_add_overflow(ts, k->delta, &k->key) ||
-	    k->key == INT64_MIN)
-		diag_at_fatal(EXIT_BAD, k->path, tsvr_lineno(k->r),
-		    "ts_ns %" PRId64 " overflows when rebased by %" PRId64,
-		    ts, k->delta);
+	if (k->src_col >= 0 && k->src_off != 0) {
+		const char *s = tsvr_field(k->r, (size_t)k->src_col, &len);
+
+		if (len > 0 && (tsv_parse_i64(s, len, &src) != 0 || src < 0 ||
+		    __builtin_add_overflow(src, k->src_off, &src))) {
+			tsvr_damage(k->r, "invalid src '%s'", s);
+			goto bad;
+		}
+	}
 	return 1;
+bad:
+	kw->bad = 1;
+	return 0;
 }
 
 static int
@@ -413,11 +427,8 @@ write_record(struct kway *kw, struct kin *k)
 		else if (j == COL_TS && k->key != INT64_MIN)
 			tsvw_i64(kw->out, k->key);
 		else if (m == k->src_col && k->fl[m] > 0 && k->src_off != 0) {
-			v = tsvr_i64(k->r, (size_t)m, &absent);
-			if (v < 0 || __builtin_add_overflow(v, k->src_off, &v))
-				diag_at_fatal(EXIT_BAD, k->path,
-				    tsvr_lineno(k->r), "invalid src '%" PRId64
-				    "'", v);
+			/* advance() checked it */
+			v = tsvr_i64(k->r, (size_t)m, &absent) + k->src_off;
 			tsvw_i64(kw->out, v);
 		} else
 			tsvw_raw(kw->out, k->fp[m], k->fl[m]);
@@ -452,7 +463,7 @@ heap_build(struct kway *kw)
 	kw->heap = xcalloc(kw->n, sizeof(*kw->heap));
 	for (i = 0; i < kw->n; i++) {
 		map_columns(kw, &kw->in[i]);
-		if (tsvr_ncols(kw->in[i].r) == 0 || !advance(&kw->in[i]))
+		if (tsvr_ncols(kw->in[i].r) == 0 || !advance(kw, &kw->in[i]))
 			continue;
 		kw->heap[kw->nheap++] = i;
 		for (c = kw->nheap - 1; c > 0; c = p) {
@@ -484,10 +495,11 @@ kway_free(struct kway *kw)
 	free(kw->in);
 }
 
-void
+int
 merge_run(char *const *paths, size_t n, int fd, int argc, char *argv[])
 {
 	struct kway kw;
+	int bad;
 
 	memset(&kw, 0, sizeof(kw));
 	open_inputs(&kw, paths, n);
@@ -500,11 +512,13 @@ merge_run(char *const *paths, size_t n, int fd, int argc, char *argv[])
 		struct kin *k = &kw.in[kw.heap[0]];
 
 		write_record(&kw, k);
-		if (!advance(k))
+		if (!advance(&kw, k))
 			kw.heap[0] = kw.heap[--kw.nheap];
 		if (kw.nheap > 0)
 			sift_down(&kw);
 	}
 	tsvw_close(kw.out);
+	bad = kw.bad;
 	kway_free(&kw);
+	return bad ? EXIT_BAD : EXIT_OK;
 }

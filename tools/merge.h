@@ -19,9 +19,11 @@ struct busy_opts {
  * Merge the NPATHS streams into one written to file descriptor FD.
  * With ARGC > 0 the preamble ends with prof-merge's own "#stage" line
  * made from ARGV; the busy stage adds it otherwise.  Exits 1 after a
- * diagnostic on bad input.
+ * diagnostic on a bad preamble or header; a damaged record ends its
+ * input (the records before it are merged) and makes the result
+ * EXIT_BAD instead of EXIT_OK.
  */
-void	 merge_run(char *const *, size_t, int, int, char *[]);
+int	 merge_run(char *const *, size_t, int, int, char *[]);
 
 /* Annotate the stream PATH with busy records, written to stdout. */
 void	 busy_run(const char *, const struct busy_opts *, int, char *[]);

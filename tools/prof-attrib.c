@@ -49,8 +49,7 @@ read_window(struct stage *st, int64_t dur)
 	step = stage_get(st, c_step, &slen);
 	group = stage_get(st, c_group, &glen);
 	if (slen > 0 && dur > 0)
-		sum_window(stage_i64(st, COL_DEV, NULL), step, slen, group,
-		    glen, dur);
+		sum_window(bub_dev_id(st), step, slen, group, glen, dur);
 }
 
 /* One input record: feed what it says, then pass or keep it. */

@@ -113,6 +113,7 @@ struct merge_job {
 	char	*const *paths;
 	size_t	 n;
 	int	 fd;
+	int	 status;
 };
 
 static void *
@@ -120,13 +121,16 @@ merge_thread(void *arg)
 {
 	struct merge_job *job = arg;
 
-	merge_run(job->paths, job->n, job->fd, 0, NULL);
+	job->status = merge_run(job->paths, job->n, job->fd, 0, NULL);
 	close(job->fd);
 	return NULL;
 }
 
-/* Merge the inputs in a thread and run the busy stage on the result. */
-static void
+/*
+ * Merge the inputs in a thread and run the busy stage on the result;
+ * the merge's status.
+ */
+static int
 merge_and_busy(char *const *paths, size_t n, const struct busy_opts *o,
     int argc, char *argv[])
 {
@@ -148,22 +152,26 @@ merge_and_busy(char *const *paths, size_t n, const struct busy_opts *o,
 	busy_run(path, o, argc, argv);
 	pthread_join(tid, NULL);
 	close(fd[0]);
+	return job.status;
 }
 
-/* Merge, annotate, or both, as the options and operands ask. */
-static void
+/*
+ * Merge, annotate, or both, as the options and operands ask; the exit
+ * status (the busy stage exits 1 itself on a damaged input).
+ */
+static int
 run(char **files, size_t n, int merge_only, const struct busy_opts *o,
     int argc, char *argv[])
 {
 	static char *std_in[] = { "-" };
 
 	if (merge_only)
-		merge_run(n > 0 ? files : std_in, n > 0 ? n : 1,
+		return merge_run(n > 0 ? files : std_in, n > 0 ? n : 1,
 		    STDOUT_FILENO, argc, argv);
-	else if (n > 1)
-		merge_and_busy(files, n, o, argc, argv);
-	else
-		busy_run(n > 0 ? files[0] : "-", o, argc, argv);
+	if (n > 1)
+		return merge_and_busy(files, n, o, argc, argv);
+	busy_run(n > 0 ? files[0] : "-", o, argc, argv);
+	return EXIT_OK;
 }
 
 int
@@ -179,7 +187,7 @@ main(int argc, char *argv[])
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct busy_opts o;
-	int ch, merge_only = 0;
+	int ch, merge_only = 0, status;
 
 	cli_init("prof-merge");
 	memset(&o, 0, sizeof(o));
@@ -207,8 +215,8 @@ main(int argc, char *argv[])
 		default:
 			cli_try_help();
 		}
-	run(argv + optind, (size_t)(argc - optind), merge_only, &o, argc,
-	    argv);
+	status = run(argv + optind, (size_t)(argc - optind), merge_only, &o,
+	    argc, argv);
 	free_kinds(&o);
-	return EXIT_OK;
+	return status;
 }

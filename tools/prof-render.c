@@ -55,6 +55,22 @@ const struct rformat render_formats[] = {
 
 static struct rmodel model;
 
+/*
+ * The file being written under -o DIR, removed on every way out before
+ * it is complete (a write error on a full disk, bad input, a failed
+ * rename): the hidden file the Chrome trace is written to until the
+ * profile's name is known, which the user never asked for, or a report
+ * cut short.  NULL between files.
+ */
+static char *tmp_path;
+
+static void
+remove_tmp(void)
+{
+	if (tmp_path != NULL)
+		(void)unlink(tmp_path);
+}
+
 /* The hooks run on every record while the model is read. */
 static void
 hooks(const struct tsvr *in, void *arg)
@@ -235,6 +251,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 	struct stat sb;
 	size_t n;
 
+	atexit(remove_tmp);
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		diag_errno(EXIT_BAD, "%s", dir);
 	if (stat(dir, &sb) != 0)
@@ -260,6 +277,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		    streamed->ext);
 		if ((sf = fopen(spath, "w")) == NULL)
 			diag_errno(EXIT_BAD, "%s", spath);
+		tmp_path = spath;
 	}
 	ctx_init(&rc, sf);
 	read_model(&rc, path, needs, sf);
@@ -272,6 +290,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		    streamed->ext);
 		if (rename(spath, p) != 0)
 			diag_errno(EXIT_BAD, "%s", p);
+		tmp_path = NULL;
 		free(spath);
 		free(p);
 	}
@@ -279,8 +298,11 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		if (!selected(f, fmt, chart) || (f->needs & RF_STREAM))
 			continue;
 		rc.out = out = create(dir, f->stem, f->ext, &p);
+		/* a report cut short by a write error is not left behind */
+		tmp_path = p;
 		f->write(&rc);
 		finish(out, xstrdup(p));
+		tmp_path = NULL;
 		/* Step A9 of the analysis rules: tell the user the path. */
 		if (f->needs & RF_SAY)
 			fprintf(stderr, "%s: %s written to %s\n",
@@ -377,5 +399,11 @@ main(int argc, char **argv)
 	else
 		run(optind < argc ? argv[optind] : "-", fmt != NULL ? fmt :
 		    isatty(STDOUT_FILENO) ? "text" : "md", chart);
-	return EXIT_OK;
+	if (render_bad_utf8 > 0)
+		diag_warn("%s: %zu ill-formed UTF-8 sequence%s replaced with "
+		    "U+FFFD in the JSON and SVG output (prof-tsv is UTF-8)",
+		    diag_path(optind < argc ? argv[optind] : "-"),
+		    render_bad_utf8, render_bad_utf8 == 1 ? "" : "s");
+	/* a damaged input: the reports hold what came before it */
+	return model.damaged ? EXIT_BAD : EXIT_OK;
 }

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "devtab.h"
 #include "diag.h"
+#include "dueq.h"
 #include "num.h"
 #include "stage.h"
 #include "waitanchor.h"
@@ -37,6 +38,7 @@ static struct wa_map ops, names = { NULL, 0, 0, 1 };
 static struct devtab devs;
 static size_t nopen_ai;			/* AI CPU kernels kept back */
 static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
+static struct dueq ai_due;		/* the devices by that end */
 static int bubbles_known;		/* the input went through prof-bubbles */
 /* Input columns used (-1 when absent) and added ones. */
 static int c_core, c_wait, c_shapes, c_step, c_group, c_tags, c_masked;
@@ -84,6 +86,7 @@ cur_dev(void)
 	if (isnew) {
 		d->name = devs.v[devs.n - 1].name;
 		d->bub_max_end = INT64_MIN;
+		d->queued = INT64_MAX;
 	}
 	return d;
 }
@@ -164,28 +167,54 @@ ai_finish(struct wadev *d, struct aiopen *a)
 	stage_put(st, a->rec);
 }
 
-/* Finish the AI CPU kernels that end before TS; all of them at EOF. */
-static void
-ai_close(int64_t ts)
+/*
+ * Finish the AI CPU kernels of D that end before TS (ALL: every one);
+ * the earliest end of those it keeps.
+ */
+static int64_t
+ai_close_dev(struct wadev *d, int64_t ts, int all)
 {
-	size_t i, j;
-	struct wadev *d;
+	int64_t next = INT64_MAX;
+	size_t j;
 
-	ai_min_end = INT64_MAX;
-	for (i = 0; i < devs.n; i++) {
-		d = devs.v[i].item;
-		for (j = 0; j < d->nai; ) {
-			if (d->ai[j].e < ts) {
-				ai_finish(d, &d->ai[j]);
-				d->ai[j] = d->ai[--d->nai];
-				nopen_ai--;
-				continue;
-			}
-			if (d->ai[j].e < ai_min_end)
-				ai_min_end = d->ai[j].e;
-			j++;
+	for (j = 0; j < d->nai; ) {
+		if (all || d->ai[j].e < ts) {
+			ai_finish(d, &d->ai[j]);
+			d->ai[j] = d->ai[--d->nai];
+			nopen_ai--;
+			continue;
 		}
+		if (d->ai[j].e < next)
+			next = d->ai[j].e;
+		j++;
 	}
+	return next;
+}
+
+/*
+ * Finish the AI CPU kernels that end before TS, on the devices that
+ * have one: a job of 100,000 ranks is not visited rank by rank at each
+ * (see dueq.h).  Each device is queued again at the earliest end it
+ * keeps.  At the end of the input (ALL) every device finishes all of
+ * its kernels, those that end at INT64_MAX too.
+ */
+static void
+ai_close(int64_t ts, int all)
+{
+	struct wadev *d;
+	size_t i;
+
+	if (all) {
+		for (i = 0; i < devs.n; i++)
+			(void)ai_close_dev(devs.v[i].item, ts, 1);
+		dueq_free(&ai_due);
+		return;
+	}
+	while (ai_due.n > 0 && dueq_first(&ai_due) < ts) {
+		d = dueq_take(&ai_due);
+		dueq_add(&ai_due, ai_close_dev(d, ts, 0), d, &d->queued);
+	}
+	ai_min_end = dueq_first(&ai_due);
 }
 
 /* Keep the current AI CPU kernel back until the input passes its end. */
@@ -205,6 +234,7 @@ ai_open(struct wadev *d, struct opent *op, int64_t ts, int64_t dur)
 	a->e = ts + dur;
 	a->contact = d->bub_max_end >= ts;
 	nopen_ai++;
+	dueq_add(&ai_due, a->e, d, &d->queued);
 	if (a->e < ai_min_end)
 		ai_min_end = a->e;
 }
@@ -257,10 +287,7 @@ kernel_wait(int *has)
 	int absent = 1;
 	int64_t w = c_wait >= 0 ? stage_i64(st, c_wait, &absent) : 0;
 
-	*has = !absent;
-	if (w < 0)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "negative wait_ns '%" PRId64 "'", w);
+	*has = !absent;		/* never negative: the stage library checks */
 	return w;
 }
 
@@ -302,12 +329,8 @@ kernel_count(struct wadev *d, struct opent *op, int64_t dur)
 	int64_t wait = kernel_wait(&has);
 
 	op->calls++;
-	if (__builtin_add_overflow(op->dur_sum, dur, &op->dur_sum) ||
-	    __builtin_add_overflow(op->wait_sum, wait, &op->wait_sum) ||
-	    op->dur_sum > INT64_MAX - op->wait_sum)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "total cost of op '%s' overflows 64-bit nanoseconds",
-		    op->name);
+	op->dur_sum += dur;
+	op->wait_sum += wait;
 	if (has) {
 		op->wait_calls++;
 		d->wait_seen = 1;
@@ -381,7 +404,7 @@ write_metrics(int64_t end)
 	const struct wadev *d;
 	int w, sh, stp;
 
-	devtab_sort(&devs, wa_dev_cmp);
+	devtab_sort(&devs, devtab_cmp);
 	for (i = 0; i < n; i++) {
 		d = devs.v[i].item;
 		w = d->wait_seen;
@@ -442,7 +465,7 @@ run(const char *path, int argc, char *argv[])
 	bubbles_known = stage_col(st, "bubble_id") >= 0;
 	while (stage_next(st)) {
 		if (nopen_ai > 0 && stage_ts(st) > ai_min_end)
-			ai_close(stage_ts(st));
+			ai_close(stage_ts(st), 0);
 		if (stage_is(st, "kernel")) {
 			do_kernel();
 			continue;
@@ -453,7 +476,7 @@ run(const char *path, int argc, char *argv[])
 			do_bubble();
 		stage_pass(st);
 	}
-	ai_close(INT64_MAX);
+	ai_close(INT64_MAX, 1);
 	wa_vshape_finish(&names);
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
 	write_metrics(end);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "render.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -47,13 +48,17 @@ struct arch {
 	int		 col[A_N];
 	int		 init;
 	struct adev    **devs;
-	size_t		 ndevs;
+	size_t		 ndevs, capdevs;
+	struct devtab	 byname;	/* items: a struct adev pointer */
 };
 
 struct arch *
 arch_open(void)
 {
-	return xcalloc(1, sizeof(struct arch));
+	struct arch *a = xcalloc(1, sizeof(struct arch));
+
+	devtab_init(&a->byname, sizeof(struct adev *));
+	return a;
 }
 
 void
@@ -73,21 +78,26 @@ arch_close(struct arch *a)
 		free(a->devs[i]);
 	}
 	free(a->devs);
+	devtab_free(&a->byname);
 	free(a);
 }
 
+/* The rank ID, made on first sight; found by hash, as model_read's. */
 static struct adev *
 adev_of(struct arch *a, const char *id)
 {
-	size_t i;
+	int isnew;
+	struct adev **slot = devtab_get(&a->byname, id, strlen(id), &isnew);
 
-	for (i = a->ndevs; i > 0; i--)
-		if (strcmp(a->devs[i - 1]->id, id) == 0)
-			return a->devs[i - 1];
-	a->devs = xreallocarray(a->devs, a->ndevs + 1, sizeof(*a->devs));
-	a->devs[a->ndevs] = xcalloc(1, sizeof(struct adev));
-	a->devs[a->ndevs]->id = xstrdup(id);
-	return a->devs[a->ndevs++];
+	if (!isnew)
+		return *slot;
+	if (a->ndevs == a->capdevs) {
+		a->capdevs = a->capdevs ? 2 * a->capdevs : 16;
+		a->devs = xreallocarray(a->devs, a->capdevs, sizeof(*a->devs));
+	}
+	*slot = a->devs[a->ndevs++] = xcalloc(1, sizeof(struct adev));
+	(*slot)->id = xstrdup(id);
+	return *slot;
 }
 
 static void
@@ -791,12 +801,12 @@ verdicts(struct rctx *rc)
 static struct adev *
 find(struct arch *a, const char *id)
 {
-	size_t i;
+	struct adev **slot;
 
-	for (i = 0; a != NULL && i < a->ndevs; i++)
-		if (strcmp(a->devs[i]->id, id) == 0)
-			return a->devs[i];
-	return NULL;
+	if (a == NULL)
+		return NULL;
+	slot = devtab_find(&a->byname, id, strlen(id));
+	return slot != NULL ? *slot : NULL;
 }
 
 /*

@@ -344,7 +344,8 @@ arch_decode(struct rctx *rc, const struct adev *d)
 static void
 bar(struct rctx *rc, int64_t num, int64_t den, int width)
 {
-	int i, n = den > 0 ? (int)((num > den ? den : num) * width / den) : 0;
+	int i, n = den > 0 ? (int)((__int128)(num > den ? den : num) * width /
+	    den) : 0;
 
 	if (num > 0 && n == 0)
 		n = 1;

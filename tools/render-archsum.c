@@ -162,10 +162,11 @@ box_streams(struct box *b, const struct adev *d)
 static void
 cells(int64_t ts, int64_t dur, int64_t t0, int64_t t1, int w, int *c0, int *c1)
 {
-	int64_t span = t1 > t0 ? t1 - t0 : 1;
+	/* times differ by up to 2^63 ns: the products take 128 bits */
+	__int128 span = t1 > t0 ? (__int128)t1 - t0 : 1;
 
-	*c0 = (int)((ts - t0) * w / span);
-	*c1 = (int)((ts + dur - t0) * w / span);
+	*c0 = (int)(((__int128)ts - t0) * w / span);
+	*c1 = (int)(((__int128)ts + dur - t0) * w / span);
 	if (*c1 <= *c0)
 		*c1 = *c0 + 1;
 	if (*c1 > w)

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "num.h"
 #include "render.h"
 #include "tsv.h"
@@ -35,8 +36,11 @@ struct chrome_out {
 	int		 started, nevents;
 	char	       **kinds;		/* overlay kinds, by track index */
 	size_t		 nkinds;
-	char	       **named;		/* "pid" or "pid/tid" already named */
-	size_t		 nnamed;
+	/*
+	 * "pid/" or "pid/tid" already named, by hash: every record asks,
+	 * and a job of 100,000 ranks has as many pids.
+	 */
+	struct devtab	 named;
 	int		 c_step, c_type, c_corr, c_cat, c_pid, c_labels;
 	int		 c_value;
 	uint64_t	 skipped;
@@ -50,6 +54,7 @@ chrome_open(FILE *f)
 	size_t i;
 
 	c->f = f;
+	devtab_init(&c->named, 1);
 	/* Events are small and many: write in large blocks. */
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	/* Steps, busy time and bubbles keep their order on every rank. */
@@ -143,16 +148,18 @@ static void
 name_once(struct chrome_out *c, const char *pid, const char *tid,
     const char *name, long long sort)
 {
-	char key[96];
-	size_t i;
+	char buf[128], *key = buf;
+	size_t n = strlen(pid) + (tid ? strlen(tid) : 0) + 2;
+	int isnew;
 
-	snprintf(key, sizeof(key), "%s/%s", pid, tid ? tid : "");
-	for (i = 0; i < c->nnamed; i++)
-		if (strcmp(c->named[i], key) == 0)
-			return;
-	c->named = xreallocarray(c->named, c->nnamed + 1,
-	    sizeof(*c->named));
-	c->named[c->nnamed++] = xstrdup(key);
+	if (n > sizeof(buf))
+		key = xmalloc(n);
+	snprintf(key, n, "%s/%s", pid, tid ? tid : "");
+	(void)devtab_get(&c->named, key, n - 1, &isnew);
+	if (key != buf)
+		free(key);
+	if (!isnew)
+		return;
 	begin(c);
 	fprintf(c->f, "{\"ph\":\"M\",\"name\":\"%s_name\",\"pid\":%s,",
 	    tid ? "thread" : "process", pid);
@@ -382,10 +389,8 @@ chrome_close(struct chrome_out *c, const struct rmodel *m)
 	fputs("}}\n", c->f);
 	for (i = 0; i < c->nkinds; i++)
 		free(c->kinds[i]);
-	for (i = 0; i < c->nnamed; i++)
-		free(c->named[i]);
+	devtab_free(&c->named);
 	free(c->kinds);
-	free(c->named);
 	free(c);
 }
 

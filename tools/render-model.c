@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devtab.h"
 #include "diag.h"
 #include "render.h"
 #include "tsv.h"
@@ -73,7 +74,9 @@ struct reader {
 	int			 col[C_N];
 	struct rmodel		*m;
 	const struct render_opts *opts;
-	struct rdev		*last;	/* runs of one rank are the rule */
+	/* the ranks by name, items a struct rdev pointer (devtab.h) */
+	struct devtab		 ranks;
+	size_t			 capdevs;
 };
 
 /* Field C (one of the C_ indices) as a fresh string; "" when absent. */
@@ -119,32 +122,35 @@ num(struct reader *rd, int c)
 	return s;
 }
 
+/*
+ * The rank ID, made on first sight: found by hash (a job of 100,000
+ * ranks), in order of first sight until model_read() sorts them.
+ */
 static struct rdev *
 dev_of(struct reader *rd, const char *id)
 {
-	struct rdev *d;
-	size_t i;
+	int isnew;
+	struct rdev **slot = devtab_get(&rd->ranks, id, strlen(id), &isnew);
 
-	if (rd->last != NULL && strcmp(rd->last->id, id) == 0)
-		return rd->last;
-	for (i = rd->m->ndevs; i > 0; i--)
-		if (strcmp(rd->m->devs[i - 1]->id, id) == 0)
-			return rd->last = rd->m->devs[i - 1];
-	rd->last = d = xcalloc(1, sizeof(*d));
-	d->id = xstrdup(id);
-	rd->m->devs = xreallocarray(rd->m->devs, rd->m->ndevs + 1,
-	    sizeof(*rd->m->devs));
-	/* Ranks rd->in numeric order when they are numbers, else as met. */
-	for (i = rd->m->ndevs; i > 0; i--) {
-		const char *o = rd->m->devs[i - 1]->id;
-		if (strlen(o) < strlen(id) || (strlen(o) == strlen(id) &&
-		    strcmp(o, id) < 0))
-			break;
-		rd->m->devs[i] = rd->m->devs[i - 1];
+	if (!isnew)
+		return *slot;
+	*slot = xcalloc(1, sizeof(**slot));
+	(*slot)->id = xstrdup(id);
+	if (rd->m->ndevs == rd->capdevs) {
+		rd->capdevs = rd->capdevs ? 2 * rd->capdevs : 16;
+		rd->m->devs = xreallocarray(rd->m->devs, rd->capdevs,
+		    sizeof(*rd->m->devs));
 	}
-	rd->m->devs[i] = d;
-	rd->m->ndevs++;
-	return d;
+	rd->m->devs[rd->m->ndevs++] = *slot;
+	return *slot;
+}
+
+/* Ranks in the order of every report: numbers by value, then text. */
+static int
+rank_cmp(const void *a, const void *b)
+{
+	return devtab_cmp((*(struct rdev *const *)a)->id,
+	    (*(struct rdev *const *)b)->id);
 }
 
 static void
@@ -714,23 +720,6 @@ on_ltype(struct reader *rd, struct rdev *d)
 	t->scost = opt_i64(rd, C_SCOST);
 }
 
-/*
- * A duration must be non-negative and end within int64, as the stage
- * library checks: every format adds it to ts_ns.
- */
-static void
-check_extent(struct reader *rd)
-{
-	int tabsent, dabsent;
-	int64_t ts = tsvr_i64(rd->in, 1, &tabsent), dur = tsvr_i64(rd->in, 2,
-	    &dabsent),
-	    end;
-
-	if (!dabsent && (dur < 0 || __builtin_add_overflow(ts, dur, &end)))
-		diag_at_fatal(EXIT_BAD, tsvr_path(rd->in), tsvr_lineno(rd->in),
-		    "column 'dur_ns': invalid duration '%s'", fixed(rd, 2));
-}
-
 static void
 on_record(struct reader *rd)
 {
@@ -739,7 +728,6 @@ on_record(struct reader *rd)
 	int absent;
 
 	rd->m->nrecords++;
-	check_extent(rd);
 	/*
 	 * Neither makes a rank: device records name every GPU the host had
 	 * (prof-ingest), and prof-roofline's peaks belong to no device.
@@ -906,6 +894,7 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
     render_hook *hook, void *arg)
 {
 	struct reader r0, *rd = &r0;
+	int64_t ts, dur;
 	size_t i;
 	int r;
 
@@ -913,6 +902,7 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 	memset(m, 0, sizeof(*m));
 	rd->m = m;
 	rd->opts = o;
+	devtab_init(&rd->ranks, sizeof(struct rdev *));
 	m->path = path;
 	if ((rd->in = tsvr_open(path)) == NULL)
 		exit(EXIT_BAD);
@@ -929,13 +919,20 @@ model_read(struct rmodel *m, const char *path, const struct render_opts *o,
 	read_preamble(rd);
 	m->name = xstrdup(rd->opts->name ? rd->opts->name :
 	    "");
-	while ((r = tsvr_next(rd->in)) > 0) {
+	/*
+	 * The times are checked as every stage checks them (every format
+	 * adds dur_ns to ts_ns); a bad record ends the input.
+	 */
+	while ((r = tsvr_next(rd->in)) > 0 &&
+	    tsvr_times(rd->in, &ts, &dur) == 0) {
 		on_record(rd);
 		if (hook != NULL)
 			hook(rd->in, arg);
 	}
-	if (r < 0)
-		exit(EXIT_BAD);
+	m->damaged = tsvr_failed(rd->in);
+	if (m->ndevs > 1)
+		qsort(m->devs, m->ndevs, sizeof(*m->devs), rank_cmp);
+	devtab_free(&rd->ranks);
 	if (*m->name == '\0') {
 		free(m->name);
 		m->name = profile_name(m);
@@ -991,14 +988,21 @@ model_dominant(const struct rdev *d)
 	return d->ngroups > 0 ? &d->groups[0] : NULL;
 }
 
-/* The rank ID of M, or NULL. */
+/* The rank ID of M, or NULL: a binary search of the sorted ranks. */
 const struct rdev *
 model_dev(const struct rmodel *m, const char *id)
 {
-	size_t i;
+	size_t lo = 0, hi = m->ndevs, mid;
+	int c;
 
-	for (i = 0; i < m->ndevs; i++)
-		if (strcmp(m->devs[i]->id, id) == 0)
-			return m->devs[i];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = devtab_cmp(m->devs[mid]->id, id)) == 0)
+			return m->devs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }

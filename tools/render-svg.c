@@ -71,11 +71,29 @@ header(struct rctx *rc, double h, const char *title)
 	fputs("</text>\n", rc->out);
 }
 
-/* S escaped for SVG text. */
+/*
+ * S escaped for SVG text: an XML document is well-formed UTF-8 with no
+ * control characters but three and no U+FFFE or U+FFFF, whatever the
+ * profiler named.
+ */
 static void
 text(struct rctx *rc, const char *s)
 {
-	for (; *s != '\0'; s++)
+	size_t k, skip;
+
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			if ((k = render_utf8(s, &skip)) == 0 || (k == 3 &&
+			    memcmp(s, "\xef\xbf", 2) == 0 &&
+			    (unsigned char)s[2] >= 0xbe)) {
+				fputs("\xef\xbf\xbd", rc->out);	/* U+FFFD */
+				s += (k ? k : skip) - 1;
+			} else {
+				fwrite(s, 1, k, rc->out);
+				s += k - 1;
+			}
+			continue;
+		}
 		switch (*s) {
 		case '<':
 			fputs("&lt;", rc->out);
@@ -97,6 +115,7 @@ text(struct rctx *rc, const char *s)
 			else
 				putc(*s, rc->out);
 		}
+	}
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten giving about N ticks. */

@@ -14,6 +14,7 @@
 
 #include "num.h"
 #include "render.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 /* Whether S is a decimal number: -?digits(.digits)? */
@@ -156,18 +157,38 @@ put_scaled(FILE *f, const char *s, int k)
 	fputs(b, f);
 }
 
-/* S as a JSON string. */
+size_t render_bad_utf8;
+
+/*
+ * The UTF-8 character at P in output of JSON or XML: its length when it
+ * is well formed, else 0 after counting it, with *SKIP the bytes the
+ * caller replaces by one U+FFFD (utf8.h).  Strict parsers reject a file
+ * with one ill-formed byte; the names come from profilers as they are.
+ */
+size_t
+render_utf8(const char *p, size_t *skip)
+{
+	size_t k = utf8_seq(p, strnlen(p, 4), skip);
+
+	if (k == 0)
+		render_bad_utf8++;
+	return k;
+}
+
+/* S as a JSON string, ill-formed UTF-8 replaced by U+FFFD. */
 void
 put_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t k, skip;
 
 	putc('"', f);
 	for (; *p != '\0'; p++) {
 		/* Runs of plain bytes in one write: the Chrome trace is
 		 * mostly names and args. */
 		size_t n = 0;
-		while (p[n] >= 0x20 && p[n] != '"' && p[n] != '\\')
+		while (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' &&
+		    p[n] != '\\')
 			n++;
 		if (n > 0) {
 			fwrite(p, 1, n, f);
@@ -175,7 +196,15 @@ put_json_str(FILE *f, const char *s)
 			if (*p == '\0')
 				break;
 		}
-		if (*p == '"' || *p == '\\') {
+		if (*p >= 0x80) {
+			if ((k = render_utf8((const char *)p, &skip)) > 0)
+				fwrite(p, 1, k, f);
+			else {
+				fputs("\\ufffd", f);
+				k = skip;
+			}
+			p += k - 1;
+		} else if (*p == '"' || *p == '\\') {
 			putc('\\', f);
 			putc(*p, f);
 		} else if (*p == '\n')
@@ -184,10 +213,8 @@ put_json_str(FILE *f, const char *s)
 			fputs("\\t", f);
 		else if (*p == '\r')
 			fputs("\\r", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
 		else
-			putc(*p, f);
+			fprintf(f, "\\u%04x", *p);
 	}
 	putc('"', f);
 }
@@ -279,14 +306,22 @@ dec_cmp(const char *a, const char *b)
 
 /*
  * The decimal text S divided by 10^SHIFT, rounded half away from zero
- * to exactly PLACES decimals ("-" when S is empty or NULL).  Exact: the digits
- * go through integers and num_ratio(), digits past the 17th dropped.
+ * to exactly PLACES decimals ("-" when S is empty or NULL).  Exact: the
+ * digits go through 128-bit integers and num_ratio_i128(), so that the
+ * totals and averages past 2^63 that stages write as decimals stay
+ * right (the 18th digit of the integer part was once dropped, and the
+ * value shown 10 or 100 times too small).  Fraction digits past the
+ * 20th are dropped (then DEN * 10^SHIFT * 10^PLACES stays within 128
+ * bits); a value of 10^37 or more, which no stage writes, shows as "-"
+ * rather than wrong.
  */
 void
 put_dec(FILE *f, const char *s, int shift, int places)
 {
 	char b[NUM_BUFSIZE];
-	int64_t n = 0, den = 1;
+	const __int128 lim = (__int128)1000000000000000000 * 10000000000000000000ULL;
+	const __int128 flim = (__int128)10000000000 * 10000000000;
+	__int128 n = 0, den = 1;
 	int neg = 0, frac = 0;
 
 	if (s == NULL || *s == '\0') {
@@ -302,15 +337,19 @@ put_dec(FILE *f, const char *s, int shift, int places)
 			frac = 1;
 			continue;
 		}
-		if (n >= INT64_C(100000000000000000))
+		if (n >= lim && !frac) {
+			fputs("-", f);
+			return;
+		}
+		if (n >= lim || den >= flim)
 			break;
 		n = n * 10 + (*s - '0');
 		if (frac)
-			shift++;
+			den *= 10;
 	}
 	for (; shift > 0; shift--)
 		den *= 10;
-	num_ratio(b, neg ? -n : n, den, places);
+	num_ratio_i128(b, neg ? -n : n, den, places);
 	put_fixed(f, b, places);
 }
 

@@ -207,6 +207,7 @@ struct rmodel {
 	int		 has_advice;	/* advice records seen */
 	int		 verdict_ran;	/* those, or a prof-verdict #stage */
 	uint64_t	 nrecords;
+	int		 damaged;	/* the input stopped at a bad record */
 };
 
 struct render_opts {
@@ -262,7 +263,11 @@ struct rformat {
 };
 extern const struct rformat render_formats[];
 
-/* render-model.c */
+/*
+ * render-model.c.  model_read() stops at a damaged record, after its
+ * diagnostic, with m->damaged set: the reports are made from the
+ * records before it, and the program then exits 1.
+ */
 typedef void	 render_hook(const struct tsvr *, void *);
 void		 model_read(struct rmodel *, const char *,
 		    const struct render_opts *, render_hook *, void *);
@@ -282,6 +287,12 @@ void		 put_us(FILE *, int64_t);
 void		 put_scaled(FILE *, const char *, int);
 void		 put_dec(FILE *, const char *, int, int);
 void		 put_json_str(FILE *, const char *);
+/*
+ * The well-formed UTF-8 character at P, or 0 (counted in
+ * render_bad_utf8) with *SKIP the bytes one U+FFFD replaces.
+ */
+size_t		 render_utf8(const char *, size_t *);
+extern size_t	 render_bad_utf8;
 void		 put_json_num(FILE *, const char *, int);
 void		 put_md(FILE *, const char *);
 const char	*certainty(const char *);

@@ -24,21 +24,27 @@ struct rf_acc {
 	uint64_t	 hash;
 	int		 is_step;	/* a (dev, step) or run entry */
 	uint64_t	 calls, est, tiny;
-	int64_t		 dur;		/* all its kernels but comm */
-	int64_t		 roof_dur;	/* kernels with both roofs */
+	/*
+	 * Sums of durations in 128 bits: kernels overlap on streams (and
+	 * devices under --all-devs), so a sum of int64 durations need not
+	 * be one.  The busy union and spans lie within the capture, whose
+	 * span is an int64 (tsvr_times()).
+	 */
+	__int128	 dur;		/* all its kernels but comm */
+	__int128	 roof_dur;	/* kernels with both roofs */
 	__int128	 flops, bytes;	/* of the rooflined kernels */
 	__int128	 flop_ps, byte_ps, roof_ps;
-	int64_t		 by_bound[B_NBOUND];
+	__int128	 by_bound[B_NBOUND];
 	int		 dt;		/* -2: mixed */
 	/* steps and runs */
 	int64_t		 first, last_end, busy;
 	int64_t		 kend;		/* end of the kernel union so far */
 	int64_t		 win_ts, win_dur;
 	int		 has_win;
-	int64_t		 comm_k, comm_r;	/* comm kernels, comm records */
-	int64_t		 idle_b, sync_b, comm_b;	/* from bubbles */
+	__int128	 comm_k, comm_r;	/* comm kernels, comm records */
+	__int128	 idle_b, sync_b, comm_b;	/* from bubbles */
 	int		 has_bubble;
-	int64_t		 sync_host;
+	__int128	 sync_host;
 	uint64_t	 kernels;
 };
 
@@ -52,9 +58,10 @@ static struct map groups, steps;
 /* A simulator core: per-pipe busy time. */
 struct core {
 	char		*dev, *name;
-	int64_t		 busy[P_NPIPE];
+	__int128	 busy[P_NPIPE];
 	uint64_t	 instr[P_NPIPE];
-	int64_t		 sync_ns, first, last_end;
+	__int128	 sync_ns;
+	int64_t		 first, last_end;
 	uint64_t	 nsync;
 };
 static struct core *cores;
@@ -319,11 +326,31 @@ set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 		    (unsigned __int128)num, (unsigned __int128)den, 6));
 }
 
-static void
-set_i128(struct srec *r, int col, __int128 v)
+/* The decimal text of V at BUF (NUM_BUFSIZE bytes). */
+static const char *
+i128_text(char *buf, __int128 v)
 {
-	if (v >= INT64_MIN && v <= INT64_MAX)
+	num_ratio_i128(buf, v, 1, 0);
+	return buf;
+}
+
+/*
+ * Integer column COL (named NAME) of record R, of DEV and WHAT, when V
+ * is an int64 as prof-tsv(5) wants; else it stays empty and the stage
+ * fails at its end, the rest written.
+ */
+static void
+set_i128(struct srec *r, int col, const char *name, const char *dev,
+    const char *what, __int128 v)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (v >= INT64_MIN && v <= INT64_MAX) {
 		srec_set_i64(r, col, (int64_t)v);
+		return;
+	}
+	stage_error(st, "%s of dev '%s': %s of %s is past 64 bits: left "
+	    "empty", what, dev, name, i128_text(buf, v));
 }
 
 /* ps to the nearest ns. */
@@ -337,11 +364,17 @@ ps_ns(__int128 ps)
 static void
 put_roof(struct srec *r, const struct rf_acc *a)
 {
-	char tags[128] = "";
+	char tags[128] = "", what[160];
 	__int128 roof_ns;
 
+	if (a->is_step == 2)
+		snprintf(what, sizeof(what), "the run");
+	else
+		snprintf(what, sizeof(what), "%s '%.*s'", a->is_step == 0 ?
+		    "op" : "step", (int)(a->keylen > 120 ? 120 : a->keylen),
+		    a->key);
 	srec_set_i64(r, c_calls, (int64_t)a->calls);
-	srec_set_i64(r, c_durt, a->dur);
+	set_i128(r, c_durt, "dur_total_ns", a->dev, what, a->dur);
 	set_ratio(r, c_cov, a->roof_dur, a->dur);
 	if (a->dt >= 0)
 		srec_set_str(r, c_dtype, rf_dtype_name(a->dt));
@@ -364,12 +397,13 @@ put_roof(struct srec *r, const struct rf_acc *a)
 		srec_set_str(r, c_tags, tags);
 		return;
 	}
-	set_i128(r, c_flops, a->flops);
-	set_i128(r, c_bytes, a->bytes);
+	set_i128(r, c_flops, "flops", a->dev, what, a->flops);
+	set_i128(r, c_bytes, "bytes", a->dev, what, a->bytes);
 	set_ratio(r, c_ai, a->flops, a->bytes);
 	roof_ns = ps_ns(a->roof_ps);
-	set_i128(r, c_roof, roof_ns);
-	set_i128(r, c_short, a->roof_dur - roof_ns);
+	set_i128(r, c_roof, "roofline_ns", a->dev, what, roof_ns);
+	set_i128(r, c_short, "shortfall_ns", a->dev, what, a->roof_dur -
+	    roof_ns);
 	set_ratio(r, c_mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
 	set_ratio(r, c_bw, a->byte_ps, (__int128)a->roof_dur * 1000);
 	if (a->dt >= 0 && a->dt < DT_NPEAK && pk->bw > 0 &&
@@ -450,8 +484,9 @@ write_bottleneck(const struct rf_acc *a)
 		"compute", "memory", "communication", "launch", "sync",
 		"unknown"
 	};
-	int64_t v[K_N], span, idle, sync, comm;
-	char ev[512], tags[64] = "";
+	__int128 v[K_N], idle, sync, comm;
+	int64_t span;
+	char ev[768], tags[64] = "", t[8][NUM_BUFSIZE];
 	struct srec *r;
 	int i, w = 0;
 
@@ -476,14 +511,15 @@ write_bottleneck(const struct rf_acc *a)
 	for (i = 1; i < K_N; i++)
 		if (v[i] > v[w])
 			w = i;
-	snprintf(ev, sizeof(ev), "span_ns=%lld,busy_ns=%lld,compute_ns=%lld,"
-	    "memory_ns=%lld,latency_ns=%lld,unknown_ns=%lld,comm_ns=%lld,"
-	    "idle_ns=%lld,sync_ns=%lld,kernels=%llu,tiny_kernels=%llu",
-	    (long long)span, (long long)a->busy, (long long)v[K_COMPUTE],
-	    (long long)v[K_MEMORY], (long long)a->by_bound[B_LATENCY],
-	    (long long)v[K_UNKNOWN], (long long)v[K_COMM], (long long)idle,
-	    (long long)sync, (unsigned long long)a->kernels,
-	    (unsigned long long)a->tiny);
+	snprintf(ev, sizeof(ev), "span_ns=%lld,busy_ns=%lld,compute_ns=%s,"
+	    "memory_ns=%s,latency_ns=%s,unknown_ns=%s,comm_ns=%s,"
+	    "idle_ns=%s,sync_ns=%s,kernels=%llu,tiny_kernels=%llu",
+	    (long long)span, (long long)a->busy, i128_text(t[0], v[K_COMPUTE]),
+	    i128_text(t[1], v[K_MEMORY]),
+	    i128_text(t[2], a->by_bound[B_LATENCY]),
+	    i128_text(t[3], v[K_UNKNOWN]), i128_text(t[4], v[K_COMM]),
+	    i128_text(t[5], idle), i128_text(t[6], sync),
+	    (unsigned long long)a->kernels, (unsigned long long)a->tiny);
 	r = stage_new(st, "bottleneck", at);
 	srec_set(r, COL_DEV, a->dev, a->devlen);
 	srec_set_str(r, COL_NAME, cls[w]);
@@ -540,13 +576,15 @@ write_cores(void)
 	struct srec *r;
 	size_t i;
 	int p, b;
-	int64_t total, span;
-	char tags[128];
+	__int128 total;
+	int64_t span;
+	char tags[128], what[160], t[NUM_BUFSIZE];
 
 	for (i = 0; i < ncores; i++) {
 		struct core *c = &cores[i];
 
 		span = c->last_end - c->first;
+		snprintf(what, sizeof(what), "core '%.120s'", c->name);
 		for (p = 0, b = P_NONE, total = 0; p < P_NPIPE; p++) {
 			total += c->busy[p];
 			if (c->instr[p] == 0)
@@ -557,7 +595,8 @@ write_cores(void)
 			srec_set_str(r, COL_NAME, c->name);
 			srec_set_str(r, c_scope, "pipe");
 			srec_set_i64(r, c_calls, (int64_t)c->instr[p]);
-			srec_set_i64(r, c_busy, c->busy[p]);
+			set_i128(r, c_busy, "busy_ns", c->dev, what,
+			    c->busy[p]);
 			set_ratio(r, c_value, c->busy[p], span);
 			stage_put(st, r);
 			if (b == P_NONE || c->busy[p] > c->busy[b])
@@ -579,7 +618,7 @@ write_cores(void)
 		srec_set_str(r, COL_DEV, c->dev);
 		srec_set_str(r, COL_NAME, c->name);
 		srec_set_str(r, c_scope, "core");
-		srec_set_i64(r, c_busy, total);
+		set_i128(r, c_busy, "busy_ns", c->dev, what, total);
 		srec_set_i64(r, c_durt, span);
 		if (b != P_NONE) {
 			srec_set_str(r, c_pipe, rf_pipe_name(b));
@@ -590,9 +629,9 @@ write_cores(void)
 		{
 			char ev[96];
 
-			snprintf(ev, sizeof(ev), "sync_instr=%llu,sync_ns=%lld",
+			snprintf(ev, sizeof(ev), "sync_instr=%llu,sync_ns=%s",
 			    (unsigned long long)c->nsync,
-			    (long long)c->sync_ns);
+			    i128_text(t, c->sync_ns));
 			srec_set_str(r, c_evid, ev);
 		}
 		srec_set_str(r, c_tags, tags);

@@ -28,7 +28,7 @@ struct item {
 	const char	*name, *scope;
 	char		*target, *text, *evidence;
 	int64_t		 stake;		/* per step */
-	int64_t		 share_num, share_den;
+	__int128	 share_num, share_den;
 	int		 followup, prio;
 	int		 lead;		/* the verdict's class: first */
 };
@@ -38,7 +38,7 @@ static size_t nitems;
 
 static void
 add(const char *name, const char *scope, const char *target, int64_t stake,
-    int64_t num, int64_t den, int followup, const char *evidence,
+    __int128 num, __int128 den, int followup, const char *evidence,
     const char *fmt, const char *arg)
 {
 	struct item *it;
@@ -166,7 +166,7 @@ from_ops(const struct vdev *d, const struct vverdict *v, const char *tag,
 {
 	const struct vop *top[3] = { NULL, NULL, NULL };
 	char names[1024], ev[256];
-	int64_t sum = 0;
+	__int128 sum = 0;
 	size_t i, k, n = 0, len = 0;
 
 	for (i = 0; i < d->nops; i++) {
@@ -221,7 +221,7 @@ from_followups(const struct vdev *d, const struct vverdict *v)
 		    "rank waits for which is not resolved", VP_COMM_EXPOSED },
 	};
 	size_t i, j, k;
-	int64_t t;
+	__int128 t;
 
 	for (k = 0; k < sizeof(fups) / sizeof(fups[0]); k++) {
 		for (i = 0; i < d->ncauses; i++)
@@ -274,7 +274,7 @@ put(struct stage *st, const struct vdev *d, const struct item *it,
 	srec_set_i64(r, stage_col(st, "stake_ns"), it->stake);
 	if (it->share_den > 0)
 		srec_set(r, stage_col(st, "share_ratio"), buf,
-		    num_ratio(buf, it->share_num, it->share_den, 6));
+		    num_ratio_i128(buf, it->share_num, it->share_den, 6));
 	srec_set_str(r, stage_col(st, "evidence"), it->evidence);
 	srec_set_str(r, stage_col(st, "text"), it->text);
 	srec_set_str(r, stage_col(st, "followup"), it->followup ? "1" : "0");

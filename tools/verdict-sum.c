@@ -38,7 +38,9 @@ static int c_mfu, c_mfu_cov, c_chip, c_pipe, c_evid, c_tags;
 char *
 vsum_ms(char *buf, size_t cap, int64_t ns)
 {
-	int64_t us = ns >= 0 ? (ns + 500) / 1000 : -((-ns + 500) / 1000);
+	/* 128 bits: ns + 500 passes 2^63 - 1 at the top */
+	int64_t us = (int64_t)(ns >= 0 ? ((__int128)ns + 500) / 1000 :
+	    -((-(__int128)ns + 500) / 1000));
 
 	snprintf(buf, cap, "%s%lld.%03lld ms", us < 0 ? "-" : "",
 	    (long long)(us < 0 ? -us : us) / 1000,
@@ -48,41 +50,64 @@ vsum_ms(char *buf, size_t cap, int64_t ns)
 
 /* NUM / DEN as a percentage with one decimal ("66.0%"). */
 char *
-vsum_pct(char *buf, size_t cap, int64_t num, int64_t den)
+vsum_pct(char *buf, size_t cap, __int128 num, __int128 den)
 {
-	int64_t t;
+	char t[NUM_BUFSIZE];
 
 	if (den <= 0 || num < 0) {
 		snprintf(buf, cap, "-");
 		return buf;
 	}
-	t = (int64_t)(((__int128)num * 1000 + den / 2) / den);
-	snprintf(buf, cap, "%lld.%lld%%", (long long)t / 10,
-	    (long long)t % 10);
+	num_ratio_i128(t, num * 1000, den, 0);	/* tenths of a percent */
+	if (strlen(t) < 2)
+		snprintf(buf, cap, "0.%s%%", t);
+	else
+		snprintf(buf, cap, "%.*s.%s%%", (int)strlen(t) - 1, t,
+		    t + strlen(t) - 1);
 	return buf;
 }
 
-/* NS over STEPS, rounded to the nearest ns. */
+/*
+ * NS over STEPS, rounded to the nearest ns.  NS sums STEPS int64
+ * values of one sign, so the result is one too.
+ */
 int64_t
-vsum_per_step(int64_t ns, int64_t steps)
+vsum_per_step(__int128 ns, int64_t steps)
 {
-	return steps > 0 ? (ns + steps / 2) / steps : ns;
+	return (int64_t)(steps > 0 ? (ns + steps / 2) / steps : ns);
 }
 
 static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
 	char buf[NUM_BUFSIZE];
 
 	if (den > 0)
-		srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+		srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
+}
+
+void
+vsum_total(struct srec *r, const char *name, __int128 v)
+{
+	char buf[NUM_BUFSIZE];
+	size_t len;
+	const char *dev = srec_get(r, COL_DEV, &len);
+
+	if (v >= INT64_MIN && v <= INT64_MAX) {
+		srec_set_i64(r, stage_col(st, name), (int64_t)v);
+		return;
+	}
+	num_ratio_i128(buf, v, 1, 0);
+	stage_error(st, "%s record of dev '%.*s': %s of %s ns is past 64-bit "
+	    "nanoseconds: left empty", srec_get(r, COL_KIND, NULL),
+	    (int)len, dev, name, buf);
 }
 
 /* The class times of a budget: what each class would explain. */
 static void
 classes(struct vverdict *v)
 {
-	const int64_t *p = v->part, *h = v->hid;
+	const __int128 *p = v->part, *h = v->hid;
 
 	v->cls_ns[VC_COMPUTE] = p[VP_BUSY_COMPUTE] + p[VP_BUSY_UNCLASSED] +
 	    h[VP_BUSY_COMPUTE] + h[VP_BUSY_UNCLASSED];
@@ -121,7 +146,7 @@ gather(const struct vdev *d, const char *group, struct vverdict *v)
 }
 
 static const char *
-confidence(int64_t share, int64_t margin, int64_t window)
+confidence(__int128 share, __int128 margin, __int128 window)
 {
 	/* share and margin as parts of the window, compared exactly */
 	if (2 * share >= window && 5 * margin >= window)
@@ -283,7 +308,7 @@ rec(const char *kind, const struct vdev *d, const char *name)
 
 static void
 write_budget(const struct vdev *d, const char *scope, const char *step,
-    const char *group, const int64_t *part, int64_t window, int64_t steps)
+    const char *group, const __int128 *part, __int128 window, int64_t steps)
 {
 	struct srec *r;
 	int k;
@@ -296,12 +321,24 @@ write_budget(const struct vdev *d, const char *scope, const char *step,
 		if (group != NULL)
 			srec_set_str(r, c_group, group);
 		srec_set_i64(r, c_steps, steps);
-		srec_set_i64(r, c_budget, part[k]);
+		vsum_total(r, "budget_ns", part[k]);
 		srec_set_i64(r, c_per_step, vsum_per_step(part[k], steps));
 		set_ratio(r, c_share, part[k], window);
-		srec_set_i64(r, c_window, window);
+		vsum_total(r, "window_ns", window);
 		stage_put(st, r);
 	}
+}
+
+/* The budget of one step, its int64 parts widened. */
+static void
+write_step_budget(const struct vdev *d, const struct vstep *s)
+{
+	__int128 part[VP_N];
+	int k;
+
+	for (k = 0; k < VP_N; k++)
+		part[k] = s->part[k];
+	write_budget(d, "step", s->step, s->group, part, s->dur, 1);
 }
 
 static void
@@ -474,9 +511,7 @@ vsum_write(struct stage *s, const struct v_opts *o)
 		d = vs_devn(i);
 		if (d->nkernels > 0) {
 			for (j = 0; j < d->nsteps; j++)
-				write_budget(d, "step", d->steps[j].step,
-				    d->steps[j].group, d->steps[j].part,
-				    d->steps[j].dur, 1);
+				write_step_budget(d, &d->steps[j]);
 			/* each group once, at its first step */
 			for (j = 0; j < d->nsteps; j++) {
 				for (k = 0; k < j; k++)

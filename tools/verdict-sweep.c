@@ -193,12 +193,26 @@ part_class(int p)
 	}
 }
 
+/*
+ * *A += B, held at the int64 ends.  Bubbles and host names are summed
+ * per step window and trimmed to its idle time (idle_parts()), which
+ * is an int64, so a sum held at the end gives the same result as the
+ * exact one; only records that overlap each other, which no stage
+ * writes, can reach it.
+ */
+static void
+sat_add(int64_t *a, int64_t b)
+{
+	if (__builtin_add_overflow(*a, b, a))
+		*a = b > 0 ? INT64_MAX : INT64_MIN;
+}
+
 /* Credit [A, B) to the windows it overlaps and to its kernels' names. */
 static void
 account(struct vdev *d, int64_t a, int64_t b)
 {
 	int p = state(d), c;
-	int64_t lo, hi, inw = 0;
+	int64_t lo, hi, inw = 0;	/* held at INT64_MAX: sat_add() */
 	size_t i;
 	struct vname *n;
 
@@ -215,7 +229,7 @@ account(struct vdev *d, int64_t a, int64_t b)
 			d->steps[i].part[p] += hi - lo;
 			if (p == VP_COMM_HIDDEN)
 				d->steps[i].hid[compute_bound(d)] += hi - lo;
-			inw += hi - lo;
+			sat_add(&inw, hi - lo);	/* windows may overlap */
 		}
 	}
 	if (inw == 0 || p == VP_COMM_HIDDEN)
@@ -228,7 +242,7 @@ account(struct vdev *d, int64_t a, int64_t b)
 			n = &d->names.v[d->act[i].name];
 			if (n->last != segment) {
 				n->last = segment;
-				n->ns[c] += inw;
+				sat_add(&n->ns[c], inw);
 			}
 		}
 }
@@ -325,17 +339,18 @@ vs_bubble(struct vdev *d, int64_t ts, int64_t dur, const int64_t *cls,
 		}
 	if (s == NULL || dur <= 0)
 		return;
-	s->bub_total += dur;
+	sat_add(&s->bub_total, dur);
 	if (!split) {
 		d->no_attrib = 1;
-		s->bub[IB_UNTRACED] += dur;
+		sat_add(&s->bub[IB_UNTRACED], dur);
 		return;
 	}
 	for (i = 0; i < IB_N; i++)
-		s->bub[i] += cls[i];
+		sat_add(&s->bub[i], cls[i]);
 	if (dur < opt->small_gap) {
-		s->bub[IB_LAUNCH] += cls[IB_HOST];
-		s->bub[IB_HOST] -= cls[IB_HOST];
+		sat_add(&s->bub[IB_LAUNCH], cls[IB_HOST]);
+		s->bub[IB_HOST] -= s->bub[IB_HOST] < cls[IB_HOST] ?
+		    s->bub[IB_HOST] : cls[IB_HOST];
 	}
 }
 
@@ -344,7 +359,7 @@ void
 vs_host_name(struct vdev *d, int cls, const char *name, size_t len,
     int64_t ns)
 {
-	vn_get(&d->names, name, len)->ns[cls] += ns;
+	sat_add(&vn_get(&d->names, name, len)->ns[cls], ns);
 }
 
 /*
@@ -360,7 +375,8 @@ idle_parts(struct vstep *s)
 	static const int order[IB_N] = {
 		IB_UNTRACED, IB_HOST, IB_LAUNCH, IB_INPUT, IB_SYNC
 	};
-	int64_t busy = 0, idle, sum = 0, over, take;
+	/* sums of int64 parts (the profiler's need not partition a step) */
+	__int128 busy = 0, idle, sum = 0, over, take;
 	int i;
 
 	for (i = 0; i < VP_NBUSY; i++)
@@ -368,11 +384,11 @@ idle_parts(struct vstep *s)
 	idle = s->dur > busy ? s->dur - busy : 0;
 	for (i = 0; i < IB_N; i++)
 		sum += s->bub[i];
-	if (sum < idle)
-		s->bub[IB_UNTRACED] += idle - sum;
+	if (sum < idle)		/* then untraced stays below idle */
+		s->bub[IB_UNTRACED] += (int64_t)(idle - sum);
 	for (over = sum - idle, i = 0; over > 0 && i < IB_N; i++) {
 		take = s->bub[order[i]] < over ? s->bub[order[i]] : over;
-		s->bub[order[i]] -= take;
+		s->bub[order[i]] -= (int64_t)take;
 		over -= take;
 	}
 	for (i = 0; i < IB_N; i++)
@@ -405,7 +421,8 @@ profiler_split(struct vdev *d)
 {
 	const struct vprof *p;
 	struct vstep *s;
-	int64_t timeline = 0, profiler = 0, comp;
+	__int128 timeline = 0, profiler = 0;
+	int64_t comp;
 	size_t j;
 	int k;
 
@@ -414,7 +431,8 @@ profiler_split(struct vdev *d)
 			continue;
 		for (k = 0; k < VP_NBUSY; k++)
 			timeline += d->steps[j].part[k];
-		profiler += p->ns[PF_COMPUTING] + p->ns[PF_COMM_NOT_OVERLAPPED];
+		profiler += (__int128)p->ns[PF_COMPUTING] +
+		    p->ns[PF_COMM_NOT_OVERLAPPED];
 	}
 	if (profiler <= 0 || timeline * 2 >= profiler)
 		return;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct stage;
+struct srec;
 
 /* The parts of a step window's time (prof-verdict(1), BUDGET). */
 enum vpart {
@@ -148,9 +149,16 @@ struct vname	*vn_get(struct vnames *, const char *, size_t);
 struct vverdict {
 	int		 cls;		/* VC_*, or VV_NO_DATA, VV_IN_CORE */
 	int		 second;	/* VC_*, or -1 */
-	int64_t		 part[VP_N], hid[VP_BUSY_UNCLASSED + 1];
-	int64_t		 cls_ns[VC_N];
-	int64_t		 window, steps;
+	/*
+	 * Sums over the steps of a scope, in 128 bits: each step's parts
+	 * are int64s, but the profiler's split (step_trace_time) need not
+	 * keep their sum within 64 bits.  A product with a ratio's terms
+	 * (30 bits at most) stays within 2^127 for fewer than 2^33 steps.
+	 */
+	__int128	 part[VP_N], hid[VP_BUSY_UNCLASSED + 1];
+	__int128	 cls_ns[VC_N];
+	__int128	 window;
+	int64_t		 steps;
 	int		 cut;
 	char		 tags[192];
 	const char	*confidence;
@@ -160,8 +168,15 @@ struct vverdict {
 void		 vsum_write(struct stage *, const struct v_opts *);
 /* NS as "X.XXX ms" and NUM / DEN as "X.X%" in BUF; BUF returned. */
 char		*vsum_ms(char *, size_t, int64_t);
-char		*vsum_pct(char *, size_t, int64_t, int64_t);
-int64_t		 vsum_per_step(int64_t, int64_t);
+char		*vsum_pct(char *, size_t, __int128, __int128);
+/* A sum of int64 values over STEPS of them, per step: an int64. */
+int64_t		 vsum_per_step(__int128, int64_t);
+/*
+ * Integer column NAME of R (a scope's total, such as budget_ns) when V
+ * is an int64; else left empty, with a diagnostic, and the stage exits
+ * 1 at its end.
+ */
+void		 vsum_total(struct srec *, const char *, __int128);
 /* The top N names of class CLS of D, as "name (x ms/step), ..." */
 void		 vsum_names(char *, size_t, const struct vdev *, int, int,
 		    int64_t);

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "devtab.h"
 #include "hash.h"
+#include "num.h"
 #include "stage.h"
 #include "waitanchor.h"
 #include "xalloc.h"
@@ -293,34 +294,44 @@ wa_vshape_finish(struct wa_map *names)
 	}
 }
 
-/* Order devices numerically when both are integers, else as text. */
-int
-wa_dev_cmp(const char *a, const char *b)
-{
-	char *ea, *eb;
-	long long x, y;
-
-	x = strtoll(a, &ea, 10);
-	y = strtoll(b, &eb, 10);
-	if (*a != '\0' && *b != '\0' && *ea == '\0' && *eb == '\0' &&
-	    x != y)
-		return x < y ? -1 : 1;
-	return strcmp(a, b);
-}
-
 static int rank_total;		/* for the comparators below */
+
+/*
+ * -1, 0, 1 as X / A is above, equal to, below Y / B (A, B > 0), exactly:
+ * the quotients, then the remainders' fractions, whose cross products
+ * stay below A * B, within 128 bits (a cross product of the sums would
+ * not).
+ */
+static int
+cmp_avg(__int128 x, uint64_t a, __int128 y, uint64_t b)
+{
+	__int128 qx = x / a, qy = y / b, rx = x % a, ry = y % b;
+
+	/* floor, not truncation: a negative wait makes a sum negative */
+	if (rx < 0) {
+		rx += a;
+		qx--;
+	}
+	if (ry < 0) {
+		ry += b;
+		qy--;
+	}
+	if (qx != qy)
+		return qx > qy ? -1 : 1;
+	rx *= b;
+	ry *= a;
+	return rx > ry ? -1 : rx < ry ? 1 : 0;
+}
 
 /* -1, 0, 1 as A's cost (or duration, DUR) is above, equal, below B's. */
 static int
 cmp_measure(const struct opent *a, const struct opent *b, int dur)
 {
-	__int128 x = dur ? a->dur_sum : (__int128)a->dur_sum + a->wait_sum;
-	__int128 y = dur ? b->dur_sum : (__int128)b->dur_sum + b->wait_sum;
+	__int128 x = dur ? a->dur_sum : a->dur_sum + a->wait_sum;
+	__int128 y = dur ? b->dur_sum : b->dur_sum + b->wait_sum;
 
-	if (!rank_total) {
-		x *= (__int128)b->calls;
-		y *= (__int128)a->calls;
-	}
+	if (!rank_total)
+		return cmp_avg(x, a->calls, y, b->calls);
 	return x > y ? -1 : x < y ? 1 : 0;
 }
 
@@ -338,7 +349,7 @@ cmp_by(const void *pa, const void *pb, int dur)
 {
 	const struct opent *a = *(struct opent *const *)pa;
 	const struct opent *b = *(struct opent *const *)pb;
-	int c = wa_dev_cmp(a->dev, b->dev);
+	int c = devtab_cmp(a->dev, b->dev);
 
 	if (c == 0)
 		c = cmp_measure(a, b, dur);
@@ -362,7 +373,7 @@ by_rank(const void *pa, const void *pb)
 {
 	const struct opent *a = *(struct opent *const *)pa;
 	const struct opent *b = *(struct opent *const *)pb;
-	int c = wa_dev_cmp(a->dev, b->dev);
+	int c = devtab_cmp(a->dev, b->dev);
 
 	if (c == 0)
 		c = a->rank_cost < b->rank_cost ? -1 : a->rank_cost >
@@ -391,11 +402,11 @@ rank_ops(struct opent **v, size_t n, int (*cmp)(const void *,
 
 /* The spec 5.3 class of an overlap OV out of a duration D > 0. */
 const char *
-wa_aicpu_class(int64_t ov, int64_t d)
+wa_aicpu_class(__int128 ov, __int128 d)
 {
-	if ((__int128)10 * ov >= (__int128)9 * d)
+	if (10 * ov >= 9 * d)
 		return "AICPU_MASKED_BUT_UNDESIRABLE";
-	if ((__int128)5 * ov < (__int128)d)
+	if (5 * ov < d)
 		return "AICPU_EXPOSED_NOT_ALLOWED";
 	return "AICPU_PARTIALLY_EXPOSED";
 }
@@ -409,7 +420,7 @@ wa_aicpu_class(int64_t ov, int64_t d)
 static void
 op_tags(const struct opent *op, int64_t top, char *buf, size_t cap)
 {
-	__int128 w = op->wait_sum, c = (__int128)op->dur_sum + op->wait_sum;
+	__int128 w = op->wait_sum, c = op->dur_sum + op->wait_sum;
 
 	buf[0] = '\0';
 	if (op->wait_calls > 0 && c > 0 && 100 * w > 95 * c &&
@@ -443,11 +454,31 @@ main_core(const struct opent *op)
 }
 
 static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
+set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
 	char buf[NUM_BUFSIZE];
 
-	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
+	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
+}
+
+/*
+ * A total of the op, in column NAME, when it is an int64 as prof-tsv(5)
+ * wants an integer field; else the field stays empty and the stage
+ * fails at its end, the rest written.
+ */
+static void
+set_total(struct stage *st, struct srec *r, const struct opent *op,
+    const char *name, __int128 v)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (v >= INT64_MIN && v <= INT64_MAX) {
+		srec_set_i64(r, stage_col(st, name), (int64_t)v);
+		return;
+	}
+	num_ratio_i128(buf, v, 1, 0);
+	stage_error(st, "op '%s' of dev '%s': %s of %s ns is past 64-bit "
+	    "nanoseconds: left empty", op->name, op->dev, name, buf);
 }
 
 /* Write the summary record of one op. */
@@ -456,7 +487,7 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
     int64_t end)
 {
 	struct srec *r = stage_new(st, "op", end);
-	int64_t cost = op->dur_sum + op->wait_sum;
+	__int128 cost = op->dur_sum + op->wait_sum;
 	char tags[512];
 
 	srec_set_str(r, COL_DEV, op->dev);
@@ -468,20 +499,19 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
 	if (o->by_shape && stage_col(st, "in_shapes") >= 0)
 		srec_set_str(r, stage_col(st, "in_shapes"), op->shapes);
 	srec_set_i64(r, stage_col(st, "calls"), (int64_t)op->calls);
-	srec_set_i64(r, stage_col(st, "dur_total_ns"), op->dur_sum);
-	set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum,
-	    (int64_t)op->calls);
+	set_total(st, r, op, "dur_total_ns", op->dur_sum);
+	set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum, op->calls);
 	if (op->wait_calls > 0) {
 		set_ratio(r, stage_col(st, "wait_avg_ns"), op->wait_sum,
-		    (int64_t)op->calls);
+		    op->calls);
 		if (cost > 0)
 			set_ratio(r, stage_col(st, "wait_ratio"),
 			    op->wait_sum, cost);
 		else
 			srec_set_str(r, stage_col(st, "wait_ratio"), "0");
 	}
-	set_ratio(r, stage_col(st, "cost_avg_ns"), cost, (int64_t)op->calls);
-	srec_set_i64(r, stage_col(st, "cost_total_ns"), cost);
+	set_ratio(r, stage_col(st, "cost_avg_ns"), cost, op->calls);
+	set_total(st, r, op, "cost_total_ns", cost);
 	srec_set_i64(r, stage_col(st, "rank_cost"), op->rank_cost);
 	srec_set_i64(r, stage_col(st, "rank_dur"), op->rank_dur);
 	if (op->ai_calls > 0)

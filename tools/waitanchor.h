@@ -66,9 +66,14 @@ struct opent {
 	const char	*dev, *name, *shapes;
 	struct nament	*nm;
 	uint64_t	 calls, wait_calls;
-	int64_t		 dur_sum, wait_sum;
+	/*
+	 * Sums over the calls, in 128 bits: an op's kernels can overlap
+	 * (streams, ranks under -a), and waits add to durations, so a sum
+	 * of int64 values need not be one.
+	 */
+	__int128	 dur_sum, wait_sum;
 	uint64_t	 ai_calls;	/* AI CPU calls with a duration */
-	int64_t		 ai_dur, ai_overlap;
+	__int128	 ai_dur, ai_overlap;
 	unsigned	 flags;
 	char		*core[OP_NCORES];
 	uint64_t	 core_n[OP_NCORES];
@@ -97,9 +102,8 @@ void		 wa_vshape_finish(struct wa_map *);
 /* Write the summary op records; returns how many. */
 size_t		 wa_summary(struct stage *, struct wa_map *,
 		    const struct wa_opts *, int64_t);
-const char	*wa_aicpu_class(int64_t, int64_t);
+const char	*wa_aicpu_class(__int128, __int128);
 int		 wa_is_comm_name(const char *, size_t);
-int		 wa_dev_cmp(const char *, const char *);
 
 /* ---- per-device windows ---- */
 
@@ -128,6 +132,7 @@ struct wadev {
 	size_t		 nai, aicap;
 	int64_t		 bub_max_end;
 	int		 wait_seen, shapes_seen, steps_seen;
+	int64_t		 queued;	/* its earliest time in the AI queue */
 };
 
 void		 ivrun_add(struct ivrun *, int64_t, int64_t);

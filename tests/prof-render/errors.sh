@@ -1,10 +1,13 @@
 # Every diagnostic of prof-render, with its exit status.
 t() { "$@" 2>&1; echo "exit $?"; }
+# tq: the same with the report itself left out (a damaged stream's
+# report of the records before the damage: see damaged.sh).
+tq() { "$@" 2>&1 >/dev/null; echo "exit $?"; }
 printf 'a\tb\n1\t2\n' | t prof-render -f md
 printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\tvalue\nmetric\t1\t\t0\t\tcapture_span_ns\tabc\n' >bad.tsv
 t prof-render -f json bad.tsv
 printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nwindow\tx\t1\t0\t\tstep\n' >badts.tsv
-t prof-render -f md badts.tsv
+tq prof-render -f md badts.tsv
 printf 'kind\tts_ns\tdur_ns\tdev\ttrack\tname\nkernel\t1\t2\t0\t1\n' >short.tsv
 t prof-render -f md short.tsv
 t prof-render -f md no-such-file.tsv

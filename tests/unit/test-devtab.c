@@ -14,6 +14,48 @@ struct item {
 	int	 seen;
 };
 
+/*
+ * A job of 100,000 ranks: every device is found again, in and out of
+ * the order it came, before and after sorting, and names that differ
+ * in one byte or in length stay apart.
+ */
+static void
+test_many(void)
+{
+	enum { N = 100000 };
+	struct devtab t;
+	struct item *p;
+	char name[32];
+	int i, isnew;
+
+	devtab_init(&t, sizeof(struct item));
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "%d", i);
+		p = devtab_get(&t, name, strlen(name), &isnew);
+		CHECK(isnew && p->seen == 0);
+		p->seen = i + 1;
+	}
+	CHECK(t.n == N);
+	for (i = N - 1; i >= 0; i -= 7) {
+		snprintf(name, sizeof(name), "%d", i);
+		p = devtab_get(&t, name, strlen(name), &isnew);
+		CHECK(!isnew && p->seen == i + 1);
+	}
+	CHECK(devtab_find(&t, "0 ", 2) == NULL);
+	CHECK(devtab_find(&t, "100000", 6) == NULL);
+	devtab_sort(&t, strcmp);
+	CHECK_STR(t.v[0].name, "0");
+	CHECK_STR(t.v[1].name, "1");
+	CHECK_STR(t.v[2].name, "10");
+	for (i = 0; i < N; i += 3) {
+		snprintf(name, sizeof(name), "%d", i);
+		p = devtab_find(&t, name, strlen(name));
+		CHECK(p != NULL && p->seen == i + 1);
+	}
+	CHECK(t.n == N);
+	devtab_free(&t);
+}
+
 int
 main(void)
 {
@@ -50,7 +92,11 @@ main(void)
 	CHECK(t.v[3].item == a && t.v[2].item == b);
 	CHECK(devtab_get(&t, "12", 2, &isnew) == b && !isnew);
 	CHECK(devtab_get(&t, "npu99", 5, &isnew) != NULL && !isnew);
+	CHECK(devtab_find(&t, "npu100", 6) == NULL);
+	CHECK(devtab_find(&t, "7", 1) == a);
 	devtab_free(&t);
 	CHECK(t.n == 0 && t.v == NULL);
+	CHECK(devtab_find(&t, "7", 1) == NULL);
+	test_many();
 	CHECK_DONE();
 }

@@ -27,12 +27,63 @@ ratio128(unsigned __int128 n, unsigned __int128 d, int places)
 	return buf;
 }
 
+static const char *
+ratioi(__int128 n, __int128 d, int places)
+{
+	static char buf[NUM_BUFSIZE];
+
+	num_ratio_i128(buf, n, d, places);
+	return buf;
+}
+
+/*
+ * Order statistics of values at the ends of int64, where a value times
+ * 100 or a difference of two needs more than 64 bits (prof-bubbles
+ * printed a negative p90 of positive gaps), and the signed 128-bit
+ * ratio that writes them.
+ */
+static void
+test_wide(void)
+{
+	int64_t big[] = { 1, INT64_MAX - 1, INT64_MAX };
+	int64_t ends[] = { INT64_MIN + 1, INT64_MAX };
+	__int128 w;
+	int64_t n64;
+
+	CHECK_STR(ratioi(-2, 3, 6), "-0.666667");
+	CHECK_STR(ratioi(2, -3, 6), "-0.666667");
+	CHECK_STR(ratioi(-2, -3, 6), "0.666667");
+	CHECK_STR(ratioi(-1, 3000000, 6), "0");	/* no "-0" */
+	CHECK_STR(ratioi((__int128)INT64_MAX * 3, 1, 6),
+	    "27670116110564327421");
+	CHECK_STR(ratioi((__int128)INT64_MIN * 100, 100, 6),
+	    "-9223372036854775808");
+	num_percentile(big, 3, 90, &w);	/* position 1.8 */
+	CHECK(w > 0);
+	CHECK_STR(ratioi(w, 100, 6), "9223372036854775806.8");
+	num_percentile(big, 3, 100, &w);
+	CHECK_STR(ratioi(w, 100, 6), "9223372036854775807");
+	num_percentile(ends, 2, 50, &w);	/* a difference of 2^64 - 2 */
+	CHECK_STR(ratioi(w, 100, 6), "0");
+	num_percentile(ends, 2, 95, &w);
+	CHECK_STR(ratioi(w, 100, 6), "8301034833169298226.3");
+	num_median128(big, 3, &w);
+	CHECK_STR(ratioi(w, 2, 6), "9223372036854775806");
+	num_median128(big + 1, 2, &w);
+	CHECK_STR(ratioi(w, 2, 6), "9223372036854775806.5");
+	num_median128(ends, 2, &w);
+	CHECK_STR(ratioi(w, 2, 6), "0");
+	num_median(big, 2, &n64);		/* within +-2^62: int64 */
+	CHECK(n64 == INT64_MAX);
+}
+
 int
 main(void)
 {
 	int64_t li[] = { 300, 900, 0, 0, 0 };	/* largest internal, us */
 	int64_t even[] = { 1, 2, 3, 4 };
 	int64_t num;
+	__int128 wide;
 
 	CHECK_STR(ratio(750, 1200, 6), "0.625");
 	/* The 128-bit ratio agrees with num_ratio where both apply. */
@@ -66,17 +117,18 @@ main(void)
 
 	/* pandas quantile(0.95) of 0.3,0.9,0,0,0 ms is 0.78 ms */
 	num_sort(li, 5);
-	num_percentile(li, 5, 95, &num);
-	CHECK_STR(ratio(num, 100, 6), "780");
-	num_percentile(li, 5, 100, &num);
-	CHECK(num == 90000);
-	num_percentile(li, 5, 0, &num);
-	CHECK(num == 0);
-	num_percentile(li, 1, 95, &num);
-	CHECK(num == 0);
+	num_percentile(li, 5, 95, &wide);
+	CHECK_STR(ratioi(wide, 100, 6), "780");
+	num_percentile(li, 5, 100, &wide);
+	CHECK(wide == 90000);
+	num_percentile(li, 5, 0, &wide);
+	CHECK(wide == 0);
+	num_percentile(li, 1, 95, &wide);
+	CHECK(wide == 0);
 	num_median(even, 4, &num);
 	CHECK_STR(ratio(num, 2, 6), "2.5");
 	num_median(li, 5, &num);
 	CHECK(num == 0);
+	test_wide();
 	CHECK_DONE();
 }

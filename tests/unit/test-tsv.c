@@ -50,13 +50,17 @@ read_bytes_status(const char *text, size_t len)
 	CHECK(pid >= 0);
 	if (pid == 0) {
 		struct tsvr *r;
+		int rc;
 
 		freopen("/dev/null", "w", stderr);
 		if ((r = tsvr_open(path)) == NULL)
 			_exit(3);
-		while (tsvr_next(r) == 1)
+		while ((rc = tsvr_next(r)) == 1)
 			continue;
-		_exit(0);
+		/* -1: a damaged record, reported; the reader stays failed */
+		if (rc < 0 && (!tsvr_failed(r) || tsvr_next(r) != -1))
+			_exit(4);
+		_exit(rc < 0 ? 1 : 0);
 	}
 	waitpid(pid, &st, 0);
 	unlink(path);
@@ -443,6 +447,117 @@ test_lines(void)
 	free(got);
 }
 
+/* Diagnostics expected by a test go to /dev/null, and back. */
+static int saved_err = -1;
+
+static void
+quiet(int on)
+{
+	int fd;
+
+	fflush(stderr);
+	if (on) {
+		saved_err = dup(2);
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 2);
+		close(fd);
+	} else {
+		dup2(saved_err, 2);
+		close(saved_err);
+	}
+}
+
+/*
+ * A stream cut short: a last line without newline is never a record
+ * (its last field may have lost digits), and a preamble without a
+ * header is not an empty stream.  The records before the cut are read.
+ */
+static void
+test_cut(void)
+{
+	const char *path;
+	struct tsvr *r;
+
+	CHECK(read_all_status("a\tb\n1\t2") == 1);
+	CHECK(read_all_status("a\tb\n1\t2\n3\t4") == 1);
+	CHECK(read_all_status("a\tb\n1\t2\r") == 1);
+	CHECK(read_all_status("#prof-tsv 1\n") == 1);
+	CHECK(read_all_status("#prof-tsv 1\n#origin_ns 5\n") == 1);
+	CHECK(read_all_status("#prof-tsv 1\n#origin_n") == 1);
+	CHECK(read_all_status("#prof-tsv 1\nkind\tts_n") == 1);
+	CHECK(read_all_status("a\tb") == 1);
+	CHECK(read_all_status("#prof-tsv 2\na\tb\n") == 1);
+	CHECK(read_all_status("#prof-tsv 1\na\tb\n") == 0);
+	CHECK(read_all_status("#prof-tsv 1\na\tb\n1\t2\n") == 0);
+	path = write_file("a\tb\n1\t2\n3\t45");
+	CHECK((r = tsvr_open(path)) != NULL);
+	CHECK(tsvr_next(r) == 1);
+	CHECK_STR(tsvr_field(r, 1, NULL), "2");
+	CHECK(!tsvr_failed(r));
+	quiet(1);
+	CHECK(tsvr_next(r) == -1);
+	quiet(0);
+	CHECK(tsvr_failed(r));
+	CHECK(tsvr_next(r) == -1);
+	tsvr_close(r);
+	unlink(path);
+}
+
+/*
+ * The fixed times as every program reads them (tsvr_times): absent
+ * values, the int64 ends, and each rule of prof-tsv(5) broken once.
+ */
+static void
+test_times(void)
+{
+	static const struct {
+		const char	*line;
+		int		 rc;
+		int64_t		 ts, dur;
+	} c[] = {
+		{ "kernel\t5\t3\n", 0, 5, 3 },
+		{ "metric\t\t\n", 0, TSV_NO_TS, -1 },
+		{ "host\t5\t\n", 0, 5, -1 },
+		{ "kernel\t-9223372036854775807\t0\n", 0, INT64_MIN + 1, 0 },
+		{ "kernel\t0\t9223372036854775807\n", 0, 0, INT64_MAX },
+		{ "kernel\t9223372036854775806\t1\n", 0, INT64_MAX - 1, 1 },
+		{ "kernel\t-9223372036854775808\t1\n", -1, 0, 0 },
+		{ "mark\t-9223372036854775808\t\n", -1, 0, 0 },
+		{ "kernel\t9223372036854775807\t1\n", -1, 0, 0 },
+		{ "kernel\t5\t-1\n", -1, 0, 0 },
+		{ "kernel\t5\t\n", -1, 0, 0 },
+		{ "kernel\t\t5\n", -1, 0, 0 },
+		{ "kernel\tx\t5\n", -1, 0, 0 },
+		{ "kernel\t5\t5.0\n", -1, 0, 0 },
+		{ "kernels\t5\t\n", 0, 5, -1 },
+	};
+	char text[256];
+	const char *path;
+	struct tsvr *r;
+	int64_t ts, dur;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(text, sizeof(text), "kind\tts_ns\tdur_ns\n%s",
+		    c[i].line);
+		path = write_file(text);
+		CHECK((r = tsvr_open(path)) != NULL);
+		CHECK(tsvr_next(r) == 1);
+		quiet(1);
+		rc = tsvr_times(r, &ts, &dur);
+		quiet(0);
+		CHECK(rc == c[i].rc);
+		CHECK(tsvr_failed(r) == (c[i].rc < 0));
+		if (c[i].rc == 0)
+			CHECK(ts == c[i].ts && dur == c[i].dur);
+		else
+			CHECK(tsvr_next(r) == -1);
+		tsvr_close(r);
+		unlink(path);
+	}
+}
+
 int
 main(void)
 {
@@ -454,6 +569,8 @@ main(void)
 	test_split_errors();
 	test_read_i64();
 	test_lines();
+	test_cut();
+	test_times();
 	CHECK(read_all_status("a\tb\n1\t2\n") == 0);
 	CHECK(read_all_status("") == 0);
 	CHECK(read_all_status("a\tb\n1\t2\t3\n") == 1);
