@@ -106,6 +106,15 @@ usage(void)
 	exit(EXIT_OK);
 }
 
+/* A + B, held at INT64_MAX: a sum past it is no time a step takes. */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 static struct rstep *
 step_of(struct rdev *d, const char *s, size_t n)
 {
@@ -209,7 +218,8 @@ on_record(struct stage *st)
 
 		s = rec_step(st, &sn);
 		r = step_of(d, s, sn);
-		r->window = (r->window < 0 ? 0 : r->window) + stage_dur(st);
+		r->window = sat_add(r->window < 0 ? 0 : r->window,
+		    stage_dur(st) > 0 ? stage_dur(st) : 0);
 	} else if (stage_is(st, "kernel")) {
 		d->nkernels++;
 		core = c.core >= 0 ? stage_get(st, c.core, &n) : "";
@@ -370,10 +380,11 @@ collectives(struct stage *st, int top)
 			struct rdev *d = dev_at(ops[k].dev);
 
 			d->matched++;
-			d->waited += lts - ops[k].ts;
-			cl[ncl].wait += lts - ops[k].ts;
+			d->waited = sat_add(d->waited, lts - ops[k].ts);
+			cl[ncl].wait = sat_add(cl[ncl].wait, lts - ops[k].ts);
 		}
-		dev_at(ops[last].dev)->caused += cl[ncl].wait;
+		dev_at(ops[last].dev)->caused = sat_add(dev_at(ops[last].dev)->caused,
+		    cl[ncl].wait);
 		dev_at(ops[last].dev)->last_count++;
 		ncl++;
 	}
@@ -489,11 +500,11 @@ steps(struct stage *st, char *worst_tags, size_t wcap, int64_t *worst_num,
 					    &dev_at(k)->steps[m])) < 0)
 						continue;
 					t[n++] = v;
-					if (v > mx) {
+					if (slow == NULL || v > mx) {
 						mx = v;
 						slow = devs.v[k].name;
 					}
-					if (v < mn) {
+					if (fast == NULL || v < mn) {
 						mn = v;
 						fast = devs.v[k].name;
 					}
@@ -510,11 +521,13 @@ steps(struct stage *st, char *worst_tags, size_t wcap, int64_t *worst_num,
 			set_ratio(r, "skew_ratio", st, mx - mn, mn);
 			srec_set_str(r, stage_col(st, "slow_rank"), slow);
 			srec_set_str(r, stage_col(st, "fast_rank"), fast);
-			if ((mx - mn) * opt.skew_den > opt.skew_num * mn)
+			if ((__int128)(mx - mn) * opt.skew_den >
+			    (__int128)opt.skew_num * mn)
 				srec_set_str(r, stage_col(st, "tags"),
 				    "STEP_SKEW");
 			stage_put(st, r);
-			if ((mx - mn) * *worst_den > *worst_num * mn) {
+			if ((__int128)(mx - mn) * *worst_den >
+			    (__int128)*worst_num * mn) {
 				*worst_num = mx - mn;
 				*worst_den = mn;
 				*worst_rank = slow;
@@ -599,6 +612,7 @@ static void
 compute_imbalance(struct stage *st)
 {
 	size_t i, j, n = 0, steps;
+	__int128 acc;		/* a sum of int64 values can pass int64 */
 	int64_t sum, mx = -1, mn = INT64_MAX;
 	const char *slow = NULL, *fast = NULL;
 	char ev[1024], ms[NUM_BUFSIZE];
@@ -607,20 +621,20 @@ compute_imbalance(struct stage *st)
 
 	ev[0] = '\0';
 	for (i = 0; i < devs.n; i++) {
-		for (j = 0, sum = 0, steps = 0; j < dev_at(i)->nsteps; j++)
+		for (j = 0, acc = 0, steps = 0; j < dev_at(i)->nsteps; j++)
 			if (dev_at(i)->steps[j].pm[PM_COMPUTING] >= 0) {
-				sum += dev_at(i)->steps[j].pm[PM_COMPUTING];
+				acc += dev_at(i)->steps[j].pm[PM_COMPUTING];
 				steps++;
 			}
 		if (steps == 0)
 			continue;
-		sum /= (int64_t)steps;
+		sum = (int64_t)(acc / (__int128)steps);	/* a mean fits */
 		n++;
-		if (sum > mx) {
+		if (slow == NULL || sum > mx) {
 			mx = sum;
 			slow = devs.v[i].name;
 		}
-		if (sum < mn) {
+		if (fast == NULL || sum < mn) {
 			mn = sum;
 			fast = devs.v[i].name;
 		}
@@ -681,7 +695,7 @@ summarize(struct stage *st)
 		srec_set_str(r, stage_col(st, "step"), worst_step);
 		set_ratio(r, "skew_ratio", st, wn, wd);
 		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
-		if (wn * opt.skew_den > opt.skew_num * wd)
+		if ((__int128)wn * opt.skew_den > (__int128)opt.skew_num * wd)
 			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
 		stage_put(st, r);
 	}
