@@ -34,7 +34,7 @@ EXTRA_DIST += fuzz/README.md fuzz/run.sh fuzz/fuzz.h fuzz/fuzz.c \
 	fuzz/sink-stub.c fuzz/track.h fuzz/track.c fuzz/tracked-diag.c \
 	fuzz/tracked-tsv.c fuzz/tracked-stage.c fuzz/fuzz-dtime.c fuzz/fuzz-csv.c fuzz/fuzz-json.c \
 	fuzz/fuzz-tsv.c fuzz/fuzz-stage.c fuzz/fuzz-unz.c fuzz/fuzz-walk.c \
-	fuzz/seeds fuzz/regress fuzz/dict
+	fuzz/seeds fuzz/regress fuzz/dict fuzz/stages.py
 CLEANFILES += $(FUZZ_HARNESSES)
 
 fuzz/fuzz-dtime: $(top_srcdir)/fuzz/fuzz-dtime.c $(top_srcdir)/libcommon/dtime.c
@@ -72,7 +72,14 @@ fuzz/fuzz-stage: $(top_srcdir)/fuzz/fuzz-stage.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS
 	    $(FUZZ_TRACKED) $(top_srcdir)/fuzz/tracked-stage.c \
 	    $(FUZZ_NUMS) $(FUZZ_LIBS)
 
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build fuzz-stages
+# The stages themselves, chained, on mutated streams with extreme
+# integers (fuzz/stages.py): meant for a build configured with
+# --enable-sanitizers; findings go to fuzz/stages-out.
+fuzz-stages: all
+	python3 $(top_srcdir)/fuzz/stages.py --tools $(top_builddir)/tools \
+	    --seeds $(top_srcdir)/fuzz/seeds/stage/* --time $(FUZZ_TIME) \
+	    --out $(top_builddir)/fuzz/stages-out
 fuzz-build: $(FUZZ_HARNESSES)
 fuzz: fuzz-build
 	FUZZ_TIME='$(FUZZ_TIME)' $(SHELL) $(top_srcdir)/fuzz/run.sh \
