@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "layers.h"
+#include "num.h"
 #include "stage.h"
 #include "xalloc.h"
 
@@ -188,7 +189,7 @@ candidates(const struct lkern *k, size_t n, size_t *ncand, int64_t steps)
 		}
 		c[j - 1].last = i;
 		c[j - 1].count++;
-		c[j - 1].dur += k[i].e - k[i].s;
+		c[j - 1].dur = num_sat_add(c[j - 1].dur, k[i].e - k[i].s);
 	}
 	free(idx);
 	for (i = j = 0; i < nc; i++)

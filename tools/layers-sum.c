@@ -203,14 +203,14 @@ sum_kernel(struct ldev *d, const struct lkern *k, unsigned flags)
 	int role = names_get(k->name)->role;
 
 	s->n++;
-	s->sum += dur;
+	s->sum = num_sat_add(s->sum, dur);
 	d->nkernels++;
 	if (flags & NF_COMM) {
-		s->comm += dur;
-		d->comm_sum += dur;
+		s->comm = num_sat_add(s->comm, dur);
+		d->comm_sum = num_sat_add(d->comm_sum, dur);
 		lrun_add(&d->comm, k->s, k->e);
 	} else if (flags & NF_AICPU)
-		s->aicpu += dur;
+		s->aicpu = num_sat_add(s->aicpu, dur);
 	else if (role != ROLE_MEM)
 		lrun_add(&d->comp, k->s, k->e);
 	lrun_add(&s->run, k->s, k->e);
@@ -557,8 +557,9 @@ put_streams(struct ldev *d)
 	for (i = 0; i < d->nstreams; i++) {
 		struct lstream *s = &d->streams[i];
 
-		total += s->sum;
-		if (2 * s->comm <= s->sum && 2 * s->aicpu <= s->sum &&
+		total = num_sat_add(total, s->sum);
+		if (2 * (__int128)s->comm <= s->sum &&
+		    2 * (__int128)s->aicpu <= s->sum &&
 		    s->sum > best) {
 			best = s->sum;
 			main_i = i;
@@ -571,9 +572,9 @@ put_streams(struct ldev *d)
 
 		if (s->n == 0)
 			continue;
-		if (2 * s->comm > s->sum)
+		if (2 * (__int128)s->comm > s->sum)
 			role = "comm";
-		else if (2 * s->aicpu > s->sum)
+		else if (2 * (__int128)s->aicpu > s->sum)
 			role = "ai_cpu";
 		else if (i == main_i)
 			role = "main_compute";

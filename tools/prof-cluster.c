@@ -106,15 +106,6 @@ usage(void)
 	exit(EXIT_OK);
 }
 
-/* A + B, held at INT64_MAX: a sum past it is no time a step takes. */
-static int64_t
-sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
 static struct rstep *
 step_of(struct rdev *d, const char *s, size_t n)
 {
@@ -218,7 +209,7 @@ on_record(struct stage *st)
 
 		s = rec_step(st, &sn);
 		r = step_of(d, s, sn);
-		r->window = sat_add(r->window < 0 ? 0 : r->window,
+		r->window = num_sat_add(r->window < 0 ? 0 : r->window,
 		    stage_dur(st) > 0 ? stage_dur(st) : 0);
 	} else if (stage_is(st, "kernel")) {
 		d->nkernels++;
@@ -380,10 +371,10 @@ collectives(struct stage *st, int top)
 			struct rdev *d = dev_at(ops[k].dev);
 
 			d->matched++;
-			d->waited = sat_add(d->waited, lts - ops[k].ts);
-			cl[ncl].wait = sat_add(cl[ncl].wait, lts - ops[k].ts);
+			d->waited = num_sat_add(d->waited, lts - ops[k].ts);
+			cl[ncl].wait = num_sat_add(cl[ncl].wait, lts - ops[k].ts);
 		}
-		dev_at(ops[last].dev)->caused = sat_add(dev_at(ops[last].dev)->caused,
+		dev_at(ops[last].dev)->caused = num_sat_add(dev_at(ops[last].dev)->caused,
 		    cl[ncl].wait);
 		dev_at(ops[last].dev)->last_count++;
 		ncl++;

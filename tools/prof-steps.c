@@ -150,7 +150,7 @@ make_events(struct sdev **devs, size_t ndevs)
 			ev[nev++] = (struct event){ d->win[j].s, d, j };
 		if (d->nwin > 0)
 			ev[nev++] = (struct event){
-			    d->win[d->nwin - 1].e + 1, d, SIZE_MAX };
+			    num_sat_add(d->win[d->nwin - 1].e, 1), d, SIZE_MAX };
 	}
 	if (nev > 0)
 		qsort(ev, nev, sizeof(*ev), cmp_event);
@@ -452,9 +452,10 @@ count_kernel(struct run *r)
 
 	r->cnt[kernel_class(name, len, h)]++;
 	r->bits[(h % SIGBITS) / 64] |= 1ULL << (h % 64);
-	r->dursum += dur > 0 ? dur : 0;
+	r->dursum = num_sat_add(r->dursum, dur > 0 ? dur : 0);
 	if (c_wait >= 0)
-		r->waitsum += stage_i64(st, c_wait, &absent);
+		r->waitsum = num_sat_add(r->waitsum, stage_i64(st, c_wait,
+		    &absent));
 	add_stream(r);
 }
 
@@ -570,7 +571,7 @@ put_periods(struct sdev *d, int64_t end)
 static const char *
 ms_text(char *buf, size_t sz, int64_t ns)
 {
-	int64_t t = (ns + 500) / 1000;
+	int64_t t = num_sat_add(ns, 500) / 1000;
 
 	snprintf(buf, sz, "%" PRId64 ".%03" PRId64, t / 1000, t % 1000);
 	return buf;
