@@ -261,7 +261,10 @@ position(const char *text, size_t pos, unsigned long *line,
 	*col = (unsigned long)(end - p) + 1;
 }
 
-/* Read the rest of the member into DOC->text; -1 after a diagnostic. */
+/*
+ * Read the rest of the member into DOC->text; -1 after a read error (the
+ * diagnostic printed), -2 when it is larger than MAX (said here).
+ */
 static int
 load_text(struct input *in, const char *where, size_t max,
     struct json_doc *doc)
@@ -290,7 +293,7 @@ load_text(struct input *in, const char *where, size_t max,
 	doc->text[doc->len] = '\0';
 	if (doc->len > max) {
 		diag_at(where, 0, "JSON document larger than %zu bytes", max);
-		return -1;
+		return -2;
 	}
 	return 0;
 }
@@ -459,9 +462,9 @@ load(struct input *in, const char *where, size_t max, struct json_doc *doc,
 	int r;
 
 	memset(doc, 0, sizeof(*doc));
-	if (load_text(in, where, max, doc) == -1) {
+	if ((r = load_text(in, where, max, doc)) < 0) {
 		/* What was read before a read error is a prefix too. */
-		if (!prefix || doc->len == 0)
+		if (!prefix || r == -2 || doc->len == 0)
 			goto fail;
 		doc->text[doc->len] = '\0';
 		if ((r = tokenize(where, doc, 1)) == -1 || doc->ntok == 0)

@@ -192,6 +192,61 @@ load(const char *text, size_t len, size_t max, struct json_doc *doc)
 	return r;
 }
 
+/* json_load_prefix on a file holding TEXT (LEN bytes) with cap MAX. */
+static int
+load_prefix(const char *text, size_t len, size_t max, struct json_doc *doc)
+{
+	struct input *in;
+	const char *name;
+	FILE *f;
+	int r;
+
+	CHECK((f = fopen(filepath, "wb")) != NULL);
+	CHECK(fwrite(text, 1, len, f) == len);
+	CHECK(fclose(f) == 0);
+	CHECK((in = input_open(filepath)) != NULL);
+	CHECK(input_next(in, &name) == 1);
+	r = json_load_prefix(in, "doc.json", max, doc);
+	input_close(in);
+	return r;
+}
+
+/*
+ * A document cut or damaged keeps the tokens before the damage, the
+ * containers it left open with end -1; one over the cap keeps nothing.
+ */
+static void
+test_load_prefix(void)
+{
+	static const char cut[] = "{\"s\": {\"a\": {\"x\": 1}, \"b\": {\"y\": 2";
+	static const char nul[] = "{\"s\": {\"a\": {}, \"b\0\": 1}}";
+	struct json_doc doc;
+	int v;
+
+	err_begin();
+	CHECK(load_prefix(cut, sizeof(cut) - 1, 1000, &doc) == 1);
+	CHECK_STR(err_end(), "test-json: doc.json:1:35: truncated JSON: the "
+	    "document ends early (the file is cut short)");
+	CHECK(doc.tok[0].end == -1);
+	v = json_get(doc.text, doc.tok, doc.ntok, 0, "s");
+	CHECK(v == 2 && doc.tok[v].end == -1);
+	v = json_get(doc.text, doc.tok, doc.ntok, 2, "a");
+	CHECK(v == 4 && doc.tok[v].end > 0);
+	v = json_get(doc.text, doc.tok, doc.ntok, 2, "b");
+	CHECK(v == 8 && doc.tok[v].end == -1);
+	json_free(&doc);
+	err_begin();
+	CHECK(load_prefix(nul, sizeof(nul) - 1, 1000, &doc) == 1);
+	CHECK_STR(err_end(), "test-json: doc.json:1:19: NUL byte in JSON "
+	    "text");
+	CHECK(json_get(doc.text, doc.tok, doc.ntok, 2, "a") == 4);
+	json_free(&doc);
+	err_begin();
+	CHECK(load_prefix(cut, sizeof(cut) - 1, 10, &doc) == -1);
+	CHECK_STR(err_end(), "test-json: doc.json: JSON document larger "
+	    "than 10 bytes");
+}
+
 static void
 test_load(void)
 {
@@ -249,6 +304,7 @@ main(void)
 	test_str();
 	test_get_skip();
 	test_load();
+	test_load_prefix();
 	unlink(filepath);
 	rmdir(tmpdir);
 	CHECK_DONE();
