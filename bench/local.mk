@@ -7,7 +7,8 @@
 # is not part of "make all".
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
-	bench/README.md bench/breadth.sh
+	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
+	bench/breadth.sh
 .PHONY: bench bench-breadth
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.
@@ -19,3 +20,5 @@ bench: all
 	    CC='$(CC)' $(SHELL) $(srcdir)/bench/run.sh
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/bench/stages.sh
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/cluster.sh

@@ -5,4 +5,4 @@
 # and their labels, the causes, the costliest op, the recommendations.
 prof-ingest -q data/alexnet_2rank | prof-steps | prof-merge |
     prof-bubbles | prof-attrib | prof-waitanchor | prof-roofline |
-    prof-verdict | prof-render -f text
+    prof-verdict | prof-cluster | prof-render -f text

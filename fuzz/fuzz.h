@@ -14,6 +14,8 @@
 const char	*fuzz_file(const uint8_t *, size_t);
 /* Read LEN bytes at S, so that AddressSanitizer checks them. */
 void		 fuzz_touch(const char *, size_t);
+/* Called by the stub sink with each source's path, when set. */
+extern void	(*sink_stub_begin_hook)(const char *);
 /* Silence the tools' diagnostics unless FUZZ_VERBOSE is set. */
 void		 fuzz_quiet(void);
 #endif

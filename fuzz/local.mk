@@ -7,11 +7,11 @@ FUZZ_TIME = 60
 FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
 	-DJSMN_PARENT_LINKS -I$(top_builddir) -I$(top_srcdir)/libcommon \
-	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS)
-FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(LIBCSV_LIBS)
+	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS) $(UNZ_CFLAGS)
+FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(UNZ_LIBS) $(LIBCSV_LIBS)
 FUZZ_COMMON = $(top_srcdir)/fuzz/fuzz.c \
 	$(top_srcdir)/libcommon/diag.c $(top_srcdir)/libcommon/xalloc.c \
-	$(top_srcdir)/libcommon/input.c
+	$(top_srcdir)/libcommon/input.c $(top_srcdir)/libcommon/unz.c
 FUZZ_NUMS = $(top_srcdir)/libcommon/dtime.c $(top_srcdir)/libcommon/num.c \
 	$(top_srcdir)/libcommon/hash.c $(top_srcdir)/libcommon/utf8.c
 FUZZ_JSON = $(top_srcdir)/libcommon/jsmn.c $(top_srcdir)/libcommon/json.c \
@@ -24,16 +24,17 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 # harnesses link copies compiled under fuzz/track.h instead.
 FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/fuzz/tracked-diag.c $(top_srcdir)/fuzz/tracked-tsv.c \
-	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c
+	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c \
+	$(top_srcdir)/libcommon/unz.c
 # What tracked-tsv.c includes, for make to see.
 FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c $(top_srcdir)/libcommon/tsvw.c
 FUZZ_HARNESSES = fuzz/fuzz-dtime fuzz/fuzz-csv fuzz/fuzz-json \
-	fuzz/fuzz-tsv fuzz/fuzz-stage
+	fuzz/fuzz-tsv fuzz/fuzz-stage fuzz/fuzz-unz fuzz/fuzz-walk
 EXTRA_DIST += fuzz/README.md fuzz/run.sh fuzz/fuzz.h fuzz/fuzz.c \
 	fuzz/sink-stub.c fuzz/track.h fuzz/track.c fuzz/tracked-diag.c \
 	fuzz/tracked-tsv.c fuzz/tracked-stage.c fuzz/fuzz-dtime.c fuzz/fuzz-csv.c fuzz/fuzz-json.c \
-	fuzz/fuzz-tsv.c fuzz/fuzz-stage.c fuzz/seeds fuzz/regress fuzz/dict \
-	fuzz/stages.py
+	fuzz/fuzz-tsv.c fuzz/fuzz-stage.c fuzz/fuzz-unz.c fuzz/fuzz-walk.c \
+	fuzz/seeds fuzz/regress fuzz/dict fuzz/stages.py
 CLEANFILES += $(FUZZ_HARNESSES)
 
 fuzz/fuzz-dtime: $(top_srcdir)/fuzz/fuzz-dtime.c $(top_srcdir)/libcommon/dtime.c
@@ -48,6 +49,17 @@ fuzz/fuzz-json: $(top_srcdir)/fuzz/fuzz-json.c $(FUZZ_COMMON) $(FUZZ_INGEST)
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-json.c \
 	    $(FUZZ_COMMON) $(FUZZ_INGEST) $(FUZZ_LIBS)
+fuzz/fuzz-unz: $(top_srcdir)/fuzz/fuzz-unz.c $(FUZZ_COMMON)
+	@mkdir -p fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-unz.c \
+	    $(FUZZ_COMMON) $(FUZZ_LIBS)
+# The walk is static in prof-ingest.c, which the harness includes.
+fuzz/fuzz-walk: $(top_srcdir)/fuzz/fuzz-walk.c $(top_srcdir)/tools/prof-ingest.c \
+    $(FUZZ_COMMON) $(FUZZ_INGEST)
+	@mkdir -p fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-walk.c \
+	    $(FUZZ_COMMON) $(FUZZ_INGEST) $(top_srcdir)/libcommon/cli.c \
+	    $(FUZZ_LIBS)
 fuzz/fuzz-tsv: $(top_srcdir)/fuzz/fuzz-tsv.c $(FUZZ_TRACKED) $(FUZZ_TSV_DEPS)
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(top_srcdir)/fuzz/fuzz-tsv.c \

@@ -43,6 +43,7 @@ struct csvin_row {
 	size_t		 first;		/* index in fld */
 	size_t		 nf;
 	unsigned long	 line;
+	int		 cut;		/* ended by the end of the file */
 };
 
 enum csvin_state {
@@ -80,6 +81,7 @@ struct csvin {
 	struct csvin_row cur;		/* the row csvin_next returned */
 	char		 errmsg[128];
 	unsigned long	 errline, errcol;
+	int		 header_done;	/* csvin_next returned the header */
 	char		*hbuf;		/* header names */
 	char		**hname;
 	size_t		 ncols;
@@ -167,7 +169,6 @@ csvin_cb_row(int term, void *data)
 {
 	struct csvin *c = data;
 
-	(void)term;
 	if (c->toolong)
 		return;
 	if (c->nrow == c->rcap) {
@@ -177,6 +178,8 @@ csvin_cb_row(int term, void *data)
 	c->row[c->nrow].first = c->rowfirst;
 	c->row[c->nrow].nf = c->nfld - c->rowfirst;
 	c->row[c->nrow].line = c->inrow ? c->rowline : c->line;
+	/* csv_fini's row (-1) had no line end: the file stops inside it. */
+	c->row[c->nrow].cut = term == -1;
 	c->nrow++;
 	c->rowfirst = c->nfld;
 	c->rowbytes = 0;
@@ -404,6 +407,21 @@ csvin_next(struct csvin *c)
 		}
 	}
 	c->cur = c->row[c->rnext++];
+	/*
+	 * Every profiler ends its last row with a line end (all the CSV
+	 * files of the corpus do), so a row without one is where the file
+	 * was cut: its last field may be short, and a short number is a
+	 * wrong number.  The rows before it stand; it does not.
+	 */
+	if (c->cur.cut) {
+		csvin_seterr(c, c->cur.line, 0, c->header_done ?
+		    "truncated file: it ends inside this row (no line end "
+		    "after it); the row is not read" :
+		    "truncated file: it ends inside the header row (no line "
+		    "end after it)");
+		return csvin_fail(c);
+	}
+	c->header_done = 1;
 	return 1;
 }
 
@@ -479,6 +497,19 @@ csvin_col(const struct csvin *c, const char *name)
 	for (i = 0; i < c->ncols; i++)
 		if (strcmp(c->hname[i], name) == 0)
 			return (int)i;
+	return -1;
+}
+
+int
+csvin_col_dup(const struct csvin *c, int i)
+{
+	size_t j;
+
+	if (i < 0 || (size_t)i >= c->ncols)
+		return -1;
+	for (j = (size_t)i + 1; j < c->ncols; j++)
+		if (strcmp(c->hname[j], c->hname[i]) == 0)
+			return (int)j;
 	return -1;
 }
 

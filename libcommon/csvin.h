@@ -25,6 +25,8 @@ size_t		 csvin_ncols(const struct csvin *);
 const char	*csvin_colname(const struct csvin *, size_t);
 /* Index of the header column named NAME (exact match), or -1. */
 int		 csvin_col(const struct csvin *, const char *);
+/* Index of a later column with the same name as column I, or -1. */
+int		 csvin_col_dup(const struct csvin *, int);
 /*
  * Read the next data row: 1 with a row, 0 at the end, -1 after
  * "prog: WHERE:LINE: msg" (bad quoting, field too large, read error).

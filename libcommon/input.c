@@ -1,14 +1,22 @@
 /*
- * Opening any input through libarchive.  One struct archive reads the file
- * (tar, zip, or a single raw stream through any compression filter); a
- * member that is itself compressed gets a second struct archive stacked on
- * top of the first, fed by archive_read_data on the outer one.  Formats
- * are registered one by one: format_all would let the mtree reader claim
- * plain text.  Every archive_read_data result is checked, because a
- * truncated gzip stream is reported only there.  A plain, uncompressed
- * regular file is read with read(2) once libarchive has told what it is,
- * straight into the caller's buffer: libarchive would copy every byte
- * once more through its own.
+ * Opening any input: a plain file, standard input, a compressed file
+ * (gzip, zstd, xz, bzip2, lz4), or the members of a tar or zip archive,
+ * members that are themselves compressed included.
+ *
+ * Those five compressions are decoded by unz.c, not by libarchive's
+ * filters: libarchive drops the block it was filling when the data ends
+ * early and never checks a gzip member's CRC-32, while unz hands over
+ * every byte that decodes before damage and checks every checksum.  So
+ * the first bytes of the file are looked at first; a compressed file is
+ * decoded by unz, and libarchive sees the decoded bytes only when they
+ * are a tar or zip archive.  Anything else is opened by libarchive as
+ * before: formats registered one by one (format_all would let the mtree
+ * reader claim plain text), a plain, uncompressed regular file then read
+ * with read(2) straight into the caller's buffer, as libarchive would
+ * copy every byte once more through its own.  Member data is taken with
+ * archive_read_data_block, never archive_read_data, which drops the
+ * bytes it had gathered in a call that ends in an error; a member that
+ * is itself compressed gets an unz decoder fed by those blocks.
  */
 #include <config.h>
 
@@ -19,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <archive.h>
@@ -26,33 +35,51 @@
 
 #include "diag.h"
 #include "input.h"
+#include "unz.h"
 #include "xalloc.h"
 
 #define INPUT_BLOCK	(1 << 20)	/* libarchive read block size */
-#define MAGIC_LEN	6		/* longest magic: xz */
+#define BID_BLOCK	(64 << 10)	/* the same on a regular file */
+#define SNIFF_LEN	512		/* decoded bytes that tell an archive */
 
 struct input {
 	char		*path;		/* for diagnostics: "<stdin>" */
 	int		 fd;
-	struct archive	*outer;
-	struct archive	*inner;		/* compressed member, or NULL */
+	int		 regular;	/* fd is a regular file */
+	struct archive	*outer;		/* NULL for a compressed single file */
 	int		 archive;	/* tar or zip, not a single stream */
 	struct archive_entry *first;	/* read by input_open, or NULL */
 	int		 first_pending;	/* input_next has not taken it */
 	int		 empty;		/* empty input: one empty member */
-	int		 inner_empty;	/* compressed member holds nothing */
 	int		 started;	/* input_next returned a member */
 	int		 failed;	/* a diagnostic was printed */
 	int		 direct;	/* plain regular file: read(2) */
 	off_t		 taken;		/* bytes libarchive gave, -1 once
 					   direct reading has begun */
+	/* The first bytes of fd, read to tell what the file is. */
+	unsigned char	 head[UNZ_MAGIC_LEN];
+	size_t		 headoff, headlen;
+	/* A compressed file's first decoded bytes, read to tell an archive. */
+	unsigned char	 pre[SNIFF_LEN];
+	size_t		 preoff, prelen;
+	struct unz	*fz;		/* decoder of the file itself */
+	enum unz_kind	 fzkind;
+	int		 zfailed;	/* fz said what is wrong */
+	struct unz	*mz;		/* decoder of the current member */
+	enum unz_kind	 mzkind;
+	/* The libarchive data block being handed out. */
+	const unsigned char *dblk;
+	size_t		 dleft;
+	int64_t		 dpos;		/* member bytes handed out */
+	int64_t		 hole;		/* zeros owed for a sparse member */
+	int		 dend;		/* the member's data ended */
 	char		*name;		/* current member, suffix removed */
 	char		*where;		/* "PATH" or "PATH(MEMBER)" */
 	unsigned char	*peek;		/* bytes read ahead, not consumed */
 	size_t		 peekcap, peekoff, peeklen;
-	unsigned char	*blk;		/* inner's read callback buffer */
-	unsigned char	 magic[MAGIC_LEN];
-	size_t		 magiclen;	/* magic bytes not yet given inner */
+	unsigned char	*blk;		/* read callbacks' buffer */
+	unsigned char	 magic[UNZ_MAGIC_LEN];
+	size_t		 magicoff, magiclen;	/* given to mz first */
 };
 
 static const char *const suffixes[] = {
@@ -60,23 +87,73 @@ static const char *const suffixes[] = {
 };
 
 /*
- * Report libarchive's last error on A, lowercasing its first letter when
- * that makes a plain word ("Truncated input" but not "ZIP ...").
+ * libarchive's messages about damage, in the words of what they mean
+ * for the user's file, with how far into the member the damage is when
+ * AT is set; the others are passed on as they are.
+ */
+static const struct {
+	const char	*prefix;
+	int		 at;
+	const char	*say;
+} la_words[] = {
+	{ "ZIP decompression failed (-5)", 1, "truncated archive: the "
+	    "member's compressed data ends early" },
+	{ "ZIP decompression failed", 1, "corrupt archive: the member's "
+	    "compressed data is damaged" },
+	{ "Truncated ZIP file", 1, "truncated archive: it ends inside this "
+	    "member" },
+	{ "ZIP bad CRC", 0, "corrupt archive: the member fails its CRC-32 "
+	    "check" },
+	{ "Truncated tar archive", 1, "truncated archive: it ends inside "
+	    "this member" },
+	{ "Truncated input file", 0, "truncated archive: it ends early" },
+	{ "Damaged tar archive", 0, "corrupt archive: a tar header is "
+	    "damaged" },
+	/* Filters unz does not decode (lzma, lzip, compress, ...). */
+	{ "lzma library error", 0, "the compressed data is damaged or cut "
+	    "short" },
+	{ "truncated", 0, "the data ends early: the file is truncated" },
+	{ NULL, 0, NULL }
+};
+
+/*
+ * Report libarchive's last error on A: in plain words when it is about
+ * damage, else its own text with the first letter lowercased when that
+ * makes a plain word ("Truncated input" but not "ZIP ...").  Nothing
+ * when unz already said what is wrong with the compressed data under
+ * the archive.
  */
 static void
 report(struct input *in, struct archive *a, const char *fallback)
 {
 	const char *msg = archive_error_string(a);
+	const char *where = in->where != NULL ? in->where : in->path;
 	char *s;
+	int i;
 
+	in->failed = 1;
+	if (in->zfailed)
+		return;
 	if (msg == NULL || *msg == '\0')
 		msg = fallback;
+	for (i = 0; la_words[i].prefix != NULL; i++) {
+		if (strncasecmp(msg, la_words[i].prefix,
+		    strlen(la_words[i].prefix)) != 0)
+			continue;
+		if (la_words[i].at && in->where != NULL && in->archive)
+			diag_at(where, 0, "%s, after byte %jd of its data",
+			    la_words[i].say, (intmax_t)in->dpos);
+		else if (!la_words[i].at)
+			diag_at(where, 0, "%s", la_words[i].say);
+		else
+			continue;
+		return;
+	}
 	s = xstrdup(msg);
 	if (s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z')
 		s[0] = (char)(s[0] - 'A' + 'a');
-	diag_at(in->where != NULL ? in->where : in->path, 0, "%s", s);
+	diag_at(where, 0, "%s", s);
 	free(s);
-	in->failed = 1;
 }
 
 /* The name of a single stream: PATH without a compression suffix. */
@@ -94,18 +171,21 @@ strip_suffix(const char *path)
 	return xstrdup(path);
 }
 
+/*
+ * A reader of tar, zip and single raw streams.  FILTERS: through any
+ * compression libarchive knows; not over bytes unz has decoded.
+ */
 static struct archive *
-new_reader(int archives)
+new_reader(int filters)
 {
 	struct archive *a = archive_read_new();
 
 	if (a == NULL)
 		diag_err(EXIT_BAD, "out of memory");
-	archive_read_support_filter_all(a);
-	if (archives) {
-		archive_read_support_format_tar(a);
-		archive_read_support_format_zip(a);
-	}
+	if (filters)
+		archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_zip(a);
 	archive_read_support_format_empty(a);
 	archive_read_support_format_raw(a);
 	return a;
@@ -117,9 +197,8 @@ open_fd(struct input *in, const char *path)
 {
 	struct stat st;
 
-	if (path == NULL || strcmp(path, "-") == 0)
-		return 0;
-	if ((in->fd = open(path, O_RDONLY)) == -1) {
+	if (path != NULL && strcmp(path, "-") != 0 &&
+	    (in->fd = open(path, O_RDONLY)) == -1) {
 		diag_at(in->path, 0, "%s", strerror(errno));
 		return -1;
 	}
@@ -127,7 +206,69 @@ open_fd(struct input *in, const char *path)
 		diag_at(in->path, 0, "%s", strerror(EISDIR));
 		return -1;
 	}
+	in->regular = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
 	return 0;
+}
+
+/* read(2) that retries on EINTR and reports an error; -1 after it. */
+static ssize_t
+fd_read(struct input *in, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(in->fd, buf, len);
+	while (n == -1 && errno == EINTR);
+	if (n == -1) {
+		diag_at(input_where(in), 0, "%s", strerror(errno));
+		in->failed = 1;
+	}
+	return n;
+}
+
+/* The file's bytes: those read to look at its start, then the rest. */
+static ssize_t
+file_read(void *arg, void *buf, size_t len)
+{
+	struct input *in = arg;
+	size_t n;
+
+	if (in->headoff < in->headlen) {
+		n = in->headlen - in->headoff;
+		if (n > len)
+			n = len;
+		memcpy(buf, in->head + in->headoff, n);
+		in->headoff += n;
+		return (ssize_t)n;
+	}
+	return fd_read(in, buf, len);
+}
+
+/* libarchive's read callback over file_read (a pipe), or over fz. */
+static la_ssize_t
+outer_read(struct archive *a, void *arg, const void **buf)
+{
+	struct input *in = arg;
+	ssize_t n;
+
+	if (in->blk == NULL)
+		in->blk = xmalloc(INPUT_BLOCK);
+	*buf = in->blk;
+	if (in->fz != NULL && in->preoff < in->prelen) {
+		n = (ssize_t)(in->prelen - in->preoff);
+		memcpy(in->blk, in->pre + in->preoff, (size_t)n);
+		in->preoff = in->prelen;
+		return n;
+	}
+	n = in->fz != NULL ? unz_read(in->fz, in->blk, INPUT_BLOCK) :
+	    file_read(in, in->blk, INPUT_BLOCK);
+	if (n < 0) {
+		/* Already reported: by unz, or by fd_read. */
+		in->zfailed = 1;
+		archive_set_error(a, EIO, "read error");
+		return -1;
+	}
+	return n;
 }
 
 /*
@@ -141,38 +282,108 @@ open_fd(struct input *in, const char *path)
 static void
 check_direct(struct input *in)
 {
-	struct stat st;
-
-	in->direct = !in->archive && !in->empty &&
+	in->direct = !in->archive && !in->empty && in->regular &&
 	    archive_format(in->outer) == ARCHIVE_FORMAT_RAW &&
 	    archive_filter_count(in->outer) == 1 &&
-	    archive_filter_code(in->outer, 0) == ARCHIVE_FILTER_NONE &&
-	    fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+	    archive_filter_code(in->outer, 0) == ARCHIVE_FILTER_NONE;
 }
 
-struct input *
-input_open(const char *path)
+/* Whether the first decoded bytes are a tar header or a zip member. */
+static int
+is_archive(const unsigned char *p, size_t n)
 {
-	struct input *in = xcalloc(1, sizeof(*in));
+	unsigned long sum = 0, want = 0;
+	size_t i;
+
+	if (n >= 4 && p[0] == 'P' && p[1] == 'K' &&
+	    ((p[2] == 3 && p[3] == 4) || (p[2] == 5 && p[3] == 6)))
+		return 1;
+	if (n < 512)
+		return 0;
+	if (memcmp(p + 257, "ustar", 5) == 0)
+		return 1;
+	/* An old tar header: its octal checksum, with the field blank. */
+	for (i = 0; i < 512; i++)
+		sum += i >= 148 && i < 156 ? ' ' : p[i];
+	for (i = 148; i < 156 && p[i] == ' '; i++)
+		;
+	for (; i < 156 && p[i] >= '0' && p[i] <= '7'; i++)
+		want = want * 8 + (unsigned long)(p[i] - '0');
+	return i > 148 && want == sum && p[0] != '\0';
+}
+
+/*
+ * Read the first bytes of the file into in->head (up to LEN), which the
+ * readers over file_read get first.  A regular file is instead rewound
+ * when libarchive is to read it: archive_read_open_fd seeks in it.
+ */
+static int
+read_start(struct input *in, size_t len)
+{
+	ssize_t n;
+
+	while (in->headlen < len) {
+		if ((n = fd_read(in, in->head + in->headlen,
+		    len - in->headlen)) < 0)
+			return -1;
+		if (n == 0)
+			break;
+		in->headlen += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * A compressed file: unz decodes it.  Its first decoded bytes, kept in
+ * in->pre, tell a tar or zip archive (read by libarchive over unz) from
+ * a single stream (read from unz directly).
+ */
+static int
+open_compressed(struct input *in, enum unz_kind kind)
+{
+	ssize_t n;
+
+	in->fz = unz_open(kind, file_read, in, in->path, "file");
+	in->fzkind = kind;
+	while (in->prelen < SNIFF_LEN) {
+		n = unz_read(in->fz, in->pre + in->prelen,
+		    SNIFF_LEN - in->prelen);
+		if (n < 0) {
+			in->zfailed = 1;
+			break;
+		}
+		if (n == 0)
+			break;
+		in->prelen += (size_t)n;
+	}
+	if (!is_archive(in->pre, in->prelen)) {
+		in->first_pending = 1;
+		in->empty = in->prelen == 0 && !in->zfailed;
+		return 0;
+	}
+	in->archive = 1;
+	in->outer = new_reader(0);
+	if (archive_read_open(in->outer, in, NULL, outer_read, NULL) !=
+	    ARCHIVE_OK) {
+		report(in, in->outer, "cannot open input");
+		return -1;
+	}
+	return 1;
+}
+
+/* Read the first header now, so the format is known at once. */
+static int
+first_header(struct input *in)
+{
 	struct archive_entry *e;
 	int r;
 
-	in->fd = 0;
-	in->path = xstrdup(diag_path(path));
-	if (open_fd(in, path) == -1)
-		goto fail;
-	in->outer = new_reader(1);
-	if (archive_read_open_fd(in->outer, in->fd, INPUT_BLOCK) != ARCHIVE_OK) {
-		report(in, in->outer, "cannot open input");
-		goto fail;
-	}
-	/* Read the first header now, so the format is known at once. */
 	do
 		r = archive_read_next_header(in->outer, &e);
 	while (r == ARCHIVE_RETRY);
 	if (r < ARCHIVE_WARN) {
 		report(in, in->outer, "cannot read input");
-		goto fail;
+		return -1;
 	}
 	switch (archive_format(in->outer) & ARCHIVE_FORMAT_BASE_MASK) {
 	case ARCHIVE_FORMAT_RAW:
@@ -189,91 +400,128 @@ input_open(const char *path)
 		in->empty = !in->archive;
 	else
 		in->first = e;
-	check_direct(in);
+	return 0;
+}
+
+struct input *
+input_open(const char *path)
+{
+	struct input *in = xcalloc(1, sizeof(*in));
+	enum unz_kind kind;
+	int r;
+
+	in->fd = 0;
+	in->path = xstrdup(diag_path(path));
+	if (open_fd(in, path) == -1 || read_start(in, UNZ_MAGIC_LEN) == -1)
+		goto fail;
+	if ((kind = unz_detect(in->head, in->headlen)) != UNZ_NONE) {
+		if ((r = open_compressed(in, kind)) < 0)
+			goto fail;
+		if (r == 0)
+			return in;
+	} else {
+		in->outer = new_reader(1);
+		if (in->regular && lseek(in->fd, 0, SEEK_SET) == -1) {
+			diag_at(in->path, 0, "%s", strerror(errno));
+			goto fail;
+		}
+		if (in->regular)
+			in->headoff = in->headlen;
+		/*
+		 * A small block: for a plain file libarchive only looks at
+		 * the start (read(2) takes the rest), and a walk through
+		 * thousands of small files should not cost 1 MiB each.
+		 */
+		if (in->regular)
+			r = archive_read_open_fd(in->outer, in->fd,
+			    BID_BLOCK);
+		else
+			r = archive_read_open(in->outer, in, NULL, outer_read,
+			    NULL);
+		if (r != ARCHIVE_OK) {
+			report(in, in->outer, "cannot open input");
+			goto fail;
+		}
+	}
+	if (first_header(in) == -1)
+		goto fail;
+	if (in->fz == NULL)
+		check_direct(in);
 	return in;
 fail:
 	input_close(in);
 	return NULL;
 }
 
-/* Whether the first bytes of a member are a compressed stream's magic. */
-static int
-is_compressed(const unsigned char *m, size_t n)
-{
-	static const unsigned char gz[] = { 0x1f, 0x8b },
-	    zst[] = { 0x28, 0xb5, 0x2f, 0xfd },
-	    xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 },
-	    bz[] = { 'B', 'Z', 'h' },
-	    lz4[] = { 0x04, 0x22, 0x4d, 0x18 };
-
-	return (n >= sizeof(gz) && memcmp(m, gz, sizeof(gz)) == 0) ||
-	    (n >= sizeof(zst) && memcmp(m, zst, sizeof(zst)) == 0) ||
-	    (n >= sizeof(xz) && memcmp(m, xz, sizeof(xz)) == 0) ||
-	    (n >= sizeof(bz) && memcmp(m, bz, sizeof(bz)) == 0) ||
-	    (n >= sizeof(lz4) && memcmp(m, lz4, sizeof(lz4)) == 0);
-}
-
 /*
- * The inner archive's read callback: first the magic bytes that were
- * read from the outer member to detect compression, then the rest.  An
- * outer failure is passed on with its own message.
+ * The current member's data from libarchive, a block at a time: a call
+ * that ends in an error never takes back the bytes of earlier blocks.
+ * A sparse member's holes read as zeros, as archive_read_data gives them.
  */
-static la_ssize_t
-inner_read(struct archive *a, void *arg, const void **buf)
+static ssize_t
+block_read(struct input *in, void *buf, size_t len)
 {
-	struct input *in = arg;
-	la_ssize_t n;
-
-	*buf = in->blk;
-	if (in->magiclen > 0) {
-		memcpy(in->blk, in->magic, in->magiclen);
-		n = (la_ssize_t)in->magiclen;
-		in->magiclen = 0;
-		return n;
-	}
-	n = archive_read_data(in->outer, in->blk, INPUT_BLOCK);
-	if (n < 0) {
-		const char *msg = archive_error_string(in->outer);
-
-		archive_set_error(a, archive_errno(in->outer), "%s",
-		    msg != NULL ? msg : "read error");
-		return -1;
-	}
-	return n;
-}
-
-/* Stack a decompressing reader on the current (compressed) member. */
-static int
-open_inner(struct input *in)
-{
-	struct archive_entry *e;
+	const void *p;
+	size_t n;
+	la_int64_t off;
 	int r;
 
-	if (in->blk == NULL)
-		in->blk = xmalloc(INPUT_BLOCK);
-	in->inner = new_reader(0);
-	if (archive_read_open(in->inner, in, NULL, inner_read, NULL) !=
-	    ARCHIVE_OK) {
-		report(in, in->inner, "cannot open compressed member");
-		return -1;
+	while (in->dleft == 0 && in->hole == 0) {
+		if (in->dend)
+			return 0;
+		do
+			r = archive_read_data_block(in->outer, &p, &n, &off);
+		while (r == ARCHIVE_RETRY);
+		if (r == ARCHIVE_EOF) {
+			in->dend = 1;
+			return 0;
+		}
+		if (r < ARCHIVE_WARN) {
+			report(in, in->outer, "read error");
+			return -1;
+		}
+		if (off > in->dpos)
+			in->hole = off - in->dpos;
+		in->dblk = p;
+		in->dleft = n;
 	}
-	do
-		r = archive_read_next_header(in->inner, &e);
-	while (r == ARCHIVE_RETRY);
-	if (r < ARCHIVE_WARN) {
-		report(in, in->inner, "cannot read compressed member");
-		return -1;
+	if (in->hole > 0) {
+		n = (uint64_t)in->hole < len ? (size_t)in->hole : len;
+		memset(buf, 0, n);
+		in->hole -= (int64_t)n;
+	} else {
+		n = in->dleft < len ? in->dleft : len;
+		memcpy(buf, in->dblk, n);
+		in->dblk += n;
+		in->dleft -= n;
 	}
-	in->inner_empty = r == ARCHIVE_EOF;
-	return 0;
+	in->dpos += (int64_t)n;
+	in->taken += (off_t)n;
+	return (ssize_t)n;
+}
+
+/* A compressed member's bytes: its magic, read to detect it, then more. */
+static ssize_t
+member_read(void *arg, void *buf, size_t len)
+{
+	struct input *in = arg;
+	size_t n;
+
+	if (in->magicoff < in->magiclen) {
+		n = in->magiclen - in->magicoff;
+		if (n > len)
+			n = len;
+		memcpy(buf, in->magic + in->magicoff, n);
+		in->magicoff += n;
+		return (ssize_t)n;
+	}
+	return block_read(in, buf, len);
 }
 
 /* Read a plain file with read(2), first seeking past what was given. */
 static ssize_t
 direct_read(struct input *in, void *buf, size_t len)
 {
-	ssize_t n;
-
 	if (in->taken != -1) {
 		if (lseek(in->fd, in->taken, SEEK_SET) == -1) {
 			diag_at(input_where(in), 0, "%s", strerror(errno));
@@ -282,37 +530,27 @@ direct_read(struct input *in, void *buf, size_t len)
 		}
 		in->taken = -1;
 	}
-	do
-		n = read(in->fd, buf, len);
-	while (n == -1 && errno == EINTR);
-	if (n == -1) {
-		diag_at(input_where(in), 0, "%s", strerror(errno));
-		in->failed = 1;
-	}
-	return n;
+	return fd_read(in, buf, len);
 }
 
 /* Read from the current member, below the peek buffer. */
 static ssize_t
 raw_read(struct input *in, void *buf, size_t len)
 {
-	struct archive *a = in->inner != NULL ? in->inner : in->outer;
-	la_ssize_t n;
+	ssize_t n;
 
-	if (in->empty || (in->inner != NULL && in->inner_empty))
+	if (in->empty)
 		return 0;
-	if (in->direct)
+	if (in->mz != NULL)
+		n = unz_read(in->mz, buf, len);
+	else if (in->outer == NULL)
+		n = unz_read(in->fz, buf, len);
+	else if (in->direct)
 		return direct_read(in, buf, len);
-	do
-		n = archive_read_data(a, buf, len);
-	while (n == ARCHIVE_RETRY);
-	if (n == ARCHIVE_WARN)
-		n = 0;
-	if (n < 0) {
-		report(in, a, "read error");
-		return -1;
-	}
-	in->taken += n;
+	else
+		return block_read(in, buf, len);
+	if (n < 0)
+		in->failed = 1;
 	return n;
 }
 
@@ -320,22 +558,26 @@ raw_read(struct input *in, void *buf, size_t len)
 static int
 start_member(struct input *in)
 {
+	enum unz_kind kind;
 	ssize_t n;
 
-	in->magiclen = 0;
-	while (in->magiclen < MAGIC_LEN) {
+	in->magiclen = in->magicoff = 0;
+	while (in->magiclen < UNZ_MAGIC_LEN) {
 		n = raw_read(in, in->magic + in->magiclen,
-		    MAGIC_LEN - in->magiclen);
+		    UNZ_MAGIC_LEN - in->magiclen);
 		if (n < 0)
 			return -1;
 		if (n == 0)
 			break;
 		in->magiclen += (size_t)n;
 	}
-	if (is_compressed(in->magic, in->magiclen))
-		return open_inner(in);
+	if ((kind = unz_detect(in->magic, in->magiclen)) != UNZ_NONE) {
+		in->mz = unz_open(kind, member_read, in, in->where, "member");
+		in->mzkind = kind;
+		return 0;
+	}
 	/* Plain: the magic bytes become the start of the peek buffer. */
-	if (in->peekcap < MAGIC_LEN) {
+	if (in->peekcap < UNZ_MAGIC_LEN) {
 		in->peekcap = INPUT_BLOCK;
 		in->peek = xrealloc(in->peek, in->peekcap);
 	}
@@ -379,9 +621,11 @@ next_entry(struct input *in, struct archive_entry **e)
 		if (in->first_pending) {
 			in->first_pending = 0;
 			if ((*e = in->first) == NULL)
-				return in->empty;
+				return in->empty || in->outer == NULL;
 			r = ARCHIVE_OK;
-		} else {
+		} else if (in->outer == NULL)
+			return 0;
+		else {
 			do
 				r = archive_read_next_header(in->outer, e);
 			while (r == ARCHIVE_RETRY);
@@ -401,12 +645,13 @@ next_entry(struct input *in, struct archive_entry **e)
 static void
 end_member(struct input *in)
 {
-	if (in->inner != NULL) {
-		archive_read_free(in->inner);
-		in->inner = NULL;
-	}
+	unz_close(in->mz);
+	in->mz = NULL;
 	in->peekoff = in->peeklen = 0;
-	in->magiclen = 0;
+	in->magiclen = in->magicoff = 0;
+	in->dleft = 0;
+	in->dpos = in->hole = 0;
+	in->dend = 0;
 }
 
 int
@@ -419,7 +664,7 @@ input_next(struct input *in, const char **name)
 		return -1;
 	end_member(in);
 	/* libarchive did not see the direct reads: the one member ends. */
-	if (in->direct && in->started)
+	if ((in->direct || in->outer == NULL) && in->started)
 		return 0;
 	if (in->empty && in->started) {
 		in->empty = 0;
@@ -431,6 +676,15 @@ input_next(struct input *in, const char **name)
 	if (!in->archive) {
 		set_names(in, NULL);
 		*name = in->name;
+		/* A compressed file's first decoded bytes are its start. */
+		if (in->outer == NULL && in->prelen > 0) {
+			if (in->peekcap < in->prelen) {
+				in->peekcap = INPUT_BLOCK;
+				in->peek = xrealloc(in->peek, in->peekcap);
+			}
+			memcpy(in->peek, in->pre, in->prelen);
+			in->peeklen = in->prelen;
+		}
 		return 1;
 	}
 	set_names(in, archive_entry_pathname(e) != NULL ?
@@ -447,8 +701,7 @@ input_read(struct input *in, void *buf, size_t len)
 {
 	size_t n;
 
-	if (in->failed)
-		return -1;
+	/* Bytes read ahead before damage are the member's all the same. */
 	if (in->peekoff < in->peeklen) {
 		n = in->peeklen - in->peekoff;
 		if (n > len)
@@ -457,6 +710,8 @@ input_read(struct input *in, void *buf, size_t len)
 		in->peekoff += n;
 		return (ssize_t)n;
 	}
+	if (in->failed)
+		return -1;
 	return raw_read(in, buf, len);
 }
 
@@ -467,10 +722,10 @@ input_peek(struct input *in, const void **p, size_t len)
 	ssize_t n;
 	size_t have;
 
-	if (in->failed)
-		return -1;
 	have = in->peeklen - in->peekoff;
-	if (have < len) {
+	if (in->failed && have == 0)
+		return -1;
+	if (have < len && !in->failed) {
 		if (in->peekoff > 0) {
 			memmove(in->peek, in->peek + in->peekoff, have);
 			in->peekoff = 0;
@@ -483,9 +738,10 @@ input_peek(struct input *in, const void **p, size_t len)
 		while (in->peeklen < len) {
 			n = raw_read(in, in->peek + in->peeklen,
 			    len - in->peeklen);
-			if (n < 0)
+			/* What came before an error is kept for reading. */
+			if (n < 0 && in->peeklen == 0)
 				return -1;
-			if (n == 0)
+			if (n <= 0)
 				break;
 			in->peeklen += (size_t)n;
 		}
@@ -493,6 +749,21 @@ input_peek(struct input *in, const void **p, size_t len)
 	}
 	*p = in->peek + in->peekoff;
 	return (ssize_t)(have < len ? have : len);
+}
+
+int
+input_drain(struct input *in)
+{
+	static char sink[1 << 16];
+	ssize_t n;
+
+	if (in->failed)
+		return -1;
+	if (in->mz == NULL && (in->fz == NULL || in->outer != NULL))
+		return 0;
+	while ((n = raw_read(in, sink, sizeof(sink))) > 0)
+		;
+	return n < 0 ? -1 : 0;
 }
 
 int
@@ -504,10 +775,12 @@ input_is_archive(const struct input *in)
 const char *
 input_filter(const struct input *in)
 {
-	if (in->inner != NULL)
-		return archive_filter_name(in->inner, 0);
+	if (in->mz != NULL)
+		return unz_name(in->mzkind);
 	if (in->archive)
 		return "none";
+	if (in->fz != NULL)
+		return unz_name(in->fzkind);
 	return archive_filter_name(in->outer, 0);
 }
 
@@ -528,8 +801,7 @@ input_close(struct input *in)
 {
 	if (in == NULL)
 		return;
-	if (in->inner != NULL)
-		archive_read_free(in->inner);
+	unz_close(in->mz);
 	if (in->outer != NULL)
 		archive_read_free(in->outer);
 	if (in->fd > 0)
@@ -539,5 +811,6 @@ input_close(struct input *in)
 	free(in->where);
 	free(in->peek);
 	free(in->blk);
+	unz_close(in->fz);
 	free(in);
 }

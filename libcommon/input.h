@@ -33,9 +33,18 @@ ssize_t		 input_read(struct input *, void *, size_t);
 /*
  * Look at up to LEN first bytes of the current member without consuming
  * them; later input_read calls return them again.  Returns the count
- * available (fewer at the member's end), or -1 after a diagnostic.
+ * available (fewer at the member's end, or before damage: the error
+ * then comes from the input_read after them), or -1 after a diagnostic.
  */
 ssize_t		 input_peek(struct input *, const void **, size_t);
+/*
+ * Read the rest of a compressed member and drop it, so that damage
+ * behind the point where its reader stopped is still found: a flipped
+ * bit in deflate data decodes to wrong text, and only the CRC-32 at the
+ * end says why.  Returns 0, or -1 after the decoder's diagnostic.  A
+ * plain member is left alone.
+ */
+int		 input_drain(struct input *);
 /* Whether the input is an archive (tar, zip) rather than a single file. */
 int		 input_is_archive(const struct input *);
 /* The compression of the current member ("none", "gzip", "zstd", ...). */

@@ -14,6 +14,7 @@
 #include "dtime.h"
 #include "digits.h"
 #include "json.h"
+#include "jsontok.h"
 #include "xalloc.h"
 
 #define LOAD_CHUNK	(1 << 20)
@@ -294,41 +295,148 @@ load_text(struct input *in, const char *where, size_t max,
 	return 0;
 }
 
-/* Tokenize DOC->text, doubling the token array on NOMEM. */
-static int
-tokenize(const char *where, struct json_doc *doc)
+/* The deepest nesting of brackets in TEXT, strings skipped. */
+long
+json_depth(const char *text, size_t len)
 {
-	jsmn_parser p;
-	unsigned int ntok = 256;
-	unsigned long line, col;
-	const char *nul;
+	long depth = 0, max = 0;
+	size_t i;
+	int instr = 0;
+
+	for (i = 0; i < len; i++) {
+		if (instr) {
+			if (text[i] == '\\')
+				i++;
+			else if (text[i] == '"')
+				instr = 0;
+		} else if (text[i] == '"')
+			instr = 1;
+		else if (text[i] == '{' || text[i] == '[') {
+			if (++depth > max)
+				max = depth;
+		} else if (text[i] == '}' || text[i] == ']')
+			depth--;
+	}
+	return max;
+}
+
+/*
+ * jsmn walks up from its last token at every closing bracket, so its
+ * time grows with the square of the nesting depth: a few megabytes
+ * nested deep would take an hour.  jsontok, linear at any depth, takes
+ * every well-formed object; jsmn gets only what is shallower than this.
+ */
+#define JSON_JSMN_DEPTH	64
+
+/*
+ * Tokenize JS[0, LEN) into *TOK (*NTOK entries, grown as needed).  P,
+ * when not NULL, is left as jsmn left it, for the caller to see how far
+ * it got.  Returns the token count, a jsmn error, or JSON_TOO_DEEP.
+ */
+static int
+tokenize_text(const char *js, size_t len, jsmntok_t **tok,
+    unsigned int *ntok, jsmn_parser *p)
+{
+	jsmn_parser local;
+	size_t i = 0, end;
 	int r;
 
+	if (p == NULL)
+		p = &local;
+	jsmn_init(p);
+	if (*ntok == 0) {
+		*ntok = 64;
+		*tok = xreallocarray(NULL, *ntok, sizeof(**tok));
+	}
+	while (i < len && (js[i] == ' ' || js[i] == '\t' || js[i] == '\n' ||
+	    js[i] == '\r'))
+		i++;
+	while ((r = jsontok_object(js + i, len - i, *tok, *ntok, &end)) ==
+	    JSONTOK_NOMEM) {
+		*ntok *= 2;
+		*tok = xreallocarray(*tok, *ntok, sizeof(**tok));
+	}
+	if (r != JSONTOK_PASS) {
+		/* jsontok's offsets are from the object's first byte. */
+		for (int k = 0; k < r; k++) {
+			(*tok)[k].start += (int)i;
+			(*tok)[k].end += (int)i;
+		}
+		p->pos = (unsigned int)(i + end);
+		p->toknext = (unsigned int)r;
+		return r;
+	}
+	if (json_depth(js, len) > JSON_JSMN_DEPTH)
+		return JSON_TOO_DEEP;
+	for (;;) {
+		jsmn_init(p);
+		r = jsmn_parse(p, js, len, *tok, *ntok);
+		if (r != JSMN_ERROR_NOMEM)
+			return r;
+		*ntok *= 2;
+		*tok = xreallocarray(*tok, *ntok, sizeof(**tok));
+	}
+}
+
+int
+json_tokenize(const char *js, size_t len, jsmntok_t **tok,
+    unsigned int *ntok)
+{
+	return tokenize_text(js, len, tok, ntok, NULL);
+}
+
+/*
+ * Tokenize DOC->text.  PREFIX: a document cut short or damaged keeps the
+ * tokens before the damage (those of containers left open have end -1)
+ * and returns 1; else damage returns -1.  Either way it is reported.
+ */
+static int
+tokenize(const char *where, struct json_doc *doc, int prefix)
+{
+	jsmn_parser p;
+	unsigned int ntok = 0;
+	unsigned long line, col;
+	const char *nul;
+	size_t len = doc->len;
+	int r;
+
+	/* A NUL byte ends the text: jsmn would stop there unasked. */
 	if ((nul = memchr(doc->text, '\0', doc->len)) != NULL) {
-		position(doc->text, (size_t)(nul - doc->text), &line, &col);
-		diag_atcol(where, line, col, "NUL byte in JSON text");
+		len = (size_t)(nul - doc->text);
+		if (!prefix) {
+			position(doc->text, len, &line, &col);
+			diag_atcol(where, line, col, "NUL byte in JSON text");
+			return -1;
+		}
+	}
+	r = tokenize_text(doc->text, len, &doc->tok, &ntok, &p);
+	if (r == JSON_TOO_DEEP) {
+		diag_at(where, 0, "invalid JSON (nested %ld levels deep)",
+		    json_depth(doc->text, len));
 		return -1;
 	}
-	for (;;) {
-		doc->tok = xreallocarray(doc->tok, ntok, sizeof(*doc->tok));
-		jsmn_init(&p);
-		r = jsmn_parse(&p, doc->text, doc->len, doc->tok, ntok);
-		if (r != JSMN_ERROR_NOMEM)
-			break;
-		ntok *= 2;
+	if (r >= 0 && nul == NULL) {
+		doc->ntok = r;
+		return 0;
 	}
-	if (r == JSMN_ERROR_INVAL) {
+	if (nul != NULL && (r >= 0 || r == JSMN_ERROR_PART)) {
+		position(doc->text, len, &line, &col);
+		diag_atcol(where, line, col, "NUL byte in JSON text");
+	} else if (r == JSMN_ERROR_INVAL) {
 		position(doc->text, p.pos, &line, &col);
 		diag_atcol(where, line, col, "invalid JSON");
-		return -1;
+	} else {
+		position(doc->text, len, &line, &col);
+		diag_atcol(where, line, col, prefix ? "truncated JSON: the "
+		    "document ends early (the file is cut short)" :
+		    "truncated JSON document");
 	}
-	if (r == JSMN_ERROR_PART) {
-		position(doc->text, doc->len, &line, &col);
-		diag_atcol(where, line, col, "truncated JSON document");
+	if (!prefix || p.toknext == 0)
 		return -1;
-	}
-	doc->ntok = r;
-	return 0;
+	doc->ntok = (int)p.toknext;
+	if (r >= 0)
+		doc->ntok = r;
+	return 1;
 }
 
 /* The first byte from POS on that is not JSON whitespace, or LEN. */
@@ -341,37 +449,65 @@ skip_space(const char *text, size_t pos, size_t len)
 	return pos;
 }
 
-int
-json_load(struct input *in, const char *where, size_t max,
-    struct json_doc *doc)
+/* Load and tokenize; PREFIX as for tokenize. */
+static int
+load(struct input *in, const char *where, size_t max, struct json_doc *doc,
+    int prefix)
 {
 	unsigned long line, col;
 	size_t end;
+	int r;
 
 	memset(doc, 0, sizeof(*doc));
-	if (load_text(in, where, max, doc) == -1)
-		goto fail;
+	if (load_text(in, where, max, doc) == -1) {
+		/* What was read before a read error is a prefix too. */
+		if (!prefix || doc->len == 0)
+			goto fail;
+		doc->text[doc->len] = '\0';
+		if ((r = tokenize(where, doc, 1)) == -1 || doc->ntok == 0)
+			goto fail;
+		return 1;
+	}
 	/* jsmn would take a UTF-8 BOM for a bad bare word: blank it. */
 	if (doc->len >= 3 && memcmp(doc->text, "\xef\xbb\xbf", 3) == 0)
 		memset(doc->text, ' ', 3);
-	if (tokenize(where, doc) == -1)
+	if ((r = tokenize(where, doc, prefix)) == -1)
 		goto fail;
 	if (doc->ntok == 0 || (doc->tok[0].type != JSMN_OBJECT &&
 	    doc->tok[0].type != JSMN_ARRAY)) {
-		diag_at(where, 0, "not a JSON object or array");
+		if (r == 0)
+			diag_at(where, 0, "not a JSON object or array");
 		goto fail;
 	}
+	if (r == 1)
+		return 1;
 	end = skip_space(doc->text, (size_t)doc->tok[0].end, doc->len);
 	if (end < doc->len) {
 		position(doc->text, end, &line, &col);
 		diag_atcol(where, line, col,
 		    "unexpected text after the JSON value");
+		if (prefix)
+			return 1;
 		goto fail;
 	}
 	return 0;
 fail:
 	json_free(doc);
 	return -1;
+}
+
+int
+json_load(struct input *in, const char *where, size_t max,
+    struct json_doc *doc)
+{
+	return load(in, where, max, doc, 0);
+}
+
+int
+json_load_prefix(struct input *in, const char *where, size_t max,
+    struct json_doc *doc)
+{
+	return load(in, where, max, doc, 1);
 }
 
 void

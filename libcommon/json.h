@@ -48,6 +48,25 @@ struct json_doc {
  * tokenize it.  Returns 0, or -1 after "prog: WHERE: msg".
  */
 int	 json_load(struct input *, const char *, size_t, struct json_doc *);
+/*
+ * Like json_load, but a document cut short, damaged or followed by a
+ * read error keeps what came before the damage: the damage is reported
+ * and 1 returned, with the tokens jsmn made before it (a container it
+ * left open has end -1: only closed ones are whole).  -1 when nothing
+ * is left.
+ */
+int	 json_load_prefix(struct input *, const char *, size_t,
+	    struct json_doc *);
+/*
+ * Tokenize JS (LEN bytes) into *TOK, grown as needed (*NTOK entries; 0
+ * to allocate), in time linear at any nesting depth: jsontok for plain
+ * JSON objects, jsmn only for what is shallow.  Returns the token count,
+ * a jsmn error, or JSON_TOO_DEEP.
+ */
+#define JSON_TOO_DEEP	(-10)
+int	 json_tokenize(const char *, size_t, jsmntok_t **, unsigned int *);
+/* The deepest nesting of brackets in the text, strings skipped. */
+long	 json_depth(const char *, size_t);
 void	 json_free(struct json_doc *);
 
 #endif

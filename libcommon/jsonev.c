@@ -31,10 +31,23 @@
 #include "xalloc.h"
 
 #define JSONEV_BLOCK	((size_t)4 << 20)	/* bytes per read */
+#define JSONEV_FIRST	((size_t)64 << 10)	/* the first read's size */
 #define JSONEV_PAD	64			/* slack for 16-byte loads */
 #define JSONEV_DEFMAX	((size_t)64 << 20)
 #define JSONEV_MAXMAX	((size_t)1 << 30)	/* jsmn offsets are int */
 #define JSONEV_NTOK	64
+/*
+ * jsmn walks up from its last token at every closing bracket, so its
+ * time grows with the square of the nesting depth; what jsontok does not
+ * take is given to jsmn only up to this depth.
+ */
+#define JSONEV_JSMN_DEPTH	64
+/*
+ * Tokens cost 20 bytes and a bracket is one byte of text, so an event
+ * under the size cap could still take hundreds of megabytes of tokens:
+ * one event may have this many values, far more than any profiler's.
+ */
+#define JSONEV_MAXTOK	(1u << 21)
 
 #define C_EOF	(-1)
 #define C_ERR	(-2)
@@ -54,6 +67,7 @@ struct scan {
 	size_t	 at;		/* next byte to look at */
 	size_t	 skip;		/* bytes before this were escaped */
 	long	 depth;		/* open brackets */
+	long	 maxdepth;	/* the most that were open at once */
 	int	 instr;		/* inside a string */
 };
 
@@ -68,6 +82,7 @@ struct jsonev {
 	size_t		 end;		/* bytes held */
 	uint64_t	 base;		/* member offset of buf[0] */
 	int		 eof;
+	int		 full;		/* the last read filled the buffer */
 	enum jsonev_state state;
 	int		 toparray;	/* the document is a bare array */
 	int		 found;		/* "traceEvents" was seen */
@@ -92,7 +107,11 @@ jsonev_open(struct input *in, const char *where, size_t maxev)
 	if (maxev == 0)
 		maxev = JSONEV_DEFMAX;
 	ev->maxev = maxev < JSONEV_MAXMAX ? maxev : JSONEV_MAXMAX;
-	ev->cap = JSONEV_BLOCK;
+	/*
+	 * A small first block, grown to JSONEV_BLOCK once a read fills it:
+	 * thousands of small files should not each cost 4 MiB.
+	 */
+	ev->cap = JSONEV_FIRST;
 	ev->buf = xmalloc(ev->cap + JSONEV_PAD);
 	ev->line = 1;
 	ev->ntok = JSONEV_NTOK;
@@ -264,6 +283,10 @@ fill(struct jsonev *ev)
 			cap = ev->maxev + 1;
 		ev->cap = cap;
 		ev->buf = xrealloc(ev->buf, ev->cap + JSONEV_PAD);
+	} else if (ev->cap < JSONEV_BLOCK && ev->full) {
+		ev->cap = ev->cap * 8 < JSONEV_BLOCK ? ev->cap * 8 :
+		    JSONEV_BLOCK;
+		ev->buf = xrealloc(ev->buf, ev->cap + JSONEV_PAD);
 	}
 	if ((n = input_read(ev->in, ev->buf + ev->end, ev->cap - ev->end)) < 0)
 		return -1;
@@ -271,6 +294,7 @@ fill(struct jsonev *ev)
 		ev->eof = 1;
 		return 0;
 	}
+	ev->full = (size_t)n == ev->cap - ev->end;
 	ev->end += (size_t)n;
 	memset(ev->buf + ev->end, ' ', JSONEV_PAD);
 	return 1;
@@ -290,8 +314,8 @@ scan_byte(const char *buf, size_t j, size_t mark, struct scan *s)
 		return 0;
 	case '{':
 	case '[':
-		if (!s->instr)
-			s->depth++;
+		if (!s->instr && ++s->depth > s->maxdepth)
+			s->maxdepth = s->depth;
 		return 0;
 	case '}':
 	case ']':
@@ -413,9 +437,9 @@ scan_primitive(struct jsonev *ev, const char *what, size_t *lenp)
  * next refill.  WHAT names the value in diagnostics.
  */
 static int
-scan_value(struct jsonev *ev, const char *what, size_t *lenp)
+scan_value(struct jsonev *ev, const char *what, size_t *lenp, long *depthp)
 {
-	struct scan s = { 0, 0, 0, 0 };
+	struct scan s = { 0, 0, 0, 0, 0 };
 	char c = ev->buf[ev->pos];
 	int r;
 
@@ -432,6 +456,8 @@ scan_value(struct jsonev *ev, const char *what, size_t *lenp)
 			    what, ev->maxev);
 		if (r == 1) {
 			*lenp = s.at;
+			if (depthp != NULL)
+				*depthp = s.maxdepth;
 			return 0;
 		}
 		if ((r = fill(ev)) < 0)
@@ -548,7 +574,7 @@ do_key(struct jsonev *ev)
 	}
 	if (c != '"')
 		return fail_char(ev, "a key string in the top-level object");
-	if (scan_value(ev, "top-level key", &klen) < 0)
+	if (scan_value(ev, "top-level key", &klen, NULL) < 0)
 		return -1;
 	save_key(ev, klen);
 	klen -= 2;
@@ -563,7 +589,7 @@ do_key(struct jsonev *ev)
 		ev->state = ST_ARRAY;
 		return 0;
 	}
-	if (scan_value(ev, "top-level value", &vlen) < 0)
+	if (scan_value(ev, "top-level value", &vlen, NULL) < 0)
 		return -1;
 	if (ev->topfn != NULL)
 		ev->topfn(ev->toparg, ev->key, klen, ev->buf + ev->mark, vlen);
@@ -593,25 +619,53 @@ do_after(struct jsonev *ev)
 	return 0;
 }
 
-/* Tokenize the event at ev->mark with jsmn, growing the token array. */
+/* Double the token array; -1 when it would pass JSONEV_MAXTOK. */
 static int
-tokenize(struct jsonev *ev, size_t len)
+grow_tok(struct jsonev *ev)
+{
+	if (ev->ntok >= JSONEV_MAXTOK)
+		return -1;
+	ev->ntok *= 2;
+	ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+	return 0;
+}
+
+/*
+ * Tokenize the whole event at ev->mark (LEN bytes, DEPTH levels deep):
+ * by jsontok when it is plain JSON, whatever its depth; else by jsmn,
+ * growing the token array, but only when it is shallow enough for jsmn.
+ */
+static int
+tokenize(struct jsonev *ev, size_t len, long depth)
 {
 	jsmn_parser p;
+	size_t end;
 	int r;
 
+	while ((r = jsontok_object(ev->buf + ev->mark, len, ev->tok, ev->ntok,
+	    &end)) == JSONTOK_NOMEM)
+		if (grow_tok(ev) < 0)
+			goto toomany;
+	if (r != JSONTOK_PASS && end == len)
+		return r;
+	if (depth > JSONEV_JSMN_DEPTH)
+		return fail_at(ev, ev->mark, "invalid JSON in event object "
+		    "(nested %ld levels deep)", depth);
 	for (;;) {
 		jsmn_init(&p);
 		r = jsmn_parse(&p, ev->buf + ev->mark, len, ev->tok, ev->ntok);
 		if (r != JSMN_ERROR_NOMEM)
 			break;
-		ev->ntok *= 2;
-		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
+		if (grow_tok(ev) < 0)
+			goto toomany;
 	}
 	if (r < 1 || ev->tok[0].type != JSMN_OBJECT)
 		return fail_at(ev, ev->mark + (p.pos < len ? p.pos : 0),
 		    "invalid JSON in event object");
 	return r;
+toomany:
+	return fail_at(ev, ev->mark, "event object holds more than %u JSON "
+	    "values", JSONEV_MAXTOK);
 }
 
 /*
@@ -626,10 +680,9 @@ tokenize_fast(struct jsonev *ev, size_t *lenp)
 	int r;
 
 	while ((r = jsontok_object(ev->buf + ev->pos, ev->end - ev->pos,
-	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM) {
-		ev->ntok *= 2;
-		ev->tok = xreallocarray(ev->tok, ev->ntok, sizeof(*ev->tok));
-	}
+	    ev->tok, ev->ntok, lenp)) == JSONTOK_NOMEM)
+		if (grow_tok(ev) < 0)
+			return JSONTOK_PASS;	/* tokenize says why */
 	if (r == JSONTOK_PASS || *lenp > ev->maxev)
 		return JSONTOK_PASS;
 	ev->mark = ev->pos;
@@ -641,19 +694,22 @@ static int
 do_array(struct jsonev *ev, struct jsonev_event *out)
 {
 	size_t len;
+	long depth;
 	int c, n;
 
 	if ((c = skip_ws(ev, 1)) == C_ERR)
 		return -1;
-	if (c == C_EOF) {
-		/* The Trace Event Format lets a bare array lack its ']'. */
-		if (ev->toparray) {
-			ev->state = ST_END;
-			return 0;
-		}
-		return fail_at(ev, ev->pos,
+	/*
+	 * The Trace Event Format lets a bare array lack its ']', but every
+	 * profiler this reads writes it (torch_npu, Kineto, msprof), so a
+	 * missing one is a file cut between two events: the events before
+	 * are kept and the cut is said, never taken for the end.
+	 */
+	if (c == C_EOF)
+		return fail_at(ev, ev->pos, ev->toparray ?
+		    "truncated JSON: the event array has no closing ']' (the "
+		    "file ends after an event)" :
 		    "truncated JSON: unterminated 'traceEvents' array");
-	}
 	if (c == ']') {
 		ev->pos++;
 		ev->state = ev->toparray ? ST_END : ST_AFTER;
@@ -662,8 +718,8 @@ do_array(struct jsonev *ev, struct jsonev_event *out)
 	if (c != '{')
 		return fail_char(ev, "an event object");
 	if ((n = tokenize_fast(ev, &len)) == JSONTOK_PASS &&
-	    (scan_value(ev, "event object", &len) < 0 ||
-	    (n = tokenize(ev, len)) < 0))
+	    (scan_value(ev, "event object", &len, &depth) < 0 ||
+	    (n = tokenize(ev, len, depth)) < 0))
 		return -1;
 	out->text = ev->buf + ev->mark;
 	out->len = len;

@@ -21,12 +21,20 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "simd.h"
 
 #include "jsontok.h"
 
-#define JT_MAXDEPTH	32	/* deeper nesting is left to jsmn */
+/*
+ * Open objects and arrays are kept on the C stack up to this depth and
+ * on the heap beyond it: jsmn takes time quadratic in the depth (each
+ * closing bracket walks up from the last token), so deep nesting must
+ * not be left to it.
+ */
+#define JT_STACK	32
 
 /* Byte classes: part of a bare value, what jsmn ends one with, blank. */
 #define P	1
@@ -150,6 +158,26 @@ tok_set(jsmntok_t *k, jsmntype_t type, size_t start, int parent)
 #endif
 }
 
+/* Double the stack of open brackets, moving it to the heap; -1 if no memory. */
+static int
+grow(int **up, int *stack, int *max)
+{
+	int *n;
+
+	if (*max > INT_MAX / 2)
+		return -1;
+	if ((n = realloc(*up == stack ? NULL : *up, (size_t)*max * 2 *
+	    sizeof(**up))) == NULL)
+		return -1;
+	if (*up == stack)
+		memcpy(n, stack, sizeof(*stack) * JT_STACK);
+	*up = n;
+	*max *= 2;
+	return 0;
+}
+
+#define RETURN(v)	do { ret = (v); goto done; } while (0)
+
 /*
  * The states: OPEN at a '{' or '[' that becomes a child of PARENT; KEY
  * where an object expects a key (or its end); VALUE at a value that
@@ -162,8 +190,8 @@ int
 jsontok_object(const char *js, size_t len, jsmntok_t *tok,
     unsigned int ntok, size_t *endp)
 {
-	int up[JT_MAXDEPTH];	/* the open objects and arrays */
-	int depth = 0, cur = -1, parent = -1, k;
+	int stack[JT_STACK], *up = stack;	/* the open objects and arrays */
+	int depth = 0, maxdepth = JT_STACK, cur = -1, parent = -1, k, ret;
 	unsigned int next = 0;
 	size_t i = 0, e;
 	jsmntype_t type = JSMN_OBJECT;
@@ -174,16 +202,16 @@ jsontok_object(const char *js, size_t len, jsmntok_t *tok,
 	if (len == 0 || js[0] != '{')
 		return JSONTOK_PASS;
 open:
-	if (depth == JT_MAXDEPTH)
-		return JSONTOK_PASS;
+	if (depth == maxdepth && grow(&up, stack, &maxdepth) != 0)
+		RETURN(JSONTOK_PASS);
 	if (next >= ntok)
-		return JSONTOK_NOMEM;
+		RETURN(JSONTOK_NOMEM);
 	cur = (int)next++;
 	tok_set(&tok[cur], type, i, parent);
 	up[depth++] = cur;
 	i = skip_ws(js, i + 1, len);
 	if (i >= len)
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	if (type == JSMN_OBJECT) {
 		if (js[i] == '}')
 			goto close;
@@ -196,9 +224,9 @@ open:
 	goto value;
 key:
 	if (js[i] != '"' || (e = str_end(js, i + 1, len)) == 0)
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	if (next >= ntok)
-		return JSONTOK_NOMEM;
+		RETURN(JSONTOK_NOMEM);
 	k = (int)next++;
 	tok_set(&tok[k], JSMN_STRING, i + 1, cur);
 	tok[k].end = (int)e;
@@ -206,10 +234,10 @@ key:
 	tok[cur].size++;
 	i = skip_ws(js, e + 1, len);
 	if (i >= len || js[i] != ':')
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	i = skip_ws(js, i + 1, len);
 	if (i >= len)
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	parent = k;
 value:
 	switch (js[i]) {
@@ -221,9 +249,9 @@ value:
 		goto open;
 	case '"':
 		if ((e = str_end(js, i + 1, len)) == 0)
-			return JSONTOK_PASS;
+			RETURN(JSONTOK_PASS);
 		if (next >= ntok)
-			return JSONTOK_NOMEM;
+			RETURN(JSONTOK_NOMEM);
 		tok_set(&tok[next], JSMN_STRING, i + 1, parent);
 		tok[next++].end = (int)e;
 		i = e + 1;
@@ -233,9 +261,9 @@ value:
 		for (e = i; e < len && jt_class[(unsigned char)js[e]] == P; e++)
 			;
 		if (e == i || e >= len || !(jt_class[(unsigned char)js[e]] & E))
-			return JSONTOK_PASS;
+			RETURN(JSONTOK_PASS);
 		if (next >= ntok)
-			return JSONTOK_NOMEM;
+			RETURN(JSONTOK_NOMEM);
 		tok_set(&tok[next], JSMN_PRIMITIVE, i, parent);
 		tok[next++].end = (int)e;
 		i = e;
@@ -244,11 +272,11 @@ value:
 after:
 	i = skip_ws(js, i, len);
 	if (i >= len)
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	if (js[i] == ',') {
 		i = skip_ws(js, i + 1, len);
 		if (i >= len)
-			return JSONTOK_PASS;
+			RETURN(JSONTOK_PASS);
 		if (tok[cur].type == JSMN_OBJECT)
 			goto key;
 		tok[cur].size++;
@@ -257,13 +285,17 @@ after:
 	}
 close:
 	if (js[i] != (tok[cur].type == JSMN_OBJECT ? '}' : ']'))
-		return JSONTOK_PASS;
+		RETURN(JSONTOK_PASS);
 	tok[cur].end = (int)i + 1;
 	i++;
 	if (--depth == 0) {
 		*endp = i;
-		return (int)next;
+		RETURN((int)next);
 	}
 	cur = up[depth - 1];
 	goto after;
+done:
+	if (up != stack)
+		free(up);
+	return ret;
 }

@@ -49,4 +49,19 @@ void	 num_median(const int64_t *, size_t, int64_t *);
 /* Sort N int64 values ascending. */
 void	 num_sort(int64_t *, size_t);
 
+/*
+ * A + B held at INT64_MAX or INT64_MIN: for sums of durations, which
+ * spec-valid extreme values can carry past 64 bits, where a held total
+ * is still the right order and never wraps to a negative time.
+ */
+static inline int64_t
+num_sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 #endif

@@ -3,9 +3,12 @@
 # replayed through the programs themselves, so that every build (gcc,
 # and the sanitizer build of .ci/run) tests them: CSV inputs go to
 # prof-ingest as a kernel_details.csv, an op_summary and step_trace_time
-# table; JSON inputs as a trace and a communication.json; prof-tsv inputs
-# to every stage.  Each run must end with status 0 or 1 and, when 1,
-# with a diagnostic: never a signal, a sanitizer report or silence.
+# table; JSON inputs as a trace and a communication.json; compressed and
+# archived inputs (fuzz-unz) as a trace and a table; prof-tsv inputs to
+# every stage.  (Inputs of fuzz-walk are programs that build a directory
+# tree; the trees they found are cases of tests/prof-ingest/dir-links.sh.)
+# Each run must end with status 0 or 1 and, when 1, with a diagnostic:
+# never a signal, a sanitizer report or silence.
 # (dtime inputs are cases of tests/unit/test-dtime.)
 . "${top_srcdir:-.}/tests/lib.sh"
 PATH="$top_builddir/tools:$PATH"; export PATH
@@ -43,6 +46,17 @@ for f in "$regress"/json/*; do
 		mkdir -p "$tmp/p"; cp "$f" "$tmp/p/$name"
 		run "$f" prof-ingest -q "$tmp/p/$name"
 		run "$f" prof-ingest -q -k "$tmp/p/$name"
+		rm -rf "$tmp/p"
+	done
+done
+# Compressed and archived inputs (fuzz-unz: the first byte only sets the
+# read size): as a trace and as a table, whatever their content.
+for f in "$regress"/unz/*; do
+	[ -f "$f" ] || continue
+	for name in rank0.pt.trace.json.gz kernel_details.csv; do
+		mkdir -p "$tmp/p"; tail -c +2 "$f" >"$tmp/p/$name"
+		run "$f" prof-ingest -q "$tmp/p/$name"
+		run "$f" prof-ingest -q "$tmp/p"
 		rm -rf "$tmp/p"
 	done
 done

@@ -69,16 +69,23 @@ EXTRA_DIST += tests/nothing-lost.sh
 TESTS += tests/verdict-corpus.sh tests/followup-corpus.sh
 EXTRA_DIST += tests/verdict-corpus.sh tests/followup-corpus.sh \
 	tests/verdict-evidence.py
+# Across ranks (issue 16): prof-cluster's skew and waits against the
+# CSVs and communication.json, read without proftools.
+TESTS += tests/cluster-corpus.sh tests/cluster-parallel.sh
+EXTRA_DIST += tests/cluster-corpus.sh tests/cluster-parallel.sh \
+	tests/gen-ranks.sh
 TESTS += tests/stage-input.sh
 EXTRA_DIST += tests/stage-input.sh
 TESTS += tests/fuzz-regress.sh
 EXTRA_DIST += tests/fuzz-regress.sh
 # The model's structure on real profiles (issue 13): an independent table
 # of steps, passes, layers and layer types read from the raw files, and
-# steps detected again once the markers are removed.  Both fail on the
-# code of issue 12 (prof-steps takes layers for steps, prof-layers types
-# a CNN's elementwise kernels as Dense layers); they are shipped but not
-# yet run.  Once prof-steps and prof-layers pass them, add:
-#	TESTS += tests/structure-corpus.sh tests/steps-markerless.sh
+# steps detected again once the markers are removed.  The structure test
+# runs; the marker-removal test is shipped but not yet run: prof-steps
+# still cuts 3 of the 20 marked ranks elsewhere than their markers
+# (queue_length: the optimizer runs mid-step; HTA sampled ranks 0 and 1:
+# four streams in a different order each step).  Once it passes, add:
+#	TESTS += tests/steps-markerless.sh
+TESTS += tests/structure-corpus.sh
 EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 	tests/structure-evidence.py

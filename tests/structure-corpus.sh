@@ -21,8 +21,12 @@
 #                        metric is not 0 (all windows if none is), of the
 #                        pass records that start in the window;
 #       layers_per_pass  the median `layers` of the dev's pass records not
-#                        tagged cut_start or cut_end (of all when every
-#                        one is), 0 without pass records;
+#                        tagged cut_start or cut_end that start in a
+#                        window counted above (the table counts per
+#                        step; a pass of kernels outside every step,
+#                        such as work queued before the capture, is not
+#                        one), else of those not cut, else of all; 0
+#                        without pass records;
 #       layer_type       the name of the dev's layer_type record with the
 #                        most layers (`value`), none without one;
 #     each must equal the table's column or one of its `accept`
@@ -130,6 +134,7 @@ structure() {
 					    (pts[d, p] < we[d, w] ||
 					    (w == nw[d] && pts[d, p] <= we[d, w]))) {
 						cnt[w]++
+						pw[p] = w
 						break
 					}
 			busy = 0
@@ -139,8 +144,15 @@ structure() {
 				if (!busy || wk[d, w] > 0) a[++n] = cnt[w]
 			pps = median(a, n)
 			n = 0
-			for (p = 1; p <= np[d]; p++) if (!pcut[d, p]) b[++n] = pl[d, p]
+			for (p = 1; p <= np[d]; p++)
+				if (!pcut[d, p] && (p in pw) &&
+				    (!busy || wk[d, pw[p]] > 0))
+					b[++n] = pl[d, p]
+			if (n == 0)
+				for (p = 1; p <= np[d]; p++)
+					if (!pcut[d, p]) b[++n] = pl[d, p]
 			if (n == 0) for (p = 1; p <= np[d]; p++) b[++n] = pl[d, p]
+			delete pw
 			lpp = median(b, n)
 			best = "none"; bv = 0
 			m = split(substr(ltn[d], 2), names, "\t")

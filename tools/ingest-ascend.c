@@ -44,6 +44,7 @@ struct areader {
 	char		*buf;		/* the PMU text of a row */
 	size_t		 cap;
 	int		 shapes, pmu, steps;	/* seen, for sink_note */
+	int		 dup;		/* a column read is named twice */
 };
 
 /* Column names, canonical first: kernel_details, then op_summary. */
@@ -73,26 +74,56 @@ static const char *const col_shape[ASCEND_NSHAPES] = {
 	"Output Data Types"
 };
 
+/*
+ * Whether column I, one the reader takes, has a namesake: which of the
+ * two holds the data is not known, and taking the first would be a
+ * guess, so the header is an error.
+ */
+static int
+col_twice(struct areader *a, int i)
+{
+	int j = csvin_col_dup(a->cv, i);
+
+	if (j < 0)
+		return 0;
+	diag_at(a->where, 1, "column '%s' appears twice in the header "
+	    "(columns %d and %d)", csvin_colname(a->cv, (size_t)i), i + 1,
+	    j + 1);
+	a->dup = 1;
+	return 1;
+}
+
 /* Index of the first of NAMES in the header, or -1. */
 static int
-col_any(const struct csvin *cv, const char *const *names)
+col_any(struct areader *a, const char *const *names)
 {
 	int i;
 
 	for (; *names != NULL; names++)
-		if ((i = csvin_col(cv, *names)) >= 0)
+		if ((i = csvin_col(a->cv, *names)) >= 0) {
+			col_twice(a, i);
 			return i;
+		}
 	return -1;
+}
+
+/* csvin_col, with the check for a namesake. */
+static int
+col_one(struct areader *a, const char *name)
+{
+	const char *const names[] = { name, NULL };
+
+	return col_any(a, names);
 }
 
 /* Like col_any, but a missing column is an error on the header line. */
 static int
-col_need(const struct areader *a, const char *const *names, int *out)
+col_need(struct areader *a, const char *const *names, int *out)
 {
 	const char *first;
 
-	if ((*out = col_any(a->cv, names)) >= 0)
-		return 0;
+	if ((*out = col_any(a, names)) >= 0)
+		return a->dup ? -1 : 0;
 	/*
 	 * Show how the header begins: a file that is no such table at all
 	 * (JSON under a .csv name, another table) shows at once.
@@ -169,6 +200,21 @@ field_time(const struct areader *a, int col, int scale, int64_t *out)
 	    "column '%s': invalid time '%.*s%s': %s",
 	    csvin_colname(a->cv, (size_t)col), len > 60 ? 60 : (int)len, s,
 	    len > 60 ? "..." : "", dtime_strerror(e));
+	return -1;
+}
+
+/*
+ * The lowest 64-bit value marks an absent time in prof-tsv(5): a start
+ * that parses to it is out of range, not absent.
+ */
+static int
+field_start(const struct areader *a, int col, int64_t ts)
+{
+	if (ts != INT64_MIN)
+		return 0;
+	diag_at(a->where, csvin_line(a->cv), "column '%s': invalid time "
+	    "'%s': value out of range", csvin_colname(a->cv, (size_t)col),
+	    csvin_field(a->cv, col, NULL));
 	return -1;
 }
 
@@ -320,7 +366,7 @@ skip_row(const struct areader *a)
  * has neither and no counters.
  */
 static int
-kernel_cols(const struct areader *a, enum isrc_fmt fmt, struct kcols *k)
+kernel_cols(struct areader *a, enum isrc_fmt fmt, struct kcols *k)
 {
 	int i, ctx, fmts;
 
@@ -331,20 +377,20 @@ kernel_cols(const struct areader *a, enum isrc_fmt fmt, struct kcols *k)
 	    col_need(a, fmt == ISF_OP_SUMMARY ? col_dur_op : col_dur,
 	    &k->dur) != 0)
 		return -1;
-	k->wait = col_any(a->cv, col_wait);
-	k->step = csvin_col(a->cv, "Step Id");
-	k->dev = csvin_col(a->cv, "Device_id");
-	k->track = csvin_col(a->cv, "Stream ID");
-	k->type = col_any(a->cv, col_type);
-	k->core = col_any(a->cv, col_core);
+	k->wait = col_any(a, col_wait);
+	k->step = col_one(a, "Step Id");
+	k->dev = col_one(a, "Device_id");
+	k->track = col_one(a, "Stream ID");
+	k->type = col_any(a, col_type);
+	k->core = col_any(a, col_core);
 	for (i = 0; i < ASCEND_NSHAPES; i++)
-		k->shape[i] = csvin_col(a->cv, col_shape[i]);
+		k->shape[i] = col_one(a, col_shape[i]);
 	ctx = csvin_col(a->cv, "Context ID");
 	fmts = csvin_col(a->cv, "Output Formats");
 	k->pmu = (ctx > fmts ? ctx : fmts) + 1;
 	if (k->pmu == 0 || (size_t)k->pmu >= csvin_ncols(a->cv))
 		k->pmu = -1;
-	return 0;
+	return a->dup ? -1 : 0;
 }
 
 /* Turn one kernel_details / op_summary row into a kernel record. */
@@ -360,11 +406,20 @@ kernel_row(struct areader *a, const struct kcols *k)
 	r.kind = IK_KERNEL;
 	r.has_dur = 1;
 	if (field_time(a, k->ts, 3, &r.ts) != 0 ||
+	    field_start(a, k->ts, r.ts) != 0 ||
 	    field_dur(a, k->dur, r.ts, &r.dur) != 0)
 		return -1;
 	if (k->wait >= 0 && !csvin_absent(a->cv, k->wait)) {
 		if (field_time(a, k->wait, 3, &wait) != 0)
 			return -1;
+		/* A wait is time before the start: never below zero. */
+		if (wait < 0) {
+			diag_at(a->where, csvin_line(a->cv),
+			    "column '%s': negative wait '%s'",
+			    csvin_colname(a->cv, (size_t)k->wait),
+			    csvin_field(a->cv, k->wait, NULL));
+			return -1;
+		}
 		r.v[IC_WAIT] = wbuf;
 		r.len[IC_WAIT] = dtime_format(wait, 0, wbuf);
 	}
@@ -446,9 +501,14 @@ read_step_trace(struct areader *a)
 {
 	static const char *const col_step[] = { "Step", NULL };
 	int step, dev, r;
+	size_t i;
 
 	if (col_need(a, col_step, &step) != 0)
 		return -1;
+	/* Every column is read: each name must be one column's. */
+	for (i = 0; i < csvin_ncols(a->cv); i++)
+		if (col_twice(a, (int)i))
+			return -1;
 	dev = csvin_col(a->cv, "Device_id");
 	while ((r = csvin_next(a->cv)) == 1)
 		if ((row_ragged(a) || step_row(a, step, dev) != 0) &&
@@ -566,6 +626,11 @@ comm_times(const struct creader *c, int info, struct irec *r)
 	t = json_get(d->text, d->tok, d->ntok, info, "Start Timestamp(us)");
 	if (comm_time(c, t, "Start Timestamp(us)", 3, &r->ts) != 0)
 		return -1;
+	if (r->ts == INT64_MIN) {
+		diag_at(c->where, 0, "op '%s': field 'Start Timestamp(us)': "
+		    "time out of range", c->key);
+		return -1;
+	}
 	t = json_get(d->text, d->tok, d->ntok, info, "Elapse Time(ms)");
 	if (t >= 0) {
 		if (comm_time(c, t, "Elapse Time(ms)", 6, &r->dur) != 0)
@@ -590,7 +655,14 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	int info;
 	long n;
 
-	if (json_eq(d->text, d->tok, key, "Total Op Info"))
+	/*
+	 * An op the damage cut (left open, end -1) is not whole: not read.
+	 * The damage may also leave something other than a string where
+	 * a key belongs, and open: only a whole string names an op.
+	 */
+	if (d->tok[key].type != JSMN_STRING || d->tok[key].end < 0 ||
+	    d->tok[val].end < 0 ||
+	    json_eq(d->text, d->tok, key, "Total Op Info"))
 		return 0;
 	if ((n = json_str(d->text, d->tok, key, &c->key, &c->keycap)) < 0) {
 		diag_at(c->where, 0, "bad escape in op name");
@@ -655,10 +727,14 @@ comm_step(struct creader *c, int key, int val)
 	const struct json_doc *d = c->doc;
 	const jsmntok_t *kt = &d->tok[key];
 	char step[32];
-	size_t len = (size_t)(kt->end - kt->start), i;
+	size_t len, i;
 	const char *s = d->text + kt->start;
 	int sec;
 
+	/* Damage can leave a key open (end -1): no step is named then. */
+	if (kt->type != JSMN_STRING || kt->end < kt->start)
+		return 0;
+	len = (size_t)(kt->end - kt->start);
 	if (len >= 4 && memcmp(s, "step", 4) == 0) {
 		s += 4;
 		len -= 4;
@@ -681,13 +757,15 @@ ingest_comm_json(struct input *in, const char *where,
 {
 	struct json_doc doc;
 	struct creader c;
-	int i, k, rc = 0;
+	int i, k, rc = 0, damaged;
 
 	memset(&c, 0, sizeof(c));
 	c.where = where;
 	c.doc = &doc;
 	c.src = sink_begin(ISF_COMM_JSON, where, ctx->run, ctx->rank);
-	if (json_load(in, where, ASCEND_MAXJSON, &doc) != 0) {
+	/* A damaged file keeps the ops that were whole before the damage. */
+	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
+	    &doc)) < 0) {
 		sink_end(c.src);
 		return -1;
 	}
@@ -705,5 +783,5 @@ ingest_comm_json(struct input *in, const char *where,
 	free(c.key);
 	json_free(&doc);
 	sink_end(c.src);
-	return rc;
+	return damaged ? -1 : rc;
 }

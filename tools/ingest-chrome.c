@@ -250,7 +250,13 @@ get_ts(struct chrome *c, const struct evf *f, int64_t *ts)
 {
 	if (f->ts < 0)
 		return bad_event(c, "event without 'ts'", -1, NULL);
-	return get_time(c, f->ts, "ts", ts);
+	if (get_time(c, f->ts, "ts", ts) < 0)
+		return -1;
+	/* The lowest 64-bit value marks an absent time in prof-tsv(5). */
+	if (*ts == INT64_MIN)
+		return bad_event(c, "invalid 'ts' value", f->ts,
+		    "value out of range");
+	return 0;
 }
 
 /* Tell the sink once about shapes, stacks and flops in the source. */

@@ -22,6 +22,9 @@ abs_ts(const struct srec *sr)
 {
 	if (sr->ts == IREC_NO_TS)
 		return INT64_MIN;
+	/* A bad source's records are dropped; their key needs no base. */
+	if (srcs[sr->src].bad)
+		return sr->ts;
 	return sr->ts + srcs[sr->src].base;
 }
 

@@ -24,6 +24,8 @@ resolve_kind(const struct srec *sr)
 	const struct source *s = &srcs[sr->src];
 	size_t i;
 
+	if (s->bad)
+		return -1;
 	if (sr->kind != IK_DEFER)
 		return sr->kind;
 	for (i = 0; i < s->nprocs; i++) {
@@ -297,16 +299,49 @@ mark_duplicate_device_tasks(void)
 	}
 }
 
-void
+/*
+ * Every time is written relative to the origin, the earliest one: the
+ * sources' times must not span more than an int64, which only sources
+ * hundreds of years apart do.  Nothing is written then: no origin could
+ * place them all, and a time that wrapped around would be a lie.
+ */
+static void
+check_span(void)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, t;
+	size_t i;
+
+	for (i = 0; i < nsrcs; i++) {
+		const struct source *s = &srcs[i];
+
+		if (s->bad || s->tmin > s->tmax)
+			continue;
+		if (s->tmin + s->base < lo)
+			lo = s->tmin + s->base;
+		if (s->tmax + s->base > hi)
+			hi = s->tmax + s->base;
+	}
+	if (lo <= hi && __builtin_sub_overflow(hi, lo, &t))
+		diag_err(EXIT_BAD, "the inputs' times span more than 2^63 ns "
+		    "(292 years), from %" PRId64 " to %" PRId64 " ns: no "
+		    "one origin can place them", lo, hi);
+}
+
+int
 sink_finish(int argc, char **argv)
 {
-	struct tsvw *w = tsvw_open(STDOUT_FILENO, "<stdout>");
+	struct tsvw *w;
 	int64_t origin;
 	const struct srec *sr;
-	size_t which;
+	size_t which, i;
+	int bad = 0;
 
 	if (nsrcs > 0 && srcs[nsrcs - 1].open)
 		sink_end((int)nsrcs - 1);
+	for (i = 0; i < nsrcs; i++)
+		bad |= srcs[i].bad;
+	check_span();
+	w = tsvw_open(STDOUT_FILENO, "<stdout>");
 	if (opts.progress)
 		fprintf(stderr, "\r\033[K%s: merging %zu sorted runs%s\n",
 		    diag_progname(), nruns, spill != NULL ?
@@ -332,4 +367,5 @@ sink_finish(int argc, char **argv)
 	if (opts.inventory)
 		write_inventory(w, origin);
 	tsvw_close(w);
+	return bad ? -1 : 0;
 }

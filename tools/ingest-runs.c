@@ -120,11 +120,19 @@ close_run(uint32_t src)
 
 	if (arena_len == cur_start)
 		return;
-	runs = xreallocarray(runs, nruns + 1, sizeof(*runs));
+	/* Doubling: one run per file of a walk through thousands. */
+	if ((nruns & (nruns - 1)) == 0)
+		runs = xreallocarray(runs, nruns > 0 ? 2 * nruns : 1,
+		    sizeof(*runs));
 	r = &runs[nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;
-	r->index = cur_index;
+	/*
+	 * Give back the room the index was grown by: a run of a few records
+	 * would otherwise keep 32 KiB, outside the memory budget, for each
+	 * of thousands of small files until the merge.
+	 */
+	r->index = xreallocarray(cur_index, cur_count, sizeof(*cur_index));
 	r->count = last_count = cur_count;
 	cur_index = NULL;
 	cur_count = cur_cap = 0;

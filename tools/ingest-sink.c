@@ -92,7 +92,10 @@ sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
 	if (opts.progress)
 		fprintf(stderr, "\r\033[K%s: reading %s", diag_progname(),
 		    path);
-	srcs = xreallocarray(srcs, nsrcs + 1, sizeof(*srcs));
+	/* Doubling: a walk may begin thousands of sources. */
+	if ((nsrcs & (nsrcs - 1)) == 0)
+		srcs = xreallocarray(srcs, nsrcs > 0 ? 2 * nsrcs : 1,
+		    sizeof(*srcs));
 	s = &srcs[nsrcs];
 	memset(s, 0, sizeof(*s));
 	s->fmt = fmt;
@@ -100,8 +103,8 @@ sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
 	s->run = xstrdup(run != NULL ? run : "");
 	s->rank = rank;
 	s->lone_dev = -1;
-	s->first = INT64_MAX;
-	s->last = INT64_MIN;
+	s->first = s->tmin = INT64_MAX;
+	s->last = s->tmax = INT64_MIN;
 	s->open = 1;
 	cur_start = arena_len;
 	return (int)nsrcs++;
@@ -167,7 +170,9 @@ sink_ignored(const char *path, const char *why)
 {
 	size_t n = strlen(path) + strlen(why) + 2;
 
-	ignored = xreallocarray(ignored, nignored + 1, sizeof(*ignored));
+	if ((nignored & (nignored - 1)) == 0)
+		ignored = xreallocarray(ignored, nignored > 0 ? 2 * nignored :
+		    1, sizeof(*ignored));
 	ignored[nignored] = xmalloc(n);
 	snprintf(ignored[nignored++], n, "%s\t%s", path, why);
 }
@@ -313,6 +318,18 @@ sink_add(int src, const struct irec *r)
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
 	index_add(arena_len);
 	arena_len += sz;
+	if (r->ts != IREC_NO_TS) {
+		struct source *s = &srcs[src];
+		int64_t end;
+
+		if (r->ts < s->tmin)
+			s->tmin = r->ts;
+		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
+		    &end))
+			end = INT64_MAX;
+		if (end > s->tmax)
+			s->tmax = end;
+	}
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
 		struct source *s = &srcs[src];
 
@@ -323,10 +340,31 @@ sink_add(int src, const struct irec *r)
 	}
 }
 
+/*
+ * A base (Kineto's baseTimeNanoseconds) that takes the source's times
+ * past 64-bit nanoseconds leaves none of them a place on the timeline:
+ * the source's records are dropped and the diagnostic says why.
+ */
+static void
+check_base(struct source *s)
+{
+	int64_t t;
+
+	if (s->base == 0 || s->tmin > s->tmax)
+		return;
+	if (!__builtin_add_overflow(s->tmin, s->base, &t) &&
+	    !__builtin_add_overflow(s->tmax, s->base, &t))
+		return;
+	diag_at(s->path, 0, "'baseTimeNanoseconds' %" PRId64 " takes the "
+	    "event times past what 64-bit nanoseconds hold (the years "
+	    "1678 to 2262): the file's records are dropped", s->base);
+	s->bad = 1;
+}
+
 void
 sink_end(int src)
 {
-	const struct source *s = &srcs[src];
+	struct source *s = &srcs[src];
 	size_t i;
 
 	/*
@@ -337,6 +375,7 @@ sink_end(int src)
 	for (i = 0; ingest_lenient && i < s->nskip; i++)
 		diag_at(s->path, 0, "skipped %" PRIu64 ": %s", s->skipn[i],
 		    s->skipwhy[i]);
+	check_base(s);
 	close_run((uint32_t)src);
 	srcs[src].open = 0;
 }

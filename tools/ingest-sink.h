@@ -48,6 +48,8 @@ struct source {
 	char		*run;
 	int64_t		 rank;		/* -1 when unknown */
 	int64_t		 base;
+	int64_t		 tmin, tmax;	/* first start, last end, own clock */
+	int		 bad;		/* its times cannot be placed */
 	int		 skip_device;
 	struct process	*procs;
 	size_t		 nprocs;

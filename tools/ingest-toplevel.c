@@ -17,26 +17,15 @@
 #include "ingest-chrome.h"
 #include "xalloc.h"
 
-/* Tokenize a small JSON text into a reusable, growing token array. */
+/*
+ * Tokenize a small JSON text into a reusable, growing token array, in
+ * time linear at any nesting depth (json_tokenize).
+ */
 int
 parse_small(const char *text, size_t len, jsmntok_t **tok,
     unsigned int *ntok)
 {
-	jsmn_parser p;
-	int r;
-
-	if (*ntok == 0) {
-		*ntok = 64;
-		*tok = xreallocarray(NULL, *ntok, sizeof(**tok));
-	}
-	for (;;) {
-		jsmn_init(&p);
-		r = jsmn_parse(&p, text, len, *tok, *ntok);
-		if (r != JSMN_ERROR_NOMEM)
-			return r;
-		*ntok *= 2;
-		*tok = xreallocarray(*tok, *ntok, sizeof(**tok));
-	}
+	return json_tokenize(text, len, tok, ntok);
 }
 
 /* Kineto (since mid-2024) writes ts relative to this, in ns. */

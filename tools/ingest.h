@@ -99,8 +99,10 @@ size_t	 sink_nsources(void);
 /* End source SRC (its records may now be spilled as one sorted run). */
 void	 sink_end(int);
 /* Write the preamble, header and all records in time order, or the
- * inventory.  ARGV is recorded in the preamble. */
-void	 sink_finish(int, char **);
+ * inventory.  ARGV is recorded in the preamble.  Returns -1 when a
+ * source's records were dropped because its times cannot be placed
+ * (a diagnostic said so), else 0. */
+int	 sink_finish(int, char **);
 
 /* ---- readers ---- */
 

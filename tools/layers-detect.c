@@ -1,23 +1,38 @@
 /*
  * prof-layers: layers without an attention marker.  A dev that has
  * shown no marker holds its kernels in a window (up to -w kernels, one
- * step, or the input's end); the window is then searched for the
- * repeating kernel sequence of the layers, and the kernel that marks
- * one period of it becomes the dev's marker, so that the window and the
- * rest of the input go through the same pass and layer rules.
+ * step, or the input's end), which then decides how its structure is
+ * found, in this order:
  *
- * Candidates are names that occur at least three times.  For each, the
+ * 1. Convolutions: two convolution runs or more make the dev one of the
+ *    conv family (layers-conv.c), unless -d or -C.
+ * 2. The repeating kernel sequence of the layers: the kernel that marks
+ *    one period of it becomes the dev's marker.
+ * 3. Nothing: the window's kernels are written without layers, a new
+ *    window starts, and the model record says no repeating structure
+ *    was found, with the best confidence seen.
+ *
+ * In the first two the window and the rest of the input then go through
+ * the same pass and layer rules.
+ *
+ * Candidates are names that occur at least four times and can mark a
+ * layer: attention, convolution, GEMM, norm, activation, layer
+ * preparation, MoE routing or expert kernels, never an elementwise,
+ * fill, cast or copy kernel (an optimizer's per-parameter update or a
+ * gradient's zeroing repeats too, with no layer in it).  For each, the
  * modal distance (in kernels) between its consecutive occurrences is
- * the candidate period P, and its score is the number of kernels from
- * its first occurrence F to P before its last one L that recur P
- * kernels later (s[i] == s[i+P], F <= i <= L-P).  A name that occurs
- * once per layer gives the layer period; one that occurs several times
- * per layer gives a period that does not repeat the sequence and scores
- * low.  Scores within 5% of the best tie; ties go to an attention
- * kernel, then to the longest total duration.  Confidence = score /
- * (L - P - F + 1): the share of the kernels of the repeated region that
- * recur exactly one period later (1 for a perfectly periodic sequence),
- * rounded down to a millionth.
+ * the candidate period P (or -p), and its score is the number of
+ * kernels from its first occurrence F to P before its last one L that
+ * recur P kernels later (s[i] == s[i+P], F <= i <= L-P).  A name that
+ * occurs once per layer gives the layer period; one that occurs several
+ * times per layer gives a period that does not repeat the sequence and
+ * scores low.  Scores within 5% of the best tie; ties go to an
+ * attention kernel, then to the longest total duration.  Confidence =
+ * (score + 1) / (L - P - F + 3), the rule of succession over the N = L -
+ * P - F + 1 kernels of the repeated region: an estimate of the share of
+ * kernels that recur one period later which a finite window never
+ * takes to 1, since a period found is a guess, rounded down to a
+ * millionth.
  */
 #include <config.h>
 
@@ -25,11 +40,18 @@
 #include <string.h>
 
 #include "layers.h"
+#include "num.h"
 #include "stage.h"
 #include "xalloc.h"
 
 /* The candidates whose score is computed in full. */
 #define NCAND	64
+/*
+ * Occurrences a name needs to mark layers: three identical GEMMs (a
+ * test of stream events) are not a model's layers, and a model of two
+ * or three layers has its attention or convolution kernels to say so.
+ */
+#define MIN_REPEAT	4
 
 struct cand {
 	uint32_t	 name;
@@ -118,9 +140,28 @@ score(const struct cand *c, const struct lkern *k)
 	return m;
 }
 
-/* The candidates: every name seen at least three times in K. */
+/* Whether a kernel named E may mark a layer (see above). */
+static int
+anchor_role(const struct lname *e)
+{
+	if (e->flags & NF_ELEM)
+		return 0;
+	switch (e->role) {
+	case ROLE_ATTN: case ROLE_CONV: case ROLE_MATMUL: case ROLE_NORM:
+	case ROLE_PREP: case ROLE_ACT: case ROLE_ROUTE: case ROLE_EXPERT:
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The candidates: every name that may mark a layer, seen three times,
+ * and more than once a step when the window spans STEPS host steps (two
+ * or more): a kernel that runs once a step repeats with the step, and a
+ * step is not a layer.
+ */
 static struct cand *
-candidates(const struct lkern *k, size_t n, size_t *ncand)
+candidates(const struct lkern *k, size_t n, size_t *ncand, int64_t steps)
 {
 	struct cand *c = NULL;
 	size_t i, j, nc = 0, cap = 0;
@@ -132,6 +173,8 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
 			maxid = k[i].name;
 	idx = xcalloc((size_t)maxid + 1, sizeof(*idx));
 	for (i = 0; i < n; i++) {
+		if (!anchor_role(names_get(k[i].name)))
+			continue;
 		j = (size_t)idx[k[i].name];
 		if (j == 0) {
 			if (nc == cap) {
@@ -146,11 +189,12 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
 		}
 		c[j - 1].last = i;
 		c[j - 1].count++;
-		c[j - 1].dur += k[i].e - k[i].s;
+		c[j - 1].dur = num_sat_add(c[j - 1].dur, k[i].e - k[i].s);
 	}
 	free(idx);
 	for (i = j = 0; i < nc; i++)
-		if (c[i].count >= 3)
+		if (c[i].count >= MIN_REPEAT && (steps < 2 ||
+		    (int64_t)c[i].count > steps + 1))
 			c[j++] = c[i];
 	*ncand = j;
 	return c;
@@ -164,26 +208,32 @@ candidates(const struct lkern *k, size_t n, size_t *ncand)
  * kernels before it), then the one with the most kernel time.
  */
 static int64_t
-find_anchor(const struct lkern *k, size_t n, int64_t *conf)
+find_anchor(const struct lkern *k, size_t n, int64_t *conf, int64_t *period,
+    int64_t steps)
 {
 	struct cand *c;
 	size_t nc, i, *at, *start, *cnt, best_sc = 0;
 	int64_t best = -1, best_dur = 0;
 	int best_attn = 0;
 
-	c = candidates(k, n, &nc);
+	c = candidates(k, n, &nc, steps);
 	at = occurrences(k, n, c, nc, &start);
 	cnt = xcalloc(n + 1, sizeof(*cnt));
-	for (i = 0; i < nc; i++)
+	for (i = 0; i < nc; i++) {
 		modal_gap(&c[i], at + start[i], cnt);
+		if (lopts.period > 0)	/* -p: the period is given */
+			c[i].period = (size_t)lopts.period;
+	}
 	free(cnt);
 	free(start);
 	free(at);
-	qsort(c, nc, sizeof(*c), cmp_cand);
+	if (nc > 1)
+		qsort(c, nc, sizeof(*c), cmp_cand);
 	if (nc > NCAND)
 		nc = NCAND;
 	for (i = 0; i < nc; i++) {
-		c[i].score = c[i].period < 2 || c[i].modal < 2 ? 0 :
+		c[i].score = c[i].period < 2 || c[i].modal < 2 ||
+		    c[i].first + c[i].period > c[i].last ? 0 :
 		    score(&c[i], k);
 		if (c[i].score > best_sc)
 			best_sc = c[i].score;
@@ -199,44 +249,22 @@ find_anchor(const struct lkern *k, size_t n, int64_t *conf)
 		best = c[i].name;
 		best_dur = c[i].dur;
 		best_attn = attn;
-		*conf = (int64_t)((__int128)c[i].score * 1000000 /
-		    (int64_t)(c[i].last - c[i].period - c[i].first + 1));
+		*conf = (int64_t)((__int128)(c[i].score + 1) * 1000000 /
+		    (int64_t)(c[i].last - c[i].period - c[i].first + 3));
+		*period = (int64_t)c[i].period;
 	}
 	free(c);
 	return best;
 }
 
-/*
- * Search the window of D.  With an anchor of enough confidence the dev
- * switches to it and the window is replayed; else the window's kernels
- * are written as they are and a new window starts.
- */
-void
-detect_window(struct ldev *d, int eof)
+/* Replay the window W (N kernels of step STEP) through the rules. */
+static void
+replay(struct ldev *d, struct lkern *w, size_t n, char *step)
 {
-	struct lkern *w = d->k;
-	size_t i, n = d->nk;
-	int64_t anchor, conf;
-	char *step;
+	size_t i;
 
-	(void)eof;
-	anchor = find_anchor(w, n, &conf);
-	d->detect_ran = 1;
-	if (anchor < 0 || conf < lopts.min_conf_ppm) {
-		if (conf > d->confidence_ppm)
-			d->confidence_ppm = conf;
-		for (i = 0; i < n; i++)
-			stage_put(lst, w[i].rec);
-		d->nk = 0;
-		return;
-	}
-	d->detected = 1;
-	d->anchor = (uint32_t)anchor;
-	d->anchor_dir = names_anchor_dir(d->anchor);
-	d->confidence_ppm = conf;
 	d->k = NULL;
 	d->nk = d->kcap = 0;
-	step = d->win_step;
 	d->win_step = NULL;
 	for (i = 0; i < n; i++) {
 		pass_tick(d, w[i].s);
@@ -244,4 +272,48 @@ detect_window(struct ldev *d, int eof)
 	}
 	free(step);
 	free(w);
+}
+
+/*
+ * Search the window of D: convolutions first, then the repeating
+ * sequence.  With either, the dev switches to it and the window is
+ * replayed; else the window's kernels are written as they are and a new
+ * window starts.
+ */
+void
+detect_window(struct ldev *d, int eof)
+{
+	struct lkern *w = d->k;
+	size_t i, n = d->nk;
+	int64_t anchor, conf, units, period = 0;
+
+	(void)eof;
+	d->detect_ran = 1;
+	if (!lopts.detect && !lopts.no_conv) {
+		conf = conv_confidence(w, n, &units);
+		if (units >= 2 && conf >= lopts.min_conf_ppm) {
+			d->family = FAM_CONV;
+			d->confidence_ppm = conf;
+			replay(d, w, n, d->win_step);
+			return;
+		}
+	}
+	anchor = find_anchor(w, n, &conf, &period, d->win_hsteps);
+	if (anchor < 0 || conf < lopts.min_conf_ppm) {
+		if (conf > d->confidence_ppm)
+			d->confidence_ppm = conf;
+		for (i = 0; i < n; i++) {
+			live_add(d, &w[i]);
+			stage_put(lst, w[i].rec);
+		}
+		d->nk = 0;
+		return;
+	}
+	d->detected = 1;
+	d->family = FAM_PERIODIC;
+	d->anchor = (uint32_t)anchor;
+	d->anchor_dir = names_anchor_dir(d->anchor);
+	d->confidence_ppm = conf;
+	d->period = period;
+	replay(d, w, n, d->win_step);
 }

@@ -19,13 +19,13 @@
 #include "xalloc.h"
 
 const char *const role_names[NROLES] = {
-	"attention", "matmul", "norm", "layer_prep", "activation",
-	"moe_routing", "expert", "tp_comm", "ep_comm", "pp_comm",
+	"attention", "conv", "matmul", "norm", "layer_prep", "activation",
+	"pooling", "moe_routing", "expert", "tp_comm", "ep_comm", "pp_comm",
 	"sampling", "memory", "other"
 };
 
 const char *const ltype_names[NLTYPES] = {
-	"Dense", "MoE", "MoE+GMM", "MoE+DFC"
+	"Dense", "MoE", "MoE+GMM", "MoE+DFC", "Conv", "Head", "Block"
 };
 
 /* The cross-check (spec A4): what is counted, and by which flag. */
@@ -43,18 +43,26 @@ const unsigned check_flags[NCHECK] = {
  * Ascend training (FlashAttentionScore, ...Grad), FlashAttention 2/3 as
  * built into PyTorch and vLLM (only the main kernel: the split-KV
  * combine and the backward dot/convert kernels are extra kernels of the
- * same layer), and fmha kernels (cuDNN/TRT-LLM/CK/xformers).
+ * same layer), fmha kernels (cuDNN/TRT-LLM/CK/xformers), Triton's and
+ * AMD's flash attention (attn_fwd, attn_bwd), and the fused softmax of
+ * an unfused attention (Megatron's and Ascend's scaled masked softmax).
  */
 static const char *const def_markers[] = {
 	"FusedInferAttentionScore", "PromptFlashAttention",
 	"IncreFlashAttention", "FlashAttentionScore", "flash_fwd_kernel",
 	"flash_fwd_splitkv_kernel", "flash_bwd_dq_dk_dv", "FlashAttnFwd",
-	"FlashAttnBwd", "fmha", "Fmha"
+	"FlashAttnBwd", "fmha", "Fmha", "attn_fwd", "attn_bwd",
+	"ScaledMaskedSoftmax", "scaled_masked_softmax",
+	"scaled_upper_triang_masked_softmax"
 };
 
-/* Words that make a marker a backward one. */
+/*
+ * Words that make a marker a backward one, and a convolution run a
+ * gradient: "wrw" is MIOpen's weight gradient, "backprop" Ascend's
+ * Conv2DBackpropInput/Filter.
+ */
 static const char *const bwd_words[] = {
-	"grad", "bwd", "backward", "cutlassb"
+	"grad", "bwd", "backward", "cutlassb", "wrw", "backprop"
 };
 
 /* Role table: first match wins; patterns are lower case. */
@@ -63,6 +71,55 @@ static const struct {
 	int		 role;
 	unsigned	 flags;
 } roles[] = {
+	/*
+	 * Convolutions (cuDNN, MIOpen, Composable Kernel, Ascend), pooling
+	 * and batch norms first: some contain GEMM names
+	 * (implicit_convolve_sgemm, igemm_fwd, xmma_fprop_implicit_gemm),
+	 * Ascend's max pooling contains "argmax", its average pooling runs
+	 * as a batched matmul.
+	 */
+	/* fbgemm_gpu's embedding and sparse ops are no GEMMs */
+	{ "fbgemm_gpu::", ROLE_OTHER, 0 },
+	{ "convolution", ROLE_CONV, 0 },
+	{ "convolve", ROLE_CONV, 0 },
+	{ "conv1d", ROLE_CONV, 0 },
+	{ "conv2d", ROLE_CONV, 0 },
+	{ "conv3d", ROLE_CONV, 0 },
+	{ "depthwiseconv", ROLE_CONV, 0 },
+	{ "conv_fwd", ROLE_CONV, 0 },
+	{ "conv_bwd", ROLE_CONV, 0 },
+	{ "winograd", ROLE_CONV, 0 },
+	{ "scudnn", ROLE_CONV, 0 },
+	{ "hcudnn", ROLE_CONV, 0 },
+	{ "cudnn::cnn", ROLE_CONV, 0 },
+	{ "cask_cudnn", ROLE_CONV, 0 },
+	{ "im2col", ROLE_CONV, 0 },
+	{ "dgrad_", ROLE_CONV, 0 },
+	{ "_dgrad", ROLE_CONV, 0 },
+	{ "dgrad2d", ROLE_CONV, 0 },
+	{ "wgrad_", ROLE_CONV, 0 },
+	{ "_wgrad", ROLE_CONV, 0 },
+	{ "xmma_fprop", ROLE_CONV, 0 },
+	{ "fprop_implicit", ROLE_CONV, 0 },
+	{ "igemm_fwd", ROLE_CONV, 0 },
+	{ "igemm_bwd", ROLE_CONV, 0 },
+	{ "igemm_wrw", ROLE_CONV, 0 },
+	{ "gemm_xdlops_bwd_weight", ROLE_CONV, 0 },
+	{ "fft2d_", ROLE_CONV, 0 },
+	{ "max_pool", ROLE_POOL, 0 },
+	{ "maxpool", ROLE_POOL, 0 },
+	{ "avg_pool", ROLE_POOL, 0 },
+	{ "avgpool", ROLE_POOL, 0 },
+	{ "pooling", ROLE_POOL, 0 },
+	{ "bn_fw", ROLE_NORM, 0 },
+	{ "bn_bw", ROLE_NORM, NF_BWDN },
+	{ "batch_norm", ROLE_NORM, 0 },
+	{ "batchnorm", ROLE_NORM, 0 },
+	{ "bntraining", ROLE_NORM, 0 },
+	{ "bninfer", ROLE_NORM, 0 },
+	{ "group_norm", ROLE_NORM, 0 },
+	{ "groupnorm", ROLE_NORM, 0 },
+	{ "instance_norm", ROLE_NORM, 0 },
 	{ "dispatchffncombine", ROLE_EXPERT, NF_DFC },
 	{ "groupedmatmul", ROLE_EXPERT, NF_GMM },
 	{ "grouped_gemm", ROLE_EXPERT, NF_GMM },
@@ -125,11 +182,57 @@ static const struct {
 	{ "xmma", ROLE_MATMUL, 0 },
 	{ "cutlass", ROLE_MATMUL, 0 },
 	{ "bmm", ROLE_MATMUL, 0 },
+	/* after the GEMMs, whose fused epilogues name them (gemm_relu) */
+	{ "relu", ROLE_ACT, 0 },
+	{ "threshold", ROLE_ACT, 0 },
+	{ "clamp_min", ROLE_ACT, 0 },
+	{ "sigmoid", ROLE_ACT, 0 },
+	{ "tanh", ROLE_ACT, 0 },
+	{ "hardswish", ROLE_ACT, 0 },
 	{ "memcpy", ROLE_MEM, 0 },
 	{ "memset", ROLE_MEM, 0 },
 	{ "tensormove", ROLE_MEM, 0 },
 	{ "copy", ROLE_MEM, 0 },
 };
+
+/*
+ * Flags every matching pattern adds, whatever the role: what may sit
+ * inside a convolution's run of kernels without ending it (layout
+ * transforms and the helpers cuDNN, MIOpen and Ascend launch around a
+ * convolution), what is never a structural anchor (elementwise, fill,
+ * copy), and the tensor-tensor adds that join a residual branch.
+ */
+static const struct {
+	const char	*pat;
+	unsigned	 flags;
+} flagpats[] = {
+	{ "transdata", NF_HELP },
+	{ "trans_cast", NF_HELP },	/* Ascend's inserted format casts */
+	{ "transpose", NF_HELP },
+	{ "nchwtonhwc", NF_HELP },
+	{ "nhwctonchw", NF_HELP },
+	{ "splitkreduce", NF_HELP },
+	{ "subtensorop", NF_HELP },
+	{ "memset", NF_HELP | NF_ELEM },
+	{ "memcpy", NF_HELP | NF_ELEM },
+	{ "elementwise", NF_ELEM },
+	{ "fill", NF_ELEM },
+	{ "copy", NF_ELEM },
+	{ "cast", NF_ELEM },
+	{ "zeros", NF_ELEM },
+	{ "addfunctor<float", NF_RESADD },
+	{ "addfunctor<c10::", NF_RESADD },
+	{ "addfunctor<double", NF_RESADD },
+	{ "functor_add<float", NF_RESADD },
+	{ "functor_add<c10::", NF_RESADD },
+	{ "functor_add<double", NF_RESADD },
+	{ "aclnnadd_", NF_RESADD },
+	{ "aclnninplaceadd_", NF_RESADD },
+};
+
+/* Task classes: the core column's values as met, then the GPU kinds. */
+static char *classes[NCLASS];
+static int nclasses;
 
 static struct lname *tab;
 static size_t ntab, tabcap;
@@ -166,9 +269,15 @@ name_dir(const char *name, size_t nlen)
 	size_t i;
 	int dir = DIR_FWD;
 
-	for (i = 0; i < sizeof(bwd_words) / sizeof(bwd_words[0]); i++)
-		if (strstr(l, bwd_words[i]) != NULL)
-			dir = DIR_BWD;
+	for (i = 0; i < sizeof(bwd_words) / sizeof(bwd_words[0]); i++) {
+		const char *p;
+
+		/* "grad" in cuDNN's winograd is no gradient */
+		for (p = l; (p = strstr(p, bwd_words[i])) != NULL; p++)
+			if (p - l < 4 || memcmp(p - 4, "wino", 4) != 0 ||
+			    strcmp(bwd_words[i], "grad") != 0)
+				dir = DIR_BWD;
+	}
 	free(l);
 	return dir;
 }
@@ -220,6 +329,10 @@ classify(struct lname *e, const char *l, const char *type, size_t tlen,
 		e->role = ROLE_ATTN;
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
 		if (strstr(l, roles[i].pat) != NULL) {
+			/* a convolution's MemSet is a memset */
+			if (roles[i].role == ROLE_CONV &&
+			    strstr(l, "memset") != NULL)
+				continue;
 			e->flags |= roles[i].flags;
 			if (e->role == ROLE_OTHER)
 				e->role = roles[i].role;
@@ -233,6 +346,65 @@ classify(struct lname *e, const char *l, const char *type, size_t tlen,
 	}
 	if (clen == 6 && memcmp(core, "AI_CPU", 6) == 0)
 		e->flags |= NF_AICPU;
+	for (i = 0; i < sizeof(flagpats) / sizeof(flagpats[0]); i++)
+		if (strstr(l, flagpats[i].pat) != NULL)
+			e->flags |= flagpats[i].flags;
+	/* a scalar or in-place counter add (num_batches_tracked) joins no branch */
+	if (strstr(l, "unary") != NULL || strstr(l, "onself") != NULL ||
+	    strstr(l, "scalar") != NULL)
+		e->flags &= ~NF_RESADD;
+	if (name_dir(l, strlen(l)) == DIR_BWD)
+		e->flags |= NF_BWDN;
+}
+
+/*
+ * The task class of a kernel for the cost columns: its core column
+ * (AI_CORE, AI_VECTOR_CORE, AI_CPU, HCCL, MIX_AIC, ...) where it has
+ * one, else what a GPU name says: memcpy, memset, comm or kernel.  The
+ * classes are numbered as met; past NCLASS - 1 they share "other".
+ */
+static int
+class_of(const struct lname *e, const char *l, const char *core,
+    size_t clen)
+{
+	char buf[64];
+	const char *c = buf;
+	int i;
+
+	if (clen > 0 && clen < sizeof(buf)) {
+		memcpy(buf, core, clen);
+		buf[clen] = '\0';
+	} else if (strstr(l, "memcpy") != NULL)
+		c = "memcpy";
+	else if (strstr(l, "memset") != NULL)
+		c = "memset";
+	else if (e->flags & NF_COMM)
+		c = "comm";
+	else
+		c = "kernel";
+	for (i = 0; i < nclasses; i++)
+		if (strcmp(classes[i], c) == 0)
+			return i;
+	if (nclasses == NCLASS - 1) {
+		classes[nclasses++] = xstrdup("other");
+		return nclasses - 1;
+	}
+	if (nclasses == NCLASS)
+		return NCLASS - 1;
+	classes[nclasses] = xstrdup(c);
+	return nclasses++;
+}
+
+const char *
+names_class(int i)
+{
+	return classes[i];
+}
+
+int
+names_nclass(void)
+{
+	return nclasses;
 }
 
 static void
@@ -290,6 +462,7 @@ names_intern(const char *name, size_t len, const char *type, size_t tlen,
 	l[len + tlen + 1] = '\0';
 	lc = lower(l, len + tlen + 1);
 	classify(e, lc, type, tlen, core, clen);
+	e->cls = class_of(e, lc, core, clen);
 	free(lc);
 	free(l);
 	slot[j] = (uint32_t)ntab + 1;

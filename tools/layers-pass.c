@@ -33,9 +33,12 @@
 
 #define MS	1000000	/* ns */
 
-enum { RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE };
+enum {
+	RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE,
+	RULE_HEAD
+};
 static const char *const rule_names[] = {
-	"first", "gap", "direction", "step", "phase", "sampling"
+	"first", "gap", "direction", "step", "phase", "sampling", "head"
 };
 
 const char *const phase_names[NPHASES] = {
@@ -43,11 +46,13 @@ const char *const phase_names[NPHASES] = {
 };
 
 /*
- * Layer records of the open pass and their walls: they take its phase,
- * and the outlier tag, when it closes.
+ * Layer records of the open pass, their walls and what they hold (LM_
+ * bits): they take its phase, the outlier tag, and their residual block
+ * and stage, when it closes.
  */
 static struct srec **lrecs;
 static int64_t *lwalls;
+static unsigned *lmeta;
 static size_t nlrecs, lrcap;
 
 void
@@ -63,7 +68,7 @@ held_push(struct ldev *d, struct lkern *k)
 }
 
 /* Write a kernel that is in no layer. */
-static void
+void
 let_go(struct lkern *k)
 {
 	if (k->rec != NULL)
@@ -82,13 +87,68 @@ push64(int64_t **v, size_t *n, size_t *cap, int64_t x)
 	(*v)[(*n)++] = x;
 }
 
-/* The reference gap of the open pass (0: none yet). */
+/*
+ * The marker-to-marker gaps of the open pass are kept sorted, so that
+ * the reference gap, asked for at every marker, is read, not sorted: a
+ * pass of thousands of layers made the sort most of the stage's time.
+ */
+static void
+gap_insert(struct ldev *d, int64_t g)
+{
+	size_t lo = 0, hi = d->ngaps, mid;
+
+	push64(&d->gaps, &d->ngaps, &d->gapcap, g);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d->gaps[mid] <= g)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&d->gaps[lo + 1], &d->gaps[lo], (d->ngaps - 1 - lo) *
+	    sizeof(*d->gaps));
+	d->gaps[lo] = g;
+}
+
+/* The median of N sorted values, rounded down, as median_of. */
+static int64_t
+sorted_median(const int64_t *v, size_t n)
+{
+	int64_t twice;
+
+	num_median(v, n, &twice);
+	return twice / 2;
+}
+
+/*
+ * The reference gap of the open pass (0: none yet): the median of its
+ * gaps, or of the last pass while it has none; for convolution units,
+ * of the last pass of its direction, since a backward unit takes about
+ * twice a forward one.
+ */
 static int64_t
 ref_gap(struct ldev *d)
 {
 	if (d->ngaps > 0)
-		return median_of(d->gaps, d->ngaps);
+		return sorted_median(d->gaps, d->ngaps);
+	if (d->family == FAM_CONV)
+		return d->ref_gap_dir[d->pass_dir];
 	return d->ref_gap;
+}
+
+/*
+ * The gap factor of D, in millionths: -g, else 1.5 for attention and
+ * repeating layers, which follow each other at a steady pace, and 8 for
+ * convolution units, whose marker-to-marker gaps vary with the shape of
+ * each convolution (up to 3.8 times the median in a ResNet-50 forward
+ * pass).
+ */
+static int64_t
+gap_factor(const struct ldev *d)
+{
+	if (lopts.gap_ppm > 0)
+		return lopts.gap_ppm;
+	return d->family == FAM_CONV ? 8000000 : 1500000;
 }
 
 /* Keep the deadline of the open pass current after a marker. */
@@ -99,14 +159,43 @@ set_deadline(struct ldev *d)
 
 	d->deadline = INT64_MAX;
 	if (ref > 0 && ref < INT64_MAX / 8)
-		d->deadline = d->layer_ts + (int64_t)((__int128)ref *
-		    lopts.gap_ppm / 1000000);
+		d->deadline = d->mark_ts + (int64_t)((__int128)ref *
+		    gap_factor(d) / 1000000);
 }
 
-/* The layer type from the flags of its kernels (spec A3). */
+/*
+ * The type of the open conv-family unit, from its first N held kernels:
+ * its run's (Conv, or Head for a fully connected layer), but a GEMM with a norm is a 1x1
+ * convolution that cuDNN ran as a GEMM, not a fully connected layer.
+ * The norm follows the GEMM in a forward pass; in a backward one its
+ * gradient comes first, between the previous run and this one.
+ */
 static int
-layer_type(unsigned f)
+unit_type(const struct ldev *d, size_t n)
 {
+	size_t i;
+
+	if (d->layer_unit != LT_LINEAR)
+		return d->layer_unit;
+	if (d->pass_dir == DIR_BWD)
+		return d->layer_normbefore ? LT_CONV : LT_LINEAR;
+	for (i = 0; i < n && i < d->nk; i++)
+		if (names_get(d->k[i].name)->role == ROLE_NORM)
+			return LT_CONV;
+	return LT_LINEAR;
+}
+
+/*
+ * The layer type from the flags of its kernels (spec A3), for a layer
+ * with attention (ROLES, a bit per role present); a detected layer with
+ * no attention is a Conv one when it holds a convolution, else a Block.
+ */
+static int
+layer_type(unsigned f, unsigned roles)
+{
+	if (!(roles & (1u << ROLE_ATTN)) && !(f & (NF_DFC | NF_GMM |
+	    NF_ROUTE)))
+		return roles & (1u << ROLE_CONV) ? LT_CONV : LT_BLOCK;
 	if (f & NF_DFC)
 		return LT_MOE_DFC;
 	if (f & NF_GMM)
@@ -120,8 +209,11 @@ layer_type(unsigned f)
 struct lsums {
 	size_t		 n;		/* kernels in the layer */
 	unsigned	 flags;		/* NF_ of their names */
+	unsigned	 roles;		/* a bit per role present */
+	unsigned	 meta;		/* LM_ bits (conv family) */
 	int64_t		 ksum, busy, end;
 	uint64_t	 cnt[NCHECK];	/* cross-check counts */
+	uint64_t	 nnorm;		/* norm kernels */
 };
 
 /*
@@ -132,7 +224,7 @@ struct lsums {
 static void
 layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 {
-	struct ival *iv = xreallocarray(NULL, d->nk + 1, sizeof(*iv));
+	struct ival *iv = cost_scratch(d->nk + 1);
 	size_t i;
 	int c;
 
@@ -142,6 +234,15 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 
 		ls->n++;
 		ls->flags |= e->flags;
+		ls->roles |= 1u << e->role;
+		ls->nnorm += e->role == ROLE_NORM;
+		/* what follows the run: its first kernel is the marker */
+		if (i > 0 && e->role != ROLE_CONV && e->role != ROLE_MATMUL) {
+			if (e->flags & NF_RESADD)
+				ls->meta |= LM_ADD;
+			if (e->role == ROLE_POOL)
+				ls->meta |= LM_POOL;
+		}
 		ls->ksum += d->k[i].e - d->k[i].s;
 		ls->cnt[0] += i == 0;
 		for (c = 1; c < NCHECK; c++)
@@ -160,13 +261,13 @@ layer_sums(struct ldev *d, int64_t end, int last, struct lsums *ls)
 		iv[i].s = d->k[i].s;
 		iv[i].e = d->k[i].e < ls->end ? d->k[i].e : ls->end;
 	}
-	ls->busy = ival_total(iv, ival_union(iv, ls->n));
-	free(iv);
+	ls->busy = busy_sorted(iv, ls->n, NULL);
 }
 
 /* Fill in the open layer's record, to be written when the pass closes. */
 static void
-layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
+layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
+    const struct lcost *lc)
 {
 	char tags[64] = "";
 
@@ -174,26 +275,35 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls)
 		stage_tag_add(tags, sizeof(tags), "first");
 	if (last)
 		stage_tag_add(tags, sizeof(tags), "last");
-	if (ls->flags & NF_SAMPLE) {
+	if ((ls->flags & NF_SAMPLE) && d->family != FAM_CONV) {
 		stage_tag_add(tags, sizeof(tags), "sampling");
 		d->sample_layers++;
 	}
 	if (d->detected)
 		stage_tag_add(tags, sizeof(tags), "detected");
+	if (d->layer_recompute)
+		stage_tag_add(tags, sizeof(tags), "recompute");
+	if (t == LT_LINEAR && d->family == FAM_CONV)
+		srec_set_i64(d->layer_rec, lc_layers, d->layer_linear);
 	srec_set_i64(d->layer_rec, COL_DUR, ls->end - d->layer_ts);
 	srec_set_str(d->layer_rec, COL_NAME, ltype_names[t]);
 	srec_set_str(d->layer_rec, lc_ltype, ltype_names[t]);
 	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)ls->n);
 	srec_set_i64(d->layer_rec, lc_ksum, ls->ksum);
 	srec_set_i64(d->layer_rec, lc_busy, ls->busy);
+	cost_put(d->layer_rec, lc);
+	cost_share(d, d->layer_rec, ls->end - d->layer_ts);
 	if (tags[0] != '\0')
 		srec_set_str(d->layer_rec, lc_tags, tags);
 	if (nlrecs == lrcap) {
 		lrcap = lrcap ? 2 * lrcap : 64;
 		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
 		lwalls = xreallocarray(lwalls, lrcap, sizeof(*lwalls));
+		lmeta = xreallocarray(lmeta, lrcap, sizeof(*lmeta));
 	}
 	lwalls[nlrecs] = ls->end - d->layer_ts;
+	lmeta[nlrecs] = ls->meta | (t == LT_CONV ? LM_CONV : 0) |
+	    (t == LT_LINEAR && d->family == FAM_CONV ? LM_HEAD : 0);
 	lrecs[nlrecs++] = d->layer_rec;
 	d->layer_rec = NULL;
 }
@@ -208,11 +318,15 @@ static void
 close_layer(struct ldev *d, int64_t end, int last)
 {
 	struct lsums ls;
+	struct lcost lc;
 	size_t i;
-	int t, c;
+	int t, c, body;
 
 	layer_sums(d, end, last, &ls);
-	t = layer_type(ls.flags);
+	t = d->family == FAM_CONV ? unit_type(d, ls.n) :
+	    layer_type(ls.flags, ls.roles);
+	cost_layer(d, d->k, ls.n, d->layer_ts, ls.end, &lc);
+	cost_add(&d->pass_cost, &lc, d->layer_idx == 0);
 	for (i = 0; i < d->nk; i++) {
 		if (i < ls.n) {
 			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
@@ -230,13 +344,37 @@ close_layer(struct ldev *d, int64_t end, int last)
 		d->chk_layers[c] += ls.cnt[c] > 0;
 	}
 	d->type_layers[t]++;
-	layer_record(d, t, last, &ls);
-	d->pass_layers++;
+	d->pend[t].cost += lc.cost;
+	d->pend[t].idle += lc.idle;
+	d->pend[t].gap += lc.gap > 0 ? lc.gap : 0;
+	for (c = 0; c < NPARTS; c++) {
+		d->pend[t].pbusy[c] += lc.part[c].busy;
+		d->pend[t].psum[c] += lc.part[c].sum;
+		d->pend[t].pcost[c] += lc.part[c].cost;
+	}
+	d->prev_unit = t;
+	/* a CNN's head and its recomputed units are no layers of the body */
+	body = !(d->family == FAM_CONV && (t == LT_LINEAR ||
+	    d->layer_recompute));
+	if (!body && t != LT_LINEAR)
+		d->pass_recompute++;
+	if (d->family == FAM_CONV && !d->layer_recompute) {
+		d->cv_norm_layers += ls.nnorm > 0;
+		d->cv_norm += (int64_t)ls.nnorm;
+	}
+	if (t == LT_CONV && d->family == FAM_CONV && !d->layer_recompute) {
+		d->cv_layers++;
+		d->conv_units++;
+		d->conv_shaped += d->pass_dir == DIR_BWD || (ls.roles &
+		    (1u << ROLE_NORM | 1u << ROLE_ACT | 1u << ROLE_POOL));
+	}
+	layer_record(d, t, last, &ls, &lc);
+	d->pass_layers += body;
 	d->pass_kern += (int64_t)ls.n;
 	d->pass_ksum += ls.ksum;
 	d->pass_busy += ls.busy;
 	d->pass_end = ls.end;
-	d->nlayers++;
+	d->nlayers += body;
 }
 
 /*
@@ -252,6 +390,8 @@ pass_phase(struct ldev *d, int64_t md)
 
 	if (d->pass_dir == DIR_BWD)
 		return PH_BWD;
+	if (d->family == FAM_CONV)
+		return PH_FWD;
 	/* a detected anchor that is not attention says nothing of phase */
 	if (d->detected && names_get(d->anchor)->role != ROLE_ATTN)
 		return PH_NONE;
@@ -269,6 +409,40 @@ pass_phase(struct ldev *d, int64_t md)
 	return PH_FWD;
 }
 
+/* One check record of the pass: NAME, counted VALUE, LAYERS and EXPECT. */
+static void
+put_check(struct ldev *d, const char *name, int64_t value, int64_t layers,
+    int64_t expect)
+{
+	struct srec *r = stage_new(lst, "check", d->pass_ts);
+
+	srec_set_str(r, COL_DEV, d->name);
+	srec_set_str(r, COL_NAME, name);
+	srec_set_i64(r, lc_pass, d->pass_idx);
+	srec_set_i64(r, lc_value, value);
+	srec_set_i64(r, lc_layers, layers);
+	srec_set_i64(r, lc_expect, expect);
+	if (layers > 0)
+		put_ratio(r, lc_perlayer, value, layers);
+	srec_set_str(r, lc_tags, layers == expect && (layers == 0 ||
+	    value % layers == 0) ? "match" : "mismatch");
+	stage_put(lst, r);
+}
+
+/*
+ * The cross-check of a conv-family pass: a network with batch norms
+ * runs one norm per convolution, so the convolution layers that hold a
+ * norm kernel should be all of them, each with the same number.
+ */
+static void
+conv_checks(struct ldev *d)
+{
+	if (d->cv_norm > 0)
+		put_check(d, "norm", d->cv_norm, d->cv_norm_layers,
+		    d->cv_layers);
+	d->cv_layers = d->cv_norm_layers = d->cv_norm = 0;
+}
+
 /* The cross-check records of the pass (spec A4, 12 item 12). */
 static void
 put_checks(struct ldev *d)
@@ -284,26 +458,15 @@ put_checks(struct ldev *d)
 	expect[1] = d->type_layers[LT_MOE_DFC];
 	expect[2] = d->type_layers[LT_MOE_GMM];
 	expect[3] = moe;
+	if (d->family == FAM_CONV) {
+		conv_checks(d);
+		return;
+	}
 	for (c = 0; c < NCHECK; c++) {
-		struct srec *r;
-		int ok;
-
 		if (d->chk_n[c] == 0 && (expect[c] == 0 || c >= 4))
 			continue;
-		r = stage_new(lst, "check", d->pass_ts);
-		srec_set_str(r, COL_DEV, d->name);
-		srec_set_str(r, COL_NAME, check_names[c]);
-		srec_set_i64(r, lc_pass, d->pass_idx);
-		srec_set_i64(r, lc_value, (int64_t)d->chk_n[c]);
-		srec_set_i64(r, lc_layers, (int64_t)d->chk_layers[c]);
-		srec_set_i64(r, lc_expect, (int64_t)expect[c]);
-		if (d->chk_layers[c] > 0)
-			put_ratio(r, lc_perlayer, (int64_t)d->chk_n[c],
-			    (int64_t)d->chk_layers[c]);
-		ok = d->chk_layers[c] == expect[c] && (d->chk_layers[c] == 0 ||
-		    d->chk_n[c] % d->chk_layers[c] == 0);
-		srec_set_str(r, lc_tags, ok ? "match" : "mismatch");
-		stage_put(lst, r);
+		put_check(d, check_names[c], (int64_t)d->chk_n[c],
+		    (int64_t)d->chk_layers[c], (int64_t)expect[c]);
 	}
 }
 
@@ -314,7 +477,7 @@ put_checks(struct ldev *d)
  * type-specific anomalies start there.
  */
 static void
-put_layers(int ph)
+put_layers(struct ldev *d, int ph)
 {
 	int64_t *w = xreallocarray(NULL, nlrecs + 1, sizeof(*w)), med;
 	size_t i;
@@ -322,9 +485,13 @@ put_layers(int ph)
 	memcpy(w, lwalls, nlrecs * sizeof(*w));
 	med = median_of(w, nlrecs);
 	free(w);
+	if (d->family == FAM_CONV && ph == PH_FWD)
+		conv_blocks(d, lrecs, lmeta, nlrecs);
 	for (i = 0; i < nlrecs; i++) {
 		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
-		if (nlrecs > 2 && lwalls[i] / 2 >= med)
+		/* a CNN's head is several layers in one: no outlier */
+		if (nlrecs > 2 && lwalls[i] / 2 >= med &&
+		    !(lmeta[i] & LM_HEAD))
 			srec_tag_add(lrecs[i], lc_tags, "outlier");
 		stage_put(lst, lrecs[i]);
 	}
@@ -374,7 +541,7 @@ close_pass(struct ldev *d, int64_t cut)
 	ph = pass_phase(d, md);
 	sum_pass(d, ph);
 	put_checks(d);
-	put_layers(ph);
+	put_layers(d, ph);
 	srec_set_i64(d->pass_rec, COL_DUR, d->pass_end - d->pass_ts);
 	srec_set_str(d->pass_rec, COL_NAME, phase_names[ph]);
 	srec_set_str(d->pass_rec, lc_phase, phase_names[ph]);
@@ -385,11 +552,29 @@ close_pass(struct ldev *d, int64_t cut)
 	srec_set_i64(d->pass_rec, lc_busy, d->pass_busy);
 	srec_set_i64(d->pass_rec, lc_mdur, md);
 	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
+	cost_put(d->pass_rec, &d->pass_cost);
+	srec_set_i64(d->pass_rec, lc_between, d->pass_cost.between);
+	if (d->pass_recompute > 0) {
+		srec_set_i64(d->pass_rec, lc_nrecompute, d->pass_recompute);
+		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+	}
+	cost_share(d, d->pass_rec, d->pass_end - d->pass_ts);
 	if (d->detected)
 		srec_set_str(d->pass_rec, lc_tags, "detected");
+	/*
+	 * A forward pass between backward ones with fewer layers than a
+	 * full forward pass recomputes a checkpointed segment.
+	 */
+	if (d->pass_dir == DIR_FWD && d->last_dir == DIR_BWD &&
+	    d->pass_rule == RULE_DIR && d->pass_layers < d->fwd_layers_max)
+		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+	if (d->pass_dir == DIR_FWD && d->pass_layers > d->fwd_layers_max)
+		d->fwd_layers_max = d->pass_layers;
+	d->last_dir = d->pass_dir;
 	put_pass(d);
 	if (d->ngaps > 0)
-		d->ref_gap = median_of(d->gaps, d->ngaps);
+		d->ref_gap = d->ref_gap_dir[d->pass_dir] = sorted_median(d->gaps,
+		    d->ngaps);
 	if (ph != PH_BWD) {
 		d->prev_fwd_mdur = md;
 		d->prev_phase = ph;
@@ -417,6 +602,33 @@ first_untagged(struct ldev *d)
 	d->first_rec = NULL;
 }
 
+/*
+ * The step of the pass that opens with direction DIR: its index among
+ * the passes of that direction in its step (micro), and the most per
+ * step, so that a step holding several micro-batches or forward passes
+ * (a macro step) is seen.  Without a step column there is none.
+ */
+static void
+macro_count(struct ldev *d, int dir)
+{
+	d->micro = -1;
+	if (d->pass_step[0] == '\0')
+		return;
+	if (d->micro_step == NULL || strcmp(d->micro_step, d->pass_step) != 0) {
+		free(d->micro_step);
+		d->micro_step = xstrdup(d->pass_step);
+		memset(d->micro_n, 0, sizeof(d->micro_n));
+	}
+	d->micro = d->micro_n[dir]++;
+	if (d->micro_n[dir] > d->micro_max[dir])
+		d->micro_max[dir] = d->micro_n[dir];
+	if (dir == DIR_FWD && d->micro_n[dir] == 2)
+		d->macro_steps++;
+	srec_set_i64(d->pass_rec, lc_micro, d->micro);
+	if (lc_step >= 0)
+		srec_set_str(d->pass_rec, lc_step, d->pass_step);
+}
+
 static void
 open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
     const char *step, size_t slen)
@@ -432,8 +644,10 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 	d->pass_rule = rule;
 	free(d->pass_step);
 	d->pass_step = xstrndup(step, slen);
+	macro_count(d, dir);
 	d->ngaps = d->nmdur = 0;
 	d->pass_layers = d->pass_kern = d->pass_ksum = d->pass_busy = 0;
+	d->pass_recompute = 0;
 	memset(d->chk_n, 0, sizeof(d->chk_n));
 	memset(d->chk_layers, 0, sizeof(d->chk_layers));
 	memset(d->type_layers, 0, sizeof(d->type_layers));
@@ -443,11 +657,29 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 static void
 open_layer(struct ldev *d, struct lkern *k)
 {
+	struct ival *t;
+	size_t tn;
+
+	/* the busy time it inherits, and the gap before it (live_carry) */
+	t = d->carry;
+	d->carry = d->mk_carry;
+	d->mk_carry = t;
+	tn = d->ncarry;
+	d->ncarry = d->nmk_carry;
+	d->nmk_carry = 0;
+	tn = d->carrycap;
+	d->carrycap = d->mk_carrycap;
+	d->mk_carrycap = tn;
+	d->layer_gap = d->mk_gap;
+	d->layer_unit = d->next_unit;
+	d->layer_normbefore = d->next_normbefore;
+	d->layer_recompute = d->next_recompute;
+	d->layer_linear = 1;
 	d->layer_rec = stage_new(lst, "layer", k->s);
 	srec_set_str(d->layer_rec, COL_DEV, d->name);
 	srec_set_str(d->layer_rec, COL_TRACK,
 	    stream_name(d, k->track));
-	d->layer_ts = k->s;
+	d->layer_ts = d->mark_ts = k->s;
 	d->layer_idx++;
 	d->marker_dur = k->e - k->s;
 	srec_set_i64(d->layer_rec, lc_pass, d->pass_idx);
@@ -479,29 +711,50 @@ has_sampling(const struct ldev *d)
  * Which rule makes marker K (direction DIR, step STEP) start a new pass,
  * or -1 when it continues the open one.  With no pass open (the first
  * marker, or the clock closed the last pass) it says why the new one is
- * new: direction, step and phase come before sampling and the gap.
+ * new: direction, step and phase come before sampling and the gap.  A
+ * conv-family unit has no phase or sampling rule (its marker's duration
+ * follows the layer's shape, not a prefill or decode), but the head
+ * rule: a forward convolution after a linear layer (the classifier
+ * head) starts the next forward pass.
  */
 static int
 new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
     const char *step, size_t slen)
 {
-	int64_t ref = ref_gap(d), gap = k->s - d->layer_ts;
+	int64_t ref = ref_gap(d), gap = k->s - d->mark_ts;
 	int64_t prev = d->marker_dur, cur = k->e - k->s;
+	int conv = d->family == FAM_CONV;
 
 	if (d->npasses == 0 && d->pass_rec == NULL)
 		return RULE_FIRST;
-	if (dir != d->pass_dir)
-		return RULE_DIR;
 	if (slen > 0 && (strlen(d->pass_step) != slen ||
 	    memcmp(d->pass_step, step, slen) != 0))
 		return RULE_STEP;
-	if ((prev > 10 * MS && cur < MS) || (prev < MS && cur > 10 * MS))
+	/*
+	 * In a step, a forward convolution after the backward pass began
+	 * recomputes a checkpointed segment: it stays in that pass.
+	 */
+	d->next_recompute = 0;
+	if (conv && slen > 0 && d->pass_rec != NULL && dir == DIR_FWD &&
+	    d->pass_dir == DIR_BWD) {
+		d->next_recompute = 1;
+		return -1;
+	}
+	if (dir != d->pass_dir)
+		return RULE_DIR;
+	if (!conv && ((prev > 10 * MS && cur < MS) ||
+	    (prev < MS && cur > 10 * MS)))
 		return RULE_PHASE;
+	if (conv && dir == DIR_FWD && d->next_unit == LT_CONV &&
+	    (d->pass_rec != NULL ? unit_type(d, d->nk) : d->prev_unit) ==
+	    LT_LINEAR)
+		return RULE_HEAD;
 	if (d->pass_rec == NULL)
 		return RULE_GAP;
-	if (has_sampling(d))
+	if (!conv && has_sampling(d))
 		return RULE_SAMPLE;
-	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref * lopts.gap_ppm)
+	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref *
+	    gap_factor(d))
 		return RULE_GAP;
 	return -1;
 }
@@ -516,20 +769,127 @@ on_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 
 	d->seen_marker = 1;
 	if (d->pass_rec != NULL) {
+		/* the fully connected layers of a CNN's head are one layer */
+		if (rule < 0 && d->family == FAM_CONV && d->next_unit ==
+		    LT_LINEAR && !d->next_recompute && !d->layer_recompute &&
+		    unit_type(d, d->nk) == LT_LINEAR && (dir == DIR_FWD ||
+		    !d->next_normbefore)) {
+			d->layer_linear++;
+			d->mark_ts = k->s;
+			held_push(d, k);
+			set_deadline(d);
+			return;
+		}
 		if (rule < 0) {
 			close_layer(d, k->s, 0);
-			push64(&d->gaps, &d->ngaps, &d->gapcap,
-			    k->s - d->layer_ts);
+			gap_insert(d, k->s - d->layer_ts);
 			open_layer(d, k);
 			return;
 		}
 		ref = ref_gap(d);
-		cut = ref > 0 && d->layer_ts + ref < k->s ? d->layer_ts + ref :
+		cut = ref > 0 && d->mark_ts + ref < k->s ? d->mark_ts + ref :
 		    k->s;
 		close_pass(d, cut);
 	}
 	open_pass(d, k, dir, rule, step, slen);
 	open_layer(d, k);
+}
+
+/*
+ * A conv-family unit's marker K, of direction DIR and unit type UNIT:
+ * its inherited busy time and gap are in D's mk_carry and mk_gap.
+ */
+void
+pass_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
+    size_t slen, int unit)
+{
+	d->next_unit = unit;
+	on_marker(d, k, dir, step, slen);
+}
+
+/*
+ * A kernel K has run: drop what ended before it from D's kernels that
+ * may still run, and add it.  They are few (what overlaps in time, one
+ * or two per stream), so the list is short.
+ */
+void
+live_add(struct ldev *d, const struct lkern *k)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < d->nlive; i++)
+		if (d->live[i].e > k->s)
+			d->live[j++] = d->live[i];
+	d->nlive = j;
+	if (k->e > k->s) {
+		if (d->nlive == d->livecap) {
+			d->livecap = d->livecap ? 2 * d->livecap : 8;
+			d->live = xreallocarray(d->live, d->livecap,
+			    sizeof(*d->live));
+		}
+		d->live[d->nlive].s = k->s;
+		d->live[d->nlive++].e = k->e;
+	}
+	if (d->nkseen++ == 0 || k->e > d->last_end)
+		d->last_end = k->e;
+}
+
+/*
+ * What a structure whose first kernel starts at S inherits: the parts
+ * after S of the kernels still running (into *CV, *N of *CAP), and the
+ * device's idle gap before S (0 when something runs at S, -1 when no
+ * kernel ran before).
+ */
+void
+live_carry(const struct ldev *d, int64_t s, struct ival **cv, size_t *n,
+    size_t *cap, int64_t *gap)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < d->nlive; i++) {
+		if (d->live[i].e <= s)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 8;
+			*cv = xreallocarray(*cv, *cap, sizeof(**cv));
+		}
+		(*cv)[*n].s = s;
+		(*cv)[(*n)++].e = d->live[i].e;
+	}
+	if (*n > 0)
+		*gap = 0;
+	else if (d->nkseen == 0)
+		*gap = -1;
+	else
+		*gap = s > d->last_end ? s - d->last_end : 0;
+}
+
+/*
+ * The step column changed under the open pass at kernel K: close it
+ * there (a pass lies in one step).
+ */
+void
+pass_step_change(struct ldev *d, const struct lkern *k, const char *step,
+    size_t slen)
+{
+	if (d->pass_rec != NULL && slen > 0 && d->pass_step[0] != '\0' &&
+	    (strlen(d->pass_step) != slen ||
+	    memcmp(d->pass_step, step, slen) != 0))
+		close_pass(d, k->s);
+}
+
+/* Hold K in the detection window of D. */
+static void
+window_hold(struct ldev *d, struct lkern *k, const char *step, size_t slen)
+{
+	if (d->nk == 0) {
+		free(d->win_step);
+		d->win_step = xstrndup(step, slen);
+		/* the host step open when it starts counts too */
+		d->win_hsteps = d->win->hsteps > 0;
+	}
+	held_push(d, k);
 }
 
 /*
@@ -541,52 +901,51 @@ void
 pass_kernel(struct ldev *d, struct lkern *k, const char *step, size_t slen)
 {
 	const struct lname *e = names_get(k->name);
-	int dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
-	    DIR_NONE) : e->dir;
+	int dir;
 
-	if (d->pass_rec != NULL && slen > 0 &&
-	    strcmp(d->pass_step, "") != 0 &&
-	    (strlen(d->pass_step) != slen ||
-	    memcmp(d->pass_step, step, slen) != 0)) {
-		close_pass(d, k->s);
-		if (dir != DIR_NONE) {
-			open_pass(d, k, dir, RULE_STEP, step, slen);
-			open_layer(d, k);
-			return;
-		}
+	if (d->family == FAM_CONV) {
+		conv_kernel(d, k, step, slen);
+		return;
 	}
+	dir = d->detected ? (k->name == d->anchor ? d->anchor_dir :
+	    DIR_NONE) : e->dir;
 	if (!d->seen_marker && !d->detected && dir == DIR_NONE) {
 		if (d->nk > 0 && (d->nk >= (size_t)lopts.window ||
 		    (slen > 0 && (strlen(d->win_step) != slen ||
 		    memcmp(d->win_step, step, slen) != 0))))
 			detect_window(d, 0);
-		if (d->detected) {
+		if (d->detected || d->family == FAM_CONV) {
 			pass_kernel(d, k, step, slen);
 			return;
 		}
-		if (d->nk == 0) {
-			free(d->win_step);
-			d->win_step = xstrndup(step, slen);
-		}
-		held_push(d, k);
+		window_hold(d, k, step, slen);
 		return;
 	}
+	pass_step_change(d, k, step, slen);
 	if (dir != DIR_NONE) {
 		if (!d->seen_marker && !d->detected) {
 			/* the window before the first marker: no layer */
 			size_t i;
 
-			for (i = 0; i < d->nk; i++)
+			for (i = 0; i < d->nk; i++) {
+				live_add(d, &d->k[i]);
 				stage_put(lst, d->k[i].rec);
+			}
 			d->nk = 0;
 		}
+		if (d->family == FAM_NONE)
+			d->family = d->detected ? FAM_PERIODIC : FAM_ATTN;
+		live_carry(d, k->s, &d->mk_carry, &d->nmk_carry,
+		    &d->mk_carrycap, &d->mk_gap);
 		on_marker(d, k, dir, step, slen);
+		live_add(d, k);
 		return;
 	}
 	if (d->pass_rec != NULL)
 		held_push(d, k);
 	else
 		let_go(k);
+	live_add(d, k);
 }
 
 /*
@@ -606,7 +965,7 @@ pass_tick(struct ldev *d, int64_t ts)
 		return;
 	}
 	ref = ref_gap(d);
-	close_pass(d, d->layer_ts + ref);
+	close_pass(d, d->mark_ts + ref);
 }
 
 /* End of input. */
@@ -615,12 +974,14 @@ pass_finish(struct ldev *d)
 {
 	int64_t ref;
 
-	if (!d->seen_marker && !d->detected && d->nk > 0)
+	if (!d->seen_marker && !d->detected && d->family == FAM_NONE &&
+	    d->nk > 0)
 		detect_window(d, 1);
+	conv_flush(d);
 	d->at_end = 1;
 	if (d->pass_rec != NULL) {
 		ref = ref_gap(d);
-		close_pass(d, ref > 0 ? d->layer_ts + ref : INT64_MAX);
+		close_pass(d, ref > 0 ? d->mark_ts + ref : INT64_MAX);
 	}
 	first_untagged(d);	/* the only pass */
 }

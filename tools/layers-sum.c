@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,14 +203,14 @@ sum_kernel(struct ldev *d, const struct lkern *k, unsigned flags)
 	int role = names_get(k->name)->role;
 
 	s->n++;
-	s->sum += dur;
+	s->sum = num_sat_add(s->sum, dur);
 	d->nkernels++;
 	if (flags & NF_COMM) {
-		s->comm += dur;
-		d->comm_sum += dur;
+		s->comm = num_sat_add(s->comm, dur);
+		d->comm_sum = num_sat_add(d->comm_sum, dur);
 		lrun_add(&d->comm, k->s, k->e);
 	} else if (flags & NF_AICPU)
-		s->aicpu += dur;
+		s->aicpu = num_sat_add(s->aicpu, dur);
 	else if (role != ROLE_MEM)
 		lrun_add(&d->comp, k->s, k->e);
 	lrun_add(&s->run, k->s, k->e);
@@ -253,7 +254,7 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
     int64_t ts, int64_t end, int64_t ksum, int64_t busy, int complete)
 {
 	struct ltype *ty = &d->pend[t];
-	struct ival *iv = xreallocarray(NULL, n + 1, sizeof(*iv));
+	struct ival *iv = cost_scratch(n + 1);
 	unsigned present = 0;
 	size_t i, m;
 	int r;
@@ -282,10 +283,8 @@ sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
 			ty->role_sum[r] += k[i].e - k[i].s;
 			ty->role_n[r]++;
 		}
-		m = ival_union(iv, m);
-		ty->role_busy[r] += ival_total(iv, m);
+		ty->role_busy[r] += busy_sorted(iv, m, NULL);
 	}
-	free(iv);
 	if (ty->nseq == 0 || (!ty->seq_final && complete)) {
 		set_seq(ty, k, n);
 		ty->seq_final = complete;
@@ -344,6 +343,16 @@ sum_pass(struct ldev *d, int ph)
 		to->wall_sum += f->wall_sum;
 		to->ksum += f->ksum;
 		to->busy += f->busy;
+		to->cost += f->cost;
+		to->idle += f->idle;
+		to->gap += f->gap;
+		for (r = 0; r < NPARTS; r++) {
+			to->pbusy[r] += f->pbusy[r];
+			to->psum[r] += f->psum[r];
+			to->pcost[r] += f->pcost[r];
+			f->pbusy[r] = f->psum[r] = f->pcost[r] = 0;
+		}
+		f->cost = f->idle = f->gap = 0;
 		for (r = 0; r < NROLES; r++) {
 			to->role_busy[r] += f->role_busy[r];
 			to->role_sum[r] += f->role_sum[r];
@@ -417,6 +426,7 @@ put_type(struct ldev *d, int ph, int t)
 	__int128 var = 0, dev;
 	int64_t n = (int64_t)ty->n;
 	size_t i;
+	int p;
 
 	srec_set_str(r, lc_ltype, ltype_names[t]);
 	srec_set_str(r, lc_phase, phase_names[ph]);
@@ -447,6 +457,15 @@ put_type(struct ldev *d, int ph, int t)
 	srec_set_i64(r, lc_ksum, ty->ksum);
 	srec_set_i64(r, lc_busy, ty->busy);
 	srec_set_i64(r, lc_kcount, median_of(ty->kcount, ty->n));
+	/* what the type's layers cost and where their idle time lies */
+	srec_set_i64(r, lc_cost, ty->cost);
+	srec_set_i64(r, lc_idle, ty->idle);
+	srec_set_i64(r, lc_gap, ty->gap);
+	for (p = 0; p < NPARTS; p++) {
+		srec_set_i64(r, lc_pcol[p][1], ty->pbusy[p]);
+		srec_set_i64(r, lc_pcol[p][2], ty->psum[p]);
+		srec_set_i64(r, lc_pcol[p][3], ty->pcost[p]);
+	}
 	stage_put(lst, r);
 }
 
@@ -538,8 +557,9 @@ put_streams(struct ldev *d)
 	for (i = 0; i < d->nstreams; i++) {
 		struct lstream *s = &d->streams[i];
 
-		total += s->sum;
-		if (2 * s->comm <= s->sum && 2 * s->aicpu <= s->sum &&
+		total = num_sat_add(total, s->sum);
+		if (2 * (__int128)s->comm <= s->sum &&
+		    2 * (__int128)s->aicpu <= s->sum &&
 		    s->sum > best) {
 			best = s->sum;
 			main_i = i;
@@ -552,9 +572,9 @@ put_streams(struct ldev *d)
 
 		if (s->n == 0)
 			continue;
-		if (2 * s->comm > s->sum)
+		if (2 * (__int128)s->comm > s->sum)
 			role = "comm";
-		else if (2 * s->aicpu > s->sum)
+		else if (2 * (__int128)s->aicpu > s->sum)
 			role = "ai_cpu";
 		else if (i == main_i)
 			role = "main_compute";
@@ -568,6 +588,74 @@ put_streams(struct ldev *d)
 		stage_put(lst, r);
 	}
 	put_pairs(d);
+}
+
+static const char *const fam_names[NFAMS] = {
+	"none", "transformer", "cnn", "repeating"
+};
+
+/*
+ * The model record of D: how its structure was found (name: none,
+ * transformer, cnn, repeating), with what confidence (value: 1 for
+ * markers found by name; the detection's confidence, never 1, else),
+ * and the evidence in words.
+ */
+static void
+put_model(struct ldev *d)
+{
+	struct srec *r = summary(d, "model", fam_names[d->family]);
+	char ev[512], tg[64] = "";
+	int n;
+	const char *an = d->detected ? names_get(d->anchor)->name : "";
+
+	switch (d->family) {
+	case FAM_ATTN:
+		srec_set_i64(r, lc_value, 1);
+		stage_tag_add(tg, sizeof(tg), "marker");
+		snprintf(ev, sizeof(ev), "%lld attention markers in %lld "
+		    "pass(es)", (long long)d->nmarkers, (long long)d->npasses);
+		break;
+	case FAM_CONV:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "conv");
+		if (d->res_passes > 0)
+			stage_tag_add(tg, sizeof(tg), "residual");
+		n = snprintf(ev, sizeof(ev), "%lld convolution layers, %lld "
+		    "of them with a norm, activation or pooling, or a "
+		    "gradient; ", (long long)d->conv_units,
+		    (long long)d->conv_shaped);
+		if (d->res_blocks_max > 0)
+			snprintf(ev + n, sizeof(ev) - (size_t)n, "up to %lld "
+			    "residual blocks in %lld stages per forward pass",
+			    (long long)d->res_blocks_max,
+			    (long long)d->stages_max);
+		else
+			snprintf(ev + n, sizeof(ev) - (size_t)n, "no residual "
+			    "blocks");
+		break;
+	case FAM_PERIODIC:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "detected");
+		snprintf(ev, sizeof(ev), "repeating kernel sequence: anchor "
+		    "%.64s%s every %lld kernels", an, strlen(an) > 64 ? "..." :
+		    "", (long long)d->period);
+		break;
+	default:
+		put_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		stage_tag_add(tg, sizeof(tg), "no_structure");
+		snprintf(ev, sizeof(ev), "no repeating structure found: %s, "
+		    "no repeating kernel sequence of confidence %s or more",
+		    lopts.detect ? "markers and convolutions ignored (-d)" :
+		    lopts.no_conv ? "no attention marker, convolution units "
+		    "off (-C)" : "no attention marker, no convolution units "
+		    "of that confidence", lopts.min_conf_text);
+		break;
+	}
+	if (lopts.detect)
+		stage_tag_add(tg, sizeof(tg), "forced");
+	srec_set_str(r, lc_tags, tg);
+	srec_set_str(r, lc_evidence, ev);
+	stage_put(lst, r);
 }
 
 /* End of input: the summary records of dev D. */
@@ -606,6 +694,14 @@ sum_dev(struct ldev *d)
 	if (d->detect_ran)
 		metric_ratio(d, "layer_detect_confidence_ratio",
 		    d->confidence_ppm, 1000000);
+	if (d->micro_max[DIR_FWD] + d->micro_max[DIR_BWD] > 0) {
+		metric(d, "forward_passes_per_step_max",
+		    d->micro_max[DIR_FWD]);
+		metric(d, "backward_passes_per_step_max",
+		    d->micro_max[DIR_BWD]);
+		metric(d, "macro_step_count", d->macro_steps);
+	}
+	put_model(d);
 	for (ph = 0; ph < NPHASES; ph++)
 		for (t = 0; t < NLTYPES; t++) {
 			if (d->types[ph][t].n == 0)

@@ -1,14 +1,18 @@
 /*
  * prof-layers internals shared by its files: kernel names and what they
  * are (layers-names.c), passes and layers found from attention markers
- * (layers-pass.c), the repeating-sequence fallback (layers-detect.c), the
- * per-device summaries (layers-sum.c) and the stage loop (prof-layers.c).
+ * (layers-pass.c), convolution units (layers-conv.c), the
+ * repeating-sequence fallback (layers-detect.c), the costs of every
+ * structure (layers-cost.c), the per-device summaries (layers-sum.c) and
+ * the stage loop (prof-layers.c).
  */
 #ifndef LAYERS_H
 #define LAYERS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ival.h"
 
 struct stage;
 struct srec;
@@ -18,9 +22,9 @@ enum { DIR_NONE, DIR_FWD, DIR_BWD };
 
 /* Functional role groups of the analysis spec (9.4), in report order. */
 enum {
-	ROLE_ATTN, ROLE_MATMUL, ROLE_NORM, ROLE_PREP, ROLE_ACT, ROLE_ROUTE,
-	ROLE_EXPERT, ROLE_TPCOMM, ROLE_EPCOMM, ROLE_PPCOMM, ROLE_SAMPLE,
-	ROLE_MEM, ROLE_OTHER, NROLES
+	ROLE_ATTN, ROLE_CONV, ROLE_MATMUL, ROLE_NORM, ROLE_PREP, ROLE_ACT,
+	ROLE_POOL, ROLE_ROUTE, ROLE_EXPERT, ROLE_TPCOMM, ROLE_EPCOMM,
+	ROLE_PPCOMM, ROLE_SAMPLE, ROLE_MEM, ROLE_OTHER, NROLES
 };
 
 /* What a kernel name says, for the layer type and the cross-check. */
@@ -33,6 +37,13 @@ enum {
 #define NF_AICPU	0x040	/* runs on the AI CPU */
 #define NF_KVC		0x080	/* KV-cache update (ReshapeAndCache) */
 #define NF_QKV		0x100	/* split_qkv_rmsnorm_rope */
+#define NF_HELP		0x200	/* continues a convolution's run (layout) */
+#define NF_BWDN		0x400	/* the name says gradient (grad, bwd, ...) */
+#define NF_RESADD	0x800	/* a tensor-tensor add: a residual join */
+#define NF_ELEM		0x1000	/* elementwise, fill, copy: never an anchor */
+
+/* Task classes of the cost columns (the core column, or the GPU kind). */
+#define NCLASS	16
 
 /* The ops the per-pass cross-check counts (spec A4), by NF_ bit. */
 #define NCHECK	6
@@ -45,12 +56,14 @@ struct lname {
 	unsigned	 flags;		/* NF_ */
 	int		 role;		/* ROLE_ */
 	int		 dir;		/* DIR_ when it is a marker */
+	int		 cls;		/* task class (names_class) */
 };
 
 /* A kernel held until its layer closes. */
 struct lkern {
 	struct srec	*rec;		/* NULL once written */
 	int64_t		 s, e;
+	int64_t		 wait;		/* wait_ns, 0 when absent */
 	uint32_t	 name;		/* lname id */
 	uint32_t	 track;		/* stream index in the dev */
 };
@@ -59,7 +72,38 @@ struct lkern {
 enum { PH_NONE, PH_PREFILL, PH_DECODE, PH_FWD, PH_BWD, NPHASES };
 
 /* Layer types. */
-enum { LT_DENSE, LT_MOE, LT_MOE_GMM, LT_MOE_DFC, NLTYPES };
+enum {
+	LT_DENSE, LT_MOE, LT_MOE_GMM, LT_MOE_DFC, LT_CONV, LT_LINEAR,
+	LT_BLOCK, NLTYPES
+};
+
+/* How a dev's structure was found (the model record). */
+enum { FAM_NONE, FAM_ATTN, FAM_CONV, FAM_PERIODIC, NFAMS };
+
+/* Block and side of a structure (seed 000's level 3). */
+enum { PART_BLOCK, PART_SIDE, NPARTS };
+
+/* One timing view set of a part: wall from FIRST to LAST. */
+struct lpart {
+	int64_t		 first, last, busy, sum, cost;
+	uint64_t	 n;
+};
+
+/*
+ * The costs of a structure (layer or pass) beyond its kernel sum and
+ * busy time: total cost (duration + wait), kernel time per task class,
+ * block and side, device idle inside it and the gap before it.
+ */
+struct lcost {
+	int64_t		 cost;
+	int64_t		 cls[NCLASS];
+	struct lpart	 part[NPARTS];
+	int64_t		 devbusy;	/* device busy time in the span */
+	int64_t		 idle;		/* inside, between busy stretches */
+	int64_t		 gap;		/* before its first kernel */
+	int64_t		 trail;		/* at its end, before the next */
+	int64_t		 between;	/* pass: gaps between its layers */
+};
 
 /* Per (dev, layer type) summary. */
 struct ltype {
@@ -69,6 +113,8 @@ struct ltype {
 	int64_t		 role_busy[NROLES], role_sum[NROLES];
 	uint64_t	 role_n[NROLES];
 	int64_t		 wall_sum, ksum, busy;
+	int64_t		 cost, idle, gap, pbusy[NPARTS], psum[NPARTS];
+	int64_t		 pcost[NPARTS];
 	/* the collapsed kernel sequence of the first complete layer */
 	uint32_t	*seq_name, *seq_track, *seq_rep;
 	int64_t		*seq_dur;
@@ -92,6 +138,18 @@ struct lstream {
 	int64_t		 busy;		/* union of its kernels, summed */
 };
 
+/*
+ * What step records say of a dev, kept apart from its state so that a
+ * dev with steps and no kernel (a host-only or communication-only rank)
+ * gets no summary: the last prof-steps window (for step_share_ratio)
+ * and the host step records seen (ProfilerStep#N).
+ */
+struct lwin {
+	char		*name;		/* step column of the last window */
+	int64_t		 dur;
+	int64_t		 hsteps;
+};
+
 /* The per-dev state. */
 struct ldev {
 	const char	*name;		/* kept by the devtab */
@@ -108,30 +166,73 @@ struct ldev {
 	int64_t		*mdur;		/* marker durations */
 	size_t		 nmdur, mdcap;
 	int64_t		 ref_gap;	/* median gap of the last pass */
+	int64_t		 ref_gap_dir[3];	/* ... of the last of each DIR_ */
 	int64_t		 prev_fwd_mdur;	/* median marker dur, last fwd pass */
 	int		 prev_phase;
 	int64_t		 pass_layers, pass_kern, pass_ksum, pass_busy;
 	int64_t		 pass_end;
+	struct lcost	 pass_cost;
+	int64_t		 micro;		/* the pass's index in its step */
+	int64_t		 fwd_layers_max;	/* layers of the longest forward */
+	int		 last_dir;	/* of the last pass closed */
 	uint64_t	 chk_n[NCHECK], chk_layers[NCHECK];
 	uint64_t	 type_layers[NLTYPES], sample_layers;
 	/* the open layer */
 	struct srec	*layer_rec;
 	int64_t		 layer_ts, layer_idx, marker_dur;
+	int64_t		 mark_ts;	/* its latest marker (a CNN's head has
+					   one per linear layer) */
 	uint32_t	 marker_track;
+	int		 layer_unit;	/* LT_CONV, LT_LINEAR: a unit's type */
+	int64_t		 layer_gap;	/* device idle before its marker */
+	struct ival	*carry;		/* device busy carried into it */
+	size_t		 ncarry, carrycap;
 	int64_t		 deadline;	/* pass closes when input passes it */
 	/* the first pass's record, until the second closes (cut_start) */
 	struct srec	*first_rec;
 	int64_t		 first_layers;
 	int64_t		 first_wait;	/* a second pass starting later: none */
 	int		 at_end;	/* the input ended: no later marker */
+	/* kernels still running: the device busy a new marker inherits */
+	struct ival	*live;
+	size_t		 nlive, livecap;
+	int64_t		 last_end;	/* the latest kernel end so far */
+	int64_t		 nkseen;	/* kernels gone through live_add */
+	/* the open convolution or linear run (FAM_CONV) */
+	struct lkern	*run;
+	size_t		 nrun, runcap;
+	int		 run_conv, run_bwd, run_gemm;
+	char		*run_step;
+	/* the next marker's inherited busy time and gap (live_carry) */
+	struct ival	*mk_carry;
+	size_t		 nmk_carry, mk_carrycap;
+	int64_t		 mk_gap;
+	int		 next_unit;	/* its unit type (FAM_CONV) */
+	int		 next_normbefore, layer_normbefore, run_normbefore;
+	int		 next_recompute, layer_recompute;
+	int64_t		 layer_linear;	/* linear units in the open head */
+	int64_t		 pass_recompute;	/* recomputed units in the pass */
+	int		 norm_seen;	/* a norm since the last run */
+	int		 prev_unit;	/* type of the last unit of the pass */
+	struct lwin	*win;		/* its steps, kept apart (below) */
+	/* passes per step (macro steps) */
+	char		*micro_step;
+	int64_t		 micro_n[3], micro_max[3], macro_steps;
 	/* detection window (no marker seen yet on this dev) */
+	int		 family;	/* FAM_ */
 	int		 seen_marker;
 	int		 detected;	/* the anchor came from detection */
 	uint32_t	 anchor;	/* detected anchor name id */
+	int64_t		 period;	/* its period, in kernels */
 	int		 anchor_dir;	/* the direction its name says */
 	int64_t		 confidence_ppm;
 	int		 detect_ran;
+	/* the conv family's evidence: units and their shape */
+	int64_t		 conv_units, conv_shaped, res_blocks_max, stages_max;
+	int64_t		 res_passes;
+	int64_t		 cv_layers, cv_norm_layers, cv_norm;	/* this pass */
 	char		*win_step;
+	int64_t		 win_hsteps;	/* host step records during it */
 	/* whole-capture summary */
 	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
 	struct ltype	 types[NPHASES][NLTYPES];
@@ -156,6 +257,9 @@ struct lopts {
 	int		  detect;	/* -d: 0 auto, 1 always */
 	int64_t		  window;	/* -w: detection window in kernels */
 	int64_t		  min_conf_ppm;	/* -c */
+	const char	 *min_conf_text;
+	int64_t		  period;	/* -p: force the detected period */
+	int		  no_conv;	/* -C: no convolution units */
 };
 
 extern struct lopts	 lopts;
@@ -166,6 +270,10 @@ extern int		 lc_layers, lc_kcount, lc_ksum, lc_busy, lc_mdur;
 extern int		 lc_expect, lc_min, lc_median, lc_max, lc_cv;
 extern int		 lc_share, lc_repeat, lc_seq, lc_value, lc_tags;
 extern int		 lc_perlayer, lc_mmean, lc_step, lc_type, lc_core;
+extern int		 lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between;
+extern int		 lc_share_step, lc_micro, lc_res, lc_stage, lc_nres;
+extern int		 lc_nstages, lc_evidence, lc_pcol[NPARTS][4];
+extern int		 lc_nrecompute;
 
 /* layers-names.c */
 uint32_t	 names_intern(const char *, size_t, const char *, size_t,
@@ -173,6 +281,8 @@ uint32_t	 names_intern(const char *, size_t, const char *, size_t,
 const struct lname *names_get(uint32_t);
 int		 names_marker_dir(const char *, size_t, const char *, size_t);
 int		 names_anchor_dir(uint32_t);
+const char	*names_class(int);
+int		 names_nclass(void);
 extern const char *const role_names[NROLES];
 extern const char *const ltype_names[NLTYPES];
 extern const char *const check_names[NCHECK];
@@ -185,6 +295,38 @@ void		 pass_kernel(struct ldev *, struct lkern *, const char *,
 void		 pass_tick(struct ldev *, int64_t);
 void		 pass_finish(struct ldev *);
 void		 held_push(struct ldev *, struct lkern *);
+void		 pass_marker(struct ldev *, struct lkern *, int, const char *,
+		    size_t, int);
+void		 let_go(struct lkern *);
+void		 live_add(struct ldev *, const struct lkern *);
+void		 live_carry(const struct ldev *, int64_t, struct ival **,
+		    size_t *, size_t *, int64_t *);
+void		 pass_step_change(struct ldev *, const struct lkern *,
+		    const char *, size_t);
+
+/* layers-conv.c */
+void		 conv_kernel(struct ldev *, struct lkern *, const char *,
+		    size_t);
+void		 conv_flush(struct ldev *);
+int		 conv_is_start(const struct lname *);
+int64_t		 conv_confidence(const struct lkern *, size_t, int64_t *);
+void		 conv_blocks(struct ldev *, struct srec **, const unsigned *,
+		    size_t);
+
+/* What close_layer notes of a conv-family layer, for conv_blocks. */
+#define LM_CONV		0x1	/* a convolution unit */
+#define LM_ADD		0x2	/* a tensor-tensor add after its run */
+#define LM_POOL		0x4	/* pooling after its run */
+#define LM_HEAD		0x8	/* a CNN's head (its linear layers) */
+
+/* layers-cost.c */
+void		 cost_layer(struct ldev *, const struct lkern *, size_t,
+		    int64_t, int64_t, struct lcost *);
+void		 cost_add(struct lcost *, const struct lcost *, int);
+void		 cost_put(struct srec *, const struct lcost *);
+void		 cost_share(const struct ldev *, struct srec *, int64_t);
+int64_t		 busy_sorted(const struct ival *, size_t, int64_t *);
+struct ival	*cost_scratch(size_t);
 
 /* layers-detect.c */
 void		 detect_window(struct ldev *, int);

@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@ enum detect {
 
 static int exit_status = EXIT_OK;
 int ingest_lenient;
+
+static int	 is_output(const char *);
 
 static void
 usage(void)
@@ -220,15 +224,28 @@ run_of(const char *path)
 	    xstrdup(".");
 }
 
-/* Rank of an Ascend run directory from its profiler_info_N.json name. */
+/*
+ * Rank of an Ascend run directory from its profiler_info_N.json name.
+ * The files of a run come one after another in the walk, so the last
+ * answer is kept: reading the directory again for each of its files
+ * made a directory of many files take time quadratic in their number.
+ */
+static char	*last_run;	/* the run directory looked at last */
+static int64_t	 last_rank;	/* and its rank */
+
 static int64_t
 rank_from_run_dir(const char *run)
 {
-	DIR *d = opendir(run);
+	DIR *d;
 	struct dirent *e;
 	int64_t rank = -1;
 
-	if (d == NULL)
+	if (last_run != NULL && strcmp(run, last_run) == 0)
+		return last_rank;
+	free(last_run);
+	last_run = xstrdup(run);
+	last_rank = -1;
+	if ((d = opendir(run)) == NULL)
 		return -1;
 	while ((e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
@@ -238,7 +255,7 @@ rank_from_run_dir(const char *run)
 			rank = strtoll(n + 14, NULL, 10);
 	}
 	closedir(d);
-	return rank;
+	return last_rank = rank;
 }
 
 /* Read one member that has been recognised. */
@@ -274,8 +291,11 @@ ingest_member(struct input *in, const char *name, enum detect what)
 	default:
 		break;
 	}
-	if (rc != 0)
+	if (rc != 0) {
 		exit_status = EXIT_BAD;
+		/* The reader's complaint may be the symptom of corruption. */
+		input_drain(in);
+	}
 	free(run);
 }
 
@@ -373,6 +393,7 @@ ingest_path(const char *path, int explicit)
 				    "unsupported format (%s)", why != NULL ?
 				    why : "not a profile this version reads");
 				exit_status = EXIT_BAD;
+				input_drain(in);
 			} else
 				sink_ignored(input_where(in),
 				    "unsupported format");
@@ -383,6 +404,55 @@ ingest_path(const char *path, int explicit)
 	if (r < 0)
 		exit_status = EXIT_BAD;
 	input_close(in);
+}
+
+/*
+ * The files and directories read so far, by device and inode: a
+ * symbolic link to a directory above (a loop), a link or a second name
+ * for a run directory or a file, or a path named twice, is read once,
+ * and says so: reading it again would count every record twice.
+ */
+struct seen {
+	dev_t		 dev;
+	ino_t		 ino;
+	char		*path;		/* where it was read */
+	struct seen	*next;
+};
+
+#define SEEN_BUCKETS	4096
+static struct seen *seen[SEEN_BUCKETS];
+
+/* The path under which ST's file was read before, or NULL (noted now). */
+static const char *
+seen_before(const struct stat *st, const char *path)
+{
+	uint64_t h = ((uint64_t)st->st_dev * 0x9e3779b97f4a7c15ULL) ^
+	    (uint64_t)st->st_ino;
+	struct seen **b = &seen[(h ^ h >> 29) % SEEN_BUCKETS], *e;
+
+	for (e = *b; e != NULL; e = e->next)
+		if (e->dev == st->st_dev && e->ino == st->st_ino)
+			return e->path;
+	e = xmalloc(sizeof(*e));
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+	e->path = xstrdup(path);
+	e->next = *b;
+	*b = e;
+	return NULL;
+}
+
+/* Whether PATH (with stat ST) was read already; if so, say where. */
+static int
+already_read(const struct stat *st, const char *path)
+{
+	const char *first = seen_before(st, path);
+
+	if (first == NULL)
+		return 0;
+	diag_at(path, 0, "same %s as '%s' (a link or a second name): read "
+	    "once", S_ISDIR(st->st_mode) ? "directory" : "file", first);
+	return 1;
 }
 
 static int
@@ -425,7 +495,13 @@ ingest_dir(const char *dir)
 		if (stat(path, &st) != 0) {
 			diag_warnerr("%s", path);
 			exit_status = EXIT_BAD;
-		} else if (S_ISDIR(st.st_mode))
+		} else if (is_output(path)) {
+			diag_at(path, 0, "is the output file (-o): not read");
+			exit_status = EXIT_BAD;
+		} else if ((S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) &&
+		    already_read(&st, path))
+			;
+		else if (S_ISDIR(st.st_mode))
 			ingest_dir(path);
 		else if (S_ISREG(st.st_mode))
 			ingest_path(path, 0);
@@ -442,6 +518,10 @@ ingest_operand(const char *path)
 	size_t before = sink_nsources();
 	int status = exit_status;
 
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) &&
+	    already_read(&st, path))
+		return;
 	exit_status = EXIT_OK;
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
 	    S_ISDIR(st.st_mode))
@@ -462,19 +542,104 @@ ingest_operand(const char *path)
 		exit_status = status;
 }
 
-/* -o: the sink writes to descriptor 1, so the file must become it. */
+/*
+ * -o FILE.  The sink writes to descriptor 1, so a file must become it;
+ * but FILE may be one of the inputs, or the user may count on it while
+ * this runs, so it is never truncated before the input is read: a
+ * regular FILE (or a new one) is written as a temporary file beside it,
+ * renamed over it once all is written, and removed on any failure.
+ * Anything else (a device, a FIFO) is opened as it is.
+ */
+static char	*out_path, *out_tmp;	/* the temporary file, until renamed */
+static dev_t	 out_dev;
+static ino_t	 out_ino;
+static int	 out_exists;		/* FILE was a regular file */
+
+static void
+output_abandon(void)
+{
+	if (out_tmp != NULL)
+		unlink(out_tmp);
+}
+
+/* Interrupted: the temporary file goes, then the signal does its work. */
+static void
+output_signal(int sig)
+{
+	if (out_tmp != NULL)
+		unlink(out_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Whether PATH is the output file itself (same device and inode). */
+static int
+is_output(const char *path)
+{
+	struct stat st;
+
+	return out_exists && strcmp(path, "-") != 0 &&
+	    stat(path, &st) == 0 && st.st_dev == out_dev &&
+	    st.st_ino == out_ino;
+}
+
 static void
 redirect_stdout(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	struct stat st;
+	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path) + 32;
+	mode_t mask;
+	int fd;
 
-	if (fd < 0)
-		diag_errno(EXIT_BAD, "%s", path);
+	out_path = xstrdup(path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			diag_errno(EXIT_BAD, "%s", path);
+	} else {
+		if ((out_exists = stat(path, &st) == 0)) {
+			out_dev = st.st_dev;
+			out_ino = st.st_ino;
+		}
+		/* A hidden name: a directory walk passes over it. */
+		out_tmp = xmalloc(n);
+		snprintf(out_tmp, n, "%.*s.%s.XXXXXX", slash != NULL ?
+		    (int)(slash - path + 1) : 0, path,
+		    slash != NULL ? slash + 1 : path);
+		if ((fd = mkstemp(out_tmp)) < 0) {
+			free(out_tmp);
+			out_tmp = NULL;
+			diag_errno(EXIT_BAD, "%s", path);
+		}
+		atexit(output_abandon);
+		signal(SIGHUP, output_signal);
+		signal(SIGINT, output_signal);
+		signal(SIGTERM, output_signal);
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, out_exists ? st.st_mode & 07777 :
+		    0666 & ~mask) != 0)
+			diag_errno(EXIT_BAD, "%s", path);
+	}
 	if (fd != STDOUT_FILENO) {
 		if (dup2(fd, STDOUT_FILENO) < 0)
 			diag_errno(EXIT_BAD, "%s", path);
 		close(fd);
 	}
+}
+
+/* Everything was written: the temporary file becomes FILE. */
+static void
+output_commit(void)
+{
+	if (out_tmp == NULL)
+		return;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		diag_errno(EXIT_BAD, "%s", out_path);
+	if (rename(out_tmp, out_path) != 0)
+		diag_errno(EXIT_BAD, "%s", out_path);
+	free(out_tmp);
+	out_tmp = NULL;
 }
 
 int
@@ -538,12 +703,18 @@ main(int argc, char **argv)
 	so.progress = so.progress == 0 && isatty(STDERR_FILENO);
 	if (output != NULL)
 		redirect_stdout(output);
+	for (i = optind; i < argc; i++)
+		if (is_output(argv[i]))
+			cli_usage_error("'%s' is both an input and the output "
+			    "file: refusing to overwrite it", argv[i]);
 
 	sink_init(&so);
 	if (optind == argc)
 		ingest_operand("-");
 	for (i = optind; i < argc; i++)
 		ingest_operand(argv[i]);
-	sink_finish(argc, argv);
+	if (sink_finish(argc, argv) != 0)
+		exit_status = EXIT_BAD;
+	output_commit();
 	return exit_status;
 }

@@ -31,7 +31,12 @@ static const char *const added[] = {
 	"kernel_count", "kernel_sum_ns", "busy_ns", "marker_dur_ns",
 	"marker_mean_ns",
 	"expect_layers", "per_layer", "min_ns", "median_ns", "max_ns",
-	"cv_ratio", "share_ratio", "seq", "repeat", "value", "tags"
+	"cv_ratio", "share_ratio", "seq", "repeat", "value", "tags",
+	"cost_total_ns", "task_mix", "block_wall_ns", "block_busy_ns",
+	"block_sum_ns", "block_cost_ns", "side_wall_ns", "side_busy_ns",
+	"side_sum_ns", "side_cost_ns", "idle_ns", "gap_ns", "between_ns",
+	"step_share_ratio", "micro", "residual", "stage", "residual_blocks",
+	"stages", "recompute_layers", "evidence"
 };
 
 struct lopts lopts;
@@ -40,33 +45,43 @@ int lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule, lc_layers, lc_kcount;
 int lc_ksum, lc_busy, lc_mdur, lc_expect, lc_perlayer, lc_min, lc_median;
 int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
 int lc_mmean, lc_step, lc_type, lc_core;
+int lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between, lc_share_step;
+int lc_micro, lc_res, lc_stage, lc_nres, lc_nstages, lc_evidence;
+int lc_pcol[NPARTS][4], lc_nrecompute;
 
-static struct devtab devs;
+static struct devtab devs, wins;
 static int64_t min_deadline = INT64_MAX;
 
 static void
 usage(void)
 {
 	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
-	printf("Find passes and layers from attention kernels (or from the "
-	    "repeating kernel\nsequence), type each layer, and annotate "
-	    "kernels with pass, layer and type.\n\n");
+	printf("Find passes and layers from attention kernels, convolutions "
+	    "or the repeating\nkernel sequence, type each layer, say what "
+	    "each costs, and annotate kernels\nwith pass, layer and "
+	    "type.\n\n");
 	printf("With no FILE, or when FILE is -, read standard input.\n\n");
-	printf("  -c, --confidence=R  least confidence (0 to 1) of a "
+	printf("  -C, --no-conv       no convolution units: a device without "
+	    "markers goes to\n"
+	    "                      the repeating kernel sequence\n"
+	    "  -c, --confidence=R  least confidence (0 to 1) of a "
 	    "detected layer sequence\n"
 	    "                      (default 0.5)\n"
-	    "  -d, --detect        ignore attention markers: find layers "
-	    "from the\n"
-	    "                      repeating kernel sequence\n"
+	    "  -d, --detect        ignore attention markers and "
+	    "convolutions: find layers\n"
+	    "                      from the repeating kernel sequence\n"
 	    "  -g, --gap=F         a marker more than F times the typical "
 	    "marker gap after\n"
 	    "                      the previous one starts a new pass "
-	    "(default 1.5)\n"
+	    "(default 1.5;\n"
+	    "                      8 for convolution units)\n"
 	    "  -m, --marker=PAT    a layer marker: kernel name or type "
 	    "containing PAT, or\n"
 	    "                      matching it as a glob; repeatable; "
 	    "replaces the\n"
 	    "                      defaults\n"
+	    "  -p, --period=N      the detected sequence repeats every N "
+	    "kernels\n"
 	    "  -w, --window=N      kernels held per device to detect the "
 	    "sequence\n"
 	    "                      (default 8192)\n"
@@ -90,6 +105,8 @@ dev_of(const char *name, size_t len)
 		d->deadline = INT64_MAX;
 		d->pass_step = xstrdup("");
 		d->win_step = xstrdup("");
+		d->run_step = xstrdup("");
+		d->win = devtab_get(&wins, name, len, NULL);
 	}
 	return d;
 }
@@ -133,12 +150,64 @@ do_kernel(void)
 	k.rec = NULL;
 	k.s = ts;
 	k.e = ts + stage_dur(lst);
+	k.wait = 0;
+	if (lc_wait >= 0) {
+		int absent;
+		int64_t w = stage_i64(lst, lc_wait, &absent);
+
+		if (!absent && w > 0)
+			k.wait = w;
+	}
 	k.name = names_intern(name, nl, type, tl, core, cl);
 	k.track = stream_of(d, track, kl);
 	sum_kernel(d, &k, names_get(k.name)->flags);
 	pass_kernel(d, &k, step, sl);
 	if (d->deadline < min_deadline)
 		min_deadline = d->deadline;
+}
+
+/*
+ * A step window of prof-steps: the share of the step a structure takes
+ * is its wall over the window of its step, the last one of its dev.
+ */
+static void
+do_window(void)
+{
+	size_t dl, sl;
+	const char *dev = stage_get(lst, COL_DEV, &dl);
+	const char *step = lc_step >= 0 ? stage_get(lst, lc_step, &sl) : "";
+	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
+
+	if (lc_step < 0)
+		sl = 0;
+	free(w->name);
+	w->name = xstrndup(step, sl);
+	w->dur = stage_dur(lst);
+	stage_pass(lst);
+}
+
+/*
+ * A host step record (ProfilerStep#N): counted while the dev's
+ * detection window is open, so that a kernel that runs once a step is
+ * not taken for a layer's anchor.
+ */
+static void
+do_hstep(void)
+{
+	size_t dl;
+	const char *dev = stage_get(lst, COL_DEV, &dl);
+	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
+	size_t i;
+
+	w->hsteps++;
+	for (i = 0; i < devs.n; i++) {
+		struct ldev *d = devs.v[i].item;
+
+		if (d->win == w && d->nk > 0 && !d->seen_marker &&
+		    d->family == FAM_NONE)
+			d->win_hsteps++;
+	}
+	stage_pass(lst);
 }
 
 static void
@@ -183,8 +252,17 @@ free_devs(void)
 		free(d->layers_per);
 		free(d->pass_step);
 		free(d->win_step);
+		free(d->run_step);
+		free(d->run);
+		free(d->live);
+		free(d->carry);
+		free(d->mk_carry);
+		free(d->micro_step);
 	}
 	devtab_free(&devs);
+	for (i = 0; i < wins.n; i++)
+		free(((struct lwin *)wins.v[i].item)->name);
+	devtab_free(&wins);
 }
 
 static void
@@ -194,6 +272,7 @@ run(const char *path, int argc, char *argv[])
 	size_t i;
 
 	devtab_init(&devs, sizeof(struct ldev));
+	devtab_init(&wins, sizeof(struct lwin));
 	lst = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	lc_pass = stage_col(lst, "pass");
@@ -221,6 +300,33 @@ run(const char *path, int argc, char *argv[])
 	lc_step = stage_col(lst, "step");
 	lc_type = stage_col(lst, "type");
 	lc_core = stage_col(lst, "core");
+	lc_wait = stage_col(lst, "wait_ns");
+	lc_cost = stage_col(lst, "cost_total_ns");
+	lc_mix = stage_col(lst, "task_mix");
+	lc_idle = stage_col(lst, "idle_ns");
+	lc_gap = stage_col(lst, "gap_ns");
+	lc_between = stage_col(lst, "between_ns");
+	lc_share_step = stage_col(lst, "step_share_ratio");
+	lc_micro = stage_col(lst, "micro");
+	lc_res = stage_col(lst, "residual");
+	lc_stage = stage_col(lst, "stage");
+	lc_nres = stage_col(lst, "residual_blocks");
+	lc_nstages = stage_col(lst, "stages");
+	lc_evidence = stage_col(lst, "evidence");
+	lc_nrecompute = stage_col(lst, "recompute_layers");
+	{
+		static const char *const pn[NPARTS] = { "block", "side" };
+		static const char *const vn[4] = { "wall", "busy", "sum",
+		    "cost" };
+		char b[32];
+		int p, v;
+
+		for (p = 0; p < NPARTS; p++)
+			for (v = 0; v < 4; v++) {
+				snprintf(b, sizeof(b), "%s_%s_ns", pn[p], vn[v]);
+				lc_pcol[p][v] = stage_col(lst, b);
+			}
+	}
 	/* a second run would add every pass, layer and summary again */
 	if ((line = stage_seen(lst, "prof-layers", "layer_type")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(lst), line, "input already "
@@ -230,6 +336,11 @@ run(const char *path, int argc, char *argv[])
 			tick(stage_ts(lst));
 		if (stage_is(lst, "kernel"))
 			do_kernel();
+		else if (stage_is(lst, "step"))
+			do_hstep();
+		else if (stage_is(lst, "window") &&
+		    stage_ts(lst) != STAGE_NO_TS && !stage_absent(lst, COL_DUR))
+			do_window();
 		else
 			stage_pass(lst);
 	}
@@ -246,21 +357,26 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "confidence",	required_argument,	NULL, 'c' },
+		{ "no-conv",	no_argument,		NULL, 'C' },
 		{ "detect",	no_argument,		NULL, 'd' },
 		{ "gap",	required_argument,	NULL, 'g' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "marker",	required_argument,	NULL, 'm' },
+		{ "period",	required_argument,	NULL, 'p' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "window",	required_argument,	NULL, 'w' },
 		{ NULL,		0,			NULL, 0 }
 	};
-	const char *conf = "0.5", *gap = "1.5", *win = "8192";
+	const char *conf = "0.5", *gap = NULL, *win = "8192", *per = NULL;
 	int c;
 
 	cli_init("prof-layers");
-	while ((c = getopt_long(argc, argv, "c:dg:hm:Vw:", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "Cc:dg:hm:p:Vw:", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
+		case 'C':
+			lopts.no_conv = 1;
+			break;
 		case 'c':
 			conf = optarg;
 			break;
@@ -281,6 +397,9 @@ main(int argc, char **argv)
 			    lopts.nmarkers + 1, sizeof(*lopts.markers));
 			lopts.markers[lopts.nmarkers++] = optarg;
 			break;
+		case 'p':
+			per = optarg;
+			break;
 		case 'V':
 			cli_version();
 			break;
@@ -293,9 +412,13 @@ main(int argc, char **argv)
 	}
 	lopts.min_conf_ppm = cli_parse_fixed(conf, "--confidence", 6, 0,
 	    1000000);
-	lopts.gap_ppm = cli_parse_fixed(gap, "--gap", 6, 1000000,
-	    1000000000);
+	lopts.min_conf_text = conf;
+	if (gap != NULL)
+		lopts.gap_ppm = cli_parse_fixed(gap, "--gap", 6, 1000000,
+		    1000000000);
 	lopts.window = cli_parse_i64(win, "--window", 16, 1 << 24);
+	if (per != NULL)
+		lopts.period = cli_parse_i64(per, "--period", 2, lopts.window);
 	if (lopts.detect && lopts.markers != NULL)
 		cli_usage_error("options '--detect' and '--marker' exclude "
 		    "each other");

@@ -44,6 +44,8 @@ const struct rformat render_formats[] = {
 	    render_svg_timeline },
 	{ "svg", "breakdown", "breakdown", "svg", "per-step breakdown chart",
 	    0, render_svg_breakdown },
+	{ "svg", "ranks", "ranks", "svg", "per-rank chart", 0,
+	    render_svg_ranks },
 	{ "svg", "roofline", "roofline", "svg", "roofline chart", RF_POINTS,
 	    render_svg_roofline },
 	{ "arch", NULL, "model_architecture_report", "md", "architecture "
@@ -79,6 +81,7 @@ hooks(const struct tsvr *in, void *arg)
 		chrome_record(in, rc->chrome);
 	if (rc->arch != NULL)
 		arch_record(in, rc->arch);
+	ranks_record(in, rc->ranks);
 }
 
 static void
@@ -107,7 +110,10 @@ usage(void)
 	    "time, bubbles\n"
 	    "                      by label; the default), breakdown "
 	    "(per-step time),\n"
-	    "                      roofline (kernels against the peaks)\n"
+	    "                      ranks (each rank's mean step: work, "
+	    "communication,\n"
+	    "                      waiting, idle), roofline (kernels against "
+	    "the peaks)\n"
 	    "  -o, --output-dir=DIR  write the report files into DIR "
 	    "(every format, or\n"
 	    "                      only -f's) instead of standard output\n"
@@ -124,8 +130,8 @@ usage(void)
 	printf("Files written by -o: anomaly_report_NAME.md, "
 	    "anomaly_discovery_NAME.json,\nsummary_NAME.txt, "
 	    "trace_NAME.json, timeline_NAME.svg, breakdown_NAME.svg,\n"
-	    "roofline_NAME.svg, model_architecture_report_NAME.md; see "
-	    "prof-render(1).\n\n");
+	    "ranks_NAME.svg, roofline_NAME.svg, "
+	    "model_architecture_report_NAME.md; see\nprof-render(1).\n\n");
 	printf("Exit status: 0 on success, 1 if the input was bad or "
 	    "unreadable, 2 for\nusage errors.\n");
 	exit(EXIT_OK);
@@ -229,8 +235,8 @@ read_model(struct rctx *rc, const char *path, unsigned needs, FILE *stream)
 		rc->chrome = chrome_open(stream);
 	if (needs & RF_ARCH)
 		rc->arch = arch_open();
-	model_read(&model, path, &opts, rc->chrome != NULL ||
-	    rc->arch != NULL ? hooks : NULL, rc);
+	rc->ranks = ranks_open();
+	model_read(&model, path, &opts, hooks, rc);
 }
 
 /* -o DIR: every format (or FMT's only) into files of DIR. */
@@ -304,6 +310,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		free(p);
 	}
 	arch_close(rc.arch);
+	ranks_close(rc.ranks);
 }
 
 /* One format on standard output. */
@@ -319,6 +326,7 @@ run(const char *path, const char *fmt, const char *chart)
 	read_model(&rc, path, f->needs, stdout);
 	f->write(&rc);
 	arch_close(rc.arch);
+	ranks_close(rc.ranks);
 }
 
 int

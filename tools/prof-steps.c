@@ -95,12 +95,22 @@ usage(void)
 	    "default a\n"
 	    "                        step starts with the first kernel its "
 	    "marker launched\n"
+	    "  -k, --step-kernel=PATTERN  a step starts at each kernel whose "
+	    "name\n"
+	    "                        matches PATTERN (fnmatch); markers and "
+	    "step ids\n"
+	    "                        are then ignored\n"
 	    "  -m, --marker=PATTERN  step marker names (fnmatch pattern, the "
 	    "step number\n"
 	    "                        ending the name); repeat for more; "
 	    "replaces the\n"
 	    "                        defaults ProfilerStep#* Iteration#* "
 	    "Step#*\n"
+	    "  -p, --period=N        detected steps hold about N kernels: take "
+	    "the period\n"
+	    "                        of that length as the step\n"
+	    "  -q, --quiet           no warning about kernels outside every "
+	    "step\n"
 	    "  -t, --tolerance=PCT   steps group together when their kernel "
 	    "counts and\n"
 	    "                        kernel-name sets differ by at most PCT "
@@ -140,7 +150,7 @@ make_events(struct sdev **devs, size_t ndevs)
 			ev[nev++] = (struct event){ d->win[j].s, d, j };
 		if (d->nwin > 0)
 			ev[nev++] = (struct event){
-			    d->win[d->nwin - 1].e + 1, d, SIZE_MAX };
+			    num_sat_add(d->win[d->nwin - 1].e, 1), d, SIZE_MAX };
 	}
 	if (nev > 0)
 		qsort(ev, nev, sizeof(*ev), cmp_event);
@@ -253,7 +263,9 @@ tags_text(const struct run *r, char *buf, size_t sz)
 	static const struct { int bit; const char *name; } tag[] = {
 		{ WT_CUT_START, "cut_start" }, { WT_CUT_END, "cut_end" },
 		{ WT_DETECTED, "detected" }, { WT_CONFIRMED, "confirmed" },
-		{ WT_LAUNCH, "launch_aligned" },
+		{ WT_LAUNCH, "launch_aligned" }, { WT_PASS, "pass" },
+		{ WT_DEVMISMATCH, "device_marker_mismatch" },
+		{ WT_FORCED, "forced" },
 	};
 	size_t i;
 
@@ -300,7 +312,7 @@ close_window(struct sdev *d)
 	struct swin *w = r->cur;
 	int64_t nkern = r->cnt[KC_AI_CORE] + r->cnt[KC_AI_CPU] +
 	    r->cnt[KC_HCCL] + r->cnt[KC_OTHER];
-	char group[24], tags[128], name[40];
+	char group[24], tags[192], name[40];
 
 	snprintf(group, sizeof(group), "g%zu", join_group(r, nkern,
 	    w->e - w->s));
@@ -440,10 +452,39 @@ count_kernel(struct run *r)
 
 	r->cnt[kernel_class(name, len, h)]++;
 	r->bits[(h % SIGBITS) / 64] |= 1ULL << (h % 64);
-	r->dursum += dur > 0 ? dur : 0;
+	r->dursum = num_sat_add(r->dursum, dur > 0 ? dur : 0);
 	if (c_wait >= 0)
-		r->waitsum += stage_i64(st, c_wait, &absent);
+		r->waitsum = num_sat_add(r->waitsum, stage_i64(st, c_wait,
+		    &absent));
 	add_stream(r);
+}
+
+/* Add [TS, END) to a union of intervals that arrive by start time. */
+static void
+union_add(int64_t *busy, int64_t *uend, int64_t ts, int64_t end)
+{
+	if (end <= *uend)
+		return;
+	*busy += end - (ts > *uend ? ts : *uend);
+	*uend = end;
+}
+
+/*
+ * Every kernel's busy time, and that of the kernels outside every window
+ * of a device that has windows: they are counted and reported, never
+ * dropped silently.
+ */
+static void
+count_busy(struct sdev *d, int outside)
+{
+	int64_t ts = stage_ts(st), dur = stage_dur(st);
+	int64_t end = ts + (dur > 0 ? dur : 0);
+
+	union_add(&d->all_busy, &d->all_uend, ts, end);
+	if (outside && d->nwin > 0) {
+		d->out_kern++;
+		union_add(&d->out_busy, &d->out_uend, ts, end);
+	}
 }
 
 /* Set the step of the current record: its window's, or none. */
@@ -457,6 +498,8 @@ assign(void)
 	struct run *r = d != NULL ? d->run : NULL;
 	int kernel = stage_is(st, "kernel");
 
+	if (kernel && d != NULL)
+		count_busy(d, r == NULL || r->cur == NULL);
 	if (r == NULL || r->cur == NULL) {
 		if (slen > 0)
 			stage_set(st, c_step, "", 0);
@@ -473,8 +516,85 @@ assign(void)
 
 /* ---- summary ---- */
 
+static const char *const level_name[PL_N] = { "step", "pass", "layer" };
+
 static void
-put_summary(struct sdev *d, int64_t end)
+put_metric(struct sdev *d, int64_t end, const char *name, int64_t v,
+    const char *tags)
+{
+	struct srec *m = stage_new(st, "metric", end);
+
+	srec_set(m, COL_DEV, d->key, d->keylen);
+	srec_set_str(m, COL_NAME, name);
+	srec_set_i64(m, c_value, v);
+	srec_set_str(m, c_tags, tags);
+	stage_put(st, m);
+}
+
+/* The periods detection placed, coarsest first, with their evidence. */
+static void
+put_periods(struct sdev *d, int64_t end)
+{
+	static const struct { int bit; const char *name; } evtag[] = {
+		{ PE_KERNELS, "detected" }, { PE_OPTIMIZER, "optimizer" },
+		{ PE_BRACKETED, "bracketed" }, { PE_PASSES, "passes" },
+		{ PE_FORCED, "forced" },
+	};
+	char tags[96], val[NUM_BUFSIZE];
+	size_t i;
+	int lv;
+
+	for (lv = 0; lv < PL_N; lv++) {
+		const struct speriod *p = &d->per[lv];
+		struct srec *m;
+
+		if (p->count == 0)
+			continue;
+		snprintf(tags, sizeof(tags), "%s", level_name[lv]);
+		for (i = 0; i < sizeof(evtag) / sizeof(evtag[0]); i++)
+			if (p->ev & evtag[i].bit)
+				stage_tag_add(tags, sizeof(tags), evtag[i].name);
+		put_metric(d, end, "period_count", p->count, tags);
+		put_metric(d, end, "period_kernels", p->kernels, tags);
+		put_metric(d, end, "period_ns", p->dur, tags);
+		m = stage_new(st, "metric", end);
+		srec_set(m, COL_DEV, d->key, d->keylen);
+		srec_set_str(m, COL_NAME, "period_confidence");
+		srec_set(m, c_value, val, num_ratio(val, p->conf_num,
+		    p->conf_den, 6));
+		srec_set_str(m, c_tags, tags);
+		stage_put(st, m);
+	}
+}
+
+/* "12.345" for 12.345 ms, rounded: a message, not a value written. */
+static const char *
+ms_text(char *buf, size_t sz, int64_t ns)
+{
+	int64_t t = num_sat_add(ns, 500) / 1000;
+
+	snprintf(buf, sz, "%" PRId64 ".%03" PRId64, t / 1000, t % 1000);
+	return buf;
+}
+
+static void
+put_outside(struct sdev *d, int64_t end, const char *path)
+{
+	char a[32], b[32];
+
+	if (d->out_kern == 0)
+		return;
+	put_metric(d, end, "kernels_outside_steps", d->out_kern, "");
+	put_metric(d, end, "busy_outside_steps_ns", d->out_busy, "");
+	if (!steps_opt.quiet)
+		diag_at(path, 0, "dev '%s': %" PRId64 " of %" PRId64 " kernels "
+		    "start outside every step (%s of %s ms busy)", d->key,
+		    d->out_kern, d->nkern, ms_text(a, sizeof(a), d->out_busy),
+		    ms_text(b, sizeof(b), d->all_busy));
+}
+
+static void
+put_summary(struct sdev *d, int64_t end, const char *path)
 {
 	struct run *r = d->run;
 	size_t i, dom = 0;
@@ -506,7 +626,16 @@ put_summary(struct sdev *d, int64_t end)
 			srec_set_str(m, c_tags, "detected");
 		stage_put(st, m);
 	}
+	put_periods(d, end);
+	put_outside(d, end, path);
 }
+
+/* The summary metrics prof-steps writes. */
+static const char *const summary_name[] = {
+	"step_detect_confidence", "period_count", "period_kernels",
+	"period_ns", "period_confidence", "kernels_outside_steps",
+	"busy_outside_steps_ns"
+};
 
 /*
  * A record an earlier prof-steps wrote: it is made again from this
@@ -525,8 +654,9 @@ ours(void)
 	if (klen != 6 || memcmp(kind, "metric", 6) != 0)
 		return 0;
 	name = stage_get(st, COL_NAME, &len);
-	if (strcmp(name, "step_detect_confidence") == 0)
-		return 1;
+	for (i = 0; i < sizeof(summary_name) / sizeof(summary_name[0]); i++)
+		if (strcmp(name, summary_name[i]) == 0)
+			return 1;
 	if (stage_absent(st, c_group))
 		return 0;
 	for (i = 0; i < M_N; i++)
@@ -567,7 +697,7 @@ run(const char *path, int argc, char **argv)
 	}
 	advance(INT64_MAX);
 	for (i = 0; i < ndevs; i++)
-		put_summary(devs[i], stage_end_ts(st));
+		put_summary(devs[i], stage_end_ts(st), path);
 	stage_close(st);
 	name_memo_free();
 }
@@ -580,6 +710,9 @@ main(int argc, char **argv)
 		{ "host-windows", no_argument,		NULL, 'H' },
 		{ "marker",	required_argument,	NULL, 'm' },
 		{ "no-detect",	no_argument,		NULL, 'd' },
+		{ "period",	required_argument,	NULL, 'p' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "step-kernel", required_argument,	NULL, 'k' },
 		{ "tmpdir",	required_argument,	NULL, 'T' },
 		{ "tolerance",	required_argument,	NULL, 't' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -588,12 +721,12 @@ main(int argc, char **argv)
 	static const char *const defpat[] = {
 		"ProfilerStep#*", "Iteration#*", "Step#*"
 	};
-	const char *tol = NULL;
+	const char *tol = NULL, *period = NULL;
 	int c;
 
 	cli_init("prof-steps");
 	steps_opt.detect = 1;
-	while ((c = getopt_long(argc, argv, "dHhm:t:T:V", longopts,
+	while ((c = getopt_long(argc, argv, "dHhk:m:p:qt:T:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -604,6 +737,15 @@ main(int argc, char **argv)
 			break;
 		case 'H':
 			steps_opt.host_windows = 1;
+			break;
+		case 'k':
+			steps_opt.step_kernel = optarg;
+			break;
+		case 'p':
+			period = optarg;
+			break;
+		case 'q':
+			steps_opt.quiet = 1;
 			break;
 		case 'm':
 			if (steps_opt.npat == STEPS_MAXPAT)
@@ -627,6 +769,9 @@ main(int argc, char **argv)
 	}
 	steps_opt.tol = tol != NULL ? (int)cli_parse_i64(tol, "--tolerance",
 	    0, 100) : 10;
+	if (period != NULL)
+		steps_opt.period = cli_parse_i64(period, "--period", 4,
+		    1000000000);
 	for (c = 0; steps_opt.npat == 0 && c < 3; c++)
 		steps_opt.pat[c] = defpat[c];
 	if (!steps_opt.custom_pat)

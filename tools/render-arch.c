@@ -33,11 +33,15 @@ static const char *const acol[A_N] = {
 	"phase", "rule", "layers", "kernel_count", "kernel_sum_ns", "busy_ns",
 	"marker_dur_ns", "marker_mean_ns", "value", "expect_layers",
 	"per_layer", "min_ns", "median_ns", "max_ns", "cv_ratio",
-	"share_ratio", "seq", "repeat", "tags"
+	"share_ratio", "seq", "repeat", "tags", "cost_total_ns", "task_mix",
+	"block_wall_ns", "block_busy_ns", "block_sum_ns", "block_cost_ns",
+	"side_wall_ns", "side_busy_ns", "side_sum_ns", "side_cost_ns",
+	"idle_ns", "gap_ns", "between_ns", "step_share_ratio", "step",
+	"micro", "residual", "stage", "residual_blocks", "stages", "evidence"
 };
 static const char *const akind[AR_N] = {
 	"pass", "layer", "check", "layer_type", "role", "layer_seq", "stream",
-	"stream_overlap", "metric"
+	"stream_overlap", "metric", "model"
 };
 
 struct arch {
@@ -188,6 +192,51 @@ arch_metric(const struct adev *d, const char *name)
 		if (strcmp(d->r[AR_METRIC].v[i].f[A_NAME], name) == 0)
 			return d->r[AR_METRIC].v[i].f[A_VALUE];
 	return NULL;
+}
+
+/* The model record of D (how prof-layers found its structure), or NULL. */
+const struct arow *
+arch_model(const struct adev *d)
+{
+	return d->r[AR_MODEL].n > 0 ? &d->r[AR_MODEL].v[0] : NULL;
+}
+
+/* Whether D's structure was found the way FAMILY says (cnn, ...). */
+int
+arch_is(const struct adev *d, const char *family)
+{
+	const struct arow *m = arch_model(d);
+
+	return m != NULL && strcmp(m->f[A_NAME], family) == 0;
+}
+
+/*
+ * A task_mix column ("0.538013 AI_CORE;0.454321 AI_VECTOR_CORE") as
+ * "AI_CORE 53.8%, AI_VECTOR_CORE 45.4%".
+ */
+void
+arch_mix(FILE *f, const char *mix)
+{
+	const char *p = mix, *e, *sp;
+	char r[64];
+
+	if (*mix == '\0') {
+		fputs("-", f);
+		return;
+	}
+	while (*p != '\0') {
+		e = p + strcspn(p, ";");
+		sp = memchr(p, ' ', (size_t)(e - p));
+		if (sp != NULL && (size_t)(sp - p) < sizeof(r)) {
+			memcpy(r, p, (size_t)(sp - p));
+			r[sp - p] = '\0';
+			fprintf(f, "%s%.*s ", p > mix ? ", " : "",
+			    (int)(e - sp - 1), sp + 1);
+			arch_pct(f, r);
+			fputs("%", f);
+		}
+		p = *e ? e + 1 : e;
+	}
 }
 
 /* A ratio (0.176557) as a percentage with one decimal (17.7). */
@@ -496,9 +545,43 @@ model_type(struct rctx *rc, const struct adev *d)
 
 	fprintf(rc->out,
 	    "| Model type | %s; %s | `pass` and `layer_type` records "
-	    "(prof-layers) |\n", kind, has_type(d, "MoE") ? "**MoE** layers "
+	    "(prof-layers) |\n", kind, arch_is(d, "cnn") ? "**convolutional "
+	    "network** (convolution layers, no attention)" :
+	    arch_is(d, "repeating") ? "repeating blocks found without a "
+	    "marker" : has_type(d, "MoE") ? "**MoE** layers "
 	    "(routing and expert kernels)" : "Dense layers only (no MoE "
 	    "routing or expert kernel)");
+}
+
+/* How the structure was found: the model record. */
+static void
+structure_row(struct rctx *rc, const struct adev *d)
+{
+	const struct arow *m = arch_model(d);
+
+	if (m == NULL)
+		return;
+	fprintf(rc->out, "| Structure | %s, confidence %s: %s | `model` "
+	    "record (prof-layers) |\n", m->f[A_NAME], *m->f[A_VALUE] ?
+	    m->f[A_VALUE] : "-", m->f[A_EVIDENCE]);
+}
+
+/* Passes per step, when the step column placed them (macro steps). */
+static void
+macro_row(struct rctx *rc, const struct adev *d)
+{
+	const char *f = arch_metric(d, "forward_passes_per_step_max");
+	const char *b = arch_metric(d, "backward_passes_per_step_max");
+	const char *n = arch_metric(d, "macro_step_count");
+
+	if (f == NULL || b == NULL)
+		return;
+	fprintf(rc->out, "| Passes per step | up to %s forward and %s "
+	    "backward; %s step(s) hold several forward passes%s | "
+	    "`forward_passes_per_step_max`, `backward_passes_per_step_max`, "
+	    "`macro_step_count` |\n", f, b, n != NULL ? n : "-",
+	    n != NULL && strcmp(n, "0") != 0 ? " (micro-batches, or prefill "
+	    "and decode in one step: **macro steps**)" : "");
 }
 
 /* The rows of the directory name's hints, said to be parsed. */
@@ -535,11 +618,18 @@ layer_rows(struct rctx *rc, const struct adev *d)
 	    arch_metric_or(d, "backward_pass_count", "-"),
 	    arch_metric_or(d, "prefill_pass_count", "-"),
 	    arch_metric_or(d, "decode_pass_count", "-"));
-	fprintf(rc->out, "| Attention markers | %s (prefill %s, decode %s) | "
-	    "`marker_count`, `prefill_layer_count`, `decode_layer_count` |\n",
-	    arch_metric_or(d, "marker_count", "-"),
-	    arch_metric_or(d, "prefill_layer_count", "-"),
-	    arch_metric_or(d, "decode_layer_count", "-"));
+	macro_row(rc, d);
+	if (arch_is(d, "cnn"))
+		fprintf(rc->out, "| Layer markers | %s (a convolution or GEMM "
+		    "run each) | `marker_count` |\n",
+		    arch_metric_or(d, "marker_count", "-"));
+	else
+		fprintf(rc->out, "| Attention markers | %s (prefill %s, decode "
+		    "%s) | `marker_count`, `prefill_layer_count`, "
+		    "`decode_layer_count` |\n",
+		    arch_metric_or(d, "marker_count", "-"),
+		    arch_metric_or(d, "prefill_layer_count", "-"),
+		    arch_metric_or(d, "decode_layer_count", "-"));
 }
 
 /* The profile and what the capture says of its configuration. */
@@ -585,6 +675,7 @@ arch_configuration(struct rctx *rc, const struct rdev *rd, const struct adev *d,
 	row(rc, "Streams", arch_metric_or(d, "stream_count", "-"),
 	    "`stream_count` "
 	    "(prof-layers)");
+	structure_row(rc, d);
 	if (d->r[AR_PASS].n > 0)
 		layer_rows(rc, d);
 	if (*h.par != '\0' && strstr(h.par, "PP") != NULL)
@@ -636,14 +727,14 @@ why_nolayers(const struct adev *d, char *why, size_t cap)
 {
 	const char *c = arch_metric(d, "layer_detect_confidence_ratio");
 
-	snprintf(why, cap, "Missing: prof-layers found no layer on this "
-	    "rank: no attention marker kernel, and %s%s%s. Name the "
-	    "model's attention kernel with `prof-layers -m PATTERN`, or "
-	    "lower the detection threshold with `-c`; a CNN, or a capture "
-	    "without a whole layer, has none.", c ? "the repeating-sequence "
-	    "detection stayed below its confidence threshold (best "
-	    "confidence " : "no kernel to detect a sequence in", c ? c : "",
-	    c ? ")" : "");
+	snprintf(why, cap, "Missing: **no repeating structure found** on "
+	    "this rank: no attention marker kernel, no convolution units, and "
+	    "%s%s%s. Name the model's attention kernel with `prof-layers -m "
+	    "PATTERN`, give the period with `-p`, or lower the detection "
+	    "threshold with `-c`; a capture without a whole layer has none.",
+	    c ? "the repeating-sequence detection stayed below its "
+	    "confidence threshold (best confidence " : "no kernel to detect "
+	    "a sequence in", c ? c : "", c ? ")" : "");
 }
 
 /* The sections of one rank. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "xalloc.h"
 
 static void
 ms(struct rctx *rc, const char *ns)
@@ -254,8 +255,9 @@ contrast(struct rctx *rc, const struct adev *d, const char *a, const char *b)
 	if (ta == NULL || tb == NULL || pa == NULL || pb == NULL)
 		return;
 	fprintf(rc->out, "| Measure | %s | %s |\n|---|---:|---:|\n", a, b);
-	fputs("| Median marker (attention) duration, first pass (ms) | ",
-	    rc->out);
+	fprintf(rc->out, "| Median marker (%s) duration, first pass (ms) | ",
+	    arch_is(d, "cnn") ? "first kernel of a convolution or GEMM run" :
+	    "attention");
 	ms(rc, pa->f[A_MDUR]);
 	fputs(" | ", rc->out);
 	ms(rc, pb->f[A_MDUR]);
@@ -317,10 +319,14 @@ arch_decode(struct rctx *rc, const struct adev *d)
 		    "pass(es).\n\n", nb);
 		phase_costs(rc, d, "backward");
 		contrast(rc, d, "forward", "backward");
-		fputs("The backward layer recomputes and differentiates: its "
-		    "attention gradient and the weight and input gradient "
-		    "matmuls make it longer than the forward layer.\n\n",
-		    rc->out);
+		fputs(arch_is(d, "cnn") ? "The backward layer computes two "
+		    "gradients for each convolution, its input's (data "
+		    "gradient) and its weights' (weight gradient), and the "
+		    "norm and activation gradients: about twice the forward "
+		    "layer's work.\n\n" : "The backward layer recomputes and "
+		    "differentiates: its attention gradient and the weight and "
+		    "input gradient matmuls make it longer than the forward "
+		    "layer.\n\n", rc->out);
 		return;
 	}
 	fputs("Missing: no decode and no backward pass on this rank; every "
@@ -521,7 +527,17 @@ arch_variation(struct rctx *rc, const struct adev *d)
 	vrow(rc, d, "Kernels per layer (median)", A_KCOUNT, 0);
 	vrow(rc, d, "Kernel time, all layers (ms)", A_KSUM, 1);
 	vrow(rc, d, "Busy time, all layers (ms)", A_BUSY, 1);
+	vrow(rc, d, "Total cost (duration + wait), all layers (ms)", A_COST,
+	    1);
+	vrow(rc, d, "Device idle inside the layers (ms)", A_IDLE, 1);
+	vrow(rc, d, "Device idle before the layers (ms)", A_GAP, 1);
+	vrow(rc, d, "Block busy, all layers (ms)", A_BBUSY, 1);
+	vrow(rc, d, "Side busy, all layers (ms)", A_SBUSY, 1);
+	vrow(rc, d, "Block cost, all layers (ms)", A_BCOST, 1);
+	vrow(rc, d, "Side cost, all layers (ms)", A_SCOST, 1);
 	vrole(rc, d, "Attention share of wall (%)", "attention");
+	if (arch_is(d, "cnn"))
+		vrole(rc, d, "Convolution share of wall (%)", "conv");
 	vrole(rc, d, "Expert share of wall (%)", "expert");
 	vrole(rc, d, "Matmul share of wall (%)", "matmul");
 	vrole(rc, d, "Communication (TP) share of wall (%)", "tp_comm");
@@ -556,4 +572,108 @@ arch_variation(struct rctx *rc, const struct adev *d)
 			    "ends at their last kernel and is shorter", nlast);
 	}
 	fputs("\n\n", rc->out);
+	arch_idle(rc, d);
+}
+
+static int64_t
+num_of(const char *s)
+{
+	return strtoll(s, NULL, 10);
+}
+
+/* Layers by device idle inside them and before them, most first. */
+static int
+by_idle(const void *a, const void *b)
+{
+	const struct arow *x = *(const struct arow *const *)a;
+	const struct arow *y = *(const struct arow *const *)b;
+	int64_t u = num_of(x->f[A_IDLE]) + num_of(x->f[A_GAP]);
+	int64_t v = num_of(y->f[A_IDLE]) + num_of(y->f[A_GAP]);
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Which structure holds the idle time and which side carries the cost
+ * (the structure-level drill-down of the analysis rules, 3.3 and 8.1):
+ * the layer type with the most device idle, the side against the
+ * block, and the layers with the most idle inside and before them.
+ */
+void
+arch_idle(struct rctx *rc, const struct adev *d)
+{
+	const struct arows *t = &d->r[AR_LTYPE], *l = &d->r[AR_LAYER];
+	const struct arow **v, *most = NULL;
+	int64_t bc = 0, sc = 0, bb = 0, sb = 0;
+	size_t i, n;
+
+	if (l->n == 0 || *l->v[0].f[A_IDLE] == '\0')
+		return;
+	for (i = 0; i < t->n; i++) {
+		const struct arow *r = &t->v[i];
+		if (most == NULL || num_of(r->f[A_IDLE]) + num_of(r->f[A_GAP]) >
+		    num_of(most->f[A_IDLE]) + num_of(most->f[A_GAP]))
+			most = r;
+		bc += num_of(r->f[A_BCOST]);
+		sc += num_of(r->f[A_SCOST]);
+		bb += num_of(r->f[A_BBUSY]);
+		sb += num_of(r->f[A_SBUSY]);
+	}
+	fputs("Where the idle time is, and which side carries the cost:\n",
+	    rc->out);
+	if (most != NULL) {
+		fprintf(rc->out, "- **%s (%s) layers hold the most device idle**:"
+		    " ", most->f[A_NAME], most->f[A_PHASE]);
+		ms(rc, most->f[A_IDLE]);
+		fputs(" ms inside them and ", rc->out);
+		ms(rc, most->f[A_GAP]);
+		fputs(" ms in the gaps before them (a gap between layers is "
+		    "host launch lag between them; idle inside, a dispatch, AI "
+		    "CPU or sync stall within the layer)", rc->out);
+	}
+	fputs(".\n- ", rc->out);
+	fprintf(rc->out, "**The %s carries more of the cost**: block ",
+	    sc > bc ? "side" : "block");
+	put_ms(rc->out, bc, 3);
+	fputs(" ms total cost, ", rc->out);
+	put_ms(rc->out, bb, 3);
+	fputs(" ms busy; side ", rc->out);
+	put_ms(rc->out, sc, 3);
+	fputs(" ms total cost, ", rc->out);
+	put_ms(rc->out, sb, 3);
+	fputs(" ms busy (the side: communication, AI CPU, other streams and "
+	    "kernels under 10 us; a side heavy in cost and light in busy "
+	    "time waits).\n\nThe layers with the most device idle, inside "
+	    "and before them:\n\n"
+	    "| Pass | Layer | Type | Start (ms) | Wall (ms) | Idle inside (ms) "
+	    "| Idle before (ms) | Block busy (ms) | Side busy (ms) | Task "
+	    "classes |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n",
+	    rc->out);
+	v = xreallocarray(NULL, l->n, sizeof(*v));
+	for (i = 0; i < l->n; i++)
+		v[i] = &l->v[i];
+	qsort(v, l->n, sizeof(*v), by_idle);
+	n = l->n < 5 ? l->n : 5;
+	for (i = 0; i < n; i++) {
+		fprintf(rc->out, "| %s | %s | %s | ", v[i]->f[A_PASS],
+		    v[i]->f[A_LAYER], v[i]->f[A_LTYPE]);
+		ms(rc, v[i]->f[A_TS]);
+		fputs(" | ", rc->out);
+		ms(rc, v[i]->f[A_DUR]);
+		fputs(" | ", rc->out);
+		ms(rc, v[i]->f[A_IDLE]);
+		fputs(" | ", rc->out);
+		ms(rc, *v[i]->f[A_GAP] ? v[i]->f[A_GAP] : "0");
+		fputs(" | ", rc->out);
+		ms(rc, *v[i]->f[A_BBUSY] ? v[i]->f[A_BBUSY] : "0");
+		fputs(" | ", rc->out);
+		ms(rc, *v[i]->f[A_SBUSY] ? v[i]->f[A_SBUSY] : "0");
+		fputs(" | ", rc->out);
+		arch_mix(rc->out, v[i]->f[A_MIX]);
+		fputs(" |\n", rc->out);
+	}
+	free(v);
+	fputs("\n", rc->out);
 }

@@ -28,7 +28,7 @@ seq_first(const struct adev *d)
 
 /* The median marker of every pass, a row per phase (rule A1). */
 static void
-marker_rows(struct rctx *rc, const struct arows *p)
+marker_rows(struct rctx *rc, const struct arows *p, int conv)
 {
 	static const char *const phases[] = { "prefill", "decode", "forward",
 	    "backward", "" };
@@ -38,6 +38,12 @@ marker_rows(struct rctx *rc, const struct arows *p)
 		"neither threshold, or the data-driven split: forward",
 		"gradient kernels (`grad`, `bwd` in the name): backward",
 		"detected anchor that is not an attention kernel: unknown"
+	};
+	static const char *const cwhy[] = {
+		"", "", "convolution and GEMM runs with no gradient kernel: "
+		"forward",
+		"a gradient kernel in the run (`dgrad`, `wgrad`, `wrw`, "
+		"`Backprop`, ...) or two GEMMs: backward", ""
 	};
 	size_t i, j;
 	int any;
@@ -57,7 +63,7 @@ marker_rows(struct rctx *rc, const struct arows *p)
 			fputs(" ms", rc->out);
 		}
 		if (any)
-			fprintf(rc->out, " | %s |\n", why[j]);
+			fprintf(rc->out, " | %s |\n", conv ? cwhy[j] : why[j]);
 	}
 }
 
@@ -93,6 +99,53 @@ pass_rows(struct rctx *rc, const struct adev *d, const struct arows *p)
 	    rc->out);
 }
 
+/*
+ * The residual blocks and stages of the first forward pass that has
+ * them: blocks per stage, counted over its layer records.
+ */
+static void
+residual_rows(struct rctx *rc, const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS], *l = &d->r[AR_LAYER];
+	const struct arow *f = NULL;
+	size_t i;
+	long stage = -1, blk = -1, nblk = 0;
+
+	for (i = 0; i < p->n && f == NULL; i++)
+		if (*p->v[i].f[A_NRES] != '\0')
+			f = &p->v[i];
+	if (f == NULL) {
+		fputs("| Residual blocks | none | no convolution layer ends "
+		    "with a tensor add: a plain network |\n", rc->out);
+		return;
+	}
+	fprintf(rc->out, "| Residual blocks | %s in %s stages (pass %s): ",
+	    f->f[A_NRES], f->f[A_NSTAGES], f->f[A_PASS]);
+	for (i = 0; i < l->n; i++) {
+		const struct arow *r = &l->v[i];
+		long s, b;
+
+		if (strcmp(r->f[A_PASS], f->f[A_PASS]) != 0 ||
+		    *r->f[A_STAGE] == '\0')
+			continue;
+		s = strtol(r->f[A_STAGE], NULL, 10);
+		b = strtol(r->f[A_RES], NULL, 10);
+		if (s != stage) {
+			if (stage >= 0)
+				fprintf(rc->out, "%ld, ", nblk);
+			stage = s;
+			nblk = 0;
+		}
+		if (b != blk)
+			nblk++;
+		blk = b;
+	}
+	fprintf(rc->out, "%ld blocks per stage | a layer with a tensor-tensor "
+	    "add after its convolution ends a residual block; one with more "
+	    "convolutions than most (its shortcut) starts a stage |\n",
+	    nblk);
+}
+
 /* The markers, passes and layer types prof-layers found, with why. */
 void
 arch_evidence(struct rctx *rc, const struct adev *d)
@@ -100,7 +153,7 @@ arch_evidence(struct rctx *rc, const struct adev *d)
 	const struct arows *p = &d->r[AR_PASS];
 	const struct arow *s = seq_first(d);
 	size_t i, nmis = 0, nchk = d->r[AR_CHECK].n;
-	int det = 0;
+	int det = 0, conv = arch_is(d, "cnn");
 
 	fputs("### 2. Model Architecture Determination\n\n"
 	    "| Evidence | Value | Interpretation |\n|---|---|---|\n", rc->out);
@@ -114,20 +167,30 @@ arch_evidence(struct rctx *rc, const struct adev *d)
 		fputs("`", rc->out);
 	} else
 		fputs("-", rc->out);
-	fprintf(rc->out, " | %s |\n",
-	    det ? "detected anchor: the kernel of the "
-	    "repeating sequence (no attention marker)" : "the attention "
-	    "kernel: once per layer per pass (rule A1)");
-	if (det)
+	fprintf(rc->out, " | %s |\n", conv ? "a convolution layer's "
+	    "first kernel (no attention marker): each run of convolution or "
+	    "GEMM kernels is a layer's main op" : det ? "detected anchor: "
+	    "the kernel of the repeating sequence (no attention marker)" :
+	    "the attention kernel: once per layer per pass (rule A1)");
+	if (arch_model(d) != NULL)
+		fprintf(rc->out, "| Structure | %s, confidence %s | %s |\n",
+		    arch_model(d)->f[A_NAME], arch_model(d)->f[A_VALUE],
+		    arch_model(d)->f[A_EVIDENCE]);
+	if (det || conv)
 		fprintf(rc->out,
-		    "| Detection confidence | %s | share of the kernels "
-		    "that recur one period later |\n",
-		    arch_metric_or(d, "layer_detect_confidence_ratio", "-"));
+		    "| Detection confidence | %s | %s |\n",
+		    arch_metric_or(d, "layer_detect_confidence_ratio", "-"),
+		    conv ? "(shaped + 1) / (units + 2): units followed by a "
+		    "norm, activation or pooling, or gradients (never 1)" :
+		    "(recurring + 1) / (kernels + 2): kernels that recur one "
+		    "period later (never 1)");
 	fprintf(rc->out, "| Markers | %s | one per layer: %s layers found |\n",
 	    arch_metric_or(d, "marker_count", "-"),
 	    arch_metric_or(d, "layer_count", "-"));
-	marker_rows(rc, p);
+	marker_rows(rc, p, conv);
 	pass_rows(rc, d, p);
+	if (conv)
+		residual_rows(rc, d);
 	for (i = 0; i < nchk; i++)
 		nmis += tag_has(d->r[AR_CHECK].v[i].f[A_TAGS], "mismatch");
 	fprintf(rc->out,
@@ -137,6 +200,70 @@ arch_evidence(struct rctx *rc, const struct adev *d)
 	    "**%s layers in %s passes**, each layer from one marker's "
 	    "start to the next one's.\n", arch_metric_or(d, "layer_count", "-"),
 	    arch_metric_or(d, "pass_count", "-"));
+}
+
+static void
+ms_or(struct rctx *rc, const char *ns)
+{
+	if (*ns == '\0')
+		fputs("-", rc->out);
+	else
+		ms(rc, ns);
+}
+
+/*
+ * What every pass costs (the four views of the analysis rules, 3.3 and
+ * 3.4), its block and side, the device idle inside its layers and
+ * between them, its share of the step and its task classes.
+ */
+void
+arch_costs(struct rctx *rc, const struct adev *d)
+{
+	const struct arows *p = &d->r[AR_PASS];
+	size_t i;
+
+	fputs("\nWhat each pass costs: wall, busy union, kernel-time sum and "
+	    "total cost (duration + wait) of its layers; the device idle "
+	    "inside its layers and between them; its block (the main compute "
+	    "chain: marker stream, 10 us or more, no communication or AI "
+	    "CPU) and its side (everything else).\n\n"
+	    "| Pass | Step (micro) | Wall (ms) | Busy (ms) | Kernel time (ms) "
+	    "| Total cost (ms) | Idle in layers (ms) | Idle between layers "
+	    "(ms) | Block busy / cost (ms) | Side busy / cost (ms) | Share of "
+	    "step (%) | Task classes |\n"
+	    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+	    rc->out);
+	for (i = 0; i < p->n; i++) {
+		const struct arow *r = &p->v[i];
+
+		fprintf(rc->out, "| %s | %s%s%s%s | ", r->f[A_PASS],
+		    *r->f[A_STEP] ? r->f[A_STEP] : "-", *r->f[A_MICRO] ?
+		    " (" : "", r->f[A_MICRO], *r->f[A_MICRO] ? ")" : "");
+		ms(rc, r->f[A_DUR]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_BUSY]);
+		fputs(" | ", rc->out);
+		ms(rc, r->f[A_KSUM]);
+		fputs(" | ", rc->out);
+		ms_or(rc, r->f[A_COST]);
+		fputs(" | ", rc->out);
+		ms_or(rc, r->f[A_IDLE]);
+		fputs(" | ", rc->out);
+		ms_or(rc, r->f[A_BETWEEN]);
+		fputs(" | ", rc->out);
+		ms_or(rc, r->f[A_BBUSY]);
+		fputs(" / ", rc->out);
+		ms_or(rc, r->f[A_BCOST]);
+		fputs(" | ", rc->out);
+		ms_or(rc, r->f[A_SBUSY]);
+		fputs(" / ", rc->out);
+		ms_or(rc, r->f[A_SCOST]);
+		fputs(" | ", rc->out);
+		arch_pct(rc->out, r->f[A_SSHARE]);
+		fputs(" | ", rc->out);
+		arch_mix(rc->out, r->f[A_MIX]);
+		fputs(" |\n", rc->out);
+	}
 }
 
 /* Column COL of the passes of pass I's phase, from I on: " a → b". */
@@ -222,6 +349,7 @@ arch_passes(struct rctx *rc, const struct adev *d)
 	fputs("\n\nKernel time above busy time means kernels overlap: "
 	    "communication on its own stream, or a collective that waits "
 	    "for its peer while the compute runs.\n", rc->out);
+	arch_costs(rc, d);
 }
 
 /* Marker index ranges of the layers of (phase, type): "#0–#13, #28". */
@@ -252,6 +380,14 @@ ranges(struct rctx *rc, const struct adev *d, const char *phase,
 static const char *
 type_meaning(const char *t)
 {
+	if (strcmp(t, "Conv") == 0)
+		return "a convolution with its norm, activation and pooling";
+	if (strcmp(t, "Head") == 0)
+		return "a CNN's classifier head: its fully connected layers, "
+		    "one layer record for all (not counted in the pass's "
+		    "layers)";
+	if (strcmp(t, "Block") == 0)
+		return "a repeating block with no attention or convolution";
 	if (strcmp(t, "MoE+DFC") == 0)
 		return "fused expert dispatch (`DispatchFFNCombine`)";
 	if (strcmp(t, "MoE+GMM") == 0)
@@ -323,9 +459,12 @@ arch_layer_types(struct rctx *rc, const struct adev *d)
 			fprintf(rc->out, "; **%zu outlier(s)**", nout);
 		fputs(" |\n", rc->out);
 	}
-	fputs("\nMarker indices (#) count the layers of the rank in time "
-	    "order; a layer runs from its marker to the next marker, so it "
-	    "holds the next layer's input norm and projections.\n", rc->out);
+	fprintf(rc->out, "\nMarker indices (#) count the layers of the rank "
+	    "in time order; a layer runs from its marker to the next marker, "
+	    "so it holds %s.\n", arch_is(d, "cnn") ? "its convolution's "
+	    "norm, activation and pooling (in a backward pass, those of the "
+	    "convolution before it)" : "the next layer's input norm and "
+	    "projections");
 }
 
 static const char *
@@ -344,6 +483,8 @@ check_meaning(const char *op)
 		    "first marker (the spec's N+1)" },
 		{ "split_qkv_rmsnorm_rope", "`split_qkv_rmsnorm_rope`: next-"
 		    "layer prep, every layer but the first" },
+		{ "norm", "norm kernels: one per convolution in a network "
+		    "with batch norms" },
 	};
 	size_t i;
 
@@ -362,8 +503,10 @@ arch_crosscheck(struct rctx *rc, const struct adev *d)
 
 	fputs("### 5. Cross-Verification Table\n\n", rc->out);
 	if (c->n == 0) {
-		fputs("No `check` records: prof-layers found no pass.\n",
-		    rc->out);
+		fputs(d->r[AR_PASS].n > 0 ? "No `check` records: no op of "
+		    "these passes is counted (a convolutional network without "
+		    "norms has none).\n" : "No `check` records: prof-layers "
+		    "found no pass.\n", rc->out);
 		return;
 	}
 	fputs("| Op | Pass | Per Pass Count | Layers with it | Expected layers "

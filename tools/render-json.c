@@ -104,6 +104,86 @@ ns(struct jw *jw, int64_t v, int k)
 	num(jw, b, k);
 }
 
+/* FIELD of a prof-cluster record: a number, or null when empty. */
+static void
+rnum(struct jw *jw, const struct ranks *r, int kind, size_t i, int col,
+    int k)
+{
+	const char *v = ranks_get(r, kind, i, col);
+
+	if (*v == '\0') {
+		sep(jw);
+		fputs("null", jw->out);
+	} else
+		num(jw, v, k);
+}
+
+/*
+ * prof-cluster's findings: the job's (slow rank, step skew, compute
+ * imbalance), each rank's waiting, the collectives with the most.
+ */
+static void
+across_ranks(struct jw *jw, const struct ranks *r)
+{
+	size_t i;
+
+	open_(jw, '{');
+	key(jw, "findings");
+	open_(jw, '[');
+	for (i = 0; i < ranks_count(r, RK_CLUSTER); i++) {
+		open_(jw, '{');
+		key(jw, "finding");
+		str(jw, ranks_get(r, RK_CLUSTER, i, RC_NAME));
+		key(jw, "step");
+		str_or_null(jw, ranks_get(r, RK_CLUSTER, i, RC_STEP));
+		key(jw, "slow_rank");
+		str_or_null(jw, ranks_get(r, RK_CLUSTER, i, RC_SLOW));
+		key(jw, "skew");
+		rnum(jw, r, RK_CLUSTER, i, RC_SKEW, 0);
+		key(jw, "caused_ms");
+		rnum(jw, r, RK_CLUSTER, i, RC_CAUSED, 6);
+		key(jw, "evidence");
+		str_or_null(jw, ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+	key(jw, "ranks");
+	open_(jw, '[');
+	for (i = 0; i < ranks_count(r, RK_RANK_WAIT); i++) {
+		open_(jw, '{');
+		key(jw, "dev");
+		str(jw, ranks_get(r, RK_RANK_WAIT, i, RC_DEV));
+		key(jw, "matched");
+		rnum(jw, r, RK_RANK_WAIT, i, RC_MATCHED, 0);
+		key(jw, "last_count");
+		rnum(jw, r, RK_RANK_WAIT, i, RC_LAST_COUNT, 0);
+		key(jw, "waited_ms");
+		rnum(jw, r, RK_RANK_WAIT, i, RC_WAITED, 6);
+		key(jw, "caused_ms");
+		rnum(jw, r, RK_RANK_WAIT, i, RC_CAUSED, 6);
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+	key(jw, "collectives");
+	open_(jw, '[');
+	for (i = 0; i < ranks_count(r, RK_COLLECTIVE); i++) {
+		open_(jw, '{');
+		key(jw, "step");
+		str_or_null(jw, ranks_get(r, RK_COLLECTIVE, i, RC_STEP));
+		key(jw, "op");
+		str(jw, ranks_get(r, RK_COLLECTIVE, i, RC_NAME));
+		key(jw, "last_rank");
+		str_or_null(jw, ranks_get(r, RK_COLLECTIVE, i, RC_LAST));
+		key(jw, "arrival_skew_ms");
+		rnum(jw, r, RK_COLLECTIVE, i, RC_ARRIVAL, 6);
+		key(jw, "waited_ms");
+		rnum(jw, r, RK_COLLECTIVE, i, RC_WAITED, 6);
+		close_(jw, '}');
+	}
+	close_(jw, ']');
+	close_(jw, '}');
+}
+
 static void
 boolean(struct jw *jw, int b)
 {
@@ -647,6 +727,9 @@ render_json(struct rctx *rc)
 	open_(jw, '{');
 	/* The verdict first, as in every report; the schema allows it. */
 	key(jw, "verdict"), verdicts(jw, m);
+	if (ranks_count(rc->ranks, RK_CLUSTER) +
+	    ranks_count(rc->ranks, RK_RANK_WAIT) > 0)
+		key(jw, "across_ranks"), across_ranks(jw, rc->ranks);
 	key(jw, "enabled"), boolean(jw, 1);
 	g = w != NULL ? model_dominant(w) : NULL;
 	key(jw, "dominant_group_id"), str_or_null(jw, g != NULL ? g->id : NULL);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "xalloc.h"
 
 static void
 ms(struct rctx *rc, const char *ns)
@@ -363,6 +364,17 @@ by_ts(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+/* A layer as "layer 12 of pass 0 (Conv)", or its type alone. */
+static void
+layer_name(struct rctx *rc, const struct rlayer *l)
+{
+	if (*l->layer != '\0' && *l->pass != '\0')
+		fprintf(rc->out, "layer %s of pass %s (", l->layer, l->pass);
+	put_md(rc->out, l->name);
+	if (*l->layer != '\0' && *l->pass != '\0')
+		fputs(")", rc->out);
+}
+
 /*
  * Where bubble B lies among the rank's layers (sorted by start): inside
  * the latest layer that starts at or before it and reaches its end, at
@@ -388,20 +400,20 @@ place(struct rctx *rc, const struct rdev *d, const struct rbubble *b)
 	}
 	if (in != NULL) {
 		fputs("inside ", rc->out);
-		put_md(rc->out, in->name);
+		layer_name(rc, in);
 	} else if (prev != NULL && next != NULL) {
 		fputs(prev->ts + prev->dur > b->ts ? "across the boundary "
 		    "of " : "between ", rc->out);
-		put_md(rc->out, prev->name);
+		layer_name(rc, prev);
 		fputs(" and ", rc->out);
-		put_md(rc->out, next->name);
+		layer_name(rc, next);
 		fputs(" (boundary)", rc->out);
 	} else if (next != NULL) {
 		fputs("before the first layer, ", rc->out);
-		put_md(rc->out, next->name);
+		layer_name(rc, next);
 	} else if (prev != NULL) {
 		fputs("after the last layer, ", rc->out);
-		put_md(rc->out, prev->name);
+		layer_name(rc, prev);
 	} else
 		fputs("-", rc->out);
 }
@@ -438,6 +450,115 @@ drilldown(struct rctx *rc)
 		    "table above).\n\n", rc->out);
 }
 
+static int64_t
+pos(int64_t v)
+{
+	return v > 0 ? v : 0;
+}
+
+/* Layers by the device idle inside them and before them, most first. */
+static int
+by_idle(const void *a, const void *b)
+{
+	const struct rlayer *x = a, *y = b;
+	int64_t u = pos(x->idle) + pos(x->gap), v = pos(y->idle) + pos(y->gap);
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* MS, or "-" when the column was absent (-1). */
+static void
+ms_opt(struct rctx *rc, int64_t ns)
+{
+	if (ns < 0)
+		fputs("-", rc->out);
+	else
+		put_ms(rc->out, ns, 3);
+}
+
+/*
+ * Which structure holds the idle time, and which side carries the cost
+ * (analysis rules 3.3, 3.4): per layer type (prof-layers' layer_type
+ * records) the device idle inside its layers and in the gaps before
+ * them, and its block's and side's busy time and total cost; then the
+ * five layers of the rank with the most idle.
+ */
+static void
+idle_drilldown(struct rctx *rc)
+{
+	size_t i, j, n;
+	int any = 0;
+
+	for (i = 0; i < rc->m->ndevs; i++) {
+		struct rdev *d = rc->m->devs[i];
+		struct rlayer *v;
+
+		if (d->nltypes == 0 || d->ltypes[0].idle < 0)
+			continue;
+		if (!any++)
+			fputs("Where the device idle time is and which side "
+			    "carries the cost, per layer type (the block: the "
+			    "main compute chain on the layer's marker stream, "
+			    "kernels of 10 us or more; the side: communication, "
+			    "AI CPU, other streams, small ops):\n\n"
+			    "| rank | layer type | phase | layers | idle inside "
+			    "(ms) | idle before (ms) | block busy (ms) | block "
+			    "cost (ms) | side busy (ms) | side cost (ms) |\n"
+			    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+			    rc->out);
+		for (j = 0; j < d->nltypes; j++) {
+			const struct rltype *t = &d->ltypes[j];
+			fprintf(rc->out, "| %s | %s | %s | %" PRId64 " | ",
+			    d->id, t->name, *t->phase ? t->phase : "-", t->n);
+			ms_opt(rc, t->idle);
+			fputs(" | ", rc->out);
+			ms_opt(rc, t->gap);
+			fputs(" | ", rc->out);
+			ms_opt(rc, t->bbusy);
+			fputs(" | ", rc->out);
+			ms_opt(rc, t->bcost);
+			fputs(" | ", rc->out);
+			ms_opt(rc, t->sbusy);
+			fputs(" | ", rc->out);
+			ms_opt(rc, t->scost);
+			fputs(" |\n", rc->out);
+		}
+		if (d->nlayers == 0)
+			continue;
+		v = xreallocarray(NULL, d->nlayers, sizeof(*v));
+		memcpy(v, d->layers, d->nlayers * sizeof(*v));
+		qsort(v, d->nlayers, sizeof(*v), by_idle);
+		n = d->nlayers < 5 ? d->nlayers : 5;
+		fprintf(rc->out, "\nRank %s, the layers with the most device "
+		    "idle (inside them, and in the gap before them: host "
+		    "launch lag between layers):\n\n| layer | start (ms) | "
+		    "wall (ms) | idle inside (ms) | idle before (ms) | block "
+		    "busy (ms) | side busy (ms) |\n"
+		    "|---|---:|---:|---:|---:|---:|---:|\n", d->id);
+		for (j = 0; j < n; j++) {
+			fputs("| ", rc->out);
+			layer_name(rc, &v[j]);
+			fputs(" | ", rc->out);
+			put_ms(rc->out, v[j].ts, 3);
+			fputs(" | ", rc->out);
+			put_ms(rc->out, v[j].dur, 3);
+			fputs(" | ", rc->out);
+			ms_opt(rc, v[j].idle);
+			fputs(" | ", rc->out);
+			ms_opt(rc, v[j].gap);
+			fputs(" | ", rc->out);
+			ms_opt(rc, v[j].bbusy);
+			fputs(" | ", rc->out);
+			ms_opt(rc, v[j].sbusy);
+			fputs(" |\n", rc->out);
+		}
+		free(v);
+		fputs("\n", rc->out);
+	}
+}
+
 static void
 structure(struct rctx *rc)
 {
@@ -455,6 +576,7 @@ structure(struct rctx *rc)
 	if (m->nkinds)
 		putc('\n', rc->out);
 	drilldown(rc);
+	idle_drilldown(rc);
 }
 
 static void

@@ -46,7 +46,9 @@ enum {
 	C_AI, C_FLOPS, C_BOUND, C_DTYPE, C_SHARE, C_STAKE, C_WINDOW, C_STEPS,
 	C_SECOND, C_SECOND_RATIO, C_MFU, C_MFU_COV, C_CHIP, C_PIPE, C_BUDGET,
 	C_PER_STEP, C_ORDER, C_PRIO, C_TEXT, C_HOST_CLASS,
-	C_COVERED, C_HOST_TOP, C_IDLE, C_N = C_IDLE + HC_N
+	C_COVERED, C_HOST_TOP, C_PASS, C_LAYER, C_LTYPE, C_PHASE, C_LIDLE,
+	C_LGAP, C_BBUSY, C_SBUSY, C_BCOST, C_SCOST, C_MIX, C_IDLE,
+	C_N = C_IDLE + HC_N
 };
 static const char *const colname[C_N] = {
 	"step", "step_group", "tags", "value", "cat", "core", "bubble_id",
@@ -59,7 +61,10 @@ static const char *const colname[C_N] = {
 	"bound", "dtype", "share_ratio", "stake_ns", "window_ns", "steps",
 	"second", "second_ratio", "mfu_ratio", "mfu_cov_ratio", "chip", "pipe",
 	"budget_ns", "per_step_ns", "order", "prio", "text",
-	"host_class", "covered_ns", "host_top", "idle_sync_ns", "idle_input_ns",
+	"host_class", "covered_ns", "host_top", "pass", "layer", "layer_type",
+	"phase", "idle_ns", "gap_ns", "block_busy_ns", "side_busy_ns",
+	"block_cost_ns", "side_cost_ns", "task_mix", "idle_sync_ns",
+	"idle_input_ns",
 	"idle_launch_ns", "idle_host_ns", "idle_untraced_ns"
 };
 
@@ -659,6 +664,62 @@ on_other(struct reader *rd, const char *kind)
 	k->n++;
 }
 
+/* Column C as an integer, -1 when the stream lacks it or it is empty. */
+static int64_t
+opt_i64(struct reader *rd, int c)
+{
+	int absent;
+	int64_t v;
+
+	if (rd->col[c] < 0)
+		return -1;
+	v = tsvr_i64(rd->in, (size_t)rd->col[c], &absent);
+	return absent ? -1 : v;
+}
+
+/* A layer record: its place, for the bubbles, and its idle and parts. */
+static void
+on_layer(struct reader *rd, struct rdev *d, int64_t dur)
+{
+	struct rlayer *l;
+
+	d->layers = xreallocarray(d->layers, d->nlayers + 1,
+	    sizeof(*d->layers));
+	l = &d->layers[d->nlayers++];
+	l->ts = tsvr_i64(rd->in, 1, NULL);
+	l->dur = dur;
+	l->name = xstrdup(fixed(rd, 5));
+	l->pass = fld(rd, C_PASS);
+	l->layer = fld(rd, C_LAYER);
+	l->mix = fld(rd, C_MIX);
+	l->idle = opt_i64(rd, C_LIDLE);
+	l->gap = opt_i64(rd, C_LGAP);
+	l->bbusy = opt_i64(rd, C_BBUSY);
+	l->sbusy = opt_i64(rd, C_SBUSY);
+	l->bcost = opt_i64(rd, C_BCOST);
+	l->scost = opt_i64(rd, C_SCOST);
+}
+
+/* A layer_type summary record: its layers' idle and parts. */
+static void
+on_ltype(struct reader *rd, struct rdev *d)
+{
+	struct rltype *t;
+
+	d->ltypes = xreallocarray(d->ltypes, d->nltypes + 1,
+	    sizeof(*d->ltypes));
+	t = &d->ltypes[d->nltypes++];
+	t->name = xstrdup(fixed(rd, 5));
+	t->phase = fld(rd, C_PHASE);
+	t->n = opt_i64(rd, C_VALUE);
+	t->idle = opt_i64(rd, C_LIDLE);
+	t->gap = opt_i64(rd, C_LGAP);
+	t->bbusy = opt_i64(rd, C_BBUSY);
+	t->sbusy = opt_i64(rd, C_SBUSY);
+	t->bcost = opt_i64(rd, C_BCOST);
+	t->scost = opt_i64(rd, C_SCOST);
+}
+
 static void
 on_record(struct reader *rd)
 {
@@ -679,6 +740,8 @@ on_record(struct reader *rd)
 			peak_add(rd, fixed(rd, 5));
 		return;
 	}
+	if (ranks_kind(kind) >= 0)	/* render-ranks.c keeps them */
+		return;
 	d = dev_of(rd, fixed(rd, 3));
 	if (strcmp(kind, "kernel") == 0)
 		on_kernel(rd, d);
@@ -721,18 +784,15 @@ on_record(struct reader *rd)
 		on_advice(rd, d);
 	else if (strcmp(kind, "hostcov") == 0)
 		on_hostcov(rd, d);
+	else if (strcmp(kind, "layer_type") == 0)
+		on_ltype(rd, d);
 	else if (strcmp(kind, "flow") != 0 && strcmp(kind, "counter") != 0 &&
 	    strcmp(kind, "step") != 0 && strcmp(kind, "mark") != 0) {
 		int64_t dur = tsvr_i64(rd->in, 2, &absent);
 		if (!absent)
 			on_other(rd, kind);
-		if (!absent && strcmp(kind, "layer") == 0) {
-			d->layers = xreallocarray(d->layers, d->nlayers + 1,
-			    sizeof(*d->layers));
-			d->layers[d->nlayers].ts = tsvr_i64(rd->in, 1, NULL);
-			d->layers[d->nlayers].dur = dur;
-			d->layers[d->nlayers++].name = xstrdup(fixed(rd, 5));
-		}
+		if (!absent && strcmp(kind, "layer") == 0)
+			on_layer(rd, d, dur);
 	}
 }
 

@@ -1,5 +1,5 @@
 /*
- * -f svg: three charts, chosen with -c.
+ * -f svg: four charts, chosen with -c.
  *
  *   timeline   per rank, three lanes over the capture: step windows,
  *              busy segments, and bubbles coloured by their first label;
@@ -8,6 +8,10 @@
  *              small on long captures.
  *   breakdown  per step, a stacked bar of busy, prelaunch, internal and
  *              tail time (ms), scaled to the longest service time.
+ *   ranks      per rank, a stacked bar of the mean step: device work,
+ *              exposed communication, waiting for other ranks at
+ *              collectives, idle time (prof-verdict's run budget and
+ *              prof-cluster's waits), scaled to the longest step.
  *   roofline   kernels placed by arithmetic intensity (column ai,
  *              FLOP/byte) and achieved FLOP/s (flops / dur_ns) on log
  *              axes, with the peak_* metrics as roofs.  Without those
@@ -303,6 +307,107 @@ render_svg_breakdown(struct rctx *rc)
 			put_dec(rc->out, s->m[SM_SERVICE], 6, 3);
 			fputs(" ms</text>\n", rc->out);
 		}
+	fputs("</svg>\n", rc->out);
+}
+
+/* The per-step ns of PART in D's run budget, 0 when absent. */
+static double
+run_part(const struct rdev *d, const char *part)
+{
+	const struct rbudget *b = budget_part(d, "run", NULL, part);
+
+	return b != NULL ? val(b->per_step) : 0;
+}
+
+/*
+ * Waiting is the time a rank spent in collectives before the last rank
+ * arrived (prof-cluster's waited_ns over the rank's steps); it is part
+ * of the rank's exposed communication, so it is taken out of it, never
+ * added to the step.
+ */
+void
+render_svg_ranks(struct rctx *rc)
+{
+	static const char *const work[] = { "busy_compute", "busy_memory",
+	    "busy_latency", "busy_unclassed", "comm_hidden" };
+	static const char *const idle[] = { "idle_sync", "idle_input",
+	    "idle_launch", "idle_host", "idle_untraced" };
+	static const struct { const char *name, *colour; } part[] = {
+		{ "device work", "#31a354" },
+		{ "exposed communication", "#1f77b4" },
+		{ "waiting for other ranks", "#d62728" },
+		{ "idle", "#bdbdbd" },
+	};
+	const struct rmodel *m = rc->m;
+	double v[4], maxs = 0, sx, y = 50, x, steps, total;
+	size_t i, k, rows = 0;
+	const char *dev;
+
+	for (i = 0; i < m->ndevs; i++)
+		if (budget_part(m->devs[i], "run", NULL, "comm_exposed") !=
+		    NULL)
+			rows++;
+	header(rc, 90 + 22.0 * (double)rows, "Per-rank mean step (ms)");
+	if (rows == 0) {
+		fputs("<text x=\"10\" y=\"50\">No time budget: run prof-verdict "
+		    "(and prof-cluster for the waiting).</text>\n</svg>\n",
+		    rc->out);
+		return;
+	}
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rbudget *b = budget_part(m->devs[i], "run", NULL,
+		    "comm_exposed");
+		if (b != NULL && val(b->window) / val(b->steps) > maxs)
+			maxs = val(b->window) / val(b->steps);
+	}
+	sx = maxs > 0 ? (W - LEFT - RIGHT - 90) / maxs : 0;
+	for (k = 0; k < 4; k++)
+		fprintf(rc->out, "<rect x=\"%.1f\" y=\"30\" width=\"12\" "
+		    "height=\"12\" fill=\"%s\"/><text x=\"%.1f\" y=\"41\">%s"
+		    "</text>\n", LEFT + 220.0 * (double)k, part[k].colour,
+		    LEFT + 220.0 * (double)k + 16, part[k].name);
+	for (i = 0; i < m->ndevs; i++) {
+		const struct rdev *d = m->devs[i];
+		const struct rbudget *b = budget_part(d, "run", NULL,
+		    "comm_exposed");
+
+		if (b == NULL)
+			continue;
+		steps = val(b->steps) > 0 ? val(b->steps) : 1;
+		memset(v, 0, sizeof(v));
+		for (k = 0; k < sizeof(work) / sizeof(work[0]); k++)
+			v[0] += run_part(d, work[k]);
+		v[1] = run_part(d, "comm_exposed");
+		for (k = 0; k < ranks_count(rc->ranks, RK_RANK_WAIT); k++) {
+			dev = ranks_get(rc->ranks, RK_RANK_WAIT, k, RC_DEV);
+			if (strcmp(dev, d->id) == 0)
+				v[2] = val(ranks_get(rc->ranks, RK_RANK_WAIT, k,
+				    RC_WAITED)) / steps;
+		}
+		if (v[2] > v[1])
+			v[2] = v[1];
+		v[1] -= v[2];
+		for (k = 0; k < sizeof(idle) / sizeof(idle[0]); k++)
+			v[3] += run_part(d, idle[k]);
+		y += 22;
+		fprintf(rc->out, "<text x=\"10\" y=\"%.1f\">rank ", y + 12);
+		text(rc, d->id);
+		fputs("</text>\n", rc->out);
+		x = LEFT;
+		total = 0;
+		for (k = 0; k < 4; k++) {
+			double w = v[k] * sx;
+
+			fprintf(rc->out, "<rect x=\"%.2f\" y=\"%.1f\" "
+			    "width=\"%.2f\" height=\"16\" fill=\"%s\">"
+			    "<title>%s %.3f ms</title></rect>\n", x, y, w,
+			    part[k].colour, part[k].name, v[k] / 1e6);
+			x += w;
+			total += v[k];
+		}
+		fprintf(rc->out, "<text x=\"%.2f\" y=\"%.1f\">%.3f ms</text>"
+		    "\n", x + 6, y + 12, total / 1e6);
+	}
 	fputs("</svg>\n", rc->out);
 }
 

@@ -448,6 +448,43 @@ recommendations(struct rctx *rc)
 	recs_free(r, n);
 }
 
+/* prof-cluster's findings, after the verdicts; nothing without them. */
+static void
+across_ranks(struct rctx *rc)
+{
+	const struct ranks *r = rc->ranks;
+	struct tline l;
+	FILE *f;
+	size_t i;
+	const char *name;
+
+	for (i = 0; i < ranks_count(r, RK_CLUSTER); i++) {
+		name = ranks_get(r, RK_CLUSTER, i, RC_NAME);
+		f = line_open(&l);
+		if (strcmp(name, "slow_rank") == 0)
+			fprintf(f, "across ranks: slow rank %s: %s",
+			    ranks_get(r, RK_CLUSTER, i, RC_SLOW),
+			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
+		else if (strcmp(name, "step_skew") == 0) {
+			fprintf(f, "across ranks: step %s is the most skewed: "
+			    "rank %s takes ", ranks_get(r, RK_CLUSTER, i,
+			    RC_STEP), ranks_get(r, RK_CLUSTER, i, RC_SLOW));
+			put_pct(f, ranks_get(r, RK_CLUSTER, i, RC_SKEW));
+			fputs(" longer than the fastest", f);
+			if (strstr(ranks_get(r, RK_CLUSTER, i, RC_TAGS),
+			    "STEP_SKEW") != NULL)
+				fputs(" (STEP_SKEW)", f);
+		} else if (strcmp(name, "compute_imbalance") == 0) {
+			fprintf(f, "across ranks: compute per step %s; the "
+			    "most over the least ", ranks_get(r, RK_CLUSTER, i,
+			    RC_EVIDENCE));
+			put_pct(f, ranks_get(r, RK_CLUSTER, i, RC_SKEW));
+		} else
+			fprintf(f, "across ranks: %s", name);
+		line_close(rc, &l, 4);
+	}
+}
+
 void
 render_text(struct rctx *rc)
 {
@@ -460,6 +497,7 @@ render_text(struct rctx *rc)
 	    m->ndevs, m->nrecords);
 	line_close(rc, &l, 2);
 	verdicts(rc);
+	across_ranks(rc);
 	for (i = 0; i < m->ndevs; i++)
 		rank(rc, m->devs[i]);
 	recommendations(rc);

@@ -118,10 +118,20 @@ struct rpoint {
 	char	*name, *bound;
 };
 
-/* A layer record (prof-layers), to place bubbles in the structure. */
+/*
+ * A layer record (prof-layers), to place bubbles in the structure, and
+ * its idle time and block and side (-1: the column is absent).
+ */
 struct rlayer {
 	int64_t	 ts, dur;
-	char	*name;
+	char	*name, *pass, *layer, *mix;
+	int64_t	 idle, gap, bbusy, sbusy, bcost, scost;
+};
+
+/* A layer_type summary record (prof-layers): where its costs lie. */
+struct rltype {
+	char	*name, *phase;
+	int64_t	 n, idle, gap, bbusy, sbusy, bcost, scost;
 };
 
 /* AI CPU classes counted on kernel records. */
@@ -157,6 +167,8 @@ struct rdev {
 	size_t		 npoints;
 	struct rlayer	*layers;	/* layer records, for the drill-down */
 	size_t		 nlayers;
+	struct rltype	*ltypes;	/* layer_type records */
+	size_t		 nltypes;
 	struct rverdict	*verdict;	/* the run's, or NULL */
 	struct rverdict	*gverdicts;	/* per step group */
 	size_t		 ngverdicts;
@@ -211,6 +223,7 @@ struct render_opts {
 
 struct arch;
 struct chrome_out;
+struct ranks;
 
 /*
  * What a writer is given: where to write, the model read from the
@@ -224,6 +237,7 @@ struct rctx {
 	const struct render_opts *opts;
 	struct arch		*arch;
 	struct chrome_out	*chrome;
+	struct ranks		*ranks;		/* prof-cluster's records */
 	int			 width;		/* -f text's columns */
 };
 
@@ -350,6 +364,7 @@ void		 render_json(struct rctx *);
 void		 render_text(struct rctx *);
 void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
+void		 render_svg_ranks(struct rctx *);
 void		 render_svg_roofline(struct rctx *);
 void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
@@ -372,7 +387,10 @@ enum {
 	A_TS, A_DUR, A_TRACK, A_NAME, A_PASS, A_LAYER, A_LTYPE, A_PHASE,
 	A_RULE, A_LAYERS, A_KCOUNT, A_KSUM, A_BUSY, A_MDUR, A_MMEAN, A_VALUE,
 	A_EXPECT, A_PERLAYER, A_MIN, A_MEDIAN, A_MAX, A_CV, A_SHARE, A_SEQ,
-	A_REPEAT, A_TAGS, A_N
+	A_REPEAT, A_TAGS, A_COST, A_MIX, A_BWALL, A_BBUSY, A_BSUM, A_BCOST,
+	A_SWALL, A_SBUSY, A_SSUM, A_SCOST, A_IDLE, A_GAP, A_BETWEEN,
+	A_SSHARE, A_STEP, A_MICRO, A_RES, A_STAGE, A_NRES, A_NSTAGES,
+	A_EVIDENCE, A_N
 };
 struct arow {
 	char	*f[A_N];
@@ -383,7 +401,7 @@ struct arows {
 	size_t		 n, cap;
 };
 enum { AR_PASS, AR_LAYER, AR_CHECK, AR_LTYPE, AR_ROLE, AR_SEQ, AR_STREAM,
-	AR_OVL, AR_METRIC, AR_N };
+	AR_OVL, AR_METRIC, AR_MODEL, AR_N };
 struct adev {
 	char		*id;
 	struct arows	 r[AR_N];
@@ -399,6 +417,9 @@ const char	*arch_metric(const struct adev *, const char *);
 const char	*arch_metric_or(const struct adev *, const char *,
 		    const char *);
 void		 arch_pct(FILE *, const char *);
+void		 arch_mix(FILE *, const char *);
+const struct arow *arch_model(const struct adev *);
+int		 arch_is(const struct adev *, const char *);
 void		 arch_seconds(FILE *, int64_t);
 /* render-archtab.c */
 void		 arch_evidence(struct rctx *, const struct adev *);
@@ -413,7 +434,24 @@ void		 arch_substructure(struct rctx *, const struct adev *);
 void		 arch_decode(struct rctx *, const struct adev *);
 void		 arch_comm(struct rctx *, const struct adev *);
 void		 arch_variation(struct rctx *, const struct adev *);
+void		 arch_costs(struct rctx *, const struct adev *);
+void		 arch_idle(struct rctx *, const struct adev *);
 /* render-archsum.c */
 void		 arch_summary(struct rctx *, const struct adev *);
+
+/* render-ranks.c: prof-cluster's records, for "Across ranks" */
+enum { RK_RANK_STEP, RK_STEP_SKEW, RK_COLLECTIVE, RK_RANK_WAIT, RK_CLUSTER,
+	RK_NKIND };
+enum { RC_DEV, RC_NAME, RC_STEP, RC_RANKS, RC_STEP_NS, RC_MIN, RC_MEDIAN,
+	RC_MAX, RC_SKEW, RC_SLOW, RC_FAST, RC_LAST, RC_ARRIVAL, RC_WAITED,
+	RC_CAUSED, RC_MATCHED, RC_LAST_COUNT, RC_EVIDENCE, RC_TAGS,
+	RC_COMPUTE, RK_NCOL };
+struct ranks	*ranks_open(void);
+void		 ranks_close(struct ranks *);
+void		 ranks_record(const struct tsvr *, void *);
+int		 ranks_kind(const char *);
+size_t		 ranks_count(const struct ranks *, int);
+const char	*ranks_get(const struct ranks *, int, size_t, int);
+void		 md_ranks(struct rctx *);
 
 #endif

@@ -1,16 +1,16 @@
 /*
- * prof-steps: find training or inference iterations in a device's kernel
- * sequence when the profile has no step markers and no step ids.
+ * prof-steps: find the repeating periods of a device's kernel sequence
+ * when the profile has no step markers and no step ids.
  *
- * An iteration runs the same kernels in the same order, so a kernel
- * name that runs once per iteration recurs with the iteration's period,
- * and the stretches between its occurrences look alike.  Candidates are
- * tried from the rarest recurring names up (the longest period first,
- * so that layers, which repeat too, are not taken for iterations); the
- * first whose consecutive stretches align well enough gives the period.
- * The cut is then placed at the same offset in every period, where the
- * device is idle longest before the next kernel: iterations are
- * separated by host work (data loading, optimizer, logging).
+ * A period runs the same kernels in the same order, so a kernel name
+ * that runs once per period recurs with it, and the stretches between
+ * its occurrences look alike.  Candidates are tried from the rarest
+ * recurring names up (the longest period first); the first whose
+ * consecutive stretches align well enough is the coarsest period seen,
+ * and a shorter one nested in it (a whole number of them per period)
+ * is remembered too.  Whether the coarsest period is the step or a layer
+ * that repeats inside one pass is decided in steps-level.c: the longest
+ * period of a single forward pass is its layer.
  */
 #include <config.h>
 
@@ -26,6 +26,8 @@
 #define DETECT_ACCEPT	85	/* percent of aligned kernels to accept */
 #define ALIGN_LOOK	8	/* kernels looked ahead to resynchronise */
 #define DETECT_COVER	50	/* percent of kernels the periods must span */
+#define NEST_MAX	8	/* shorter periods per period looked for */
+#define MIN_LAG		4	/* kernels: shorter periods repeat an op */
 
 /* ---- interned kernel names ---- */
 
@@ -78,6 +80,12 @@ steps_intern(const char *s, size_t len)
 	return nnames++;
 }
 
+uint32_t
+steps_nnames(void)
+{
+	return nnames;
+}
+
 /* ---- alignment of two stretches ---- */
 
 /*
@@ -86,8 +94,8 @@ steps_intern(const char *s, size_t len)
  * or missing kernel (a memcpy, a kernel on another stream that started
  * a little earlier this time).
  */
-static int64_t
-align(const struct ktup *k, size_t a, size_t ae, size_t b, size_t be)
+int64_t
+steps_align(const struct ktup *k, size_t a, size_t ae, size_t b, size_t be)
 {
 	int64_t m = 0;
 	size_t j;
@@ -114,9 +122,31 @@ align(const struct ktup *k, size_t a, size_t ae, size_t b, size_t be)
 }
 
 /*
+ * Two occurrences whose second period the capture cut: the kernels after
+ * the second against the start of the first period, and those before
+ * the first against the end of the first period.  Together they must
+ * cover a period: a capture of exactly two steps shows every kernel of
+ * the step twice, the anchor's second period only in two pieces.
+ */
+static int
+score_two(const struct ktup *k, size_t n, const size_t *q, int64_t *num,
+    int64_t *den)
+{
+	size_t lag = q[1] - q[0], tail = n - q[1];
+
+	if (tail + q[0] < lag)
+		return 0;
+	*num = 2 * steps_align(k, q[0], q[0] + tail, q[1], n) +
+	    2 * steps_align(k, q[1] - q[0], q[1], 0, q[0]);
+	*den = 2 * (int64_t)(tail + q[0]);
+	return *den > 0;
+}
+
+/*
  * How well the stretches between the C occurrences Q of a name align:
  * twice the matched kernels over the kernels compared.  With two
- * occurrences the second stretch runs to the end and must be complete.
+ * occurrences the second stretch runs to the end, or is completed by
+ * the kernels before the first (score_two).
  */
 static int
 score(const struct ktup *k, size_t n, const size_t *q, size_t c,
@@ -127,13 +157,13 @@ score(const struct ktup *k, size_t n, const size_t *q, size_t c,
 	*num = 0;
 	*den = 0;
 	if (c == 2 && n - q[1] < q[1] - q[0])
-		return 0;
+		return score_two(k, n, q, num, den);
 	if (pairs > maxpairs)
 		step = pairs / maxpairs;
 	for (j = 0; j + 1 < c && j < pairs; j += step) {
 		size_t be = j + 2 < c ? q[j + 2] : q[1] + (q[1] - q[0]);
 
-		*num += 2 * align(k, q[j], q[j + 1], q[j + 1], be);
+		*num += 2 * steps_align(k, q[j], q[j + 1], q[j + 1], be);
 		*den += (int64_t)(be - q[j]);
 	}
 	return *den > 0;
@@ -195,57 +225,63 @@ pick_regular(size_t n, struct cand *cd)
 	free(spread);
 }
 
-/* The offset within the period where the device idles longest. */
-static size_t
-best_phase(const struct ktup *k, size_t n, const size_t *q, size_t c)
+static int
+cmp_size(const void *a, const void *b)
 {
-	int64_t *runmax = xreallocarray(NULL, n, sizeof(*runmax));
-	int64_t best = -1, sum, gap;
-	size_t i, j, minlag = n, phase = 0;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	for (i = 0; i < n; i++)
-		runmax[i] = i == 0 || k[i].end > runmax[i - 1] ? k[i].end :
-		    runmax[i - 1];
-	for (j = 1; j < c; j++)
-		if (q[j] - q[j - 1] < minlag)
-			minlag = q[j] - q[j - 1];
-	for (i = 0; i < minlag; i++) {
-		for (sum = 0, j = 0; j < c; j++) {
-			size_t at = q[j] + i;
+	return x < y ? -1 : x > y;
+}
 
-			if (at == 0 || at >= n)
-				continue;
-			gap = k[at].ts - runmax[at - 1];
-			sum += gap > 0 ? gap : 0;
-		}
-		if (sum > best) {
-			best = sum;
-			phase = i;
-		}
-	}
-	free(runmax);
-	return phase;
+/* The median distance, in kernels, between consecutive occurrences. */
+static size_t
+median_lag(const size_t *q, size_t c)
+{
+	size_t *lag = xreallocarray(NULL, c - 1, sizeof(*lag)), j, m;
+
+	for (j = 0; j + 1 < c; j++)
+		lag[j] = q[j + 1] - q[j];
+	qsort(lag, c - 1, sizeof(*lag), cmp_size);
+	m = lag[(c - 1) / 2];
+	free(lag);
+	return m;
+}
+
+/* Whether A is within the tolerance of B (kernels per period). */
+static int
+near_lag(size_t a, size_t b)
+{
+	size_t diff = a > b ? a - b : b - a;
+
+	return diff * 100 <= b * (size_t)steps_opt.tol || diff <= 1;
+}
+
+/* Whether LAG repeats a whole number of times (2 to NEST_MAX) in TOP. */
+static int
+nested(size_t top, size_t lag)
+{
+	size_t m;
+
+	for (m = 2; m <= NEST_MAX; m++)
+		if (near_lag(top, m * lag))
+			return 1;
+	return 0;
 }
 
 /*
- * The windows: cut before each occurrence plus the phase.  A step starts
- * where the device went idle before its first kernel, so that the gap is
- * its prelaunch gap, as with ProfilerStep markers, which open with the
- * data loading.
+ * The windows from cut positions CUT[0..N) (kernel indexes, increasing;
+ * kernels before CUT[0] are outside every window).  A step starts where
+ * the device went idle before its first kernel, so that the gap is its prelaunch gap, as with
+ * ProfilerStep markers, which open with the data loading; the last one
+ * ends with the last kernel's end.
  */
-static void
-make_windows(struct sdev *d, const size_t *q, size_t c, size_t phase)
+void
+steps_cut_windows(struct sdev *d, const size_t *cut, size_t ncut, int tags)
 {
 	const struct ktup *k = d->kt;
-	size_t n = d->nkt, *cut = xreallocarray(NULL, c + 2, sizeof(*cut));
-	size_t ncut = 0, j, i = 0;
+	size_t n = d->nkt, j, i = 0;
 	int64_t busy = INT64_MIN;	/* end of the device's work so far */
 
-	if (q[0] + phase > 0)
-		cut[ncut++] = 0;
-	for (j = 0; j < c; j++)
-		if (q[j] + phase < n)
-			cut[ncut++] = q[j] + phase;
 	d->win = xcalloc(ncut, sizeof(*d->win));
 	d->nwin = ncut;
 	for (j = 0; j < ncut; j++) {
@@ -253,17 +289,63 @@ make_windows(struct sdev *d, const size_t *q, size_t c, size_t phase)
 
 		for (; i < cut[j]; i++)
 			busy = k[i].end > busy ? k[i].end : busy;
-		w->s = j > 0 && busy < k[cut[j]].ts ? busy : k[cut[j]].ts;
+		w->s = (j > 0 || cut[0] > 0) && busy < k[cut[j]].ts ? busy :
+		    k[cut[j]].ts;
 		w->num = (int64_t)j + 1;
 		w->nkern = (int64_t)((j + 1 < ncut ? cut[j + 1] : n) - cut[j]);
-		w->tags = WT_DETECTED;
+		w->tags = tags;
 		if (j > 0)
 			d->win[j - 1].e = w->s;
 	}
 	for (i = cut[ncut - 1], busy = k[i].ts; i < n; i++)
 		busy = k[i].end > busy ? k[i].end : busy;
 	d->win[ncut - 1].e = busy;
-	free(cut);
+}
+
+/*
+ * The candidates for count C on the way up: the first accepted is the
+ * coarsest period TOP; a later one nested in it, the finest such, is
+ * FINE.  With --period only periods of about that many kernels count,
+ * and TOP is the one of them that aligns best.
+ */
+static void
+consider(const struct ktup *k, size_t n, const size_t *q, size_t c,
+    struct pcand *top, struct pcand *fine, int64_t *bnum, int64_t *bden)
+{
+	int64_t num, den;
+	size_t lag;
+
+	/*
+	 * A name that merely recurs a few kernels apart (a pair of
+	 * copies) aligns perfectly but explains little: the periods
+	 * must span most of the capture.
+	 */
+	if ((c >= 3 ? q[c - 1] - q[0] : 2 * (q[1] - q[0])) * 100 <
+	    n * DETECT_COVER)
+		return;
+	lag = median_lag(q, c);
+	/* A memset and its GEMM three times over is no iteration. */
+	if (lag < MIN_LAG || (steps_opt.period > 0 &&
+	    !near_lag(lag, (size_t)steps_opt.period)))
+		return;
+	if (top->c > 0 && steps_opt.period == 0 && !nested(top->lag, lag))
+		return;
+	if (!score(k, n, q, c, DETECT_PAIRS, &num, &den))
+		return;
+	if (num * *bden > *bnum * den)
+		*bnum = num, *bden = den;
+	if (steps_opt.period > 0) {
+		/* Forced: the best aligned of that length, accepted or not. */
+		if (top->c == 0 || num * top->den > top->num * den)
+			*top = (struct pcand){ c, lag, q, num, den };
+		return;
+	}
+	if (num * 100 < den * DETECT_ACCEPT)
+		return;
+	if (top->c == 0)
+		*top = (struct pcand){ c, lag, q, num, den };
+	else if (fine->c == 0 || lag < fine->lag)
+		*fine = (struct pcand){ c, lag, q, num, den };
 }
 
 int
@@ -272,48 +354,41 @@ steps_detect(struct sdev *d)
 	const struct ktup *k = d->kt;
 	size_t n = d->nkt, c, tries = 0;
 	struct cand cd;
-	int64_t num, den, bnum = 0, bden = 1;
-	int found = 0;
+	struct pcand top = { 0 }, fine = { 0 };
+	int64_t bnum = 0, bden = 1;
 
 	d->detect_ran = 1;
-	if (n < 4) {
-		d->conf_num = 0;
-		d->conf_den = 1;
+	d->conf_num = 0;
+	d->conf_den = 1;
+	if (n < 4)
 		return 0;
-	}
 	index_names(k, n, &cd);
 	pick_regular(n, &cd);
-	for (c = 2; c <= n / 2 && tries < DETECT_TRIES && !found; c++) {
-		const size_t *q;
-
+	for (c = 2; c <= n / 2; c++) {
 		if (cd.best[c] == 0)
 			continue;
-		tries++;
-		q = cd.pos + cd.first[cd.best[c] - 1];
-		/*
-		 * A name that merely recurs a few kernels apart (a pair of
-		 * copies) aligns perfectly but explains little: the periods
-		 * must span most of the capture.
-		 */
-		if ((c >= 3 ? q[c - 1] - q[0] : 2 * (q[1] - q[0])) * 100 <
-		    n * DETECT_COVER)
-			continue;
-		if (!score(k, n, q, c, DETECT_PAIRS, &num, &den))
-			continue;
-		if (num * bden > bnum * den)
-			bnum = num, bden = den;
-		if (num * 100 < den * DETECT_ACCEPT)
-			continue;
-		/* Chosen: the confidence comes from every stretch. */
-		score(k, n, q, c, SIZE_MAX, &bnum, &bden);
-		make_windows(d, q, c, best_phase(k, n, q, c));
-		d->src = SRC_DETECTED;
-		found = 1;
+		/* Forced, every count is tried: the user knows it is there. */
+		if (steps_opt.period == 0 && tries++ == DETECT_TRIES)
+			break;
+		if (top.c > 0 && steps_opt.period == 0 &&
+		    c > top.c * NEST_MAX + 1)
+			break;
+		consider(k, n, cd.pos + cd.first[cd.best[c] - 1], c, &top,
+		    &fine, &bnum, &bden);
 	}
-	d->conf_num = bnum;
-	d->conf_den = bden;
+	if (top.c > 0) {
+		/* Chosen: the confidence comes from every stretch. */
+		score(k, n, top.q, top.c, SIZE_MAX, &top.num, &top.den);
+		if (fine.c > 0)
+			score(k, n, fine.q, fine.c, SIZE_MAX, &fine.num,
+			    &fine.den);
+		steps_level(d, &top, fine.c > 0 ? &fine : NULL);
+	} else {
+		d->conf_num = bnum;
+		d->conf_den = bden;
+	}
 	free(cd.pos);
 	free(cd.first);
 	free(cd.best);
-	return found;
+	return top.c > 0;
 }

@@ -29,6 +29,7 @@
 
 #define SCAN_BUF	(1 << 20)
 #define TS_LIMIT	((int64_t)1 << 62)	/* 146 years in ns */
+#define LAUNCH_KEEP	8	/* host steps whose launches are kept */
 
 /* Columns the scan looks at. */
 enum {
@@ -270,7 +271,9 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->keylen = len;
 	d->first_ts = ts;
 	d->last_end = d->kern_end = ts;
-	d->no_tuples = !steps_opt.detect;
+	d->all_uend = d->out_uend = INT64_MIN;	/* empty unions */
+	d->first_linked = SIZE_MAX;
+	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
 	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
 	devs[ndevs++] = d;
 	return last_dev = d;
@@ -282,6 +285,12 @@ drop_tuples(struct sdev *d)
 	free(d->kt);
 	d->kt = NULL;
 	d->nkt = d->ktcap = 0;
+	free(d->optln);
+	d->optln = NULL;
+	d->noptln = d->optlncap = 0;
+	free(d->lnk);
+	d->lnk = NULL;
+	d->nlnk = d->lnkcap = 0;
 	d->no_tuples = 1;
 }
 
@@ -308,8 +317,10 @@ launch_slot(struct sdev *d, uint64_t key)
 }
 
 /*
- * Rebuild the table without the launches of markers two or more steps
- * back in class CLS (their kernels have run), growing it when full.
+ * Rebuild the table without the launches of markers LAUNCH_KEEP or more
+ * steps back in class CLS (their kernels have run), growing it when
+ * full.  The device may run more than a step behind the host: ROCm
+ * captures have been seen two steps behind.
  */
 static void
 launch_prune(struct sdev *d, int cls, size_t cur)
@@ -323,7 +334,7 @@ launch_prune(struct sdev *d, int cls, size_t cur)
 	d->nln = 0;
 	for (i = 0; i < oldcap; i++)
 		if (old[i].key != 0 && !(old[i].cls == (uint32_t)cls &&
-		    old[i].idx + 2 <= cur)) {
+		    old[i].idx + LAUNCH_KEEP <= cur)) {
 			*launch_slot(d, old[i].key) = old[i];
 			d->nln++;
 		}
@@ -372,10 +383,110 @@ launched_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 	if (l->key == 0)
 		return;
 	m = &d->mk[l->cls][l->idx];
+	if (m->lkern == 0)
+		m->pre_end = d->kern_end;
 	if (m->lkern++ == 0 || ts < m->lstart)
 		m->lstart = ts;
 	if (end > m->lend)
 		m->lend = end;
+}
+
+/* ---- the optimizer's launches ---- */
+
+/*
+ * PyTorch wraps every optimizer.step() in a host annotation named
+ * "Optimizer.step#CLASS.step"; the kernels launched inside it (linked by
+ * corr) end a training step.  Their keys are kept for detection only.
+ */
+static int
+is_optimizer(const struct scan *sc)
+{
+	static const char pfx[] = "Optimizer.step#";
+
+	return sc->fl[F_NAME] >= sizeof(pfx) - 1 &&
+	    memcmp(sc->f[F_NAME], pfx, sizeof(pfx) - 1) == 0;
+}
+
+static uint64_t *
+opt_slot(uint64_t *tab, size_t cap, uint64_t key)
+{
+	size_t j;
+
+	for (j = key & (cap - 1); tab[j] != 0 && tab[j] != key;
+	    j = (j + 1) & (cap - 1))
+		;
+	return &tab[j];
+}
+
+/* Add KEY to the set TAB (N keys, CAP slots, a power of 2; 0 is empty). */
+static void
+key_add(uint64_t **tab, size_t *n, size_t *cap, uint64_t key)
+{
+	uint64_t *s;
+	size_t i;
+
+	if (2 * (*n + 1) > *cap) {
+		uint64_t *old = *tab;
+		size_t oldcap = *cap;
+
+		*cap = oldcap ? 2 * oldcap : 256;
+		*tab = xcalloc(*cap, sizeof(**tab));
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != 0)
+				*opt_slot(*tab, *cap, old[i]) = old[i];
+		free(old);
+	}
+	s = opt_slot(*tab, *cap, key);
+	if (*s == 0)
+		(*n)++;
+	*s = key;
+}
+
+static int
+key_has(uint64_t *tab, size_t n, size_t cap, uint64_t key)
+{
+	return n > 0 && *opt_slot(tab, cap, key) == key;
+}
+
+/*
+ * The flags of the current kernel (with a corr): launched by the
+ * optimizer.  And, until one is found, whether the trace holds its
+ * launch: the kernels before the first that it does were launched before
+ * the capture (the device runs behind the host), and belong to no step
+ * the capture shows.
+ */
+static uint32_t
+kernel_flags(const struct scan *sc, struct sdev *d)
+{
+	uint64_t key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+
+	if (d->first_linked == SIZE_MAX &&
+	    key_has(d->lnk, d->nlnk, d->lnkcap, key)) {
+		d->first_linked = d->nkt;
+		free(d->lnk);
+		d->lnk = NULL;
+		d->nlnk = d->lnkcap = 0;
+	}
+	return key_has(d->optln, d->noptln, d->optlncap, key) ? KT_OPT : 0;
+}
+
+/* A host record of a device that may need detection. */
+static void
+scan_host(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
+{
+	uint64_t key;
+
+	if (is_optimizer(sc)) {
+		d->opt_ts = ts;
+		d->opt_end = end;
+	}
+	if (sc->fl[F_CORR] == 0)
+		return;
+	key = corr_key(sc->f[F_CORR], sc->fl[F_CORR]);
+	if (d->first_linked == SIZE_MAX)
+		key_add(&d->lnk, &d->nlnk, &d->lnkcap, key);
+	if (ts >= d->opt_ts && ts < d->opt_end)
+		key_add(&d->optln, &d->noptln, &d->optlncap, key);
 }
 
 /* ---- markers ---- */
@@ -424,7 +535,8 @@ add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 	struct smark *m;
 
 	unescape(sc->f[F_NAME], sc->fl[F_NAME], name);
-	if ((pat = match_marker(name, &num)) < 0)
+	if (steps_opt.step_kernel != NULL ||
+	    (pat = match_marker(name, &num)) < 0)
 		goto out;
 	/* A device-side copy of the marker is on the kernels' clock. */
 	cls = 2 * pat + (field_is(sc, F_CAT, "gpu_user_annotation") ||
@@ -484,6 +596,21 @@ add_step_id(struct sdev *d, int64_t id, int64_t ts, int64_t end)
 		s->kend = end;
 }
 
+/* Whether the current kernel's name matches --step-kernel. */
+static int
+kernel_named(const struct scan *sc)
+{
+	char small[256], *name = sc->fl[F_NAME] < sizeof(small) ? small :
+	    xmalloc(sc->fl[F_NAME] + 1);
+	int m;
+
+	unescape(sc->f[F_NAME], sc->fl[F_NAME], name);
+	m = fnmatch(steps_opt.step_kernel, name, 0) == 0;
+	if (name != small)
+		free(name);
+	return m;
+}
+
 static void
 add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 {
@@ -491,10 +618,10 @@ add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 	uint32_t mask;
 
 	d->nkern++;
-	if (end > d->kern_end)
-		d->kern_end = end;
 	if (sc->fl[F_CORR] > 0)
 		launched_kernel(sc, d, ts, end);
+	if (end > d->kern_end)
+		d->kern_end = end;
 	for (mask = d->mkmask; mask != 0; mask &= mask - 1) {
 		int c = __builtin_ctz(mask);
 		struct smark *m = &d->mk[c][d->nmk[c] - 1];
@@ -503,7 +630,8 @@ add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 		if (end > m->kend)
 			m->kend = end;
 	}
-	if (sc->fl[F_STEP] > 0 && to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id)) {
+	if (sc->fl[F_STEP] > 0 && steps_opt.step_kernel == NULL &&
+	    to_i64(sc->f[F_STEP], sc->fl[F_STEP], &id)) {
 		add_step_id(d, id, ts, end);
 		if (!d->no_tuples)
 			drop_tuples(d);
@@ -515,6 +643,11 @@ add_kernel(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 		d->kt = xreallocarray(d->kt, d->ktcap, sizeof(*d->kt));
 	}
 	d->kt[d->nkt].name = steps_intern(sc->f[F_NAME], sc->fl[F_NAME]);
+	/* A kernel without a corr says nothing: no kernel before it can. */
+	if (sc->fl[F_CORR] == 0 && d->first_linked == SIZE_MAX)
+		d->first_linked = 0;
+	d->kt[d->nkt].flags = (sc->fl[F_CORR] > 0 ? kernel_flags(sc, d) : 0) |
+	    (steps_opt.step_kernel != NULL && kernel_named(sc) ? KT_FORCE : 0);
 	d->kt[d->nkt].ts = ts;
 	d->kt[d->nkt].end = end;
 	d->nkt++;
@@ -587,9 +720,12 @@ scan_record(struct scan *sc, const char *line, size_t len)
 		add_kernel(sc, d, ts, end);
 		return;
 	}
-	if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows &&
-	    field_is(sc, F_KIND, "host"))
-		add_launch(sc, d, ts);
+	if (field_is(sc, F_KIND, "host")) {
+		if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows)
+			add_launch(sc, d, ts);
+		if (!d->no_tuples)
+			scan_host(sc, d, ts, end);
+	}
 	if (field_is(sc, F_KIND, "step") || (steps_opt.custom_pat &&
 	    (field_is(sc, F_KIND, "host") || field_is(sc, F_KIND, "mark"))))
 		add_marker(sc, d, ts, dur);

@@ -1,8 +1,8 @@
 /*
  * prof-steps: the step windows of each device, from the best source it
- * has (spec 3.1): step markers, else the kernels' own step ids, else a
- * repeating iteration detected in the kernel sequence, else one
- * pseudo-step for the whole capture.
+ * has (spec 3.1): the kernels named by --step-kernel, else step markers,
+ * else the kernels' own step ids, else a repeating iteration detected in
+ * the kernel sequence, else one pseudo-step for the whole capture.
  */
 #include <config.h>
 
@@ -11,6 +11,8 @@
 
 #include "steps.h"
 #include "xalloc.h"
+
+static int	 cmp_i64(const void *, const void *);
 
 static struct swin *
 new_win(struct sdev *d, int64_t s, int64_t num)
@@ -25,19 +27,75 @@ new_win(struct sdev *d, int64_t s, int64_t num)
 	return w;
 }
 
+/* The host marker of step NUM, from about AT on, or NULL. */
+static const struct smark *
+host_twin(const struct sdev *d, size_t p, int64_t num, size_t *at)
+{
+	const struct smark *hm = d->mk[2 * p];
+	size_t nh = d->nmk[2 * p], i, j;
+
+	for (i = 0; i < nh; i++) {
+		j = (*at + i) % nh;
+		if (hm[j].num == num) {
+			*at = j;
+			return &hm[j];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Whether the device copies of pattern P's markers agree with the host
+ * copies: every device marker whose host twin launched kernels (linked
+ * by corr) covers at least half of the time from the first of those
+ * kernels' start to the last one's end.  Kineto on CUDA writes device
+ * copies that span the kernels launched inside the host range; ROCm
+ * traces have been seen with copies 18 us long, placed a step later.
+ */
+static int
+device_agrees(const struct sdev *d, size_t p)
+{
+	const struct smark *dm = d->mk[2 * p + 1], *h;
+	size_t i, at = 0;
+
+	for (i = 0; i < d->nmk[2 * p + 1]; i++) {
+		int64_t lo, hi;
+
+		if ((h = host_twin(d, p, dm[i].num, &at)) == NULL ||
+		    h->lkern == 0)
+			continue;
+		if (h->lend == h->lstart) {
+			if (dm[i].ts > h->lstart || dm[i].end < h->lstart)
+				return 0;
+			continue;
+		}
+		lo = dm[i].ts > h->lstart ? dm[i].ts : h->lstart;
+		hi = dm[i].end < h->lend ? dm[i].end : h->lend;
+		if (hi < lo || (hi - lo) * 2 < h->lend - h->lstart)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * The marker class to use: the first pattern that has markers on this
  * device, and of its markers the device-side copies when there are any,
- * since they are on the kernels' clock.
+ * since they are on the kernels' clock, unless they disagree with the
+ * kernels their host twins launched: then the host copies, moved to the
+ * device through the launches where every one has them.
  */
 static int
-marker_class(const struct sdev *d)
+marker_class(struct sdev *d)
 {
 	size_t p;
 
 	for (p = 0; p < STEPS_MAXPAT; p++) {
-		if (d->nmk[2 * p + 1] > 0)
-			return (int)(2 * p + 1);
+		if (d->nmk[2 * p + 1] > 0) {
+			if (d->nmk[2 * p] == 0 || device_agrees(d, p))
+				return (int)(2 * p + 1);
+			d->win_tags |= WT_DEVMISMATCH;
+			return (int)(2 * p);
+		}
 		if (d->nmk[2 * p] > 0)
 			return (int)(2 * p);
 	}
@@ -49,9 +107,12 @@ marker_class(const struct sdev *d)
  * kernels (matched by corr), step i starts when the device has finished
  * the work step i - 1 launched, but not before its host marker starts
  * and not after its own first kernel; the last step ends with the last
- * kernel it launched.  A kernel then counts in the step that launched
- * it, and the idle time while the host prepares a step is still that
- * step's prelaunch gap.
+ * kernel it launched.  A kernel then counts in the step that
+ * launched it, and the idle time while the host prepares a step is
+ * still that step's prelaunch gap.  The first step likewise starts only
+ * when the device has finished what it was running when the step's
+ * first kernel came: work launched before the capture belongs to no
+ * step here, and is counted as outside.
  */
 static int
 from_launches(struct sdev *d, int cls)
@@ -71,6 +132,8 @@ from_launches(struct sdev *d, int cls)
 		int64_t t = i > 0 && m[i - 1].lend > m[i].ts ? m[i - 1].lend :
 		    m[i].ts;
 
+		if (i == 0 && m[0].pre_end > t)
+			t = m[0].pre_end;
 		t = t < m[i].lstart ? t : m[i].lstart;
 		s = t > s ? t : s;
 		w = new_win(d, s, m[i].num);
@@ -188,14 +251,54 @@ confirm(struct sdev *d)
 				d->win[i].tags |= WT_CONFIRMED;
 }
 
+/*
+ * --step-kernel: a step starts at each kernel so named; the kernels
+ * before the first one make a leading step.
+ */
+static int
+from_kernels(struct sdev *d)
+{
+	size_t i, ncut = 1, *cut;
+	int64_t *kv, *dv;
+
+	for (i = 0; i < d->nkt && !(d->kt[i].flags & KT_FORCE); i++)
+		;
+	if (i == d->nkt)
+		return 0;
+	cut = xreallocarray(NULL, d->nkt, sizeof(*cut));
+	cut[0] = 0;
+	for (i = 1; i < d->nkt; i++)
+		if (d->kt[i].flags & KT_FORCE)
+			cut[ncut++] = i;
+	steps_cut_windows(d, cut, ncut, WT_FORCED);
+	kv = xreallocarray(NULL, ncut, sizeof(*kv));
+	dv = xreallocarray(NULL, ncut, sizeof(*dv));
+	for (i = 0; i < ncut; i++) {
+		kv[i] = d->win[i].nkern;
+		dv[i] = d->win[i].e - d->win[i].s;
+	}
+	qsort(kv, ncut, sizeof(*kv), cmp_i64);
+	qsort(dv, ncut, sizeof(*dv), cmp_i64);
+	d->per[PL_STEP] = (struct speriod){ (int64_t)ncut,
+	    kv[(ncut - 1) / 2], dv[(ncut - 1) / 2], 1, 1, PE_FORCED };
+	free(kv);
+	free(dv);
+	free(cut);
+	d->src = SRC_MARKER;
+	return 1;
+}
+
 void
 steps_windows(struct sdev *d)
 {
 	int cls = marker_class(d);
+	size_t i;
 
 	if (!d->timed)
 		return;
-	if (cls >= 0)
+	if (steps_opt.step_kernel != NULL && from_kernels(d))
+		;
+	else if (cls >= 0)
 		from_markers(d, cls);
 	else if (d->nids > 0)
 		from_step_ids(d);
@@ -204,6 +307,12 @@ steps_windows(struct sdev *d)
 	if (d->src != SRC_CAPTURE)
 		flag_cuts(d);
 	confirm(d);
+	for (i = 0; i < d->nwin; i++)
+		d->win[i].tags |= d->win_tags;
 	free(d->kt);
 	d->kt = NULL;
+	free(d->optln);
+	d->optln = NULL;
+	free(d->lnk);
+	d->lnk = NULL;
 }

@@ -2,8 +2,9 @@
  * prof-steps internals.  The program reads its input twice: a fast scan
  * (steps-scan.c) that finds, per device, the step markers, the kernels'
  * own step ids and, where neither exists, the compact kernel sequence
- * that steps-detect.c searches for a repeating iteration; then the stage
- * loop (prof-steps.c) that writes the windows and assigns every record.
+ * that steps-detect.c searches for repeating periods and steps-level.c
+ * places in the hierarchy step > pass > layer; then the stage loop
+ * (prof-steps.c) that writes the windows and assigns every record.
  */
 #ifndef PROF_STEPS_H
 #define PROF_STEPS_H
@@ -22,6 +23,29 @@ enum wsrc { SRC_MARKER, SRC_STEP_ID, SRC_DETECTED, SRC_CAPTURE };
 #define WT_DETECTED	0x04
 #define WT_CONFIRMED	0x08
 #define WT_LAUNCH	0x10	/* host markers moved to the device */
+#define WT_PASS		0x20	/* a detected pass taken as the step */
+#define WT_DEVMISMATCH	0x40	/* device markers disagreed: host ones used */
+#define WT_FORCED	0x80	/* from --period or --step-kernel */
+
+/* Levels of a detected period, coarsest first. */
+enum plevel { PL_STEP, PL_PASS, PL_LAYER, PL_N };
+
+/* Evidence for a period's level (bits), written as tags. */
+#define PE_KERNELS	0x01	/* the kernel sequence repeats */
+#define PE_OPTIMIZER	0x02	/* optimizer launches once per period */
+#define PE_BRACKETED	0x04	/* distinct kernels before, after, between */
+#define PE_PASSES	0x08	/* steps are passes: nothing above them */
+#define PE_FORCED	0x10	/* the user named the period */
+#define PE_IDLE		0x20	/* the device idles longest between periods */
+
+/* A period the detection placed: count 0 when the level was not seen. */
+struct speriod {
+	int64_t		 count;		/* repetitions seen */
+	int64_t		 kernels;	/* median kernels per repetition */
+	int64_t		 dur;		/* median ns per repetition */
+	int64_t		 conf_num, conf_den;
+	int		 ev;
+};
 
 struct swin {
 	int64_t		 s, e;		/* [s, e); the last one is [s, e] */
@@ -38,6 +62,7 @@ struct smark {
 	int64_t		 kend;		/* largest end of those kernels */
 	/* kernels launched from inside a host marker (by corr) */
 	int64_t		 lstart, lend, lkern;
+	int64_t		 pre_end;	/* device busy until, at lstart */
 	char		*name;
 };
 
@@ -52,9 +77,12 @@ struct sid {
 	int64_t		 id, first, kend, nkern;
 };
 
-/* A kernel for detection: interned name and times. */
+/* A kernel for detection: interned name, flags and times. */
+#define KT_OPT		0x01	/* launched inside an optimizer step */
+#define KT_FORCE	0x02	/* its name matches --step-kernel */
 struct ktup {
 	uint32_t	 name;
+	uint32_t	 flags;
 	int64_t		 ts, end;
 };
 
@@ -74,6 +102,14 @@ struct sdev {
 	struct ktup	*kt;		/* kernels, while detection may need them */
 	size_t		 nkt, ktcap;
 	int		 no_tuples;	/* markers or step ids seen: keep none */
+	uint64_t	*lnk;		/* corr keys of launches, until ... */
+	size_t		 nlnk, lnkcap;
+	size_t		 first_linked;	/* ... the first kernel they launched */
+	uint64_t	*optln;		/* corr keys launched in an optimizer */
+	size_t		 noptln, optlncap;
+	int64_t		 opt_ts, opt_end;	/* the last optimizer step */
+	/* kernels outside every window, counted by the stage loop */
+	int64_t		 out_kern, out_busy, all_busy, out_uend, all_uend;
 	int64_t		 first_ts, last_end, kern_end, nkern;
 	int		 timed;		/* has timed records */
 	/* the windows */
@@ -82,6 +118,8 @@ struct sdev {
 	enum wsrc	 src;
 	int		 detect_ran;
 	int64_t		 conf_num, conf_den;
+	struct speriod	 per[PL_N];	/* what detection placed */
+	int		 win_tags;	/* tags every window gets */
 	/* stage loop state, see prof-steps.c */
 	void		*run;
 };
@@ -92,6 +130,9 @@ struct steps_opts {
 	int		 custom_pat;	/* -m given: host and mark records too */
 	int		 host_windows;	/* -H: host markers as they are */
 	int		 detect;
+	int		 quiet;		/* -q: no warning on stderr */
+	int64_t		 period;	/* -p: kernels per step, or 0 */
+	const char	*step_kernel;	/* -k: a kernel that opens each step */
 	int		 tol;		/* percent */
 	const char	*tmpdir;
 };
@@ -111,9 +152,26 @@ struct sdev	*steps_dev(const char *, size_t);
  * it.  Returns 1 when found; sets the confidence either way.
  */
 int		 steps_detect(struct sdev *);
-/* FNV-1a of a byte string. */
-/* Intern a kernel name for detection. */
+/* Kernels' alignment and the windows from cuts (steps-detect.c). */
+int64_t		 steps_align(const struct ktup *, size_t, size_t, size_t,
+		    size_t);
+void		 steps_cut_windows(struct sdev *, const size_t *, size_t,
+		    int);
+/*
+ * Place the accepted period of count C (occurrences Q of one kernel name,
+ * median lag LAG kernels, alignment NUM/DEN) in the hierarchy and make
+ * D's windows (steps-level.c).  FINER: a nested shorter period, or NULL.
+ */
+struct pcand {
+	size_t		 c, lag;
+	const size_t	*q;
+	int64_t		 num, den;
+};
+void		 steps_level(struct sdev *, const struct pcand *,
+		    const struct pcand *);
+/* Intern a kernel name for detection; how many names there are. */
 uint32_t	 steps_intern(const char *, size_t);
+uint32_t	 steps_nnames(void);
 /* Make D's windows from the best source it has (steps-windows.c). */
 void		 steps_windows(struct sdev *);
 

@@ -12,7 +12,8 @@
 # of the stream: silu and a mul kernel 1578 (35 occurrences, 49 apart),
 # the flash kernel 1529 of 1591 positions (34 occurrences: the capture
 # starts after the first layer's attention); within 5% attention wins,
-# so the detected layers are the marker layers, confidence 0.961030.
+# so the detected layers are the marker layers, confidence (1529 + 1) /
+# (1591 + 2) = 0.960451 (the rule of succession, never 1).
 J="$CORPUS/pytorch_kineto/tracelens/h100_Qwen1.5-0.5B-Chat_infer.json.gz"
 [ -f "$J" ] || exit 77
 f="$top_srcdir/tests/cols.awk"

@@ -82,10 +82,10 @@ echo '--- kernels of pass 1, layer 13 (the last) and the first after it'
 awk -v kind=kernel -v want=ts_ns,dur_ns,name,pass,layer,layer_type -f "$f" out.tsv |
     awk -F'\t' '$1 >= 152081860 && $1 < 160000000'
 echo '--- -d: without markers, the detection finds one period per device:'
-echo '--- ConcatD (30 kernels), 36 kernels apart: the backward layers, 2'
-echo '--- passes of 14, and a 2-layer pass of the two ConcatD in the forward'
-echo '--- prologues; the forward layers are missed, and the phase of a'
-echo '--- non-attention anchor is unknown (empty)'
+echo '--- the backward attention (FlashAttentionScoreGrad, 28 kernels, 36'
+echo '--- apart): 2 backward passes of 14, confidence (hits + 1) / (n + 2);'
+echo '--- the forward layers, with another period, are missed (ConcatD and'
+echo '--- the elementwise kernels are no anchors)'
 prof-ingest "$R" | prof-layers -d >det.tsv || exit 1
 awk -v kind=pass,metric -v want=kind,ts_ns,dur_ns,phase,rule,layers,marker_dur_ns,name,value,src -f "$f" det.tsv |
     awk -F'\t' 'NR == 1 || $1 == "pass" || $8 ~ /^(layer_count|forward_pass_count|layer_detect)/' | cut -f 1-9

@@ -1,5 +1,6 @@
-# A B200 eager-mode trace through prof-steps: every step is launch-bound
-# (the device idles most of each step window).  Checked independently
+# A B200 eager-mode trace through prof-steps: one forward pass, no step
+# marker, one detected window (its 36 layers are not steps), and the
+# step is launch-bound (the device idles most of the window).  Checked
 # with awk over prof-steps' output: each step's busy_ns is the union of
 # its kernels' intervals and idle_ns is the window less that union.
 K="$CORPUS/pytorch_kineto/tracelens/b200_eager_trace.json.gz"

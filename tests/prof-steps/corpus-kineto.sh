@@ -3,10 +3,14 @@
 # detection must find the iterations itself.  resnet50: the markers,
 # moved to the device through the launch links, and detection agree on
 # every boundary after the first, 1516 kernels per iteration.
-# trace_diff: detection finds the period (1575 kernels, 6 periods in all
-# as the 6 markers say) but cuts at the device's longest idle gap, which
-# lies elsewhere in the iteration: 5 whole steps and two cut pieces.
-# mi300 (ROCm): launches do not link every marker, host times are kept.
+# trace_diff: detection finds the period (1575 kernels) and, after the
+# optimizer's kernels (Optimizer.step#FusedAdam.step, linked by corr),
+# cuts where the device idles before the next step's data: the 6 marker
+# steps, kernel for kernel.  mi300 (ROCm): the device copies of the
+# markers disagree with the kernels the host ones launched, so the host
+# ones are used, moved to the device; the 968 kernels launched before
+# the capture are outside every step (the warnings on stderr), with the
+# markers and without, and detection's steps are the marker steps.
 [ -d "$CORPUS/pytorch_kineto" ] || exit 77
 for t in kineto_tb_plugin/resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz \
     hta/trace_diff_control_a100_rank3of8.json.gz \

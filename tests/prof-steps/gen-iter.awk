@@ -1,6 +1,7 @@
 # Generate a prof-tsv stream of N iterations of one kernel sequence on
 # device 0 (two streams, with a data-loading gap between iterations),
-# starting partway into an iteration as a real capture would.  Used by
+# starting partway into an iteration as a real capture would (and, with
+# LAST set, ending after the LAST-th kernel of the last one).  Used by
 # the detection cases; deterministic.
 BEGIN {
 	OFS = "\t"
@@ -13,6 +14,8 @@ BEGIN {
 	t = 1000
 	for (it = 0; it < n; it++) {
 		for (i = (it == 0 ? 6 : 1); i <= nseq; i++) {
+			if (it == n - 1 && last != "" && i > last)
+				break
 			if (i == 1) {
 				print "host", t, 400, 0, 1, "dataloader", "cpu_op", "", "", "", ""
 				t += 500

@@ -180,13 +180,34 @@ test_compressed(const char *filter, const char *file)
 	free(z);
 }
 
-/* A gzip stream cut short is an error, never a short file. */
-static void
-test_truncated_gzip(void)
+/*
+ * Read the member to its end or error; the bytes read before an error
+ * stay in BUF, their count in *GOT.  Returns -1 on error, else 0.
+ */
+static int
+slurp_upto(struct input *in, char *buf, size_t cap, size_t *got)
 {
-	const char *p = tpath("cut.json.gz");
+	ssize_t r;
+
+	*got = 0;
+	while ((r = input_read(in, buf + *got, cap - *got > 4096 ? 4096 :
+	    cap - *got)) > 0)
+		*got += (size_t)r;
+	return r < 0 ? -1 : 0;
+}
+
+/*
+ * A compressed stream cut short is an error, never a short file, and
+ * the bytes that decode before the cut are read first: a prefix of the
+ * data (for gzip and xz, which decode as the bytes come, nearly all of
+ * the prefix the kept half of the compressed bytes holds).
+ */
+static void
+test_truncated(const char *filter, const char *file)
+{
+	const char *p = tpath(file);
 	char *data = noise(300000), *z = malloc(400000), *buf = malloc(300000);
-	size_t zn = compress_mem("gzip", data, 300000, z, 400000);
+	size_t zn = compress_mem(filter, data, 300000, z, 400000), got = 0;
 	struct input *in;
 	const char *name, *msg;
 	char want[1100];
@@ -197,12 +218,126 @@ test_truncated_gzip(void)
 	if ((in = input_open(p)) == NULL)
 		failed = 1;
 	else if (input_next(in, &name) != 1 ||
-	    slurp(in, buf, 300000) == -1)
+	    slurp_upto(in, buf, 300000, &got) == -1)
 		failed = 1;
 	msg = err_end();
 	CHECK(failed);
-	snprintf(want, sizeof(want), "test-input: %s: truncated gzip input", p);
+	snprintf(want, sizeof(want), "test-input: %s: %s data cut short at "
+	    "byte %zu: the file is truncated", p, filter, zn / 2);
 	CHECK_STR(msg, want);
+	CHECK(memcmp(buf, data, got) == 0);
+	if (strcmp(filter, "gzip") == 0 || strcmp(filter, "xz") == 0)
+		CHECK(got > 300000 / 2 * 9 / 10);
+	input_close(in);
+	free(data);
+	free(z);
+	free(buf);
+}
+
+/* Compress DATA with lz4 and libarchive's OPTIONS for the filter. */
+static size_t
+lz4_mem(const char *options, const void *data, size_t len, void *out,
+    size_t cap)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	size_t used = 0;
+
+	CHECK(archive_write_add_filter_lz4(a) == ARCHIVE_OK);
+	CHECK(archive_write_set_options(a, options) == ARCHIVE_OK);
+	CHECK(archive_write_set_format_raw(a) == ARCHIVE_OK);
+	CHECK(archive_write_set_bytes_in_last_block(a, 1) == ARCHIVE_OK);
+	CHECK(archive_write_open_memory(a, out, cap, &used) == ARCHIVE_OK);
+	archive_entry_set_pathname(e, "data");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_size(e, (la_int64_t)len);
+	CHECK(archive_write_header(a, e) == ARCHIVE_OK);
+	CHECK(archive_write_data(a, data, len) == (la_ssize_t)len);
+	CHECK(archive_write_close(a) == ARCHIVE_OK);
+	archive_entry_free(e);
+	archive_write_free(a);
+	return used;
+}
+
+/*
+ * lz4 frames one after another, each with its own block size (4 MiB,
+ * then 64 KiB and empty, then 256 KiB), block dependence and checksums:
+ * one stream of their data, each frame's matches within itself.  A
+ * frame of smaller blocks after a large one must not shrink the buffer
+ * the large one's output is still in.
+ */
+static void
+test_lz4_frames(void)
+{
+	static const char *const opts[] = {
+		"lz4:block-size=7,lz4:block-checksum",
+		"lz4:block-size=4,lz4:block-dependence",
+		"lz4:block-size=5,lz4:block-dependence,lz4:block-checksum"
+	};
+	static const size_t len[] = { 1000000, 0, 300000 };
+	/* An empty frame of 64 KiB blocks (libarchive writes none). */
+	static const char empty[] = "\x04\x22\x4d\x18\x40\x40\xc0"
+	    "\0\0\0\0";
+	const char *p = tpath("frames.lz4");
+	char *data = noise(1000000), *z = malloc(2000000), *buf = malloc(1300000);
+	size_t zn = 0, got, i;
+	struct input *in;
+	const char *name;
+
+	for (i = 0; i < 3; i++)
+		if (len[i] > 0)
+			zn += lz4_mem(opts[i], data, len[i], z + zn,
+			    2000000 - zn);
+		else {
+			memcpy(z + zn, empty, sizeof(empty) - 1);
+			zn += sizeof(empty) - 1;
+		}
+	write_file(p, z, zn);
+	CHECK((in = input_open(p)) != NULL);
+	CHECK(input_next(in, &name) == 1);
+	CHECK_STR(input_filter(in), "lz4");
+	CHECK(slurp_upto(in, buf, 1300000, &got) == 0);
+	CHECK(got == 1300000);
+	CHECK(memcmp(buf, data, 1000000) == 0);
+	CHECK(memcmp(buf + 1000000, data, 300000) == 0);
+	input_close(in);
+	free(data);
+	free(z);
+	free(buf);
+}
+
+/*
+ * A gzip member whose trailer does not match its data (CRC-32, then
+ * length) is an error after all of the data was read.
+ */
+static void
+test_gzip_trailer(int field)
+{
+	const char *p = tpath(field == 0 ? "crc.json.gz" : "len.json.gz");
+	char *data = noise(100000), *z = malloc(200000), *buf = malloc(100000);
+	size_t zn = compress_mem("gzip", data, 100000, z, 200000), got = 0;
+	struct input *in;
+	const char *name, *msg;
+	char want[1100];
+
+	z[zn - (field == 0 ? 8 : 4)] ^= 1;
+	write_file(p, z, zn);
+	err_begin();
+	CHECK((in = input_open(p)) != NULL);
+	CHECK(input_next(in, &name) == 1);
+	CHECK(slurp_upto(in, buf, 100000, &got) == -1);
+	msg = err_end();
+	if (field == 0)
+		snprintf(want, sizeof(want), "test-input: %s: gzip member 1 "
+		    "fails its CRC-32 check (the trailer ending at byte %zu "
+		    "does not match the data): the data is corrupt", p, zn - 4);
+	else
+		snprintf(want, sizeof(want), "test-input: %s: gzip member 1 "
+		    "fails its length check (the size in the trailer ending "
+		    "at byte %zu is not the size of the data): the data is "
+		    "corrupt", p, zn);
+	CHECK_STR(msg, want);
+	CHECK(got == 100000 && memcmp(buf, data, got) == 0);
 	input_close(in);
 	free(data);
 	free(z);
@@ -338,7 +473,16 @@ main(void)
 	test_compressed("gzip", "c.json.gz");
 	test_compressed("zstd", "c.json.zst");
 	test_compressed("xz", "c.json.xz");
-	test_truncated_gzip();
+	test_compressed("bzip2", "c.json.bz2");
+	test_compressed("lz4", "c.json.lz4");
+	test_truncated("gzip", "cut.json.gz");
+	test_truncated("zstd", "cut.json.zst");
+	test_truncated("xz", "cut.json.xz");
+	test_truncated("bzip2", "cut.json.bz2");
+	test_truncated("lz4", "cut.json.lz4");
+	test_lz4_frames();
+	test_gzip_trailer(0);
+	test_gzip_trailer(1);
 	test_empty();
 	test_archive("p.tar", 0);
 	test_archive("p.zip", 1);

@@ -218,6 +218,10 @@ test_load(void)
 	CHECK_STR(err_end(), "test-json: doc.json:2:3: NUL byte in JSON text");
 	err_begin();
 	CHECK(load("{\"a\": 1}\n}", 10, 1000, &doc) == -1);
+	CHECK_STR(err_end(), "test-json: doc.json:2:1: unexpected text "
+	    "after the JSON value");
+	err_begin();
+	CHECK(load("{\"a\": 1,\n]", 10, 1000, &doc) == -1);
 	CHECK_STR(err_end(), "test-json: doc.json:2:1: invalid JSON");
 	err_begin();
 	CHECK(load("{\"a\": 1} x", 10, 1000, &doc) == -1);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# prof-cluster against figures computed without proftools (issue 16):
+# for each multi-rank Ascend run, the step skew and the slow rank from
+# step_trace_time.csv's Stage column (awk), and each rank's wait at the
+# collectives matched by name in communication.json (python3, exact
+# decimals), must equal prof-cluster's step_skew and rank_wait records
+# to the nanosecond.  The bundled example always runs; the corpus runs
+# when ../shared/corpus is there.  The python part is skipped, with a
+# message, without python3.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+PATH="$top_builddir/tools:$PATH"; export PATH
+tmp=$(scratch_dir)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+runs="$top_srcdir/examples/data/alexnet_2rank"
+corpus=$(corpus_dir)
+if [ -d "$corpus" ]; then
+	for r in ascend_torch_npu/msinsight_qwen_llm_pp2dp2_4rank_2025-11; do
+		runs="$runs $corpus/$r"
+	done
+fi
+py=$(command -v python3 2>/dev/null) || py=
+
+for run in $runs; do
+	name=${run##*/}
+	prof-ingest -q "$run" | prof-steps | prof-merge | prof-cluster |
+	    awk -F'\t' '/^#/ { next }
+	    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	    $1 == "step_skew" { printf "skew %s %s %s\n", $c["step"],
+		$c["skew_ratio"], $c["slow_rank"] }
+	    $1 == "rank_wait" { printf "wait %s %s %s\n", $4,
+		$c["waited_ns"], $c["caused_ns"] }' >"$tmp/got" || {
+		echo "FAIL: $name: the pipeline failed"; failed=1; continue; }
+	# Stage per rank from the CSVs: Device_id, Step, ..., Stage
+	for f in "$run"/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv; do
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    { print $c["Step"], $c["Stage"] }' "$f"
+	done | awk '
+	    # ns from a decimal count of us, exactly
+	    function ns(s,   a, f) { split(s, a, "."); f = a[2] "000";
+		return (a[1] substr(f, 1, 3)) + 0 }
+	    { t = ns($2); n[$1]++; dev = n[$1] - 1
+	      if (!($1 in mn) || t < mn[$1]) mn[$1] = t
+	      if (!($1 in mx) || t > mx[$1]) { mx[$1] = t; slow[$1] = dev } }
+	    END { for (s in mx) if (n[s] > 1)
+		printf "skew %s %s %s\n", s, ratio(mx[s] - mn[s], mn[s]),
+		    slow[s] }
+	    # six decimals, trailing zeros dropped, as prof-tsv(5) writes
+	    function ratio(a, b,   r) { r = sprintf("%.6f", a / b)
+		sub(/0+$/, "", r); sub(/\.$/, "", r); return r }
+	    ' >"$tmp/want"
+	if [ -n "$py" ]; then
+		"$py" - "$run" >>"$tmp/want" <<'PY'
+import glob, json, sys
+from decimal import Decimal
+run = sys.argv[1]
+starts = {}
+files = sorted(glob.glob(run + '/*/ASCEND_PROFILER_OUTPUT/communication.json'))
+for dev, f in enumerate(files):
+    for step, kinds in json.load(open(f), parse_float=Decimal).items():
+        for ops in kinds.values():
+            for key, op in ops.items():
+                if key.startswith('Total'):
+                    continue
+                t = op['Communication Time Info']['Start Timestamp(us)']
+                starts.setdefault((step, key.split('@')[0]), {})[dev] = \
+                    int(Decimal(t) * 1000)
+waited = {}; caused = {}
+for s in starts.values():
+    if len(s) < 2:
+        continue
+    last = max(s.values())
+    lastdev = max(s, key=lambda d: (s[d], d))
+    for d, t in s.items():
+        waited[d] = waited.get(d, 0) + last - t
+        caused[lastdev] = caused.get(lastdev, 0) + last - t
+for d in sorted(waited):
+    print('wait %d %d %d' % (d, waited[d], caused.get(d, 0)))
+PY
+	else
+		echo "note: no python3: rank waits of $name not checked"
+		grep -v '^wait' "$tmp/got" >"$tmp/g2"; mv "$tmp/g2" "$tmp/got"
+	fi
+	sort "$tmp/got" >"$tmp/g"; sort "$tmp/want" >"$tmp/w"
+	if cmp -s "$tmp/g" "$tmp/w"; then
+		echo "ok: $name: $(grep -c . "$tmp/w") figures agree"
+	else
+		echo "FAIL: $name: prof-cluster (<) against the CSVs (>):"
+		diff "$tmp/g" "$tmp/w"
+		failed=1
+	fi
+done
+exit $failed

@@ -1,0 +1,764 @@
+/*
+ * prof-cluster: compare the ranks of a job.  Reads a merged multi-rank
+ * prof-tsv stream (prof-steps' windows, the communication kernels and
+ * comm records, prof-ingest's step_trace_time metrics) and writes, at the
+ * end of the stream, summary records that set the ranks side by side:
+ *
+ *   rank_step   per (dev, step): the step's time on that rank and its
+ *               split when the profiler measured one; skew against the
+ *               fastest rank of the step
+ *   step_skew   per step: the slowest and the fastest rank, max / min
+ *   collective  per collective matched across ranks: who arrived last
+ *               and how long the others waited for it
+ *   rank_wait   per dev: the time it waited for others and the time it
+ *               made others wait, over every matched collective
+ *   cluster     the job's findings: the slow rank, the step skew and the
+ *               compute imbalance between ranks
+ *
+ * A collective is matched by (step, name, occurrence): the n-th time a
+ * rank runs an op of that name within that step.  Ascend names carry the
+ * group's hash and the op's index (hcom_allReduce__061_4_1), so equal
+ * names across ranks are the same op; NCCL kernel names are equal on
+ * every rank of a collective.
+ *
+ * Memory: a step entry per (dev, step) and an entry per communication op,
+ * kept to the end of the stream (prof-cluster(1), CAVEATS).
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "devtab.h"
+#include "diag.h"
+#include "hash.h"
+#include "kclass.h"
+#include "num.h"
+#include "stage.h"
+#include "xalloc.h"
+
+static const char *const added[] = {
+	"step", "scope", "ranks", "step_ns", "compute_ns",
+	"comm_exposed_ns", "idle_ns", "min_ns", "median_ns", "max_ns",
+	"skew_ratio", "slow_rank", "fast_rank", "last_rank", "seq",
+	"arrival_skew_ns", "waited_ns", "caused_ns", "matched", "last_count",
+	"evidence", "tags"
+};
+
+/* The step_trace_time metrics kept per step (prof-ingest's names). */
+enum { PM_COMPUTING, PM_COMM_EXPOSED, PM_FREE, PM_STAGE, PM_N };
+static const char *const pm_name[PM_N] = {
+	"profiler_computing_ns", "profiler_communication_not_overlapped_ns",
+	"profiler_free_ns", "profiler_stage_ns"
+};
+
+struct rstep {
+	char		*step;
+	int64_t		 window;	/* summed window time, -1: none */
+	int64_t		 pm[PM_N];	/* -1: not measured */
+};
+
+/* One communication op of one rank, in the rank's order. */
+struct cop {
+	char		*key;		/* step \t name */
+	uint32_t	 occ;		/* its occurrence of KEY on the rank */
+	size_t		 dev;		/* index in devs */
+	int		 kernel;	/* a kernel record, not a comm one */
+	int64_t		 ts, dur;
+};
+
+struct rdev {
+	struct rstep	*steps;
+	size_t		 nsteps;
+	uint64_t	 nkernels, ncomm;
+	int64_t		 waited, caused, last_count, matched;
+};
+
+static struct devtab devs;
+static struct cop *ops;
+static size_t nops, capops;
+static struct {
+	int step, core, value, cat;
+} c;
+static struct {
+	int64_t		 skew_num, skew_den;	/* flag skew above this */
+} opt = { 5, 100 };
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]\n", diag_progname());
+	printf("Compare the ranks of a job: step time and skew per rank, who "
+	    "waits on whom\nat each collective, the slow rank, compute "
+	    "imbalance between ranks.\n\n");
+	printf("Reads a merged prof-tsv stream of several ranks (prof-steps, "
+	    "prof-merge).\nWith no FILE, or when FILE is -, reads standard "
+	    "input.\n\n");
+	printf("      --skew=RATIO      flag a step whose slowest rank takes "
+	    "more than this\n"
+	    "                        over its fastest (default 0.05)\n"
+	    "  -h, --help            display this help and exit\n"
+	    "  -V, --version         output version information and exit\n");
+	exit(EXIT_OK);
+}
+
+static struct rstep *
+step_of(struct rdev *d, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = d->nsteps; i > 0; i--)	/* the current step is the last */
+		if (strlen(d->steps[i - 1].step) == n &&
+		    memcmp(d->steps[i - 1].step, s, n) == 0)
+			return &d->steps[i - 1];
+	d->steps = xreallocarray(d->steps, d->nsteps + 1, sizeof(*d->steps));
+	d->steps[d->nsteps].step = xstrndup(s, n);
+	d->steps[d->nsteps].window = -1;
+	for (i = 0; i < PM_N; i++)
+		d->steps[d->nsteps].pm[i] = -1;
+	return &d->steps[d->nsteps++];
+}
+
+static struct rdev *
+dev_of(struct stage *st, size_t *idx)
+{
+	size_t n;
+	const char *s = stage_get(st, COL_DEV, &n);
+	struct rdev *d;
+
+	if (n == 0)
+		return NULL;
+	d = devtab_get(&devs, s, n, NULL);
+	for (*idx = devs.n; *idx > 0; (*idx)--)
+		if (devs.v[*idx - 1].item == d)
+			break;
+	(*idx)--;
+	return d;
+}
+
+/* The step column of the current record, "" when absent. */
+static const char *
+rec_step(struct stage *st, size_t *n)
+{
+	if (c.step < 0) {
+		*n = 0;
+		return "";
+	}
+	return stage_get(st, c.step, n);
+}
+
+static void
+on_comm(struct stage *st, size_t dev, int kernel)
+{
+	size_t sn, nn, klen;
+	const char *s = rec_step(st, &sn), *name;
+	char *key;
+	struct cop *o;
+	size_t i;
+	uint32_t occ = 0;
+
+	name = stage_get(st, COL_NAME, &nn);
+	klen = sn + nn + 1;
+	key = xmalloc(klen + 1);
+	snprintf(key, klen + 1, "%.*s\t%.*s", (int)sn, s, (int)nn, name);
+	/*
+	 * The occurrence: the rank's last op of this key, and one more.  An
+	 * op that starts inside that one is the same op from a second
+	 * source (communication.json and trace_view both list it).
+	 */
+	for (i = nops; i > 0; i--)
+		if (ops[i - 1].dev == dev && ops[i - 1].kernel == kernel &&
+		    strcmp(ops[i - 1].key, key) == 0) {
+			if (stage_ts(st) < ops[i - 1].ts + ops[i - 1].dur) {
+				free(key);
+				return;
+			}
+			occ = ops[i - 1].occ + 1;
+			break;
+		}
+	if (nops == capops) {
+		capops = capops ? 2 * capops : 256;
+		ops = xreallocarray(ops, capops, sizeof(*ops));
+	}
+	o = &ops[nops++];
+	o->key = key;
+	o->occ = occ;
+	o->dev = dev;
+	o->kernel = kernel;
+	o->ts = stage_ts(st);
+	o->dur = stage_dur(st);
+}
+
+static void
+on_record(struct stage *st)
+{
+	struct rdev *d;
+	size_t dev, n, sn;
+	const char *s, *core;
+	int k, absent;
+	int64_t v;
+
+	if ((d = dev_of(st, &dev)) == NULL)
+		return;
+	if (stage_is(st, "window")) {
+		struct rstep *r;
+
+		s = rec_step(st, &sn);
+		r = step_of(d, s, sn);
+		r->window = num_sat_add(r->window < 0 ? 0 : r->window,
+		    stage_dur(st) > 0 ? stage_dur(st) : 0);
+	} else if (stage_is(st, "kernel")) {
+		d->nkernels++;
+		core = c.core >= 0 ? stage_get(st, c.core, &n) : "";
+		if (c.core < 0)
+			n = 0;
+		s = stage_get(st, COL_NAME, &sn);
+		if (kclass_comm_core(core, n) || kclass_comm_name(s, sn))
+			on_comm(st, dev, 1);
+	} else if (stage_is(st, "comm")) {
+		/*
+		 * communication.json's ops (cat communication), not trace_view's
+		 * copies of them without their step, nor their tasks
+		 * (Notify_Record, Memcpy, Reduce_Inline)
+		 */
+		s = stage_get(st, COL_NAME, &sn);
+		core = c.cat >= 0 ? stage_get(st, c.cat, &n) : "";
+		if (c.cat < 0)
+			n = 0;
+		if (kclass_comm_name(s, sn) && n == 13 &&
+		    memcmp(core, "communication", 13) == 0) {
+			d->ncomm++;
+			on_comm(st, dev, 0);
+		}
+	} else if (stage_is(st, "metric") && c.value >= 0) {
+		s = stage_get(st, COL_NAME, &n);
+		for (k = 0; k < PM_N; k++)
+			if (n == strlen(pm_name[k]) &&
+			    memcmp(s, pm_name[k], n) == 0)
+				break;
+		if (k == PM_N)
+			return;
+		v = stage_i64(st, c.value, &absent);
+		if (absent || v < 0)
+			return;
+		s = rec_step(st, &sn);
+		step_of(d, s, sn)->pm[k] = v;
+	}
+}
+
+/* ---- the summary ---- */
+
+static struct rdev *
+dev_at(size_t i)
+{
+	return devs.v[i].item;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	const struct cop *x = a, *y = b;
+	int k = strcmp(x->key, y->key);
+
+	if (k != 0)
+		return k;
+	if (x->occ != y->occ)
+		return x->occ < y->occ ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * A rank with communication.json's ops has its communication kernels
+ * too (the same ops, without the group): keep one source per rank.
+ */
+static void
+drop_duplicate_sources(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nops; i++)
+		if (ops[i].kernel && dev_at(ops[i].dev)->ncomm > 0)
+			free(ops[i].key);
+		else
+			ops[n++] = ops[i];
+	nops = n;
+}
+
+static void
+set_ratio(struct srec *r, const char *col, struct stage *st, int64_t num,
+    int64_t den)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den > 0)
+		srec_set(r, stage_col(st, col), buf, num_ratio(buf, num, den,
+		    6));
+}
+
+static struct srec *
+rec(struct stage *st, const char *kind, const char *dev, const char *name)
+{
+	struct srec *r = stage_new(st, kind, stage_end_ts(st) == STAGE_NO_TS ?
+	    0 : stage_end_ts(st));
+
+	srec_set_str(r, COL_DEV, dev);
+	srec_set_str(r, COL_NAME, name);
+	return r;
+}
+
+/* The part of KEY (step \t name) numbered FIELD, into BUF. */
+static const char *
+key_part(const char *key, int field, char *buf, size_t cap)
+{
+	const char *e;
+
+	for (; field > 0; field--)
+		key = strchr(key, '\t') + 1;
+	e = strchr(key, '\t');
+	snprintf(buf, cap, "%.*s", (int)(e != NULL ? (size_t)(e - key) :
+	    strlen(key)), key);
+	return buf;
+}
+
+struct coll {
+	size_t		 first, n;	/* ops[first .. first + n - 1] */
+	int64_t		 wait;		/* summed over its ranks */
+};
+
+static int
+by_wait(const void *a, const void *b)
+{
+	const struct coll *x = a, *y = b;
+
+	if (x->wait != y->wait)
+		return x->wait > y->wait ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * Match the ops: equal (key, occurrence) on two ranks or more is one
+ * collective.  Each rank waits from its own start to the last rank's;
+ * the last rank is charged with the others' waiting.
+ */
+static void
+collectives(struct stage *st, int top)
+{
+	struct coll *cl = NULL;
+	size_t ncl = 0, i, j, k, last;
+	char step[256], name[512], ev[1024], ms[NUM_BUFSIZE];
+	struct srec *r;
+	int64_t lts;
+
+	if (nops > 1)
+		qsort(ops, nops, sizeof(*ops), by_key);
+	for (i = 0; i < nops; i = j) {
+		for (j = i + 1; j < nops && ops[j].occ == ops[i].occ &&
+		    strcmp(ops[j].key, ops[i].key) == 0; j++)
+			;
+		if (j - i < 2)
+			continue;
+		last = j - 1;	/* by start time within the run */
+		lts = ops[last].ts;
+		cl = xreallocarray(cl, ncl + 1, sizeof(*cl));
+		cl[ncl].first = i;
+		cl[ncl].n = j - i;
+		cl[ncl].wait = 0;
+		for (k = i; k < j; k++) {
+			struct rdev *d = dev_at(ops[k].dev);
+
+			d->matched++;
+			d->waited = num_sat_add(d->waited, lts - ops[k].ts);
+			cl[ncl].wait = num_sat_add(cl[ncl].wait, lts - ops[k].ts);
+		}
+		dev_at(ops[last].dev)->caused = num_sat_add(dev_at(ops[last].dev)->caused,
+		    cl[ncl].wait);
+		dev_at(ops[last].dev)->last_count++;
+		ncl++;
+	}
+	if (ncl > 1)
+		qsort(cl, ncl, sizeof(*cl), by_wait);
+	for (i = 0; i < ncl && (top < 0 || i < (size_t)top); i++) {
+		const struct cop *o = &ops[cl[i].first];
+		size_t n = 0;
+
+		last = cl[i].first + cl[i].n - 1;
+		r = rec(st, "collective", "", key_part(o->key, 1, name,
+		    sizeof(name)));
+		srec_set_str(r, stage_col(st, "step"), key_part(o->key, 0,
+		    step, sizeof(step)));
+		srec_set_i64(r, stage_col(st, "seq"), o->occ);
+		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)cl[i].n);
+		srec_set_str(r, stage_col(st, "last_rank"),
+		    devs.v[ops[last].dev].name);
+		srec_set_i64(r, stage_col(st, "arrival_skew_ns"), ops[last].ts -
+		    o->ts);
+		srec_set_i64(r, stage_col(st, "waited_ns"), cl[i].wait);
+		ev[0] = '\0';
+		for (k = cl[i].first; k < last && n + 1 < sizeof(ev); k++) {
+			num_ratio(ms, ops[last].ts - ops[k].ts, 1000000, 6);
+			n += (size_t)snprintf(ev + n, sizeof(ev) - n, "%srank %s "
+			    "waited %s ms", n ? ", " : "", devs.v[ops[k].dev].name,
+			    ms);
+		}
+		if (n >= sizeof(ev) && sizeof(ev) > 4)
+			memcpy(ev + sizeof(ev) - 4, "...", 4);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		stage_put(st, r);
+	}
+	free(cl);
+}
+
+/*
+ * Which time of a step is compared across ranks: the profiler's Stage
+ * when every rank has it (one definition for all: a rank with only
+ * communication data has no kernel to bound a window by), else the
+ * step windows of prof-steps, the Stage standing in where a rank has no
+ * window.
+ */
+static int use_stage;
+
+static int64_t
+step_time(const struct rstep *s)
+{
+	if (use_stage || s->window < 0)
+		return s->pm[PM_STAGE];
+	return s->window;
+}
+
+static void
+choose_step_time(void)
+{
+	size_t i, j;
+	const struct rstep *s;
+
+	use_stage = 0;
+	for (i = 0; i < devs.n; i++)
+		for (j = 0; j < dev_at(i)->nsteps; j++) {
+			s = &dev_at(i)->steps[j];
+			if (s->pm[PM_STAGE] < 0 && s->window >= 0)
+				return;
+			if (s->pm[PM_STAGE] >= 0)
+				use_stage = 1;
+		}
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The steps found on two ranks or more, compared. */
+static void
+steps(struct stage *st, char *worst_tags, size_t wcap, int64_t *worst_num,
+    int64_t *worst_den, const char **worst_rank)
+{
+	size_t i, j, k, m, n;
+	int64_t *t = xreallocarray(NULL, devs.n + 1, sizeof(*t)), v;
+	const char *slow, *fast;
+	int64_t mn, mx;
+	struct srec *r;
+
+	for (i = 0; i < devs.n; i++)
+		for (j = 0; j < dev_at(i)->nsteps; j++) {
+			const char *id = dev_at(i)->steps[j].step;
+			int seen = 0;
+
+			/* each step once: at its first rank */
+			for (k = 0; k < i && !seen; k++)
+				for (m = 0; m < dev_at(k)->nsteps; m++)
+					if (strcmp(dev_at(k)->steps[m].step,
+					    id) == 0) {
+						seen = 1;
+						break;
+					}
+			if (seen)
+				continue;
+			n = 0;
+			mn = INT64_MAX;
+			mx = -1;
+			slow = fast = NULL;
+			for (k = i; k < devs.n; k++)
+				for (m = 0; m < dev_at(k)->nsteps; m++) {
+					if (strcmp(dev_at(k)->steps[m].step,
+					    id) != 0 || (v = step_time(
+					    &dev_at(k)->steps[m])) < 0)
+						continue;
+					t[n++] = v;
+					if (slow == NULL || v > mx) {
+						mx = v;
+						slow = devs.v[k].name;
+					}
+					if (fast == NULL || v < mn) {
+						mn = v;
+						fast = devs.v[k].name;
+					}
+				}
+			if (n < 2 || mn <= 0)
+				continue;
+			qsort(t, n, sizeof(*t), cmp_i64);
+			r = rec(st, "step_skew", "", id);
+			srec_set_str(r, stage_col(st, "step"), id);
+			srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
+			srec_set_i64(r, stage_col(st, "min_ns"), mn);
+			srec_set_i64(r, stage_col(st, "median_ns"), t[n / 2]);
+			srec_set_i64(r, stage_col(st, "max_ns"), mx);
+			set_ratio(r, "skew_ratio", st, mx - mn, mn);
+			srec_set_str(r, stage_col(st, "slow_rank"), slow);
+			srec_set_str(r, stage_col(st, "fast_rank"), fast);
+			if ((__int128)(mx - mn) * opt.skew_den >
+			    (__int128)opt.skew_num * mn)
+				srec_set_str(r, stage_col(st, "tags"),
+				    "STEP_SKEW");
+			stage_put(st, r);
+			if ((__int128)(mx - mn) * *worst_den >
+			    (__int128)*worst_num * mn) {
+				*worst_num = mx - mn;
+				*worst_den = mn;
+				*worst_rank = slow;
+				snprintf(worst_tags, wcap, "%s", id);
+			}
+		}
+	free(t);
+}
+
+/* Each rank's steps, beside the fastest rank of the same step. */
+static void
+rank_steps(struct stage *st)
+{
+	size_t i, j, k, m;
+	int64_t mn, v;
+	struct srec *r;
+	const struct rstep *s;
+
+	for (i = 0; i < devs.n; i++)
+		for (j = 0; j < dev_at(i)->nsteps; j++) {
+			s = &dev_at(i)->steps[j];
+			if (step_time(s) < 0)
+				continue;
+			mn = INT64_MAX;
+			for (k = 0; k < devs.n; k++)
+				for (m = 0; m < dev_at(k)->nsteps; m++)
+					if (strcmp(dev_at(k)->steps[m].step,
+					    s->step) == 0 && (v = step_time(
+					    &dev_at(k)->steps[m])) >= 0 &&
+					    v < mn)
+						mn = v;
+			r = rec(st, "rank_step", devs.v[i].name, s->step);
+			srec_set_str(r, stage_col(st, "step"), s->step);
+			srec_set_i64(r, stage_col(st, "step_ns"), step_time(s));
+			if (s->pm[PM_COMPUTING] >= 0)
+				srec_set_i64(r, stage_col(st, "compute_ns"),
+				    s->pm[PM_COMPUTING]);
+			if (s->pm[PM_COMM_EXPOSED] >= 0)
+				srec_set_i64(r, stage_col(st,
+				    "comm_exposed_ns"), s->pm[PM_COMM_EXPOSED]);
+			if (s->pm[PM_FREE] >= 0)
+				srec_set_i64(r, stage_col(st, "idle_ns"),
+				    s->pm[PM_FREE]);
+			set_ratio(r, "skew_ratio", st, step_time(s) - mn, mn);
+			if (dev_at(i)->nkernels == 0)
+				srec_set_str(r, stage_col(st, "tags"),
+				    "comm_only");
+			stage_put(st, r);
+		}
+}
+
+static void
+rank_waits(struct stage *st, size_t *slow)
+{
+	size_t i;
+	struct srec *r;
+	struct rdev *d;
+
+	*slow = SIZE_MAX;
+	for (i = 0; i < devs.n; i++) {
+		d = dev_at(i);
+		if (d->matched == 0)
+			continue;
+		r = rec(st, "rank_wait", devs.v[i].name, "collectives");
+		srec_set_i64(r, stage_col(st, "matched"), d->matched);
+		srec_set_i64(r, stage_col(st, "waited_ns"), d->waited);
+		srec_set_i64(r, stage_col(st, "caused_ns"), d->caused);
+		srec_set_i64(r, stage_col(st, "last_count"), d->last_count);
+		stage_put(st, r);
+		if (d->caused > 0 && (*slow == SIZE_MAX ||
+		    d->caused > dev_at(*slow)->caused))
+			*slow = i;
+	}
+}
+
+/*
+ * The mean Computing per step of each rank that the profiler measured,
+ * max over min: ranks that do unequal work (pipeline stages, uneven
+ * shards) make the others wait at every step.
+ */
+static void
+compute_imbalance(struct stage *st)
+{
+	size_t i, j, n = 0, steps;
+	__int128 acc;		/* a sum of int64 values can pass int64 */
+	int64_t sum, mx = -1, mn = INT64_MAX;
+	const char *slow = NULL, *fast = NULL;
+	char ev[1024], ms[NUM_BUFSIZE];
+	size_t len = 0;
+	struct srec *r;
+
+	ev[0] = '\0';
+	for (i = 0; i < devs.n; i++) {
+		for (j = 0, acc = 0, steps = 0; j < dev_at(i)->nsteps; j++)
+			if (dev_at(i)->steps[j].pm[PM_COMPUTING] >= 0) {
+				acc += dev_at(i)->steps[j].pm[PM_COMPUTING];
+				steps++;
+			}
+		if (steps == 0)
+			continue;
+		sum = (int64_t)(acc / (__int128)steps);	/* a mean fits */
+		n++;
+		if (slow == NULL || sum > mx) {
+			mx = sum;
+			slow = devs.v[i].name;
+		}
+		if (fast == NULL || sum < mn) {
+			mn = sum;
+			fast = devs.v[i].name;
+		}
+		num_ratio(ms, sum, 1000000, 3);
+		if (len + 1 < sizeof(ev))
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len,
+			    "%srank %s %s ms", len ? ", " : "", devs.v[i].name,
+			    ms);
+	}
+	if (n < 2 || mn <= 0)
+		return;
+	r = rec(st, "cluster", "", "compute_imbalance");
+	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
+	srec_set_i64(r, stage_col(st, "min_ns"), mn);
+	srec_set_i64(r, stage_col(st, "max_ns"), mx);
+	set_ratio(r, "skew_ratio", st, mx - mn, mn);
+	srec_set_str(r, stage_col(st, "slow_rank"), slow);
+	srec_set_str(r, stage_col(st, "fast_rank"), fast);
+	srec_set_str(r, stage_col(st, "evidence"), ev);
+	stage_put(st, r);
+}
+
+static void
+summarize(struct stage *st)
+{
+	char worst_step[256] = "", ev[512], ms[NUM_BUFSIZE], pct[NUM_BUFSIZE];
+	int64_t wn = 0, wd = 1;
+	const char *wrank = NULL;
+	size_t slow;
+	struct srec *r;
+	struct rdev *d;
+
+	drop_duplicate_sources();
+	choose_step_time();
+	rank_steps(st);
+	steps(st, worst_step, sizeof(worst_step), &wn, &wd, &wrank);
+	collectives(st, 20);
+	rank_waits(st, &slow);
+	if (slow != SIZE_MAX) {
+		d = dev_at(slow);
+		r = rec(st, "cluster", "", "slow_rank");
+		srec_set_str(r, stage_col(st, "slow_rank"), devs.v[slow].name);
+		srec_set_i64(r, stage_col(st, "caused_ns"), d->caused);
+		srec_set_i64(r, stage_col(st, "last_count"), d->last_count);
+		srec_set_i64(r, stage_col(st, "matched"), d->matched);
+		num_ratio(ms, d->caused, 1000000, 6);
+		num_ratio(pct, d->last_count * 100, d->matched > 0 ?
+		    d->matched : 1, 1);
+		snprintf(ev, sizeof(ev), "rank %s arrived last at %" PRId64
+		    " of its %" PRId64 " matched collectives (%s%%); the others "
+		    "waited %s ms for it in all", devs.v[slow].name,
+		    d->last_count, d->matched, pct, ms);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		stage_put(st, r);
+	}
+	if (wrank != NULL) {
+		r = rec(st, "cluster", "", "step_skew");
+		srec_set_str(r, stage_col(st, "step"), worst_step);
+		set_ratio(r, "skew_ratio", st, wn, wd);
+		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
+		if ((__int128)wn * opt.skew_den > (__int128)opt.skew_num * wd)
+			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
+		stage_put(st, r);
+	}
+	compute_imbalance(st);
+}
+
+static void
+run(const char *path, int argc, char *argv[])
+{
+	static struct stage *st;	/* reachable when a diagnostic exits */
+	unsigned long seen;
+	size_t i, j;
+
+	st = stage_open(path, argc, argv, added,
+	    sizeof(added) / sizeof(added[0]));
+	if ((seen = stage_seen(st, "prof-cluster", "arrival_skew_ns")) != 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
+		    "annotated by prof-cluster: its records would be "
+		    "repeated");
+	c.step = stage_col(st, "step");
+	c.core = stage_col(st, "core");
+	c.cat = stage_col(st, "cat");
+	c.value = stage_col(st, "value");
+	devtab_init(&devs, sizeof(struct rdev));
+	while (stage_next(st)) {
+		on_record(st);
+		stage_pass(st);
+	}
+	summarize(st);
+	stage_close(st);
+	for (i = 0; i < nops; i++)
+		free(ops[i].key);
+	free(ops);
+	for (i = 0; i < devs.n; i++) {
+		for (j = 0; j < dev_at(i)->nsteps; j++)
+			free(dev_at(i)->steps[j].step);
+		free(dev_at(i)->steps);
+	}
+	devtab_free(&devs);
+}
+
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "skew",	required_argument,	NULL, 's' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 }
+	};
+	int ch;
+
+	cli_init("prof-cluster");
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1)
+		switch (ch) {
+		case 'h':
+			usage();
+			break;
+		case 's':	/* a decimal ratio, exactly */
+			opt.skew_den = 1000000000;
+			opt.skew_num = cli_parse_fixed(optarg, "--skew", 9, 0,
+			    100 * opt.skew_den);
+			break;
+		case 'V':
+			cli_version();
+			break;
+		default:
+			cli_try_help();
+		}
+	if (argc - optind > 1)
+		cli_usage_error("too many operands: one FILE at most");
+	run(optind < argc ? argv[optind] : "-", argc, argv);
+	return EXIT_OK;
+}
