@@ -76,7 +76,7 @@ timed() {
 }
 
 chain="prof-merge prof-bubbles prof-attrib prof-waitanchor prof-layers
-    prof-roofline prof-verdict"
+    prof-roofline prof-verdict prof-cluster"
 small=$((N / 10))
 [ "$small" -gt 0 ] || die "BREADTH_DEVS must be at least 10"
 printf '| stage | records in (N) | s (N/10) | s (N) | time ratio | RSS MiB (N/10) | RSS MiB (N) | RSS per device (bytes) |\n' >"$tmp/rows"
