@@ -446,128 +446,159 @@ choose_step_time(void)
 		}
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+/* One rank's time for one step, for the comparisons across ranks. */
+struct sent {
+	const char	*step;
+	size_t		 dev;		/* index in devs */
+	const struct rstep *s;
+	int64_t		 t, min;	/* its time; the step's fastest */
+	size_t		 ord;		/* rank by rank, steps in input order */
+};
 
-	return x < y ? -1 : x > y;
+static int
+by_step(const void *a, const void *b)
+{
+	const struct sent *x = a, *y = b;
+	int k = strcmp(x->step, y->step);
+
+	if (k != 0)
+		return k;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
-/* The steps found on two ranks or more, compared. */
-static void
-steps(struct stage *st, char *worst_tags, size_t wcap, int64_t *worst_num,
-    int64_t *worst_den, const char **worst_rank)
+/* By time, the first rank first among equals. */
+static int
+by_time(const void *a, const void *b)
 {
-	size_t i, j, k, m, n;
-	int64_t *t = xreallocarray(NULL, devs.n + 1, sizeof(*t)), v;
-	const char *slow, *fast;
-	int64_t mn, mx;
-	struct srec *r;
+	const struct sent *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+static int
+by_ord(const void *a, const void *b)
+{
+	const struct sent *x = a, *y = b;
+
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/*
+ * Every (rank, step) with a time, sorted by step, each knowing its step's
+ * fastest time: one sort instead of every rank's steps against every
+ * other's, which a job of many ranks cannot afford.  *N gets the count.
+ */
+static struct sent *
+step_entries(size_t *n)
+{
+	struct sent *e = NULL;
+	size_t i, j, k, m = 0;
 
 	for (i = 0; i < devs.n; i++)
-		for (j = 0; j < dev_at(i)->nsteps; j++) {
-			const char *id = dev_at(i)->steps[j].step;
-			int seen = 0;
-
-			/* each step once: at its first rank */
-			for (k = 0; k < i && !seen; k++)
-				for (m = 0; m < dev_at(k)->nsteps; m++)
-					if (strcmp(dev_at(k)->steps[m].step,
-					    id) == 0) {
-						seen = 1;
-						break;
-					}
-			if (seen)
-				continue;
-			n = 0;
-			mn = INT64_MAX;
-			mx = -1;
-			slow = fast = NULL;
-			for (k = i; k < devs.n; k++)
-				for (m = 0; m < dev_at(k)->nsteps; m++) {
-					if (strcmp(dev_at(k)->steps[m].step,
-					    id) != 0 || (v = step_time(
-					    &dev_at(k)->steps[m])) < 0)
-						continue;
-					t[n++] = v;
-					if (slow == NULL || v > mx) {
-						mx = v;
-						slow = devs.v[k].name;
-					}
-					if (fast == NULL || v < mn) {
-						mn = v;
-						fast = devs.v[k].name;
-					}
-				}
-			if (n < 2 || mn <= 0)
-				continue;
-			qsort(t, n, sizeof(*t), cmp_i64);
-			r = rec(st, "step_skew", "", id);
-			srec_set_str(r, stage_col(st, "step"), id);
-			srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
-			srec_set_i64(r, stage_col(st, "min_ns"), mn);
-			srec_set_i64(r, stage_col(st, "median_ns"), t[n / 2]);
-			srec_set_i64(r, stage_col(st, "max_ns"), mx);
-			set_ratio(r, "skew_ratio", st, mx - mn, mn);
-			srec_set_str(r, stage_col(st, "slow_rank"), slow);
-			srec_set_str(r, stage_col(st, "fast_rank"), fast);
-			if ((__int128)(mx - mn) * opt.skew_den >
-			    (__int128)opt.skew_num * mn)
-				srec_set_str(r, stage_col(st, "tags"),
-				    "STEP_SKEW");
-			stage_put(st, r);
-			if ((__int128)(mx - mn) * *worst_den >
-			    (__int128)*worst_num * mn) {
-				*worst_num = mx - mn;
-				*worst_den = mn;
-				*worst_rank = slow;
-				snprintf(worst_tags, wcap, "%s", id);
+		for (j = 0; j < dev_at(i)->nsteps; j++)
+			if (step_time(&dev_at(i)->steps[j]) >= 0) {
+				e = xreallocarray(e, m + 1, sizeof(*e));
+				e[m].step = dev_at(i)->steps[j].step;
+				e[m].dev = i;
+				e[m].s = &dev_at(i)->steps[j];
+				e[m].ord = m;
+				e[m++].t = step_time(&dev_at(i)->steps[j]);
 			}
-		}
-	free(t);
+	if (m > 1)
+		qsort(e, m, sizeof(*e), by_step);
+	for (i = 0; i < m; i = j) {
+		int64_t mn = e[i].t;
+
+		for (j = i + 1; j < m && strcmp(e[j].step, e[i].step) == 0; j++)
+			if (e[j].t < mn)
+				mn = e[j].t;
+		for (k = i; k < j; k++)
+			e[k].min = mn;
+	}
+	*n = m;
+	return e;
 }
 
-/* Each rank's steps, beside the fastest rank of the same step. */
+/* The steps found on two ranks or more, compared; E sorted by step. */
 static void
-rank_steps(struct stage *st)
+steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
+    size_t wcap, int64_t *worst_num, int64_t *worst_den,
+    const char **worst_rank)
 {
-	size_t i, j, k, m;
-	int64_t mn, v;
+	size_t i, j, n;
+	int64_t mn, mx;
+	const char *slow, *fast;
+	struct srec *r;
+
+	for (i = 0; i < ne; i = j) {
+		for (j = i + 1; j < ne && strcmp(e[j].step, e[i].step) == 0; j++)
+			;
+		n = j - i;
+		if (n < 2 || e[i].min <= 0)
+			continue;
+		/* the slowest and fastest: the last and first rank of equals */
+		qsort(e + i, n, sizeof(*e), by_time);
+		mn = e[i].t;
+		mx = e[j - 1].t;
+		fast = devs.v[e[i].dev].name;
+		slow = devs.v[e[j - 1].dev].name;
+		for (; j - 1 > i && e[j - 2].t == mx; j--)
+			slow = devs.v[e[j - 2].dev].name;
+		j = i + n;
+		r = rec(st, "step_skew", "", e[i].step);
+		srec_set_str(r, stage_col(st, "step"), e[i].step);
+		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
+		srec_set_i64(r, stage_col(st, "min_ns"), mn);
+		srec_set_i64(r, stage_col(st, "median_ns"), e[i + n / 2].t);
+		srec_set_i64(r, stage_col(st, "max_ns"), mx);
+		set_ratio(r, "skew_ratio", st, mx - mn, mn);
+		srec_set_str(r, stage_col(st, "slow_rank"), slow);
+		srec_set_str(r, stage_col(st, "fast_rank"), fast);
+		if ((__int128)(mx - mn) * opt.skew_den >
+		    (__int128)opt.skew_num * mn)
+			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
+		stage_put(st, r);
+		if ((__int128)(mx - mn) * *worst_den >
+		    (__int128)*worst_num * mn) {
+			*worst_num = mx - mn;
+			*worst_den = mn;
+			*worst_rank = slow;
+			snprintf(worst_step, wcap, "%s", e[i].step);
+		}
+	}
+}
+
+/* Each rank's steps beside the fastest rank of the same step, by rank. */
+static void
+rank_steps(struct stage *st, struct sent *e, size_t ne)
+{
+	size_t i;
 	struct srec *r;
 	const struct rstep *s;
 
-	for (i = 0; i < devs.n; i++)
-		for (j = 0; j < dev_at(i)->nsteps; j++) {
-			s = &dev_at(i)->steps[j];
-			if (step_time(s) < 0)
-				continue;
-			mn = INT64_MAX;
-			for (k = 0; k < devs.n; k++)
-				for (m = 0; m < dev_at(k)->nsteps; m++)
-					if (strcmp(dev_at(k)->steps[m].step,
-					    s->step) == 0 && (v = step_time(
-					    &dev_at(k)->steps[m])) >= 0 &&
-					    v < mn)
-						mn = v;
-			r = rec(st, "rank_step", devs.v[i].name, s->step);
-			srec_set_str(r, stage_col(st, "step"), s->step);
-			srec_set_i64(r, stage_col(st, "step_ns"), step_time(s));
-			if (s->pm[PM_COMPUTING] >= 0)
-				srec_set_i64(r, stage_col(st, "compute_ns"),
-				    s->pm[PM_COMPUTING]);
-			if (s->pm[PM_COMM_EXPOSED] >= 0)
-				srec_set_i64(r, stage_col(st,
-				    "comm_exposed_ns"), s->pm[PM_COMM_EXPOSED]);
-			if (s->pm[PM_FREE] >= 0)
-				srec_set_i64(r, stage_col(st, "idle_ns"),
-				    s->pm[PM_FREE]);
-			set_ratio(r, "skew_ratio", st, step_time(s) - mn, mn);
-			if (dev_at(i)->nkernels == 0)
-				srec_set_str(r, stage_col(st, "tags"),
-				    "comm_only");
-			stage_put(st, r);
-		}
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), by_ord);
+	for (i = 0; i < ne; i++) {
+		s = e[i].s;
+		r = rec(st, "rank_step", devs.v[e[i].dev].name, s->step);
+		srec_set_str(r, stage_col(st, "step"), s->step);
+		srec_set_i64(r, stage_col(st, "step_ns"), e[i].t);
+		if (s->pm[PM_COMPUTING] >= 0)
+			srec_set_i64(r, stage_col(st, "compute_ns"),
+			    s->pm[PM_COMPUTING]);
+		if (s->pm[PM_COMM_EXPOSED] >= 0)
+			srec_set_i64(r, stage_col(st, "comm_exposed_ns"),
+			    s->pm[PM_COMM_EXPOSED]);
+		if (s->pm[PM_FREE] >= 0)
+			srec_set_i64(r, stage_col(st, "idle_ns"),
+			    s->pm[PM_FREE]);
+		set_ratio(r, "skew_ratio", st, e[i].t - e[i].min, e[i].min);
+		if (dev_at(e[i].dev)->nkernels == 0)
+			srec_set_str(r, stage_col(st, "tags"), "comm_only");
+		stage_put(st, r);
+	}
 }
 
 static void
@@ -654,14 +685,19 @@ summarize(struct stage *st)
 	char worst_step[256] = "", ev[512], ms[NUM_BUFSIZE], pct[NUM_BUFSIZE];
 	int64_t wn = 0, wd = 1;
 	const char *wrank = NULL;
-	size_t slow;
+	size_t slow, ne;
 	struct srec *r;
 	struct rdev *d;
+	struct sent *e;
 
 	drop_duplicate_sources();
 	choose_step_time();
-	rank_steps(st);
-	steps(st, worst_step, sizeof(worst_step), &wn, &wd, &wrank);
+	e = step_entries(&ne);
+	rank_steps(st, e, ne);
+	if (ne > 1)	/* back in step order */
+		qsort(e, ne, sizeof(*e), by_step);
+	steps(st, e, ne, worst_step, sizeof(worst_step), &wn, &wd, &wrank);
+	free(e);
 	collectives(st, 20);
 	rank_waits(st, &slow);
 	if (slow != SIZE_MAX) {
