@@ -81,6 +81,52 @@ struct rdev {
 static struct devtab devs;
 static struct cop *ops;
 static size_t nops, capops;
+/*
+ * The last op of each (dev, source, key), by index + 1 in ops: an open
+ * address table, so that finding an op's occurrence does not scan back
+ * over every other rank's ops.
+ */
+static size_t *lastop;
+static size_t nslots;
+
+static uint64_t
+op_hash(size_t dev, int kernel, const char *key)
+{
+	return hash_bytes(key, strlen(key), (uint64_t)dev * 2 + (kernel != 0));
+}
+
+/* The slot of (DEV, KERNEL, KEY): its op, or the empty slot for it. */
+static size_t *
+op_slot(size_t dev, int kernel, const char *key)
+{
+	size_t i, n;
+	struct cop *o;
+
+	if (2 * nops + 2 > nslots) {	/* grow, and place the ops again */
+		size_t *old = lastop, oldn = nslots;
+
+		nslots = nslots ? 2 * nslots : 1024;
+		lastop = xcalloc(nslots, sizeof(*lastop));
+		for (n = 0; n < oldn; n++)
+			if (old[n] != 0) {
+				o = &ops[old[n] - 1];
+				for (i = op_hash(o->dev, o->kernel, o->key) &
+				    (nslots - 1); lastop[i] != 0;
+				    i = (i + 1) & (nslots - 1))
+					;
+				lastop[i] = old[n];
+			}
+		free(old);
+	}
+	for (i = op_hash(dev, kernel, key) & (nslots - 1); lastop[i] != 0;
+	    i = (i + 1) & (nslots - 1)) {
+		o = &ops[lastop[i] - 1];
+		if (o->dev == dev && o->kernel == kernel &&
+		    strcmp(o->key, key) == 0)
+			break;
+	}
+	return &lastop[i];
+}
 static struct {
 	int step, core, value, cat;
 } c;
@@ -157,8 +203,8 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	size_t sn, nn, klen;
 	const char *s = rec_step(st, &sn), *name;
 	char *key;
-	struct cop *o;
-	size_t i;
+	struct cop *o, *prev;
+	size_t *slot;
 	uint32_t occ = 0;
 
 	name = stage_get(st, COL_NAME, &nn);
@@ -170,16 +216,15 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	 * op that starts inside that one is the same op from a second
 	 * source (communication.json and trace_view both list it).
 	 */
-	for (i = nops; i > 0; i--)
-		if (ops[i - 1].dev == dev && ops[i - 1].kernel == kernel &&
-		    strcmp(ops[i - 1].key, key) == 0) {
-			if (stage_ts(st) < ops[i - 1].ts + ops[i - 1].dur) {
-				free(key);
-				return;
-			}
-			occ = ops[i - 1].occ + 1;
-			break;
+	slot = op_slot(dev, kernel, key);
+	if (*slot != 0) {
+		prev = &ops[*slot - 1];
+		if (stage_ts(st) < prev->ts + prev->dur) {
+			free(key);
+			return;
 		}
+		occ = prev->occ + 1;
+	}
 	if (nops == capops) {
 		capops = capops ? 2 * capops : 256;
 		ops = xreallocarray(ops, capops, sizeof(*ops));
@@ -191,6 +236,7 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	o->kernel = kernel;
 	o->ts = stage_ts(st);
 	o->dur = stage_dur(st);
+	*op_slot(dev, kernel, key) = nops;	/* the table may have grown */
 }
 
 static void
@@ -756,6 +802,7 @@ run(const char *path, int argc, char *argv[])
 	for (i = 0; i < nops; i++)
 		free(ops[i].key);
 	free(ops);
+	free(lastop);
 	for (i = 0; i < devs.n; i++) {
 		for (j = 0; j < dev_at(i)->nsteps; j++)
 			free(dev_at(i)->steps[j].step);
