@@ -44,3 +44,27 @@ stage_names() {
 	done
 	rm -rf "$_in"
 }
+
+# evidence_table SCRIPT CORPUS TABLE TMP: the expectation table TABLE is
+# exactly what the independent SCRIPT (python3, no proftools) writes from
+# CORPUS; says what differs and returns 1 when not.  Without python3 it
+# says so and returns 0: the comparisons with the table still run.
+evidence_table() {
+	_py=
+	if [ -x /usr/bin/python3 ]; then _py=/usr/bin/python3
+	else _py=$(command -v python3 2>/dev/null) || _py=
+	fi
+	if [ -z "$_py" ]; then
+		echo "note: no python3: the table is not checked against the evidence"
+		return 0
+	fi
+	if ! "$_py" "$1" "$2" >"$4/table" 2>"$4/py.err"; then
+		echo "FAIL: ${1##*/}:"; cat "$4/py.err"; return 1
+	fi
+	if ! cmp -s "$4/table" "$3"; then
+		echo "FAIL: ${1##*/} no longer writes tests/data/${3##*/}" \
+		    "(review, then regenerate):"
+		diff "$3" "$4/table" | cut -c1-240 | head -n 40
+		return 1
+	fi
+}

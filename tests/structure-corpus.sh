@@ -49,22 +49,8 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 
 # (a) the table is what the evidence says
-if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3
-else py=$(command -v python3 2>/dev/null) || py=
-fi
-if [ -n "$py" ]; then
-	if ! "$py" "$top_srcdir/tests/structure-evidence.py" "$corpus" \
-	    >"$tmp/table" 2>"$tmp/py.err"; then
-		echo "FAIL: structure-evidence.py:"; cat "$tmp/py.err"; failed=1
-	elif ! cmp -s "$tmp/table" "$table"; then
-		echo "FAIL: structure-evidence.py no longer writes" \
-		    "tests/data/structure-expected.tsv (review, then regenerate):"
-		diff "$table" "$tmp/table" | cut -c1-240 | head -n 40
-		failed=1
-	fi
-else
-	echo "note: no python3: the table is not checked against the evidence"
-fi
+evidence_table "$top_srcdir/tests/structure-evidence.py" "$corpus" "$table" \
+    "$tmp" || failed=1
 
 # (b) prof-steps and prof-layers agree with the table
 for t in prof-ingest prof-steps prof-layers; do

@@ -36,22 +36,8 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 
 # (a) the table is what the evidence says
-if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3
-else py=$(command -v python3 2>/dev/null) || py=
-fi
-if [ -n "$py" ]; then
-	if ! "$py" "$top_srcdir/tests/verdict-evidence.py" "$corpus" \
-	    >"$tmp/table" 2>"$tmp/py.err"; then
-		echo "FAIL: verdict-evidence.py:"; cat "$tmp/py.err"; failed=1
-	elif ! cmp -s "$tmp/table" "$table"; then
-		echo "FAIL: verdict-evidence.py no longer writes" \
-		    "tests/data/verdict-expected.tsv (review, then regenerate):"
-		diff "$table" "$tmp/table" | cut -c1-240 | head -n 40
-		failed=1
-	fi
-else
-	echo "note: no python3: the table is not checked against the evidence"
-fi
+evidence_table "$top_srcdir/tests/verdict-evidence.py" "$corpus" "$table" \
+    "$tmp" || failed=1
 
 # (b) prof-verdict agrees with the table
 for t in prof-ingest prof-steps prof-merge prof-bubbles prof-attrib \
