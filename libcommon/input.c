@@ -80,6 +80,7 @@ struct input {
 	unsigned char	*blk;		/* read callbacks' buffer */
 	unsigned char	 magic[UNZ_MAGIC_LEN];
 	size_t		 magicoff, magiclen;	/* given to mz first */
+	char		*spool;		/* input_seekable's copy, or NULL */
 };
 
 static const char *const suffixes[] = {
@@ -641,10 +642,22 @@ next_entry(struct input *in, struct archive_entry **e)
 	}
 }
 
+/* Remove input_seekable's copy of the member being left. */
+static void
+drop_spool(struct input *in)
+{
+	if (in->spool == NULL)
+		return;
+	(void)unlink(in->spool);
+	free(in->spool);
+	in->spool = NULL;
+}
+
 /* Drop the state of the member being left. */
 static void
 end_member(struct input *in)
 {
+	drop_spool(in);
 	unz_close(in->mz);
 	in->mz = NULL;
 	in->peekoff = in->peeklen = 0;
@@ -766,6 +779,68 @@ input_drain(struct input *in)
 	return n < 0 ? -1 : 0;
 }
 
+/* Copy the rest of the member into FD; 0, or -1 after a diagnostic. */
+static int
+spool_member(struct input *in, int fd, const char *tmp)
+{
+	static char buf[1 << 16];
+	ssize_t n, w;
+	size_t off;
+
+	while ((n = input_read(in, buf, sizeof(buf))) > 0)
+		for (off = 0; off < (size_t)n; off += (size_t)w)
+			if ((w = write(fd, buf + off, (size_t)n - off)) < 0) {
+				if (errno == EINTR) {
+					w = 0;
+					continue;
+				}
+				diag_warnerr("%s", tmp);
+				in->failed = 1;
+				return -1;
+			}
+	return n < 0 ? -1 : 0;
+}
+
+const char *
+input_seekable(struct input *in, const char *tmpdir, int *copied)
+{
+	const char *dir = tmpdir;
+	size_t len;
+	int fd;
+
+	*copied = 0;
+	/* Nothing read yet from a plain file: the file itself will do. */
+	if (in->direct && in->peekoff == 0 && in->mz == NULL)
+		return in->path;
+	if (dir == NULL || *dir == '\0')
+		dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	drop_spool(in);
+	len = strlen(dir) + sizeof("/prof-ingest.XXXXXX");
+	in->spool = xmalloc(len);
+	(void)snprintf(in->spool, len, "%s/prof-ingest.XXXXXX", dir);
+	if ((fd = mkstemp(in->spool)) == -1) {
+		diag_warnerr("%s: cannot make a temporary copy of %s",
+		    dir, input_where(in));
+		free(in->spool);
+		in->spool = NULL;
+		return NULL;
+	}
+	if (spool_member(in, fd, in->spool) == -1) {
+		(void)close(fd);
+		drop_spool(in);
+		return NULL;
+	}
+	if (close(fd) == -1) {
+		diag_warnerr("%s", in->spool);
+		drop_spool(in);
+		return NULL;
+	}
+	*copied = 1;
+	return in->spool;
+}
+
 int
 input_is_archive(const struct input *in)
 {
@@ -801,6 +876,7 @@ input_close(struct input *in)
 {
 	if (in == NULL)
 		return;
+	drop_spool(in);
 	unz_close(in->mz);
 	if (in->outer != NULL)
 		archive_read_free(in->outer);

@@ -45,6 +45,17 @@ ssize_t		 input_peek(struct input *, const void **, size_t);
  * plain member is left alone.
  */
 int		 input_drain(struct input *);
+/*
+ * A seekable file that holds the current member, for readers that need
+ * random access (an SQLite database, an XPlane protobuf read in passes):
+ * the input's own path when the member is a plain regular file, else a
+ * copy of the member's bytes in a temporary file under TMPDIR (NULL:
+ * $TMPDIR, then /tmp), removed at the next input_next or input_close.
+ * Sets *COPIED to whether a copy was made.  Returns the path, or NULL
+ * after printing a diagnostic (the member is damaged or cut short, or
+ * the copy cannot be written).  Call it before reading the member.
+ */
+const char	*input_seekable(struct input *, const char *, int *);
 /* Whether the input is an archive (tar, zip) rather than a single file. */
 int		 input_is_archive(const struct input *);
 /* The compression of the current member ("none", "gzip", "zstd", ...). */
