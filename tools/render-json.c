@@ -12,10 +12,12 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 #include "tsv.h"
+#include "xalloc.h"
 
 /* A small pretty-printing writer: one member or item per line. */
 struct jw {
@@ -196,15 +198,16 @@ static void
 list(struct jw *jw, const char *s)
 {
 	size_t n;
-	char buf[256];
+	char *buf;
 
 	open_(jw, '[');
 	for (; s != NULL && *s != '\0'; s += n + (s[n] == ',')) {
 		n = strcspn(s, ",");
 		if (n == 0)
 			continue;
-		snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+		buf = xstrndup(s, n);
 		str(jw, buf);
+		free(buf);
 	}
 	close_(jw, ']');
 }
@@ -344,14 +347,15 @@ static void
 evidence_op(struct jw *jw, const char *which, const char *name,
     const char *core, const char *dur, const char *track)
 {
-	char d[64], b[1024];
+	char d[64], *b;
 
 	if (*name == '\0')
 		return;
 	dec_scale(*dur ? dur : "0", 3, d, sizeof(d));
-	snprintf(b, sizeof(b), "%s: %s (%s, %s us, stream %s)", which, name,
+	b = xasprintf("%s: %s (%s, %s us, stream %s)", which, name,
 	    *core ? core : "?", d, *track ? track : "?");
 	str(jw, b);
+	free(b);
 }
 
 /* "0.993 enumerate(DataLoader)#...;0.004 aten::to" as objects. */
