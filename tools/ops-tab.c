@@ -121,6 +121,8 @@ ops_group_add(struct ops_tab *t, struct ops_group *g, int64_t d)
 		g->min = d;
 	if (d > g->max)
 		g->max = d;
+	if (t->vcap_max == 0)		/* no median wanted (prof-diff) */
+		return;
 	if (g->hist == NULL && g->nv == t->vcap_max) {
 		g->hist = xcalloc(OPS_HBUCKETS, sizeof(*g->hist));
 		for (i = 0; i < g->nv; i++)
