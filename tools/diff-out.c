@@ -135,7 +135,7 @@ void
 diff_write_md(const struct dres *res, const struct dopts *o)
 {
 	char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE], lo[NUM_BUFSIZE], hi[NUM_BUFSIZE];
-	__int128 d = res->b->total - res->a->total;
+	__int128 d = res->change;
 	size_t i;
 
 	lo[num_ratio(lo, o->lo, 1000000, 6)] = '\0';
@@ -147,10 +147,15 @@ diff_write_md(const struct dres *res, const struct dopts *o)
 	md_parts(o);
 	printf("; ratio = average per call of B over A, flagged outside "
 	    "%s-%s\n", lo, hi);
+	if (res->a->ref || res->b->ref)
+		puts("- against a reference table, B - A is the run's time "
+		    "over the reference's\n  for the run's calls; groups "
+		    "without a reference have none");
 	puts("\n## Summary\n");
 	printf("- device time: A %s ms, B %s ms, ", ms(b1, res->a->total),
 	    ms(b2, res->b->total));
-	printf("B - A %s ms\n", ms(b1, d));
+	printf("B - A %s ms%s\n", ms(b1, d), res->a->ref || res->b->ref ?
+	    " (groups with a reference)" : "");
 	printf("- the top %lld groups by difference explain %s ms",
 	    (long long)o->top, ms(b1, res->explained));
 	if (d != 0) {
@@ -256,7 +261,7 @@ void
 diff_write_json(const struct dres *res, const struct dopts *o)
 {
 	char b1[NUM_BUFSIZE], b2[NUM_BUFSIZE];
-	__int128 d = res->b->total - res->a->total;
+	__int128 d = res->change;
 	size_t i;
 	int j, first = 1;
 
@@ -369,7 +374,7 @@ diff_write_tsv(const struct dres *res, const struct dopts *o, int argc,
 {
 	struct tsvw *w = tsvw_open(STDOUT_FILENO, "<stdout>");
 	char line[4096], b[NUM_BUFSIZE], *esc;
-	__int128 d = res->b->total - res->a->total;
+	__int128 d = res->change;
 	size_t n, i, al;
 	int k;
 

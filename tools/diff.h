@@ -48,6 +48,7 @@ struct dres {
 	struct dside	*a, *b;
 	struct drow	*rows;
 	size_t		 nrows;
+	__int128	 change;	/* the sum of every row's diff */
 	__int128	 explained;	/* diff of the top rows */
 	size_t		 nflag, nonly_a, nonly_b, nmatched;
 	__int128	 only_a_ns, only_b_ns;

@@ -107,6 +107,18 @@ row_cmp(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
+/*
+ * N * TOTAL / CALLS rounded half up: a reference's time for N calls
+ * (its durations are per call, its row count says nothing of a run).
+ */
+static __int128
+scaled(const struct ops_group *ref, uint64_t n)
+{
+	__int128 num = ref->total * (__int128)n, den = (__int128)ref->calls;
+
+	return (2 * num + den) / (2 * den);
+}
+
 static void
 add_row(struct dres *res, size_t *cap, const char *key,
     const struct ops_group *a, const struct ops_group *b)
@@ -123,6 +135,19 @@ add_row(struct dres *res, size_t *cap, const char *key,
 	r->a = a;
 	r->b = b;
 	r->diff = (b != NULL ? b->total : 0) - (a != NULL ? a->total : 0);
+	/*
+	 * Against a reference table the difference is the time the run
+	 * lost or gained over the reference speed for its own calls; a
+	 * group without a reference, or not run, has none.
+	 */
+	if (res->a->ref || res->b->ref) {
+		if (a == NULL || b == NULL)
+			r->diff = 0;
+		else if (res->a->ref)
+			r->diff = b->total - scaled(a, b->calls);
+		else
+			r->diff = scaled(b, a->calls) - a->total;
+	}
 }
 
 /* Match the groups of A and B by key, rank them, count the flags. */
@@ -149,6 +174,7 @@ compare(struct dres *res, const struct dopts *o)
 
 		r->rank = (int64_t)i + 1;
 		r->flag = row_flag(r, o);
+		res->change += r->diff;
 		if ((int64_t)i < o->top)
 			res->explained += r->diff;
 		if (r->flag == DF_ONLY_A) {
