@@ -360,21 +360,26 @@ skip_row(const struct areader *a)
 	return 0;
 }
 
+/* The three tables this file reads; they differ in column names. */
+enum atable {
+	AT_KERNEL_DETAILS, AT_OP_SUMMARY, AT_STEP_TRACE
+};
+
 /*
  * Find the kernel table's columns.  PMU counters are whatever follows
  * Context ID or Output Formats (whichever is later); the Level0 export
  * has neither and no counters.
  */
 static int
-kernel_cols(struct areader *a, enum isrc_fmt fmt, struct kcols *k)
+kernel_cols(struct areader *a, enum atable fmt, struct kcols *k)
 {
 	int i, ctx, fmts;
 
-	if (col_need(a, fmt == ISF_OP_SUMMARY ? col_name_op : col_name,
+	if (col_need(a, fmt == AT_OP_SUMMARY ? col_name_op : col_name,
 	    &k->name) != 0 ||
-	    col_need(a, fmt == ISF_OP_SUMMARY ? col_ts_op : col_ts,
+	    col_need(a, fmt == AT_OP_SUMMARY ? col_ts_op : col_ts,
 	    &k->ts) != 0 ||
-	    col_need(a, fmt == ISF_OP_SUMMARY ? col_dur_op : col_dur,
+	    col_need(a, fmt == AT_OP_SUMMARY ? col_dur_op : col_dur,
 	    &k->dur) != 0)
 		return -1;
 	k->wait = col_any(a, col_wait);
@@ -439,7 +444,7 @@ kernel_row(struct areader *a, const struct kcols *k)
 }
 
 static int
-read_kernels(struct areader *a, enum isrc_fmt fmt)
+read_kernels(struct areader *a, enum atable fmt)
 {
 	struct kcols k;
 	int r;
@@ -534,7 +539,7 @@ ascend_notes(const struct areader *a)
  * tables), metric names become profiler_<key>_ns (step_trace_time).
  */
 static void
-make_keys(struct areader *a, enum isrc_fmt fmt)
+make_keys(struct areader *a, enum atable fmt)
 {
 	size_t i, n = csvin_ncols(a->cv);
 	char *k;
@@ -544,7 +549,7 @@ make_keys(struct areader *a, enum isrc_fmt fmt)
 	for (i = 0; i < n; i++) {
 		k = ascend_key(csvin_colname(a->cv, i), i);
 		a->keys[i] = xmalloc(strlen(k) + 16);
-		if (fmt == ISF_STEP_TRACE)
+		if (fmt == AT_STEP_TRACE)
 			sprintf(a->keys[i], "profiler_%s_ns", k);
 		else
 			sprintf(a->keys[i], "%s=", k);
@@ -553,9 +558,9 @@ make_keys(struct areader *a, enum isrc_fmt fmt)
 	}
 }
 
-int
-ingest_ascend_csv(struct input *in, const char *where,
-    const struct ingest_ctx *ctx, enum isrc_fmt fmt)
+static int
+read_table(struct input *in, const char *where,
+    const struct ingest_ctx *ctx, enum atable fmt)
 {
 	struct areader a;
 	size_t i;
@@ -563,10 +568,10 @@ ingest_ascend_csv(struct input *in, const char *where,
 
 	memset(&a, 0, sizeof(a));
 	a.where = where;
-	a.src = sink_begin(fmt, where, ctx->run, ctx->rank);
+	a.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	if ((a.cv = csvin_open(in, where, 0)) != NULL) {
 		make_keys(&a, fmt);
-		if (fmt == ISF_STEP_TRACE)
+		if (fmt == AT_STEP_TRACE)
 			rc = read_step_trace(&a);
 		else
 			rc = read_kernels(&a, fmt);
@@ -580,6 +585,75 @@ ingest_ascend_csv(struct input *in, const char *where,
 	free(a.buf);
 	sink_end(a.src);
 	return rc < 0 ? -1 : 0;
+}
+
+/* A CSV file: its first bytes do not open a JSON value. */
+static int
+csv_head_has(const char *head, size_t len, const char *column)
+{
+	return !ingest_looks_json(head, len) &&
+	    ingest_head_has(head, len, column);
+}
+
+int
+ingest_name_op_summary(const char *base)
+{
+	return ingest_has_prefix(base, "op_summary") &&
+	    ingest_has_suffix(base, ".csv");
+}
+
+int
+ingest_content_op_summary(const char *head, size_t len)
+{
+	return csv_head_has(head, len, "Task Start Time(us)");
+}
+
+int
+ingest_op_summary(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	return read_table(in, where, ctx, AT_OP_SUMMARY);
+}
+
+int
+ingest_name_kernel_details(const char *base)
+{
+	return ingest_has_prefix(base, "kernel_details") &&
+	    ingest_has_suffix(base, ".csv");
+}
+
+int
+ingest_content_kernel_details(const char *head, size_t len)
+{
+	return csv_head_has(head, len, "Start Time(us)") &&
+	    ingest_head_has(head, len, "Duration(us)");
+}
+
+int
+ingest_kernel_details(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	return read_table(in, where, ctx, AT_KERNEL_DETAILS);
+}
+
+int
+ingest_name_step_trace(const char *base)
+{
+	return strcmp(base, "step_trace_time.csv") == 0;
+}
+
+int
+ingest_content_step_trace(const char *head, size_t len)
+{
+	return csv_head_has(head, len, "Computing") &&
+	    ingest_head_has(head, len, "Free");
+}
+
+int
+ingest_step_trace(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	return read_table(in, where, ctx, AT_STEP_TRACE);
 }
 
 /* ---- communication.json ---- */
@@ -752,6 +826,19 @@ comm_step(struct creader *c, int key, int val)
 }
 
 int
+ingest_name_comm_json(const char *base)
+{
+	return strcmp(base, "communication.json") == 0;
+}
+
+int
+ingest_content_comm_json(const char *head, size_t len)
+{
+	return ingest_looks_json(head, len) &&
+	    ingest_head_has(head, len, "\"Communication Time Info\"");
+}
+
+int
 ingest_comm_json(struct input *in, const char *where,
     const struct ingest_ctx *ctx)
 {
@@ -762,7 +849,7 @@ ingest_comm_json(struct input *in, const char *where,
 	memset(&c, 0, sizeof(c));
 	c.where = where;
 	c.doc = &doc;
-	c.src = sink_begin(ISF_COMM_JSON, where, ctx->run, ctx->rank);
+	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	/* A damaged file keeps the ops that were whole before the damage. */
 	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
 	    &doc)) < 0) {

@@ -646,16 +646,16 @@ on_top(void *arg, const char *key, size_t klen, const char *val,
  * as strings and names its processes, Kineto has its own top-level keys
  * and categories.
  */
-static enum isrc_fmt
-decide_fmt(const struct chrome *c)
+static const struct ingest_format *
+decide_fmt(const struct chrome *c, const struct ingest_format *chrome)
 {
 	if (c->sim_key || c->sim_pid)
-		return ISF_SIMULATOR;
+		return ingest_format_named("simulator");
 	if (c->ascend_proc || c->string_ts)
-		return ISF_TRACE_VIEW;
+		return ingest_format_named("trace_view");
 	if (c->kineto_key || c->kineto_cat)
-		return ISF_KINETO;
-	return ISF_CHROME;
+		return ingest_format_named("kineto");
+	return chrome;
 }
 
 static void
@@ -673,6 +673,46 @@ chrome_free(struct chrome *c)
 }
 
 int
+ingest_name_chrome(const char *base)
+{
+	return ingest_has_suffix(base, ".json");
+}
+
+/*
+ * Any JSON document goes to this reader, which names what is wrong (no
+ * traceEvents, truncation) far better than a guess from the first bytes
+ * could.
+ */
+int
+ingest_content_chrome(const char *head, size_t len)
+{
+	return ingest_looks_json(head, len);
+}
+
+/*
+ * A stray JSON file in a profile directory is no error: one with no
+ * trace events in its first bytes is listed, not read.  But a file
+ * named as a trace (*trace.json) that is no JSON at all is damage, not
+ * a stray file: the reader says what is wrong.
+ */
+const char *
+ingest_stray_chrome(const char *name, const char *head, size_t len)
+{
+	const struct ingest_format *f;
+
+	if (ingest_head_has(head, len, "\"ph\"") ||
+	    ingest_head_has(head, len, "\"traceEvents\""))
+		return NULL;
+	f = ingest_format_by_content(head, len);
+	if (f != NULL && (f->read == ingest_chrome ||
+	    f->read == ingest_comm_json))
+		return "JSON without trace events";
+	if (!ingest_has_suffix(name, "trace.json"))
+		return "not JSON";
+	return NULL;
+}
+
+int
 ingest_chrome(struct input *in, const char *where,
     const struct ingest_ctx *ctx)
 {
@@ -683,9 +723,7 @@ ingest_chrome(struct input *in, const char *where,
 
 	memset(&c, 0, sizeof(c));
 	c.where = where;
-	c.src = sink_begin(ISF_CHROME, where, ctx->run, ctx->rank);
-	if (ctx->have_kernel_details)
-		sink_set_skip_device(c.src);
+	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	ev = jsonev_open(in, where, 0);
 	c.ev = ev;
 	jsonev_ontop(ev, on_top, &c);
@@ -704,7 +742,7 @@ ingest_chrome(struct input *in, const char *where,
 		r = -1;
 	else if (r == 0)
 		be_flush(&c, 1);	/* count what never paired */
-	sink_set_fmt(c.src, decide_fmt(&c));
+	sink_set_fmt(c.src, decide_fmt(&c, ctx->fmt));
 	sink_end(c.src);
 	jsonev_close(ev);
 	chrome_free(&c);

@@ -117,7 +117,7 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 		if (srcs[i].rank >= 0)
 			snprintf(rank, sizeof(rank), "%" PRId64, srcs[i].rank);
 		n = (size_t)snprintf(line, sizeof(line), "source %zu %s %s ",
-		    i, ingest_fmtnames[srcs[i].fmt], rank);
+		    i, srcs[i].fmt->name, rank);
 		if (n < sizeof(line))
 			append_escaped(line + n, sizeof(line) - n,
 			    srcs[i].path);
@@ -226,7 +226,7 @@ inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
 	for (k = 0; k < IK_NKINDS; k++)
 		total += s->nkind[k];
 	tsvw_str(w, s->path);
-	tsvw_str(w, ingest_fmtnames[s->fmt]);
+	tsvw_str(w, s->fmt->name);
 	if (s->rank >= 0)
 		tsvw_i64(w, s->rank);
 	else
@@ -282,6 +282,7 @@ write_inventory(struct tsvw *w, int64_t origin)
  * A rank's kernel_details.csv holds the same device tasks as its
  * trace_view.json, with shapes, wait time and PMU data: when both were
  * read, the trace_view copies are dropped so each task appears once.
+ * Which format gives way to which is the format table's to say.
  */
 static void
 mark_duplicate_device_tasks(void)
@@ -289,11 +290,10 @@ mark_duplicate_device_tasks(void)
 	size_t i, j;
 
 	for (i = 0; i < nsrcs; i++) {
-		if (srcs[i].fmt != ISF_TRACE_VIEW)
+		if (srcs[i].fmt->device_yields_to == NULL)
 			continue;
 		for (j = 0; j < nsrcs; j++)
-			if ((srcs[j].fmt == ISF_KERNEL_DETAILS ||
-			    srcs[j].fmt == ISF_OP_SUMMARY) &&
+			if (ingest_yields_device(srcs[i].fmt, srcs[j].fmt) &&
 			    strcmp(srcs[j].run, srcs[i].run) == 0)
 				srcs[i].skip_device = 1;
 	}

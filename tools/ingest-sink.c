@@ -40,11 +40,6 @@ const char *const ingest_kindnames[IK_NKINDS] = {
 	"metric", "device"
 };
 
-const char *const ingest_fmtnames[ISF_NFMTS] = {
-	"kernel_details", "op_summary", "step_trace_time", "communication",
-	"trace_view", "kineto", "simulator", "chrome"
-};
-
 struct sink_opts opts;
 struct source *srcs;
 size_t nsrcs;
@@ -81,7 +76,7 @@ sink_init(const struct sink_opts *o)
 }
 
 int
-sink_begin(enum isrc_fmt fmt, const char *path, const char *run,
+sink_begin(const struct ingest_format *fmt, const char *path, const char *run,
     int64_t rank)
 {
 	struct source *s;
@@ -123,15 +118,9 @@ sink_set_rank(int src, int64_t rank)
 }
 
 void
-sink_set_fmt(int src, enum isrc_fmt fmt)
+sink_set_fmt(int src, const struct ingest_format *fmt)
 {
 	srcs[src].fmt = fmt;
-}
-
-void
-sink_set_skip_device(int src)
-{
-	srcs[src].skip_device = 1;
 }
 
 /* Classify an Ascend trace_view process by its name. */

@@ -43,7 +43,7 @@ struct process {
 };
 
 struct source {
-	enum isrc_fmt	 fmt;
+	const struct ingest_format *fmt;
 	char		*path;
 	char		*run;
 	int64_t		 rank;		/* -1 when unknown */

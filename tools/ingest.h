@@ -49,13 +49,49 @@ struct irec {
 	size_t		 len[IC_NCOLS];
 };
 
-/* What kind of file a source is; names appear in the inventory. */
-enum isrc_fmt {
-	ISF_KERNEL_DETAILS, ISF_OP_SUMMARY, ISF_STEP_TRACE, ISF_COMM_JSON,
-	ISF_TRACE_VIEW, ISF_KINETO, ISF_SIMULATOR, ISF_CHROME,
-	ISF_NFMTS
+struct ingest_ctx;
+
+/*
+ * A format prof-ingest knows (the table is in ingest-formats.c).  NAME
+ * appears in the inventory and the stream's source lines.
+ */
+struct ingest_format {
+	const char	*name;
+	/* Whether a file of this base name is one (NULL: never by name). */
+	int		(*by_name)(const char *);
+	/* Whether the first bytes are one; they start after a byte-order
+	 * mark and white space (NULL: never by content). */
+	int		(*by_content)(const char *, size_t);
+	/* Read the current member; 0, or -1 after a diagnostic. */
+	int		(*read)(struct input *, const char *,
+			    const struct ingest_ctx *);
+	/* A known file that is not read (read is NULL): why, for -i. */
+	const char	*not_read;
+	/* Formats of the same run whose copy of the device tasks wins. */
+	const char *const *device_yields_to;
+	/*
+	 * For a file found in a directory, not named: the reason to only
+	 * list it (it is not this format after all), or NULL to read it.
+	 */
+	const char	*(*stray)(const char *, const char *, size_t);
 };
-extern const char *const ingest_fmtnames[ISF_NFMTS];
+
+extern const struct ingest_format ingest_formats[];
+
+const struct ingest_format *ingest_format_by_name(const char *);
+const struct ingest_format *ingest_format_by_content(const char *, size_t);
+/* The row called NAME; NULL if there is none. */
+const struct ingest_format *ingest_format_named(const char *);
+/* Whether F's device tasks give way to those of OTHER in one run. */
+int	 ingest_yields_device(const struct ingest_format *,
+	    const struct ingest_format *);
+
+int	 ingest_has_suffix(const char *, const char *);
+int	 ingest_has_prefix(const char *, const char *);
+/* Whether the LEN bytes at HEAD contain the text NEEDLE. */
+int	 ingest_head_has(const char *, size_t, const char *);
+/* Whether the (white-space-stripped) first bytes open a JSON value. */
+int	 ingest_looks_json(const char *, size_t);
 
 /* ---- sink (ingest-sink.c) ---- */
 
@@ -71,19 +107,15 @@ void	 sink_init(const struct sink_opts *);
  * Start a source: returns its index.  RANK is -1 when unknown; RUN names
  * the profile run (directory) for the inventory.
  */
-int	 sink_begin(enum isrc_fmt, const char *, const char *, int64_t);
+int	 sink_begin(const struct ingest_format *, const char *, const char *,
+	    int64_t);
 /* Nanoseconds to add to every time of source SRC (Kineto's base). */
 void	 sink_set_base(int, int64_t);
 void	 sink_set_rank(int, int64_t);
 /* Record that source SRC's pid PID is a process named NAME. */
 void	 sink_set_process(int, int64_t, const char *);
 /* Change source SRC's format once its content has told what it is. */
-void	 sink_set_fmt(int, enum isrc_fmt);
-/*
- * Drop source SRC's device tasks resolved from the "Ascend Hardware"
- * process: kernel_details.csv of the same rank has them with more detail.
- */
-void	 sink_set_skip_device(int);
+void	 sink_set_fmt(int, const struct ingest_format *);
 /* List a file that was found but not ingested, with the reason. */
 void	 sink_ignored(const char *, const char *);
 /* Note evidence that a side file of run RUN holds on the run's sources. */
@@ -116,13 +148,31 @@ extern int ingest_lenient;
 struct ingest_ctx {
 	int64_t		 rank;		/* -1 when unknown */
 	const char	*run;		/* run directory, for the inventory */
-	int		 have_kernel_details; /* skip trace_view device tasks */
+	const struct ingest_format *fmt; /* the row the file matched */
 };
 
-int	 ingest_ascend_csv(struct input *, const char *,
-	    const struct ingest_ctx *, enum isrc_fmt);
+/* ingest-ascend.c: torch_npu and msprof text exports. */
+int	 ingest_name_op_summary(const char *);
+int	 ingest_content_op_summary(const char *, size_t);
+int	 ingest_op_summary(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_kernel_details(const char *);
+int	 ingest_content_kernel_details(const char *, size_t);
+int	 ingest_kernel_details(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_step_trace(const char *);
+int	 ingest_content_step_trace(const char *, size_t);
+int	 ingest_step_trace(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_comm_json(const char *);
+int	 ingest_content_comm_json(const char *, size_t);
 int	 ingest_comm_json(struct input *, const char *,
 	    const struct ingest_ctx *);
+
+/* ingest-chrome.c: Chrome traces (Kineto, trace_view, the simulator). */
+int	 ingest_name_chrome(const char *);
+int	 ingest_content_chrome(const char *, size_t);
+const char *ingest_stray_chrome(const char *, const char *, size_t);
 int	 ingest_chrome(struct input *, const char *,
 	    const struct ingest_ctx *);
 

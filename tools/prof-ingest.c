@@ -28,12 +28,6 @@
 #include "input.h"
 #include "xalloc.h"
 
-/* What a member is, as far as prof-ingest is concerned. */
-enum detect {
-	D_KERNEL_DETAILS, D_OP_SUMMARY, D_STEP_TRACE, D_COMM_JSON, D_CHROME,
-	D_IGNORE, D_UNKNOWN
-};
-
 static int exit_status = EXIT_OK;
 int ingest_lenient;
 
@@ -84,102 +78,6 @@ base_name(const char *path)
 	return slash != NULL ? slash + 1 : path;
 }
 
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int
-has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* Whether the first bytes HEAD contain the text NEEDLE. */
-static int
-head_has(const char *head, size_t len, const char *needle)
-{
-	size_t m = strlen(needle), i;
-
-	for (i = 0; i + m <= len; i++)
-		if (memcmp(head + i, needle, m) == 0)
-			return 1;
-	return 0;
-}
-
-/* Files of a profile directory that are known but not ingested. */
-static const char *
-ignore_reason(const char *base)
-{
-	if (has_suffix(base, ".db"))
-		return "SQLite export: not supported yet";
-	if (has_suffix(base, ".xplane.pb"))
-		return "XPlane protobuf: not supported yet";
-	if (has_prefix(base, "profiler_info") ||
-	    has_prefix(base, "profiler_metadata"))
-		return "profiler metadata: not ingested";
-	if (has_prefix(base, "cluster_") || has_prefix(base,
-	    "communication_group") || has_prefix(base,
-	    "communication_matrix"))
-		return "aggregated analysis output: not ingested";
-	if (has_suffix(base, ".csv"))
-		return "table without per-task times: not ingested";
-	return NULL;
-}
-
-/* Decide what a member is from its name, then from its first bytes. */
-static enum detect
-detect_name(const char *name)
-{
-	const char *base = base_name(name);
-
-	if (has_prefix(base, "kernel_details") && has_suffix(base, ".csv"))
-		return D_KERNEL_DETAILS;
-	if (has_prefix(base, "op_summary") && has_suffix(base, ".csv"))
-		return D_OP_SUMMARY;
-	if (strcmp(base, "step_trace_time.csv") == 0)
-		return D_STEP_TRACE;
-	if (strcmp(base, "communication.json") == 0)
-		return D_COMM_JSON;
-	if (ignore_reason(base) != NULL)
-		return D_IGNORE;
-	if (has_suffix(base, ".json"))
-		return D_CHROME;
-	return D_UNKNOWN;
-}
-
-static enum detect
-detect_content(const char *head, size_t len)
-{
-	size_t i = 0;
-
-	if (len >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	while (i < len && isspace((unsigned char)head[i]))
-		i++;
-	if (i < len && (head[i] == '{' || head[i] == '[')) {
-		if (head_has(head, len, "\"Communication Time Info\""))
-			return D_COMM_JSON;
-		/*
-		 * Any other JSON document goes to the Chrome reader, which
-		 * names what is wrong (no traceEvents, truncation) far
-		 * better than a guess from the first bytes could.
-		 */
-		return D_CHROME;
-	}
-	if (head_has(head, len, "Task Start Time(us)"))
-		return D_OP_SUMMARY;
-	if (head_has(head, len, "Start Time(us)") &&
-	    head_has(head, len, "Duration(us)"))
-		return D_KERNEL_DETAILS;
-	if (head_has(head, len, "Computing") && head_has(head, len, "Free"))
-		return D_STEP_TRACE;
-	return D_UNKNOWN;
-}
-
 /*
  * The rank encoded in a path: a component like "rank_3", "rank3",
  * "rank-3", "test_rank_1" or "queue_rank0of16".  Returns -1 if none.
@@ -215,7 +113,7 @@ run_of(const char *path)
 	const char *cut = strstr(path, "/ASCEND_PROFILER_OUTPUT/");
 	const char *slash;
 
-	if (cut == NULL && has_prefix(path, "ASCEND_PROFILER_OUTPUT/"))
+	if (cut == NULL && ingest_has_prefix(path, "ASCEND_PROFILER_OUTPUT/"))
 		return xstrdup(".");
 	if (cut != NULL)
 		return xstrndup(path, (size_t)(cut - path));
@@ -250,48 +148,29 @@ rank_from_run_dir(const char *run)
 	while ((e = readdir(d)) != NULL) {
 		const char *n = e->d_name;
 
-		if (has_prefix(n, "profiler_info_") &&
-		    isdigit((unsigned char)n[14]) && has_suffix(n, ".json"))
+		if (ingest_has_prefix(n, "profiler_info_") &&
+		    isdigit((unsigned char)n[14]) && ingest_has_suffix(n, ".json"))
 			rank = strtoll(n + 14, NULL, 10);
 	}
 	closedir(d);
 	return last_rank = rank;
 }
 
-/* Read one member that has been recognised. */
+/* Read one member that has been recognised as format FMT. */
 static void
-ingest_member(struct input *in, const char *name, enum detect what)
+ingest_member(struct input *in, const char *name,
+    const struct ingest_format *fmt)
 {
 	struct ingest_ctx ctx;
-	const char *where = input_where(in);
 	char *run = run_of(name);
-	int rc = 0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.rank = rank_from_path(name);
 	if (ctx.rank < 0 && !input_is_archive(in))
 		ctx.rank = rank_from_run_dir(run);
 	ctx.run = run;
-	switch (what) {
-	case D_KERNEL_DETAILS:
-		rc = ingest_ascend_csv(in, where, &ctx, ISF_KERNEL_DETAILS);
-		break;
-	case D_OP_SUMMARY:
-		rc = ingest_ascend_csv(in, where, &ctx, ISF_OP_SUMMARY);
-		break;
-	case D_STEP_TRACE:
-		rc = ingest_ascend_csv(in, where, &ctx, ISF_STEP_TRACE);
-		break;
-	case D_COMM_JSON:
-		rc = ingest_comm_json(in, where, &ctx);
-		break;
-	case D_CHROME:
-		rc = ingest_chrome(in, where, &ctx);
-		break;
-	default:
-		break;
-	}
-	if (rc != 0) {
+	ctx.fmt = fmt;
+	if (fmt->read(in, input_where(in), &ctx) != 0) {
 		exit_status = EXIT_BAD;
 		/* The reader's complaint may be the symptom of corruption. */
 		input_drain(in);
@@ -315,16 +194,16 @@ side_file_notes(struct input *in, const char *name)
 	size_t len;
 	char *run;
 
-	if (!has_prefix(base_name(name), "operator_details") ||
-	    !has_suffix(base_name(name), ".csv") ||
+	if (!ingest_has_prefix(base_name(name), "operator_details") ||
+	    !ingest_has_suffix(base_name(name), ".csv") ||
 	    (n = input_peek(in, &head, 64 << 10)) <= 0)
 		return;
 	nl = memchr(head, '\n', (size_t)n);
 	len = nl != NULL ? (size_t)(nl - (const char *)head) : (size_t)n;
 	run = run_of(name);
-	if (head_has(head, len, "Call Stack"))
+	if (ingest_head_has(head, len, "Call Stack"))
 		sink_run_note(run, "stacks");
-	if (head_has(head, len, "Input Shapes"))
+	if (ingest_head_has(head, len, "Input Shapes"))
 		sink_run_note(run, "shapes");
 	free(run);
 }
@@ -346,44 +225,34 @@ ingest_path(const char *path, int explicit)
 		return;
 	}
 	while ((r = input_next(in, &name)) == 1) {
-		enum detect what = detect_name(name);
+		const char *base = base_name(name);
+		const struct ingest_format *by_name = ingest_format_by_name(base);
+		const struct ingest_format *what = by_name;
 		int named = explicit && !input_is_archive(in);
+		const char *stray;
 		const void *head;
 		ssize_t n;
 
 		/* Inside a directory, known side files are only listed. */
-		if (what == D_IGNORE && !named) {
+		if (what != NULL && what->read == NULL && !named) {
 			side_file_notes(in, name);
-			sink_ignored(input_where(in),
-			    ignore_reason(base_name(name)));
+			sink_ignored(input_where(in), what->not_read);
 			continue;
 		}
 		if ((n = input_peek(in, &head, 64 << 10)) < 0) {
 			exit_status = EXIT_BAD;
 			break;
 		}
-		if (what == D_UNKNOWN || what == D_IGNORE)
-			what = detect_content(head, (size_t)n);
-		/* A stray JSON file in a profile directory is no error. */
-		if (what == D_CHROME && !named &&
-		    !head_has(head, (size_t)n, "\"ph\"") &&
-		    !head_has(head, (size_t)n, "\"traceEvents\"")) {
-			enum detect c = detect_content(head, (size_t)n);
-			int json = c == D_CHROME || c == D_COMM_JSON;
-
-			/*
-			 * But a member named as a trace (*trace.json, .gz
-			 * and all) that is no JSON at all is damage, not a
-			 * stray file: the reader says what is wrong.
-			 */
-			if (json || !has_suffix(base_name(name), "trace.json")) {
-				sink_ignored(input_where(in), json ?
-				    "JSON without trace events" : "not JSON");
-				continue;
-			}
+		if (what == NULL || what->read == NULL)
+			what = ingest_format_by_content(head, (size_t)n);
+		if (what != NULL && what->stray != NULL && !named &&
+		    (stray = what->stray(base, head, (size_t)n)) != NULL) {
+			sink_ignored(input_where(in), stray);
+			continue;
 		}
-		if (what == D_UNKNOWN) {
-			const char *why = ignore_reason(base_name(name));
+		if (what == NULL) {
+			const char *why = by_name != NULL ? by_name->not_read :
+			    NULL;
 
 			if (named && n == 0) {
 				diag_at(input_where(in), 0, "empty input");
@@ -491,7 +360,7 @@ ingest_dir(const char *dir)
 		struct stat st;
 
 		snprintf(path, len, "%s%s%s", dir,
-		    has_suffix(dir, "/") ? "" : "/", names[i]);
+		    ingest_has_suffix(dir, "/") ? "" : "/", names[i]);
 		if (stat(path, &st) != 0) {
 			diag_warnerr("%s", path);
 			exit_status = EXIT_BAD;
