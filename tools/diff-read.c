@@ -54,7 +54,7 @@ struct ref {
 /* A stream side. */
 struct strm {
 	struct tsvr	*in;
-	int		 part[OP_NPARTS], core, cat, ext, dev;
+	int		 part[OP_NPARTS], core, cat, ext, dev, value;
 };
 
 static void	 ref_read(struct dside *, const struct ops_keyopts *, int);
@@ -147,6 +147,7 @@ strm_open(struct dside *s)
 	m->core = tsvr_col(m->in, "core");
 	m->cat = tsvr_col(m->in, "cat");
 	m->ext = tsvr_col(m->in, "ext");
+	m->value = tsvr_col(m->in, "value");
 	if (m->ext >= 0)	/* Kineto: the host operator's type and shapes */
 		s->has_parts |= 1u << OP_TYPE | 1u << OP_IN_SHAPES |
 		    1u << OP_IN_DTYPES;
@@ -199,7 +200,8 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 {
 	struct strm *m = s->rd;
 	struct ops_ext *x = m->ext >= 0 ? ops_ext_new() : NULL;
-	const char *task = ko->key == OK_PIPE ? "pipe" : "kernel", *k;
+	const char *task = ko->key == OK_PIPE ? "pipe" : ko->key ==
+	    OK_CYCLES ? "-" : "kernel", *k;
 	char *buf = NULL;
 	size_t cap = 0, kl, dl, el;
 	struct ops_task t;
@@ -216,7 +218,7 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 		memset(&t, 0, sizeof(t));
 		for (i = 0; i < OP_NPARTS; i++)
 			t.f[i] = field(m->in, m->part[i], &t.fl[i]);
-		t.name = tsvr_field(m->in, ko->key == OK_PIPE ? COL_TRACK :
+		t.name = tsvr_field(m->in, ko->key >= OK_PIPE ? COL_TRACK :
 		    COL_NAME, &t.namel);
 		if (x != NULL && strcmp(k, "host") == 0 && strcmp(field(m->in,
 		    m->cat, &dl), "cpu_op") == 0) {
@@ -228,7 +230,17 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 				    t.f[OP_IN_DTYPES], t.fl[OP_IN_DTYPES]);
 			continue;
 		}
-		if (strcmp(k, task) != 0 || ts == TSV_NO_TS || dur < 0)
+		if (ko->key == OK_CYCLES && strcmp(k, "metric") == 0 &&
+		    strcmp(tsvr_field(m->in, COL_NAME, &dl), "pipe_cycles")
+		    == 0) {
+			/* the simulator's cycles per pipe (instr_exe) */
+			const char *v = field(m->in, m->value, &dl);
+
+			t.name = tsvr_field(m->in, COL_TRACK, &t.namel);
+			if (dtime_parse(v, dl, 0, &dur) != DTIME_OK)
+				continue;
+			ts = 0;
+		} else if (strcmp(k, task) != 0 || ts == TSV_NO_TS || dur < 0)
 			continue;
 		t.core = field(m->in, m->core, &t.corel);
 		t.cat = field(m->in, m->cat, &t.catl);

@@ -30,7 +30,7 @@ const char *const ops_nc_names[NC_N] = {
 };
 
 static const char *const key_names[] = {
-	"name", "type", "sig", "scope", "category", "pipe"
+	"name", "type", "sig", "scope", "category", "pipe", "cycles"
 };
 
 int
@@ -245,6 +245,7 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 	switch (o->key) {
 	case OK_NAME:
 	case OK_PIPE:
+	case OK_CYCLES:
 		put(buf, cap, &at, t->name, t->namel);
 		break;
 	case OK_TYPE:

@@ -13,7 +13,7 @@
 
 /* What a group is keyed by (-k). */
 enum ops_key {
-	OK_NAME, OK_TYPE, OK_SIG, OK_SCOPE, OK_CATEGORY, OK_PIPE
+	OK_NAME, OK_TYPE, OK_SIG, OK_SCOPE, OK_CATEGORY, OK_PIPE, OK_CYCLES
 };
 
 /* The parts of a signature (-p), in the order they are joined. */

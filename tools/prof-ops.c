@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "devtab.h"
 #include "diag.h"
+#include "dtime.h"
 #include "num.h"
 #include "ops.h"
 #include "stage.h"
@@ -74,8 +75,9 @@ usage(void)
 	    "  -d, --depth=N       scope key: the first N scope parts "
 	    "(default 0: the\n"
 	    "                      innermost scope of each op)\n"
-	    "  -k, --key=KEY       name, type, sig, scope, category or pipe "
-	    "(default name)\n"
+	    "  -k, --key=KEY       name, type, sig, scope, category, pipe or "
+	    "cycles\n"
+	    "                      (default name)\n"
 	    "  -m, --exact=N       durations kept per group for an exact "
 	    "median (default\n"
 	    "                      65536; past it a histogram within 1%%)\n"
@@ -117,7 +119,7 @@ task_fields(struct ops_task *t)
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < OP_NPARTS; i++)
 		t->f[i] = stage_get(st, c_part[i], &t->fl[i]);
-	t->name = stage_get(st, opts.ko.key == OK_PIPE ? COL_TRACK : COL_NAME,
+	t->name = stage_get(st, opts.ko.key >= OK_PIPE ? COL_TRACK : COL_NAME,
 	    &t->namel);
 	t->core = stage_get(st, c_core, &t->corel);
 	t->cat = stage_get(st, c_cat, &t->catl);
@@ -144,22 +146,21 @@ do_host(void)
 		ops_ext_add(ext, e, el, n, nl, s, sl, dt, dl);
 }
 
+/*
+ * Add the current record, a task of DUR (ns, or cycles for pipe_cycles)
+ * starting at TS (STAGE_NO_TS: no place on the timeline).
+ */
 static void
-do_task(void)
+add_task(int64_t ts, int64_t dur)
 {
 	size_t dl, kl, l;
 	const char *dev = stage_get(st, COL_DEV, &dl);
-	int64_t ts = stage_ts(st), dur = stage_dur(st);
 	struct ops_task t;
 	struct ops_group *g;
 	struct odev *d;
 	const char *s;
 	int isnew;
 
-	if (ts == STAGE_NO_TS || dur < 0)
-		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
-		    "%s record without %s", opts.ko.key == OK_PIPE ? "pipe" :
-		    "kernel", ts == STAGE_NO_TS ? "ts_ns" : "dur_ns");
 	task_fields(&t);
 	kl = ops_key_make(&opts.ko, &t, &keybuf, &keycap);
 	if (opts.all_devs)
@@ -186,10 +187,44 @@ do_task(void)
 	d->total += dur;
 	d->nc[g->nc] += dur;
 	d->ncn[g->nc]++;
+	if (ts == STAGE_NO_TS)
+		return;
 	if (ts < d->first)
 		d->first = ts;
 	if (ts + dur > d->last)
 		d->last = ts + dur;
+}
+
+static void
+do_task(void)
+{
+	int64_t ts = stage_ts(st), dur = stage_dur(st);
+
+	if (ts == STAGE_NO_TS || dur < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "%s record without %s", opts.ko.key == OK_PIPE ? "pipe" :
+		    "kernel", ts == STAGE_NO_TS ? "ts_ns" : "dur_ns");
+	add_task(ts, dur);
+}
+
+/*
+ * With -k cycles, the cycles per pipe of the op simulator's instr_exe
+ * table (prof-ingest's pipe_cycles metrics) are tasks too: the pipe
+ * with the most cycles bounds the kernel.
+ */
+static void
+do_cycles(void)
+{
+	size_t n;
+	const char *v = stage_get(st, stage_col(st, "value"), &n);
+	int64_t cyc;
+
+	if (strcmp(stage_get(st, COL_NAME, NULL), "pipe_cycles") != 0)
+		return;
+	if (dtime_parse(v, n, 0, &cyc) != DTIME_OK || cyc < 0)
+		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
+		    "pipe_cycles: invalid value '%.*s'", (int)n, v);
+	add_task(STAGE_NO_TS, cyc);
 }
 
 /* A step window of prof-steps: the wall time shares are taken of. */
@@ -460,7 +495,8 @@ find_cols(void)
 static void
 run(const char *path, int argc, char *argv[])
 {
-	const char *task = opts.ko.key == OK_PIPE ? "pipe" : "kernel";
+	const char *task = opts.ko.key == OK_PIPE ? "pipe" :
+	    opts.ko.key == OK_CYCLES ? "-" : "kernel";
 	unsigned long seen;
 	int64_t end;
 
@@ -472,13 +508,15 @@ run(const char *path, int argc, char *argv[])
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
 		    "annotated by prof-ops: its records would be repeated");
 	find_cols();
-	if (c_ext >= 0 && opts.ko.key != OK_PIPE)
+	if (c_ext >= 0 && opts.ko.key < OK_PIPE)
 		ext = ops_ext_new();
 	while (stage_next(st)) {
 		if (stage_is(st, task))
 			do_task();
 		else if (stage_is(st, "window"))
 			do_window();
+		else if (opts.ko.key == OK_CYCLES && stage_is(st, "metric"))
+			do_cycles();
 		else if (ext != NULL && stage_is(st, "host"))
 			do_host();
 		stage_pass(st);
@@ -544,7 +582,7 @@ main(int argc, char **argv)
 	}
 	if (ops_key_parse(key, &opts.ko.key) < 0)
 		cli_usage_error("option '--key': invalid value '%s' (want "
-		    "name, type, sig, scope, category or pipe)", key);
+		    "name, type, sig, scope, category, pipe or cycles)", key);
 	opts.ko.parts = (1u << OP_NPARTS) - 1;
 	if (parts != NULL && ops_parts_parse(parts, &opts.ko.parts) < 0)
 		cli_usage_error("option '--parts': invalid list '%s'", parts);
