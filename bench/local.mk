@@ -8,7 +8,7 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh
+	bench/breadth.sh bench/ops.sh
 .PHONY: bench bench-breadth
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.

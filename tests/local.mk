@@ -87,3 +87,7 @@ TESTS += tests/structure-corpus.sh
 EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 	tests/structure-evidence.py \
 	tests/data/steps-markerless-known.tsv
+
+# prof-ops and prof-diff against an independent python3 computation.
+TESTS += tests/ops-corpus.sh
+EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py

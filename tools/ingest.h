@@ -160,6 +160,11 @@ int	 ingest_name_kernel_details(const char *);
 int	 ingest_content_kernel_details(const char *, size_t);
 int	 ingest_kernel_details(struct input *, const char *,
 	    const struct ingest_ctx *);
+/* The op simulator's CORE_instr_exe.csv (ingest-instr.c). */
+int	 ingest_name_instr_exe(const char *);
+int	 ingest_content_instr_exe(const char *, size_t);
+int	 ingest_instr_exe(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_step_trace(const char *);
 int	 ingest_content_step_trace(const char *, size_t);
 int	 ingest_step_trace(struct input *, const char *,
