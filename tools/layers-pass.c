@@ -61,7 +61,7 @@ held_push(struct ldev *d, struct lkern *k)
 	if (k->rec == NULL)
 		k->rec = stage_keep(lst);
 	if (d->nk == d->kcap) {
-		d->kcap = d->kcap ? 2 * d->kcap : 256;
+		d->kcap = d->kcap ? 2 * d->kcap : 16;
 		d->k = xreallocarray(d->k, d->kcap, sizeof(*d->k));
 	}
 	d->k[d->nk++] = *k;
@@ -344,13 +344,13 @@ close_layer(struct ldev *d, int64_t end, int last)
 		d->chk_layers[c] += ls.cnt[c] > 0;
 	}
 	d->type_layers[t]++;
-	d->pend[t].cost += lc.cost;
-	d->pend[t].idle += lc.idle;
-	d->pend[t].gap += lc.gap > 0 ? lc.gap : 0;
+	ldev_pend(d, t)->cost += lc.cost;
+	ldev_pend(d, t)->idle += lc.idle;
+	ldev_pend(d, t)->gap += lc.gap > 0 ? lc.gap : 0;
 	for (c = 0; c < NPARTS; c++) {
-		d->pend[t].pbusy[c] += lc.part[c].busy;
-		d->pend[t].psum[c] += lc.part[c].sum;
-		d->pend[t].pcost[c] += lc.part[c].cost;
+		ldev_pend(d, t)->pbusy[c] += lc.part[c].busy;
+		ldev_pend(d, t)->psum[c] += lc.part[c].sum;
+		ldev_pend(d, t)->pcost[c] += lc.part[c].cost;
 	}
 	d->prev_unit = t;
 	/* a CNN's head and its recomputed units are no layers of the body */

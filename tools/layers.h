@@ -234,8 +234,14 @@ struct ldev {
 	char		*win_step;
 	int64_t		 win_hsteps;	/* host step records during it */
 	/* whole-capture summary */
-	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
-	struct ltype	 types[NPHASES][NLTYPES];
+	/*
+	 * Per layer type: the open pass's layers, and per phase; NULL until
+	 * the device has a layer (a job of 100,000 ranks without markers
+	 * must not cost 20 KB a rank): reach them through ldev_pend() and
+	 * ldev_type().
+	 */
+	struct ltype	*pend;		/* [NLTYPES] */
+	struct ltype	*types;		/* [NPHASES * NLTYPES] */
 	int64_t		 npasses, nlayers, nmarkers, ndir[3];
 	int64_t		 nprefill, ndecode, nphase_layers[NPHASES];
 	int64_t		 nkernels;
@@ -342,5 +348,11 @@ const char	*stream_name(const struct ldev *, uint32_t);
 int64_t		 median_of(int64_t *, size_t);
 int64_t		 mean_of(const int64_t *, size_t);
 void		 put_ratio(struct srec *, int, int64_t, int64_t);
+
+/* D's summary of layer type T in the open pass, or in phase PH. */
+struct ltype	*ldev_pend(struct ldev *, int);
+struct ltype	*ldev_type(struct ldev *, int, int);
+/* Whether D has layers of type T in phase PH. */
+int		 ldev_has_type(const struct ldev *, int, int);
 
 #endif

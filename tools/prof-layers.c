@@ -94,6 +94,29 @@ usage(void)
 	exit(EXIT_OK);
 }
 
+struct ltype *
+ldev_pend(struct ldev *d, int t)
+{
+	if (d->pend == NULL)
+		d->pend = xcalloc(NLTYPES, sizeof(*d->pend));
+	return &d->pend[t];
+}
+
+struct ltype *
+ldev_type(struct ldev *d, int ph, int t)
+{
+	if (d->types == NULL)
+		d->types = xcalloc((size_t)NPHASES * NLTYPES,
+		    sizeof(*d->types));
+	return &d->types[ph * NLTYPES + t];
+}
+
+int
+ldev_has_type(const struct ldev *d, int ph, int t)
+{
+	return d->types != NULL && d->types[ph * NLTYPES + t].n > 0;
+}
+
 static struct ldev *
 dev_of(const char *name, size_t len)
 {
@@ -197,16 +220,13 @@ do_hstep(void)
 	size_t dl;
 	const char *dev = stage_get(lst, COL_DEV, &dl);
 	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
-	size_t i;
+	/* A device's window is the one of its own name (dev_of). */
+	struct ldev *d = devtab_find(&devs, dev, dl);
 
 	w->hsteps++;
-	for (i = 0; i < devs.n; i++) {
-		struct ldev *d = devs.v[i].item;
-
-		if (d->win == w && d->nk > 0 && !d->seen_marker &&
-		    d->family == FAM_NONE)
-			d->win_hsteps++;
-	}
+	if (d != NULL && d->win == w && d->nk > 0 && !d->seen_marker &&
+	    d->family == FAM_NONE)
+		d->win_hsteps++;
 	stage_pass(lst);
 }
 
@@ -230,11 +250,13 @@ free_devs(void)
 	for (i = 0; i < devs.n; i++) {
 		struct ldev *d = devs.v[i].item;
 
-		for (j = 0; j < NLTYPES; j++) {
+		for (j = 0; j < NLTYPES && d->pend != NULL; j++)
 			ltype_free(&d->pend[j]);
+		for (j = 0; j < NLTYPES && d->types != NULL; j++)
 			for (ph = 0; ph < NPHASES; ph++)
-				ltype_free(&d->types[ph][j]);
-		}
+				ltype_free(ldev_type(d, ph, (int)j));
+		free(d->pend);
+		free(d->types);
 		for (j = 0; j < d->nstreams; j++) {
 			free(d->streams[j].track);
 			free(d->streams[j].run.s);
