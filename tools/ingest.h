@@ -14,7 +14,7 @@ enum icol {
 	IC_KIND, IC_TS, IC_DUR, IC_DEV, IC_TRACK, IC_NAME, IC_CAT, IC_TYPE,
 	IC_CORE, IC_STEP, IC_WAIT, IC_PID, IC_CORR, IC_EXT, IC_GROUP,
 	IC_IN_SHAPES, IC_IN_DTYPES, IC_OUT_SHAPES, IC_OUT_DTYPES, IC_FLOPS,
-	IC_BYTES, IC_VALUE, IC_PMU, IC_SRC,
+	IC_BYTES, IC_VALUE, IC_PMU, IC_FRAME, IC_SRC,
 	IC_NCOLS
 };
 /* The text columns a reader fills: those after the numbers. */
@@ -85,6 +85,14 @@ const struct ingest_format *ingest_format_named(const char *);
 /* Whether F's device tasks give way to those of OTHER in one run. */
 int	 ingest_yields_device(const struct ingest_format *,
 	    const struct ingest_format *);
+
+/*
+ * The innermost user frame of a Python call stack (entries "FILE(LINE):
+ * FUNCTION" joined by ';', innermost first), inside it, with its
+ * length; NULL when every frame is PyTorch's or Python's own
+ * (ingest-frame.c).
+ */
+const char *ingest_user_frame(const char *, size_t, size_t *);
 
 int	 ingest_has_suffix(const char *, const char *);
 int	 ingest_has_prefix(const char *, const char *);

@@ -447,6 +447,7 @@ render_md(struct rctx *rc)
 		fprintf(rc->out, " (%s ns since the epoch)", m->origin);
 	fputs(".\n\n", rc->out);
 	summary(rc);
+	md_ops(rc);
 	md_ranks(rc);
 	metrics(rc);
 	render_md_findings(rc);
