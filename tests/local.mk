@@ -62,6 +62,11 @@ tests_unit_test_tsv_words_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_SIMD
 case_tests = $(patsubst $(srcdir)/%,%,\
 	$(sort $(wildcard $(srcdir)/tests/prof-*/*.sh)))
 $(case_tests:.sh=.log): SH_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-case.sh
+# Each tool's directory of cases is distributed whole, and a check run in
+# the source tree leaves the cases' logs in it: they must not reach the
+# tarball, where a VPATH build would take them for results already made.
+dist-hook:
+	rm -f $(distdir)/tests/prof-*/*.log $(distdir)/tests/prof-*/*.trs
 
 TESTS = $(unit_tests) \
 	tests/cli.sh \
