@@ -1,7 +1,8 @@
 /*
  * prof-layers: what the model does, layer by layer, from the trace
- * alone (the architecture pipeline A1-A7 of the analysis spec, section
- * 9, for Ascend and GPU names).
+ * alone (the method's architecture pipeline, A1 to A7: doc/analysis-
+ * rules.md, Markers and passes to Streams and communication overlap,
+ * for Ascend and GPU names).
  *
  * Attention kernels mark layers: one per layer and pass.  Kernels pass
  * through annotated with their pass, layer and layer type; pass, layer

@@ -305,7 +305,10 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		f->write(&rc);
 		finish(out, xstrdup(p));
 		tmp_path = NULL;
-		/* Step A9 of the analysis rules: tell the user the path. */
+		/*
+		 * Step A9 of the method: tell the user the path
+		 * (doc/analysis-rules.md, Reports).
+		 */
 		if (f->needs & RF_SAY)
 			fprintf(stderr, "%s: %s written to %s\n",
 			    diag_progname(), f->what, p);

@@ -1,6 +1,7 @@
 /*
- * -f json: the anomaly_discovery object of the analysis rules (schema
- * shared/reference/anomaly_discovery.schema.json), every required field
+ * -f json: the anomaly_discovery object of the analysis rules
+ * (doc/analysis-rules.md, Reports; the schema is
+ * tests/prof-render/anomaly_discovery.schema.json), every required field
  * present, plus extra fields the schema allows: dev on every array item,
  * per-device capture figures, per-step results, structure, AI CPU
  * classes and recommendations.
