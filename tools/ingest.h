@@ -173,9 +173,16 @@ int	 ingest_name_instr_exe(const char *);
 int	 ingest_content_instr_exe(const char *, size_t);
 int	 ingest_instr_exe(struct input *, const char *,
 	    const struct ingest_ctx *);
+int	 ingest_name_cluster_step(const char *);
+int	 ingest_content_cluster_step(const char *, size_t);
+int	 ingest_cluster_step(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_step_trace(const char *);
 int	 ingest_content_step_trace(const char *, size_t);
 int	 ingest_step_trace(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_cluster_comm(const char *);
+int	 ingest_cluster_comm(struct input *, const char *,
 	    const struct ingest_ctx *);
 int	 ingest_name_comm_json(const char *);
 int	 ingest_content_comm_json(const char *, size_t);
