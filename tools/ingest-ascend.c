@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +725,8 @@ struct creader {
 	int		 src;
 	char		*key;		/* decoded op key */
 	size_t		 keycap;
+	char		*pmu;		/* the op's figures, key=value,... */
+	size_t		 pmucap;
 };
 
 /*
@@ -773,6 +776,106 @@ comm_times(const struct creader *c, int info, struct irec *r)
 	return 0;
 }
 
+/* Append "PREFIX_KEY=VALUE" (the number at token T, as written) to *LEN. */
+static void
+comm_figure(struct creader *c, size_t *len, const char *prefix,
+    const char *name, int t)
+{
+	const struct json_doc *d = c->doc;
+	const jsmntok_t *tok = &d->tok[t];
+	size_t vl = (size_t)(tok->end - tok->start);
+	char *k = ascend_key(name, 0), *p;
+
+	if (tok->type != JSMN_PRIMITIVE || tok->end < tok->start)
+		goto out;
+	if (*len + strlen(prefix) + strlen(k) + vl + 4 > c->pmucap) {
+		c->pmucap = 2 * (*len + strlen(prefix) + strlen(k) + vl + 4);
+		c->pmu = xrealloc(c->pmu, c->pmucap);
+	}
+	p = c->pmu + *len;
+	p += sprintf(p, "%s%s%s%s=", *len > 0 ? "," : "", prefix,
+	    *prefix != '\0' ? "_" : "", k);
+	memcpy(p, d->text + tok->start, vl);
+	p[vl] = '\0';
+	*len = (size_t)(p - c->pmu) + vl;
+out:
+	free(k);
+}
+
+/*
+ * The op's own figures, in pmu as the file wrote them: transit, wait,
+ * synchronisation and idle time (the Wait Time is spent inside the op's
+ * duration waiting for its peers, not queued before its start as a
+ * kernel's wait_ns is), and per transport link that carried data (RDMA,
+ * HCCS, PCIE, SDMA, SIO ...) its transit size and time; their sizes,
+ * in decimal MB, added up exactly into bytes, less SDMA's.  Returns the
+ * pmu length.
+ */
+static size_t
+comm_figures(struct creader *c, int op, int info, struct irec *r,
+    char *bytes)
+{
+	static const char *const times[] = { "Transit Time(ms)",
+	    "Wait Time(ms)", "Synchronization Time(ms)", "Idle Time(ms)" };
+	const struct json_doc *d = c->doc;
+	size_t len = 0, i;
+	int bw, t, k, sz, tt;
+	int64_t b, total = 0;
+	char name[64];
+
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if ((t = json_get(d->text, d->tok, d->ntok, info,
+		    times[i])) >= 0)
+			comm_figure(c, &len, "", times[i], t);
+	bw = json_get(d->text, d->tok, d->ntok, op,
+	    "Communication Bandwidth Info");
+	if (bw >= 0 && d->tok[bw].type == JSMN_OBJECT) {
+		t = bw + 1;
+		for (k = 0; k < d->tok[bw].size && t + 1 < d->ntok; k++) {
+			sz = json_get(d->text, d->tok, d->ntok, t + 1,
+			    "Transit Size(MB)");
+			tt = json_get(d->text, d->tok, d->ntok, t + 1,
+			    "Transit Time(ms)");
+			if (sz >= 0 && d->tok[t].type == JSMN_STRING &&
+			    json_dec(d->text, d->tok, sz, 6, &b) ==
+			    DTIME_OK && b > 0) {
+				size_t nl = (size_t)(d->tok[t].end -
+				    d->tok[t].start);
+
+				if (nl >= sizeof(name))
+					nl = sizeof(name) - 1;
+				memcpy(name, d->text + d->tok[t].start, nl);
+				name[nl] = '\0';
+				for (i = 0; i < nl; i++)
+					name[i] = (char)tolower(
+					    (unsigned char)name[i]);
+				comm_figure(c, &len, name, "Transit Size(MB)",
+				    sz);
+				if (tt >= 0)
+					comm_figure(c, &len, name,
+					    "Transit Time(ms)", tt);
+				/*
+				 * msprof-analyze's SDMA entry is the sum of
+				 * the on-node links (HCCS, PCIE) again.
+				 */
+				if (strcmp(name, "sdma") != 0 &&
+				    __builtin_add_overflow(total, b, &total))
+					total = INT64_MAX;
+			}
+			t = json_skip(d->tok, d->ntok, t + 1);
+		}
+	}
+	if (total > 0) {
+		r->v[IC_BYTES] = bytes;
+		r->len[IC_BYTES] = (size_t)sprintf(bytes, "%" PRId64, total);
+	}
+	if (len > 0) {
+		r->v[IC_PMU] = c->pmu;
+		r->len[IC_PMU] = len;
+	}
+	return len;
+}
+
 /*
  * One op of a step: KEY is "<op>@<group hash>", VAL its object.  The
  * per-section "Total Op Info" aggregate is not an op; an op with no start
@@ -784,7 +887,7 @@ comm_op(struct creader *c, int key, int val, const char *step,
 {
 	const struct json_doc *d = c->doc;
 	struct irec r;
-	char *at;
+	char *at, bytes[24];
 	int info;
 	long n;
 
@@ -826,6 +929,7 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	r.len[IC_TYPE] = strlen(type);
 	r.v[IC_CAT] = "communication";
 	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
+	(void)comm_figures(c, val, info, &r, bytes);
 	sink_add(c->src, &r);
 	return 0;
 }
@@ -941,6 +1045,7 @@ ingest_comm_json(struct input *in, const char *where,
 		i = json_skip(doc.tok, doc.ntok, i + 1);
 	}
 	free(c.key);
+	free(c.pmu);
 	json_free(&doc);
 	sink_end(c.src);
 	return damaged ? -1 : rc;
@@ -1055,6 +1160,7 @@ ingest_cluster_comm(struct input *in, const char *where,
 		i = json_skip(doc.tok, doc.ntok, i + 1);
 	}
 	free(c.key);
+	free(c.pmu);
 	json_free(&doc);
 	sink_end(c.src);
 	return damaged ? -1 : rc;
