@@ -10,8 +10,10 @@
 # every rank's step, compute, exposed communication and free time in
 # prof-cluster's rank_step records must equal the CSV's rank rows, each
 # read by python3 as an exact decimal count of us and rounded to the ns
-# half away from zero (prof-tsv(5)), and the comm records must be as many
-# as the file's ops times their ranks.  The python part is skipped, with a
+# half away from zero (prof-tsv(5)), the comm records must be as many
+# as the file's ops times their ranks, and each rank's bytes and transit
+# time per link (SDMA left out) must be the file's, op by op, rounded the
+# same way and added up.  The python part is skipped, with a
 # message, without python3.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -114,7 +116,9 @@ for run in $clusters; do
 	    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
 	    $1 == "rank_step" { printf "rank %s step %s: %s %s %s %s\n", $4,
 		$c["step"], $c["step_ns"], $c["compute_ns"],
-		$c["comm_exposed_ns"], $c["idle_ns"] }' | sort >"$tmp/g"
+		$c["comm_exposed_ns"], $c["idle_ns"] }
+	    $1 == "link" { printf "link %s %s: %s bytes in %s ns\n", $4,
+		$c["name"], $c["bytes"], $c["transit_ns"] }' | sort >"$tmp/g"
 	printf 'comm records: %s\n' "$(grep -c '^comm	' "$tmp/in")" >>"$tmp/g"
 	"$py" - "$run" <<'PY' | sort >"$tmp/w"
 import csv, json, sys
@@ -129,12 +133,25 @@ for row in csv.DictReader(open(run + '/cluster_step_trace_time.csv')):
         ns(row['Stage']), ns(row['Computing']),
         ns(row['Communication(Not Overlapped)']), ns(row['Free'])))
 n = 0
-for group in json.load(open(run + '/cluster_communication.json')).values():
+link = {}
+doc = json.load(open(run + '/cluster_communication.json'), parse_float=Decimal)
+for group in doc.values():
     for ops in group.values():
         for key, ranks in ops.items():
-            if key != 'Total Op Info':
-                n += len(ranks)
+            if key == 'Total Op Info':
+                continue
+            n += len(ranks)
+            for rank, op in ranks.items():
+                for t, f in op.get('Communication Bandwidth Info', {}).items():
+                    size = ns(f['Transit Size(MB)'] * 1000)
+                    if t == 'SDMA' or size <= 0:
+                        continue
+                    b, tt = link.get((rank, t.lower()), (0, 0))
+                    link[(rank, t.lower())] = (b + size,
+                        tt + ns(f['Transit Time(ms)'] * 1000))
 print('comm records: %d' % n)
+for (rank, t), (b, tt) in link.items():
+    print('link %s %s: %d bytes in %d ns' % (rank, t, b, tt))
 PY
 	sort "$tmp/g" >"$tmp/g2"; sort "$tmp/w" >"$tmp/w2"
 	if cmp -s "$tmp/g2" "$tmp/w2"; then

@@ -12,8 +12,12 @@
  *               and how long the others waited for it
  *   rank_wait   per dev: the time it waited for others and the time it
  *               made others wait, over every matched collective
- *   cluster     the job's findings: the slow rank, the step skew and the
- *               compute imbalance between ranks
+ *   link        per (dev, transport link): the bytes communication.json
+ *               says the rank's ops moved over it, their transit time
+ *               and the bandwidth
+ *   cluster     the job's findings: the slow rank, the step skew, the
+ *               compute imbalance between ranks and, per link type, the
+ *               rank with the slowest link
  *
  * A collective is matched by (step, name, occurrence): the n-th time a
  * rank runs an op of that name within that step.  Ascend names carry the
@@ -34,6 +38,7 @@
 
 #include "cli.h"
 #include "devtab.h"
+#include "dtime.h"
 #include "diag.h"
 #include "hash.h"
 #include "kclass.h"
@@ -46,7 +51,7 @@ static const char *const added[] = {
 	"comm_exposed_ns", "idle_ns", "min_ns", "median_ns", "max_ns",
 	"skew_ratio", "slow_rank", "fast_rank", "last_rank", "seq",
 	"arrival_skew_ns", "waited_ns", "caused_ns", "matched", "last_count",
-	"evidence", "tags"
+	"transit_ns", "gbps", "evidence", "tags"
 };
 
 /* The step_trace_time metrics kept per step (prof-ingest's names). */
@@ -71,9 +76,17 @@ struct cop {
 	int64_t		 ts, dur;
 };
 
+/* What a rank's ops moved over one transport link (HCCS, RDMA ...). */
+struct rlink {
+	char		 name[16];	/* as pmu keys have it: "hccs" */
+	int64_t		 bytes, transit_ns;
+};
+
 struct rdev {
 	struct rstep	*steps;
 	size_t		 nsteps;
+	struct rlink	*links;
+	size_t		 nlinks;
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
 };
@@ -128,7 +141,7 @@ op_slot(size_t dev, int kernel, const char *key)
 	return &lastop[i];
 }
 static struct {
-	int step, core, value, cat;
+	int step, core, value, cat, pmu;
 } c;
 static struct {
 	int64_t		 skew_num, skew_den;	/* flag skew above this */
@@ -239,6 +252,71 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	*op_slot(dev, kernel, key) = nops;	/* the table may have grown */
 }
 
+/* The link NAME (LEN bytes) of D, made on first sight. */
+static struct rlink *
+link_of(struct rdev *d, const char *name, size_t len)
+{
+	size_t i;
+
+	if (len >= sizeof(d->links[0].name))
+		len = sizeof(d->links[0].name) - 1;
+	for (i = 0; i < d->nlinks; i++)
+		if (strncmp(d->links[i].name, name, len) == 0 &&
+		    d->links[i].name[len] == '\0')
+			return &d->links[i];
+	d->links = xreallocarray(d->links, d->nlinks + 1, sizeof(*d->links));
+	memset(&d->links[d->nlinks], 0, sizeof(*d->links));
+	memcpy(d->links[d->nlinks].name, name, len);
+	return &d->links[d->nlinks++];
+}
+
+/*
+ * A communication.json op's links, from its pmu (prof-ingest(1)):
+ * LINK_transit_size_mb (decimal MB: bytes at scale 6) and
+ * LINK_transit_time_ms (ns at scale 6).  SDMA is the on-node links'
+ * sum again and is left out; a figure that does not parse is too.
+ */
+static void
+on_links(struct stage *st, struct rdev *d)
+{
+	static const char size_key[] = "_transit_size_mb=";
+	static const char time_key[] = "_transit_time_ms=";
+	size_t n, kl, vl;
+	const char *p, *e, *eq, *v, *end;
+	int64_t x;
+	int is_size;
+
+	if (c.pmu < 0)
+		return;
+	p = stage_get(st, c.pmu, &n);
+	for (end = p + n; p < end; p = e + 1) {
+		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
+			e = end;
+		if ((eq = memchr(p, '=', (size_t)(e - p))) == NULL)
+			continue;
+		v = eq + 1;
+		vl = (size_t)(e - v);
+		kl = (size_t)(v - p);
+		is_size = kl > sizeof(size_key) - 1 && memcmp(v -
+		    (sizeof(size_key) - 1), size_key, sizeof(size_key) - 1) ==
+		    0;
+		if (!is_size && !(kl > sizeof(time_key) - 1 && memcmp(v -
+		    (sizeof(time_key) - 1), time_key, sizeof(time_key) - 1) ==
+		    0))
+			continue;
+		kl -= sizeof(size_key) - 1;	/* both keys are as long */
+		if ((kl == 4 && memcmp(p, "sdma", 4) == 0) ||
+		    dtime_parse(v, vl, 6, &x) != DTIME_OK || x < 0)
+			continue;
+		if (is_size)
+			link_of(d, p, kl)->bytes = num_sat_add(
+			    link_of(d, p, kl)->bytes, x);
+		else
+			link_of(d, p, kl)->transit_ns = num_sat_add(
+			    link_of(d, p, kl)->transit_ns, x);
+	}
+}
+
 static void
 on_record(struct stage *st)
 {
@@ -279,6 +357,7 @@ on_record(struct stage *st)
 		    memcmp(core, "communication", 13) == 0) {
 			d->ncomm++;
 			on_comm(st, dev, 0);
+			on_links(st, d);
 		}
 	} else if (stage_is(st, "metric") && c.value >= 0) {
 		s = stage_get(st, COL_NAME, &n);
@@ -725,6 +804,90 @@ compute_imbalance(struct stage *st)
 	stage_put(st, r);
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Per rank and link, what its ops moved and how fast; then per link type
+ * used by two ranks or more, the rank whose link was slowest (bytes over
+ * transit time, as msprof-analyze computes Bandwidth(GB/s): 1 GB/s is a
+ * byte per ns) against the median of the ranks, tagged SLOW_LINK below
+ * 80 % of it.  No peak is assumed: the links' rated speeds depend on the
+ * machine (HCCS generation, the RDMA NIC), which the trace does not say.
+ */
+static void
+links(struct stage *st)
+{
+	char names[16][16], buf[NUM_BUFSIZE], mb[NUM_BUFSIZE], ev[512];
+	size_t nn = 0, i, j, k, n;
+	int64_t *bw = xreallocarray(NULL, devs.n + 1, sizeof(*bw)), worst, med;
+	const char *slow;
+	struct srec *r;
+	struct rlink *l;
+
+	for (i = 0; i < devs.n; i++)
+		for (j = 0; j < dev_at(i)->nlinks; j++) {
+			l = &dev_at(i)->links[j];
+			r = rec(st, "link", devs.v[i].name, l->name);
+			srec_set_i64(r, stage_col(st, "bytes"), l->bytes);
+			srec_set_i64(r, stage_col(st, "transit_ns"),
+			    l->transit_ns);
+			if (l->transit_ns > 0)
+				srec_set(r, stage_col(st, "gbps"), buf,
+				    num_ratio(buf, l->bytes, l->transit_ns,
+				    3));
+			stage_put(st, r);
+			for (k = 0; k < nn && strcmp(names[k], l->name); k++)
+				;
+			if (k == nn && nn < 16)
+				memcpy(names[nn++], l->name, 16);
+		}
+	for (k = 0; k < nn; k++) {
+		/* bandwidth in bytes per ms (GB/s x 1e6), to compare exactly */
+		worst = INT64_MAX;
+		slow = NULL;
+		for (i = 0, n = 0; i < devs.n; i++)
+			for (j = 0; j < dev_at(i)->nlinks; j++) {
+				l = &dev_at(i)->links[j];
+				if (strcmp(l->name, names[k]) != 0 ||
+				    l->transit_ns <= 0 || l->bytes <= 0)
+					continue;
+				bw[n] = (int64_t)((__int128)l->bytes * 1000000 /
+				    l->transit_ns);
+				if (bw[n] < worst) {
+					worst = bw[n];
+					slow = devs.v[i].name;
+				}
+				n++;
+			}
+		if (n < 2)
+			continue;
+		qsort(bw, n, sizeof(*bw), cmp_i64);
+		med = bw[n / 2];	/* the upper median: of two, the other */
+		r = rec(st, "cluster", "", "slow_link");
+		srec_set_str(r, stage_col(st, "scope"), names[k]);
+		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
+		srec_set_str(r, stage_col(st, "slow_rank"), slow);
+		srec_set(r, stage_col(st, "gbps"), buf, num_ratio(buf, worst,
+		    1000000, 3));
+		set_ratio(r, "skew_ratio", st, med - worst, worst);
+		num_ratio(mb, med, 1000000, 3);
+		snprintf(ev, sizeof(ev), "%s: rank %s moved %s GB/s against "
+		    "a median of %s GB/s over %zu ranks", names[k], slow, buf,
+		    mb, n);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		if ((__int128)worst * 100 < (__int128)med * 80)
+			srec_set_str(r, stage_col(st, "tags"), "SLOW_LINK");
+		stage_put(st, r);
+	}
+	free(bw);
+}
+
 static void
 summarize(struct stage *st)
 {
@@ -773,6 +936,7 @@ summarize(struct stage *st)
 		stage_put(st, r);
 	}
 	compute_imbalance(st);
+	links(st);
 }
 
 static void
@@ -792,6 +956,7 @@ run(const char *path, int argc, char *argv[])
 	c.core = stage_col(st, "core");
 	c.cat = stage_col(st, "cat");
 	c.value = stage_col(st, "value");
+	c.pmu = stage_col(st, "pmu");
 	devtab_init(&devs, sizeof(struct rdev));
 	while (stage_next(st)) {
 		on_record(st);
@@ -807,6 +972,7 @@ run(const char *path, int argc, char *argv[])
 		for (j = 0; j < dev_at(i)->nsteps; j++)
 			free(dev_at(i)->steps[j].step);
 		free(dev_at(i)->steps);
+		free(dev_at(i)->links);
 	}
 	devtab_free(&devs);
 }

@@ -489,6 +489,12 @@ across_ranks(struct rctx *rc)
 			    "most over the least ", ranks_get(r, RK_CLUSTER, i,
 			    RC_EVIDENCE));
 			put_pct(f, ranks_get(r, RK_CLUSTER, i, RC_SKEW));
+		} else if (strcmp(name, "slow_link") == 0) {
+			fprintf(f, "across ranks: slowest link %s",
+			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
+			if (strstr(ranks_get(r, RK_CLUSTER, i, RC_TAGS),
+			    "SLOW_LINK") != NULL)
+				fputs(" (SLOW_LINK)", f);
 		} else
 			fprintf(f, "across ranks: %s", name);
 		line_close(rc, &l, 4);
