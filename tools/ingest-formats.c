@@ -36,10 +36,11 @@ name_xplane(const char *base)
 }
 
 static int
-name_metadata(const char *base)
+name_profiler_info(const char *base)
 {
 	return ingest_has_prefix(base, "profiler_info") ||
-	    ingest_has_prefix(base, "profiler_metadata");
+	    (ingest_has_prefix(base, "profiler_metadata") &&
+	    !ingest_name_metadata(base));
 }
 
 static int
@@ -80,7 +81,9 @@ const struct ingest_format ingest_formats[] = {
 	    .not_read = "SQLite export: not supported yet" },
 	{ .name = "xplane", .by_name = name_xplane,
 	    .not_read = "XPlane protobuf: not supported yet" },
-	{ .name = "metadata", .by_name = name_metadata,
+	{ .name = "profiler_metadata", .by_name = ingest_name_metadata,
+	    .read = ingest_metadata },
+	{ .name = "metadata", .by_name = name_profiler_info,
 	    .not_read = "profiler metadata: not ingested" },
 	{ .name = "cluster", .by_name = name_cluster,
 	    .not_read = "aggregated analysis output: not ingested" },

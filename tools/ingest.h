@@ -189,6 +189,11 @@ int	 ingest_content_comm_json(const char *, size_t);
 int	 ingest_comm_json(struct input *, const char *,
 	    const struct ingest_ctx *);
 
+/* ingest-meta.c: torch_npu's profiler_metadata.json. */
+int	 ingest_name_metadata(const char *);
+int	 ingest_metadata(struct input *, const char *,
+	    const struct ingest_ctx *);
+
 /* ingest-chrome.c: Chrome traces (Kineto, trace_view, the simulator). */
 int	 ingest_name_chrome(const char *);
 int	 ingest_content_chrome(const char *, size_t);

@@ -87,6 +87,9 @@ struct rdev {
 	size_t		 nsteps;
 	struct rlink	*links;
 	size_t		 nlinks;
+	size_t		 idx;		/* in devs.v, which does not move */
+	int64_t		 pp_stage;	/* its place in its pp group, or -1 */
+	int64_t		 pp_size;	/* pipeline stages, or 0: not said */
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
 };
@@ -141,7 +144,7 @@ op_slot(size_t dev, int kernel, const char *key)
 	return &lastop[i];
 }
 static struct {
-	int step, core, value, cat, pmu;
+	int step, core, value, cat, pmu, type;
 } c;
 static struct {
 	int64_t		 skew_num, skew_den;	/* flag skew above this */
@@ -188,14 +191,16 @@ dev_of(struct stage *st, size_t *idx)
 	size_t n;
 	const char *s = stage_get(st, COL_DEV, &n);
 	struct rdev *d;
+	int isnew;
 
 	if (n == 0)
 		return NULL;
-	d = devtab_get(&devs, s, n, NULL);
-	for (*idx = devs.n; *idx > 0; (*idx)--)
-		if (devs.v[*idx - 1].item == d)
-			break;
-	(*idx)--;
+	d = devtab_get(&devs, s, n, &isnew);
+	if (isnew) {
+		d->idx = devs.n - 1;
+		d->pp_stage = -1;
+	}
+	*idx = d->idx;
 	return d;
 }
 
@@ -359,6 +364,23 @@ on_record(struct stage *st)
 			on_comm(st, dev, 0);
 			on_links(st, d);
 		}
+	} else if (stage_is(st, "metric") && c.value >= 0 && c.cat >= 0 &&
+	    (s = stage_get(st, c.cat, &n), n == 17) &&
+	    memcmp(s, "profiler_metadata", 17) == 0) {
+		/* The pipeline layout profiler_metadata.json gave. */
+		s = stage_get(st, COL_NAME, &n);
+		v = stage_i64(st, c.value, &absent);
+		if (absent || v < 0)
+			return;
+		core = c.type >= 0 ? stage_get(st, c.type, &sn) : "";
+		if (c.type < 0)
+			sn = 0;
+		if (n == 14 && memcmp(s, "parallel_group", 14) == 0 &&
+		    sn == 2 && memcmp(core, "pp", 2) == 0)
+			d->pp_stage = v;
+		else if (n == 28 && memcmp(s, "pipeline_model_parallel_size",
+		    28) == 0)
+			d->pp_size = v;
 	} else if (stage_is(st, "metric") && c.value >= 0) {
 		s = stage_get(st, COL_NAME, &n);
 		for (k = 0; k < PM_N; k++)
@@ -750,6 +772,105 @@ rank_waits(struct stage *st, size_t *slow)
 	}
 }
 
+/* D's mean Computing per step, when the profiler measured some. */
+static int
+compute_mean(const struct rdev *d, int64_t *mean)
+{
+	__int128 acc = 0;	/* a sum of int64 values can pass int64 */
+	size_t j, steps = 0;
+
+	for (j = 0; j < d->nsteps; j++)
+		if (d->steps[j].pm[PM_COMPUTING] >= 0) {
+			acc += d->steps[j].pm[PM_COMPUTING];
+			steps++;
+		}
+	if (steps == 0)
+		return 0;
+	*mean = (int64_t)(acc / (__int128)steps);	/* a mean fits */
+	return 1;
+}
+
+/*
+ * Pipeline-parallel stages, from profiler_metadata.json's pp groups (a
+ * rank's stage is its place in its pp group): each stage's compute per
+ * step is the mean over its ranks of their mean Computing; the slowest
+ * stage sets the pace, and every other stage idles for the difference
+ * each step, the bubble the imbalance forces (on top of the pipeline's
+ * own fill and drain).  Written when two stages have measured ranks; a
+ * pipeline whose stream holds one stage only is said to be so (tag
+ * one_stage), as its imbalance cannot be seen from one side.
+ */
+static void
+stage_imbalance(struct stage *st)
+{
+	enum { MAXSTAGES = 64 };
+	__int128 acc[MAXSTAGES] = { 0 };
+	size_t nr[MAXSTAGES] = { 0 }, i, len = 0, nst = 0;
+	int64_t mean, sm, mx = -1, mn = INT64_MAX, size = 0;
+	int64_t s, slow = -1, fast = -1;
+	char ev[1024], ms[NUM_BUFSIZE], buf[32];
+	struct srec *r;
+
+	for (i = 0; i < devs.n; i++) {
+		const struct rdev *d = dev_at(i);
+
+		if (d->pp_size > size)
+			size = d->pp_size;
+		if (d->pp_stage < 0 || d->pp_stage >= MAXSTAGES ||
+		    !compute_mean(d, &mean))
+			continue;
+		acc[d->pp_stage] += mean;
+		nr[d->pp_stage]++;
+	}
+	if (size < 2)
+		return;
+	ev[0] = '\0';
+	for (s = 0; s < MAXSTAGES; s++) {
+		if (nr[s] == 0)
+			continue;
+		nst++;
+		sm = (int64_t)(acc[s] / (__int128)nr[s]);
+		if (sm > mx)
+			mx = sm, slow = s;
+		if (sm < mn)
+			mn = sm, fast = s;
+		num_ratio(ms, sm, 1000000, 3);
+		if (len + 1 < sizeof(ev))
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len,
+			    "%sstage %" PRId64 " %s ms (%zu rank%s)", len ?
+			    ", " : "", s, ms, nr[s], nr[s] == 1 ? "" : "s");
+	}
+	if (nst == 0)
+		return;
+	r = rec(st, "cluster", "", "stage_imbalance");
+	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)nst);
+	if (nst < 2) {
+		if (len + 1 < sizeof(ev))
+			(void)snprintf(ev + len, sizeof(ev) - len, "; a "
+			    "pipeline of %" PRId64 " stages, of which the stream "
+			    "holds measured ranks of one: its imbalance cannot "
+			    "be measured", size);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		srec_set_str(r, stage_col(st, "tags"), "one_stage");
+		stage_put(st, r);
+		return;
+	}
+	srec_set_i64(r, stage_col(st, "min_ns"), mn);
+	srec_set_i64(r, stage_col(st, "max_ns"), mx);
+	set_ratio(r, "skew_ratio", st, mx - mn, mn);
+	snprintf(buf, sizeof(buf), "stage %" PRId64, slow);
+	srec_set_str(r, stage_col(st, "slow_rank"), buf);
+	snprintf(buf, sizeof(buf), "stage %" PRId64, fast);
+	srec_set_str(r, stage_col(st, "fast_rank"), buf);
+	num_ratio(ms, mx - mn, 1000000, 3);
+	if (len + 1 < sizeof(ev))
+		(void)snprintf(ev + len, sizeof(ev) - len, "; stage %" PRId64
+		    " idles up to %s ms a step waiting for stage %" PRId64,
+		    fast, ms, slow);
+	srec_set_str(r, stage_col(st, "evidence"), ev);
+	stage_put(st, r);
+}
+
 /*
  * The mean Computing per step of each rank that the profiler measured,
  * max over min: ranks that do unequal work (pipeline stages, uneven
@@ -758,8 +879,7 @@ rank_waits(struct stage *st, size_t *slow)
 static void
 compute_imbalance(struct stage *st)
 {
-	size_t i, j, n = 0, steps;
-	__int128 acc;		/* a sum of int64 values can pass int64 */
+	size_t i, n = 0;
 	int64_t sum, mx = -1, mn = INT64_MAX;
 	const char *slow = NULL, *fast = NULL;
 	char ev[1024], ms[NUM_BUFSIZE];
@@ -768,14 +888,8 @@ compute_imbalance(struct stage *st)
 
 	ev[0] = '\0';
 	for (i = 0; i < devs.n; i++) {
-		for (j = 0, acc = 0, steps = 0; j < dev_at(i)->nsteps; j++)
-			if (dev_at(i)->steps[j].pm[PM_COMPUTING] >= 0) {
-				acc += dev_at(i)->steps[j].pm[PM_COMPUTING];
-				steps++;
-			}
-		if (steps == 0)
+		if (!compute_mean(dev_at(i), &sum))
 			continue;
-		sum = (int64_t)(acc / (__int128)steps);	/* a mean fits */
 		n++;
 		if (slow == NULL || sum > mx) {
 			mx = sum;
@@ -936,6 +1050,7 @@ summarize(struct stage *st)
 		stage_put(st, r);
 	}
 	compute_imbalance(st);
+	stage_imbalance(st);
 	links(st);
 }
 
@@ -957,6 +1072,7 @@ run(const char *path, int argc, char *argv[])
 	c.cat = stage_col(st, "cat");
 	c.value = stage_col(st, "value");
 	c.pmu = stage_col(st, "pmu");
+	c.type = stage_col(st, "type");
 	devtab_init(&devs, sizeof(struct rdev));
 	while (stage_next(st)) {
 		on_record(st);

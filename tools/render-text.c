@@ -489,6 +489,9 @@ across_ranks(struct rctx *rc)
 			    "most over the least ", ranks_get(r, RK_CLUSTER, i,
 			    RC_EVIDENCE));
 			put_pct(f, ranks_get(r, RK_CLUSTER, i, RC_SKEW));
+		} else if (strcmp(name, "stage_imbalance") == 0) {
+			fprintf(f, "across ranks: pipeline stages %s",
+			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
 		} else if (strcmp(name, "slow_link") == 0) {
 			fprintf(f, "across ranks: slowest link %s",
 			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
