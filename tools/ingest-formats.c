@@ -20,14 +20,8 @@
 #include "ingest.h"
 
 static const char *const yield_to_kernel_tables[] = {
-	"kernel_details", "op_summary", NULL
+	"kernel_details", "op_summary", "ascend_db", NULL
 };
-
-static int
-name_db(const char *base)
-{
-	return ingest_has_suffix(base, ".db");
-}
 
 static int
 name_xplane(const char *base)
@@ -69,8 +63,9 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "communication", .by_name = ingest_name_comm_json,
 	    .by_content = ingest_content_comm_json,
 	    .read = ingest_comm_json },
-	{ .name = "sqlite", .by_name = name_db,
-	    .not_read = "SQLite export: not supported yet" },
+	{ .name = "sqlite", .by_name = ingest_name_sqlite,
+	    .by_content = ingest_content_sqlite, .read = ingest_sqlite,
+	    .stray = ingest_stray_sqlite },
 	{ .name = "xplane", .by_name = name_xplane,
 	    .not_read = "XPlane protobuf: not supported yet" },
 	{ .name = "metadata", .by_name = name_metadata,
@@ -86,6 +81,10 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "trace_view", .device_yields_to = yield_to_kernel_tables },
 	{ .name = "kineto" },
 	{ .name = "simulator" },
+	/* Decided by the SQLite reader from the database's tables. */
+	{ .name = "ascend_db" },
+	{ .name = "ascend_analysis_db" },
+	{ .name = "nsys" },
 	{ .name = NULL }
 };
 

@@ -149,6 +149,8 @@ struct ingest_ctx {
 	int64_t		 rank;		/* -1 when unknown */
 	const char	*run;		/* run directory, for the inventory */
 	const struct ingest_format *fmt; /* the row the file matched */
+	const char	*tmpdir;	/* for copies of databases (-T) */
+	int		 inventory;	/* -i: readers may count more */
 };
 
 /* ingest-ascend.c: torch_npu and msprof text exports. */
@@ -174,6 +176,13 @@ int	 ingest_name_chrome(const char *);
 int	 ingest_content_chrome(const char *, size_t);
 const char *ingest_stray_chrome(const char *, const char *, size_t);
 int	 ingest_chrome(struct input *, const char *,
+	    const struct ingest_ctx *);
+
+/* ingest-sqlite.c: SQLite exports (Ascend databases, Nsight Systems). */
+int	 ingest_name_sqlite(const char *);
+int	 ingest_content_sqlite(const char *, size_t);
+const char *ingest_stray_sqlite(const char *, const char *, size_t);
+int	 ingest_sqlite(struct input *, const char *,
 	    const struct ingest_ctx *);
 
 #endif

@@ -29,6 +29,8 @@
 #include "xalloc.h"
 
 static int exit_status = EXIT_OK;
+static const char *tmp_dir;	/* -T, for the readers' copies */
+static int inventory;		/* -i */
 int ingest_lenient;
 
 static int	 is_output(const char *);
@@ -170,6 +172,8 @@ ingest_member(struct input *in, const char *name,
 		ctx.rank = rank_from_run_dir(run);
 	ctx.run = run;
 	ctx.fmt = fmt;
+	ctx.tmpdir = tmp_dir;
+	ctx.inventory = inventory;
 	if (fmt->read(in, input_where(in), &ctx) != 0) {
 		exit_status = EXIT_BAD;
 		/* The reader's complaint may be the symptom of corruption. */
@@ -577,6 +581,8 @@ main(int argc, char **argv)
 			cli_usage_error("'%s' is both an input and the output "
 			    "file: refusing to overwrite it", argv[i]);
 
+	tmp_dir = so.tmpdir;
+	inventory = so.inventory;
 	sink_init(&so);
 	if (optind == argc)
 		ingest_operand("-");
