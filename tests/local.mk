@@ -89,3 +89,7 @@ EXTRA_DIST += tests/fuzz-regress.sh
 TESTS += tests/structure-corpus.sh
 EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 	tests/structure-evidence.py
+
+# The SQLite readers against sqlite3's own counts on the corpus (issue 17).
+TESTS += tests/sqlite-corpus.sh
+EXTRA_DIST += tests/sqlite-corpus.sh
