@@ -23,6 +23,12 @@ static const char *const yield_to_kernel_tables[] = {
 	"kernel_details", "op_summary", "ascend_db", NULL
 };
 
+/* A run exported both as text and as databases: the text is read. */
+static const char *const yield_to_text[] = {
+	"kernel_details", "op_summary", "trace_view", NULL
+};
+static const char *const yield_to_step_trace[] = { "step_trace_time", NULL };
+
 static int
 name_xplane(const char *base)
 {
@@ -82,8 +88,8 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "kineto" },
 	{ .name = "simulator" },
 	/* Decided by the SQLite reader from the database's tables. */
-	{ .name = "ascend_db" },
-	{ .name = "ascend_analysis_db" },
+	{ .name = "ascend_db", .yields_to = yield_to_text },
+	{ .name = "ascend_analysis_db", .yields_to = yield_to_step_trace },
 	{ .name = "nsys" },
 	{ .name = NULL }
 };
@@ -137,6 +143,18 @@ ingest_yields_device(const struct ingest_format *f,
 	if (f->device_yields_to == NULL)
 		return 0;
 	for (y = f->device_yields_to; *y != NULL; y++)
+		if (strcmp(*y, other->name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ingest_yields_all(const struct ingest_format *f,
+    const struct ingest_format *other)
+{
+	const char *const *y;
+
+	for (y = f->yields_to; y != NULL && *y != NULL; y++)
 		if (strcmp(*y, other->name) == 0)
 			return 1;
 	return 0;
