@@ -31,6 +31,7 @@
 #include "diag.h"
 #include "dtime.h"
 #include "ingest-sqlite.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 /* A step of STEP_TIME. */
@@ -126,7 +127,7 @@ static void
 set_i64(struct irec *r, int ic, char *buf, int64_t v)
 {
 	r->v[ic] = buf;
-	r->len[ic] = (size_t)snprintf(buf, 24, "%" PRId64, v);
+	r->len[ic] = tsv_i64(buf, v);
 }
 
 /* Start and end columns I, I+1 into the record; -1 when unusable. */
@@ -652,6 +653,27 @@ set_tid(struct adb *a, sqlite3_stmt *st, int i)
 	set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
 }
 
+/*
+ * The connection ids of TASK, for the calls that launched a task: TASK
+ * has no index on them, and a lookup per call would scan it per call.
+ * One pass puts them in a temporary table keyed by id.
+ */
+static int
+launched(struct adb *a)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(a->q->db, "CREATE TEMP TABLE prof_conn (id INTEGER "
+	    "PRIMARY KEY); INSERT OR IGNORE INTO temp.prof_conn SELECT "
+	    "connectionId FROM TASK WHERE connectionId IS NOT NULL", NULL,
+	    NULL, &err) == SQLITE_OK)
+		return 0;
+	diag_at(a->q->where, 0, "table TASK: %s", err);
+	sqlite3_free(err);
+	a->q->failed = 1;
+	return -1;
+}
+
 static int
 cann_api(struct adb *a)
 {
@@ -673,9 +695,11 @@ cann_api(struct adb *a)
 	sql_col(q, &b, a->api, "a", "type");
 	sql_col(q, &b, a->api, "a", "globalTid");
 	sql_col(q, &b, a->api, "a", "name");
+	if (conn && launched(a) < 0)
+		return -1;
 	if (conn)
-		sql_add(&b, ", a.connectionId, EXISTS (SELECT 1 FROM TASK t "
-		    "WHERE t.connectionId = a.connectionId)");
+		sql_add(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
+		    "temp.prof_conn c WHERE c.id = a.connectionId)");
 	else
 		sql_add(&b, ", NULL, 0");
 	sql_add(&b, " FROM %s a", a->api);

@@ -31,6 +31,7 @@
 
 #include "diag.h"
 #include "ingest-sqlite.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 #define T_KERNEL	"CUPTI_ACTIVITY_KIND_KERNEL"
@@ -79,7 +80,7 @@ static void
 set_i64(struct irec *r, int ic, char *buf, int64_t v)
 {
 	r->v[ic] = buf;
-	r->len[ic] = (size_t)snprintf(buf, 24, "%" PRId64, v);
+	r->len[ic] = tsv_i64(buf, v);
 }
 
 static void
