@@ -64,8 +64,11 @@ usage(void)
 	printf("Formats: torch_npu ASCEND_PROFILER_OUTPUT (kernel_details.csv, "
 	    "trace_view.json,\ncommunication.json, step_trace_time.csv), msprof "
 	    "op_summary_*.csv, PyTorch\nKineto traces (*.json, *.json.gz), the "
-	    "Ascend op simulator trace.json, and\nany Chrome trace JSON.  See "
-	    "prof-ingest(1) and prof-tsv(5).\n\n");
+	    "Ascend op simulator trace.json, and\nany Chrome trace JSON; "
+	    "SQLite exports: torch_npu and msprof databases\n"
+	    "(ascend_pytorch_profiler_N.db, msprof_*.db, report_*.db, "
+	    "analysis.db) and\nNsight Systems (nsys export --type sqlite).  "
+	    "See prof-ingest(1) and prof-tsv(5).\n\n");
 	printf("Exit status: 0 if all input was read, 1 if some input was bad "
 	    "or unreadable\n(records before the damage are still written), "
 	    "2 for usage errors.\n");
