@@ -20,7 +20,7 @@
 #include "ingest.h"
 
 static const char *const yield_to_kernel_tables[] = {
-	"kernel_details", "op_summary", "ascend_db", NULL
+	"kernel_details", "op_summary", NULL
 };
 
 /* A run exported both as text and as databases: the text is read. */

@@ -46,8 +46,6 @@ struct nsys {
 	int		 multi;		/* several processes: PID:CORR */
 	char		 trackbuf[24], pidbuf[24], corrbuf[48], bytesbuf[24];
 	char		 namebuf[128];
-	char		*tbuf;
-	size_t		 tcap;
 };
 
 struct sql {
@@ -507,6 +505,5 @@ ingest_nsys_db(struct sqdb *q)
 	sq_table(q, "OSRT_API", -1, "OS runtime calls: not ingested");
 	sq_table(q, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", -1,
 	    "the waits are in the runtime calls");
-	free(n.tbuf);
 	return 0;
 }

@@ -511,6 +511,11 @@ sq_open(struct sqdb *q, const char *path)
 	char *uri = make_uri(path), pragma[64];
 	int r;
 
+	/* SQLite's sorts and temporary tables go where -T says. */
+	if (q->ctx->tmpdir != NULL && sqlite3_temp_directory == NULL)
+		sqlite3_temp_directory = sqlite3_mprintf("%s",
+		    q->ctx->tmpdir);
+
 	/*
 	 * One thread uses the connection: without its mutex, which every
 	 * sqlite3_column_* call takes, reading is a quarter faster.
