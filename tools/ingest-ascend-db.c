@@ -54,45 +54,6 @@ struct adb {
 	const char	*api;		/* CANN_API or API */
 };
 
-/* SQL text under construction, grown as needed. */
-struct sql {
-	char		*s;
-	size_t		 len, cap;
-};
-
-static void
-sql_add(struct sql *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-sql_add(struct sql *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < b->cap - b->len)
-			break;
-		b->cap = b->cap * 2 + (size_t)(n > 0 ? n : 0) + 256;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->len += (size_t)n;
-}
-
-/* ", ALIAS.COL" when table T has COL, else ", NULL". */
-static void
-sql_col(struct sqdb *q, struct sql *b, const char *t, const char *alias,
-    const char *col)
-{
-	if (sq_has_col(q, t, col))
-		sql_add(b, ", %s.%s", alias, col);
-	else
-		sql_add(b, ", NULL");
-}
-
 /* Whether S (LEN bytes) is the text export's absent value. */
 static int
 absent(const char *s, size_t len)
@@ -121,39 +82,6 @@ set_str(struct adb *a, sqlite3_stmt *st, int i, int ic)
 	a->r.v[ic] = s;
 	a->r.len[ic] = len;
 	return 1;
-}
-
-static void
-set_i64(struct irec *r, int ic, char *buf, int64_t v)
-{
-	r->v[ic] = buf;
-	r->len[ic] = tsv_i64(buf, v);
-}
-
-/* Start and end columns I, I+1 into the record; -1 when unusable. */
-static int
-set_times(struct adb *a, sqlite3_stmt *st, int i, const char *table)
-{
-	int64_t s, e;
-
-	if (SQ_NULL(st, i) || SQ_NULL(st, i + 1)) {
-		sink_skip(a->q->src, "row without a start or end time");
-		return -1;
-	}
-	s = sqlite3_column_int64(st, i);
-	e = sqlite3_column_int64(st, i + 1);
-	if (e < s || s == INT64_MIN) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "%s row ending before it starts",
-		    table);
-		sink_skip(a->q->src, why);
-		return -1;
-	}
-	a->r.ts = s;
-	a->r.dur = e - s;
-	a->r.has_dur = 1;
-	return 0;
 }
 
 static void
@@ -211,7 +139,7 @@ set_step(struct adb *a, int64_t ts)
 	}
 	if (lo == 0 || ts > a->steps[lo - 1].end)
 		return;
-	set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[lo - 1].id);
+	sq_set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[lo - 1].id);
 	a->stepids = 1;
 }
 
@@ -382,7 +310,7 @@ static sqlite3_stmt *
 kernel_query(struct adb *a, int pmu)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	static const char *const shapes[] = {
 		"inputShapes", "inputDataTypes", "outputShapes",
 		"outputDataTypes"
@@ -390,21 +318,21 @@ kernel_query(struct adb *a, int pmu)
 	sqlite3_stmt *st;
 	int i;
 
-	sql_add(&b, "SELECT t.startNs, t.endNs");
-	sql_col(q, &b, "TASK", "t", "deviceId");
-	sql_col(q, &b, "TASK", "t", "streamId");
-	sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "name");
-	sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "opType");
-	sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "taskType");
+	sq_sql(&b, "SELECT t.startNs, t.endNs");
+	sq_sql_col(q, &b, "TASK", "t", "deviceId");
+	sq_sql_col(q, &b, "TASK", "t", "streamId");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "name");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "opType");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "taskType");
 	for (i = 0; i < 4; i++)
-		sql_col(q, &b, "COMPUTE_TASK_INFO", "c", shapes[i]);
-	sql_col(q, &b, "TASK", "t", "connectionId");
-	sql_add(&b, "%s FROM TASK t CROSS JOIN COMPUTE_TASK_INFO c ON "
+		sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", shapes[i]);
+	sq_sql_col(q, &b, "TASK", "t", "connectionId");
+	sq_sql(&b, "%s FROM TASK t CROSS JOIN COMPUTE_TASK_INFO c ON "
 	    "c.globalTaskId = t.globalTaskId", pmu ? ", p.txt" : "");
 	if (pmu)
-		sql_add(&b, " LEFT JOIN temp.prof_pmu p ON p.id = "
+		sq_sql(&b, " LEFT JOIN temp.prof_pmu p ON p.id = "
 		    "t.globalTaskId");
-	sql_add(&b, " ORDER BY t.startNs, t.globalTaskId");
+	sq_sql(&b, " ORDER BY t.startNs, t.globalTaskId");
 	st = sq_prepare(q, b.s, "TASK");
 	free(b.s);
 	return st;
@@ -416,12 +344,12 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 	int i;
 
 	rec_start(a, IK_KERNEL);
-	if (set_times(a, st, K_TS, "TASK") != 0)
+	if (sq_times(a->q, st, K_TS, "TASK", 0, &a->r) != 0)
 		return 0;
 	if (!SQ_NULL(st, K_DEV))
 		a->r.dev = sqlite3_column_int64(st, K_DEV);
 	if (!SQ_NULL(st, K_STREAM))
-		set_i64(&a->r, IC_TRACK, a->trackbuf,
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
 		    sqlite3_column_int64(st, K_STREAM));
 	set_str(a, st, K_NAME, IC_NAME);
 	set_str(a, st, K_TYPE, IC_TYPE);
@@ -450,7 +378,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
 		a->r.v[IC_TYPE] = "f";
 		a->r.len[IC_TYPE] = 1;
-		set_i64(&a->r, IC_CORR, a->corrbuf,
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf,
 		    sqlite3_column_int64(st, K_CONN));
 		sink_add(a->q->src, &a->r);
 	}
@@ -463,18 +391,18 @@ static sqlite3_stmt *
 commop_query(struct adb *a)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 
 	if (!sq_has_table(q, "COMMUNICATION_OP") ||
 	    !sq_has_col(q, "COMMUNICATION_OP", "startNs"))
 		return NULL;
-	sql_add(&b, "SELECT o.startNs, o.endNs");
-	sql_col(q, &b, "COMMUNICATION_OP", "o", "opName");
-	sql_col(q, &b, "COMMUNICATION_OP", "o", "opType");
-	sql_col(q, &b, "COMMUNICATION_OP", "o", "groupName");
-	sql_col(q, &b, "COMMUNICATION_OP", "o", "connectionId");
-	sql_add(&b, " FROM COMMUNICATION_OP o ORDER BY o.startNs");
+	sq_sql(&b, "SELECT o.startNs, o.endNs");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "opName");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "opType");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "groupName");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "connectionId");
+	sq_sql(&b, " FROM COMMUNICATION_OP o ORDER BY o.startNs");
 	st = sq_prepare(q, b.s, "COMMUNICATION_OP");
 	free(b.s);
 	return st;
@@ -492,7 +420,7 @@ commop_row(struct adb *a, sqlite3_stmt *st)
 	size_t nlen;
 
 	rec_start(a, IK_KERNEL);
-	if (set_times(a, st, C_TS, "COMMUNICATION_OP") != 0)
+	if (sq_times(a->q, st, C_TS, "COMMUNICATION_OP", 0, &a->r) != 0)
 		return 0;
 	set_str(a, st, C_NAME, IC_NAME);
 	set_str(a, st, C_TYPE, IC_TYPE);
@@ -579,7 +507,7 @@ static int
 comm_tasks(struct adb *a)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t n = 0;
 	int r;
@@ -588,13 +516,13 @@ comm_tasks(struct adb *a)
 	    !sq_has_table(q, "TASK") ||
 	    !sq_has_col(q, "COMMUNICATION_TASK_INFO", "globalTaskId"))
 		return 0;
-	sql_add(&b, "SELECT t.startNs, t.endNs");
-	sql_col(q, &b, "TASK", "t", "deviceId");
-	sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "planeId");
-	sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "taskType");
-	sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "size");
-	sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
-	sql_add(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
+	sq_sql(&b, "SELECT t.startNs, t.endNs");
+	sq_sql_col(q, &b, "TASK", "t", "deviceId");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "planeId");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "taskType");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "size");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
+	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
 	    "t.globalTaskId = i.globalTaskId");
 	st = sq_prepare(q, b.s, "COMMUNICATION_TASK_INFO");
 	free(b.s);
@@ -602,17 +530,17 @@ comm_tasks(struct adb *a)
 		return -1;
 	while ((r = sq_step(q, st, "COMMUNICATION_TASK_INFO")) == 1) {
 		rec_start(a, IK_COMM);
-		if (set_times(a, st, 0, "TASK") != 0)
+		if (sq_times(a->q, st, 0, "TASK", 0, &a->r) != 0)
 			continue;
 		if (!SQ_NULL(st, 2))
 			a->r.dev = sqlite3_column_int64(st, 2);
 		/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
 		if (!SQ_NULL(st, 3))
-			set_i64(&a->r, IC_TRACK, a->trackbuf,
+			sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
 			    sqlite3_column_int64(st, 3) + 1);
 		set_str(a, st, 4, IC_NAME);
 		if (!SQ_NULL(st, 5))
-			set_i64(&a->r, IC_BYTES, a->bytesbuf,
+			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf,
 			    sqlite3_column_int64(st, 5));
 		set_str(a, st, 6, IC_GROUP);
 		sink_add(q->src, &a->r);
@@ -649,8 +577,8 @@ set_tid(struct adb *a, sqlite3_stmt *st, int i)
 	if (SQ_NULL(st, i))
 		return;
 	g = (uint64_t)sqlite3_column_int64(st, i);
-	set_i64(&a->r, IC_TRACK, a->trackbuf, (int64_t)(g & 0xffffffffu));
-	set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
+	sq_set_i64(&a->r, IC_TRACK, a->trackbuf, (int64_t)(g & 0xffffffffu));
+	sq_set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
 }
 
 /*
@@ -678,7 +606,7 @@ static int
 cann_api(struct adb *a)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	const char *pre, *s;
 	int64_t n = 0;
@@ -691,25 +619,25 @@ cann_api(struct adb *a)
 		return 0;
 	conn = sq_has_col(q, a->api, "connectionId") &&
 	    sq_has_col(q, "TASK", "connectionId");
-	sql_add(&b, "SELECT a.startNs, a.endNs");
-	sql_col(q, &b, a->api, "a", "type");
-	sql_col(q, &b, a->api, "a", "globalTid");
-	sql_col(q, &b, a->api, "a", "name");
+	sq_sql(&b, "SELECT a.startNs, a.endNs");
+	sq_sql_col(q, &b, a->api, "a", "type");
+	sq_sql_col(q, &b, a->api, "a", "globalTid");
+	sq_sql_col(q, &b, a->api, "a", "name");
 	if (conn && launched(a) < 0)
 		return -1;
 	if (conn)
-		sql_add(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
+		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
 		    "temp.prof_conn c WHERE c.id = a.connectionId)");
 	else
-		sql_add(&b, ", NULL, 0");
-	sql_add(&b, " FROM %s a", a->api);
+		sq_sql(&b, ", NULL, 0");
+	sq_sql(&b, " FROM %s a", a->api);
 	st = sq_prepare(q, b.s, a->api);
 	free(b.s);
 	if (st == NULL)
 		return -1;
 	while ((r = sq_step(q, st, a->api)) == 1) {
 		rec_start(a, IK_HOST);
-		if (set_times(a, st, 0, a->api) != 0)
+		if (sq_times(a->q, st, 0, a->api, 0, &a->r) != 0)
 			continue;
 		set_tid(a, st, 3);
 		s = sq_col_str(q, st, 4, &len);
@@ -741,7 +669,7 @@ cann_api(struct adb *a)
 			a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
 			a->r.v[IC_TYPE] = "s";
 			a->r.len[IC_TYPE] = 1;
-			set_i64(&a->r, IC_CORR, a->corrbuf,
+			sq_set_i64(&a->r, IC_CORR, a->corrbuf,
 			    sqlite3_column_int64(st, 5));
 			sink_add(q->src, &a->r);
 		}
@@ -749,35 +677,6 @@ cann_api(struct adb *a)
 	sqlite3_finalize(st);
 	sq_table(q, a->api, n, "host API calls");
 	return r;
-}
-
-static const char *const step_prefixes[] = {
-	"ProfilerStep#", "Iteration#", "Step#", NULL
-};
-
-/* A step marker name: ProfilerStep#N and the like; sets the step. */
-static void
-check_step(struct irec *r)
-{
-	const char *s = r->v[IC_NAME];
-	size_t n = r->len[IC_NAME], k, i;
-	int p;
-
-	if (s == NULL)
-		return;
-	for (p = 0; step_prefixes[p] != NULL; p++) {
-		k = strlen(step_prefixes[p]);
-		if (n <= k || memcmp(s, step_prefixes[p], k) != 0)
-			continue;
-		for (i = k; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i < n)
-			return;
-		r->kind = IK_STEP;
-		r->v[IC_STEP] = s + k;
-		r->len[IC_STEP] = n - k;
-		return;
-	}
 }
 
 /*
@@ -810,7 +709,7 @@ static int
 pytorch_api(struct adb *a, int *nsteps)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t n = 0;
 	int r;
@@ -819,21 +718,21 @@ pytorch_api(struct adb *a, int *nsteps)
 	    !sq_has_col(q, "PYTORCH_API", "startNs"))
 		return 0;
 	/* Declared TEXT in torch_npu: read as the integers they hold. */
-	sql_add(&b, "SELECT CAST(p.startNs AS INTEGER), "
+	sq_sql(&b, "SELECT CAST(p.startNs AS INTEGER), "
 	    "CAST(p.endNs AS INTEGER)");
-	sql_col(q, &b, "PYTORCH_API", "p", "globalTid");
-	sql_col(q, &b, "PYTORCH_API", "p", "name");
-	sql_col(q, &b, "PYTORCH_API", "p", "type");
-	sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
-	sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
-	sql_add(&b, " FROM PYTORCH_API p");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "globalTid");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "name");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "type");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
+	sq_sql(&b, " FROM PYTORCH_API p");
 	st = sq_prepare(q, b.s, "PYTORCH_API");
 	free(b.s);
 	if (st == NULL)
 		return -1;
 	while ((r = sq_step(q, st, "PYTORCH_API")) == 1) {
 		rec_start(a, IK_HOST);
-		if (set_times(a, st, 0, "PYTORCH_API") != 0)
+		if (sq_times(a->q, st, 0, "PYTORCH_API", 0, &a->r) != 0)
 			continue;
 		set_tid(a, st, 2);
 		set_str(a, st, 3, IC_NAME);
@@ -841,7 +740,7 @@ pytorch_api(struct adb *a, int *nsteps)
 			set_fw_cat(a, sqlite3_column_int64(st, 4));
 		set_str(a, st, 5, IC_IN_SHAPES);
 		set_str(a, st, 6, IC_IN_DTYPES);
-		check_step(&a->r);
+		sq_check_step(&a->r);
 		*nsteps += a->r.kind == IK_STEP;
 		sink_add(q->src, &a->r);
 		n++;
@@ -874,7 +773,7 @@ step_markers(struct adb *a)
 		    "ProfilerStep#%" PRId64, a->steps[i].id);
 		a->r.v[IC_CAT] = "STEP_TIME";
 		a->r.len[IC_CAT] = 9;
-		set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[i].id);
+		sq_set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[i].id);
 		sink_add(a->q->src, &a->r);
 	}
 }
@@ -884,7 +783,7 @@ static int
 mstx_events(struct adb *a)
 {
 	struct sqdb *q = a->q;
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t n = 0;
 	int r;
@@ -892,17 +791,17 @@ mstx_events(struct adb *a)
 	if (!sq_has_table(q, "MSTX_EVENTS") ||
 	    !sq_has_col(q, "MSTX_EVENTS", "startNs"))
 		return 0;
-	sql_add(&b, "SELECT m.startNs, coalesce(m.endNs, m.startNs)");
-	sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
-	sql_col(q, &b, "MSTX_EVENTS", "m", "message");
-	sql_add(&b, " FROM MSTX_EVENTS m");
+	sq_sql(&b, "SELECT m.startNs, coalesce(m.endNs, m.startNs)");
+	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
+	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
+	sq_sql(&b, " FROM MSTX_EVENTS m");
 	st = sq_prepare(q, b.s, "MSTX_EVENTS");
 	free(b.s);
 	if (st == NULL)
 		return -1;
 	while ((r = sq_step(q, st, "MSTX_EVENTS")) == 1) {
 		rec_start(a, IK_HOST);
-		if (set_times(a, st, 0, "MSTX_EVENTS") != 0)
+		if (sq_times(a->q, st, 0, "MSTX_EVENTS", 0, &a->r) != 0)
 			continue;
 		if (a->r.dur == 0)
 			a->r.kind = IK_MARK;
@@ -910,7 +809,7 @@ mstx_events(struct adb *a)
 		set_str(a, st, 3, IC_NAME);
 		a->r.v[IC_CAT] = "mstx";
 		a->r.len[IC_CAT] = 4;
-		check_step(&a->r);
+		sq_check_step(&a->r);
 		sink_add(q->src, &a->r);
 		n++;
 	}

@@ -48,71 +48,12 @@ struct nsys {
 	char		 namebuf[128];
 };
 
-struct sql {
-	char		*s;
-	size_t		 len, cap;
-};
-
-static void
-sql_add(struct sql *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (b->cap - b->len < n + 1) {
-		b->cap = (b->cap + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
-/* ", COL" when table T has it, else ", NULL". */
-static void
-sql_col(struct sqdb *q, struct sql *b, const char *t, const char *col)
-{
-	sql_add(b, ", ");
-	sql_add(b, sq_has_col(q, t, col) ? col : "NULL");
-}
-
-static void
-set_i64(struct irec *r, int ic, char *buf, int64_t v)
-{
-	r->v[ic] = buf;
-	r->len[ic] = tsv_i64(buf, v);
-}
-
 static void
 rec_start(struct nsys *n, int kind)
 {
 	memset(&n->r, 0, sizeof(n->r));
 	n->r.kind = kind;
 	n->r.dev = IREC_DEV_SRC;
-}
-
-/* Start and end columns 0 and 1; -1 (counted) when unusable. */
-static int
-set_times(struct nsys *n, sqlite3_stmt *st, const char *table)
-{
-	int64_t s, e;
-
-	if (SQ_NULL(st, 0)) {
-		sink_skip(n->q->src, "row without a start time");
-		return -1;
-	}
-	s = sqlite3_column_int64(st, 0);
-	e = SQ_NULL(st, 1) ? s : sqlite3_column_int64(st, 1);
-	if (e < s || s == INT64_MIN) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "%s row ending before it starts",
-		    table);
-		sink_skip(n->q->src, why);
-		return -1;
-	}
-	n->r.ts = s;
-	n->r.dur = e - s;
-	n->r.has_dur = 1;
-	return 0;
 }
 
 /* The pid of a globalPid/globalTid: bits 24 to 47. */
@@ -142,13 +83,13 @@ set_corr(struct nsys *n, sqlite3_stmt *st, int corr, int pid)
 enum { D_DEV = 2, D_STREAM, D_CORR, D_PID, D_X };
 
 static void
-device_cols(struct nsys *n, struct sql *b, const char *t)
+device_cols(struct nsys *n, struct sqlbuf *b, const char *t)
 {
-	sql_add(b, "SELECT start, end");
-	sql_col(n->q, b, t, "deviceId");
-	sql_col(n->q, b, t, "streamId");
-	sql_col(n->q, b, t, "correlationId");
-	sql_col(n->q, b, t, "globalPid");
+	sq_sql(b, "SELECT start, end");
+	sq_sql_col(n->q, b, t, NULL, "deviceId");
+	sq_sql_col(n->q, b, t, NULL, "streamId");
+	sq_sql_col(n->q, b, t, NULL, "correlationId");
+	sq_sql_col(n->q, b, t, NULL, "globalPid");
 }
 
 /* Start a device record: dev, stream, pid, correlation. */
@@ -156,15 +97,15 @@ static int
 device_row(struct nsys *n, sqlite3_stmt *st, const char *t, const char *cat)
 {
 	rec_start(n, IK_KERNEL);
-	if (set_times(n, st, t) != 0)
+	if (sq_times(n->q, st, 0, t, 1, &n->r) != 0)
 		return -1;
 	if (!SQ_NULL(st, D_DEV))
 		n->r.dev = sqlite3_column_int64(st, D_DEV);
 	if (!SQ_NULL(st, D_STREAM))
-		set_i64(&n->r, IC_TRACK, n->trackbuf,
+		sq_set_i64(&n->r, IC_TRACK, n->trackbuf,
 		    sqlite3_column_int64(st, D_STREAM));
 	if (!SQ_NULL(st, D_PID))
-		set_i64(&n->r, IC_PID, n->pidbuf, gpid(st, D_PID));
+		sq_set_i64(&n->r, IC_PID, n->pidbuf, gpid(st, D_PID));
 	set_corr(n, st, D_CORR, D_PID);
 	n->r.v[IC_CAT] = cat;
 	n->r.len[IC_CAT] = strlen(cat);
@@ -177,7 +118,7 @@ kernels(struct nsys *n)
 	static const char *const names[] = {
 		"demangledName", "shortName", "mangledName", NULL
 	};
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	const char *col;
 	sqlite3_stmt *st;
 	int64_t k = 0;
@@ -187,8 +128,8 @@ kernels(struct nsys *n)
 		return 0;
 	col = sq_col_any(n->q, T_KERNEL, names);
 	device_cols(n, &b, T_KERNEL);
-	sql_col(n->q, &b, T_KERNEL, col != NULL ? col : "NULL");
-	sql_add(&b, " FROM " T_KERNEL);
+	sq_sql_col(n->q, &b, T_KERNEL, NULL, col != NULL ? col : "NULL");
+	sq_sql(&b, " FROM " T_KERNEL);
 	st = sq_prepare(n->q, b.s, T_KERNEL);
 	free(b.s);
 	if (st == NULL)
@@ -233,7 +174,7 @@ mem_kind(int64_t k)
 static int
 memops(struct nsys *n, const char *t, int memset_)
 {
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t k = 0;
 	int r;
@@ -241,12 +182,12 @@ memops(struct nsys *n, const char *t, int memset_)
 	if (!sq_has_col(n->q, t, "start"))
 		return 0;
 	device_cols(n, &b, t);
-	sql_col(n->q, &b, t, "bytes");
-	sql_col(n->q, &b, t, memset_ ? "memKind" : "copyKind");
-	sql_col(n->q, &b, t, "srcKind");
-	sql_col(n->q, &b, t, "dstKind");
-	sql_add(&b, " FROM ");
-	sql_add(&b, t);
+	sq_sql_col(n->q, &b, t, NULL, "bytes");
+	sq_sql_col(n->q, &b, t, NULL, memset_ ? "memKind" : "copyKind");
+	sq_sql_col(n->q, &b, t, NULL, "srcKind");
+	sq_sql_col(n->q, &b, t, NULL, "dstKind");
+	sq_sql(&b, " FROM ");
+	sq_sql(&b, "%s", t);
 	st = sq_prepare(n->q, b.s, t);
 	free(b.s);
 	if (st == NULL)
@@ -256,7 +197,7 @@ memops(struct nsys *n, const char *t, int memset_)
 		    "gpu_memcpy") != 0)
 			continue;
 		if (!SQ_NULL(st, D_X))
-			set_i64(&n->r, IC_BYTES, n->bytesbuf,
+			sq_set_i64(&n->r, IC_BYTES, n->bytesbuf,
 			    sqlite3_column_int64(st, D_X));
 		if (memset_)
 			snprintf(n->namebuf, sizeof(n->namebuf),
@@ -286,9 +227,9 @@ set_tid(struct nsys *n, sqlite3_stmt *st, int i)
 {
 	if (SQ_NULL(st, i))
 		return;
-	set_i64(&n->r, IC_TRACK, n->trackbuf,
+	sq_set_i64(&n->r, IC_TRACK, n->trackbuf,
 	    sqlite3_column_int64(st, i) & 0xffffff);
-	set_i64(&n->r, IC_PID, n->pidbuf, gpid(st, i));
+	sq_set_i64(&n->r, IC_PID, n->pidbuf, gpid(st, i));
 }
 
 /*
@@ -299,7 +240,7 @@ set_tid(struct nsys *n, sqlite3_stmt *st, int i)
 static int
 runtime(struct nsys *n)
 {
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t k = 0, cls;
 	size_t len, i;
@@ -308,12 +249,12 @@ runtime(struct nsys *n)
 
 	if (!sq_has_col(n->q, T_RUNTIME, "start"))
 		return 0;
-	sql_add(&b, "SELECT start, end");
-	sql_col(n->q, &b, T_RUNTIME, "eventClass");
-	sql_col(n->q, &b, T_RUNTIME, "globalTid");
-	sql_col(n->q, &b, T_RUNTIME, "correlationId");
-	sql_col(n->q, &b, T_RUNTIME, "nameId");
-	sql_add(&b, " FROM " T_RUNTIME);
+	sq_sql(&b, "SELECT start, end");
+	sq_sql_col(n->q, &b, T_RUNTIME, NULL, "eventClass");
+	sq_sql_col(n->q, &b, T_RUNTIME, NULL, "globalTid");
+	sq_sql_col(n->q, &b, T_RUNTIME, NULL, "correlationId");
+	sq_sql_col(n->q, &b, T_RUNTIME, NULL, "nameId");
+	sq_sql(&b, " FROM " T_RUNTIME);
 	st = sq_prepare(n->q, b.s, T_RUNTIME);
 	free(b.s);
 	if (st == NULL)
@@ -326,7 +267,7 @@ runtime(struct nsys *n)
 			continue;
 		}
 		rec_start(n, IK_HOST);
-		if (set_times(n, st, T_RUNTIME) != 0)
+		if (sq_times(n->q, st, 0, T_RUNTIME, 1, &n->r) != 0)
 			continue;
 		set_tid(n, st, 3);
 		set_corr(n, st, 4, 3);
@@ -348,32 +289,6 @@ runtime(struct nsys *n)
 	return r;
 }
 
-/* A step marker name: ProfilerStep#N and the like; sets the step. */
-static void
-check_step(struct irec *r)
-{
-	static const char *const pre[] = {
-		"ProfilerStep#", "Iteration#", "Step#", NULL
-	};
-	const char *s = r->v[IC_NAME];
-	size_t len = r->len[IC_NAME], k, i;
-	int p;
-
-	for (p = 0; s != NULL && pre[p] != NULL; p++) {
-		k = strlen(pre[p]);
-		if (len <= k || memcmp(s, pre[p], k) != 0)
-			continue;
-		for (i = k; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			;
-		if (i < len)
-			return;
-		r->kind = IK_STEP;
-		r->v[IC_STEP] = s + k;
-		r->len[IC_STEP] = len - k;
-		return;
-	}
-}
-
 /*
  * NVTX: push/pop (59) and start/end (60) ranges are host events, marks
  * (34) are marks; thread names and domains (39, 75) are not events.
@@ -381,7 +296,7 @@ check_step(struct irec *r)
 static int
 nvtx(struct nsys *n)
 {
-	struct sql b = { NULL, 0, 0 };
+	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	int64_t k = 0, type;
 	const char *s;
@@ -390,12 +305,12 @@ nvtx(struct nsys *n)
 
 	if (!sq_has_col(n->q, T_NVTX, "start"))
 		return 0;
-	sql_add(&b, "SELECT start, end");
-	sql_col(n->q, &b, T_NVTX, "eventType");
-	sql_col(n->q, &b, T_NVTX, "globalTid");
-	sql_col(n->q, &b, T_NVTX, "text");
-	sql_col(n->q, &b, T_NVTX, "textId");
-	sql_add(&b, " FROM " T_NVTX);
+	sq_sql(&b, "SELECT start, end");
+	sq_sql_col(n->q, &b, T_NVTX, NULL, "eventType");
+	sq_sql_col(n->q, &b, T_NVTX, NULL, "globalTid");
+	sq_sql_col(n->q, &b, T_NVTX, NULL, "text");
+	sq_sql_col(n->q, &b, T_NVTX, NULL, "textId");
+	sq_sql(&b, " FROM " T_NVTX);
 	st = sq_prepare(n->q, b.s, T_NVTX);
 	free(b.s);
 	if (st == NULL)
@@ -405,7 +320,7 @@ nvtx(struct nsys *n)
 		if (type != 34 && type != 59 && type != 60)
 			continue;
 		rec_start(n, type == 34 ? IK_MARK : IK_HOST);
-		if (set_times(n, st, T_NVTX) != 0)
+		if (sq_times(n->q, st, 0, T_NVTX, 1, &n->r) != 0)
 			continue;
 		set_tid(n, st, 3);
 		if (!SQ_NULL(st, 4)) {
@@ -417,7 +332,7 @@ nvtx(struct nsys *n)
 		n->r.len[IC_NAME] = len;
 		n->r.v[IC_CAT] = "nvtx";
 		n->r.len[IC_CAT] = 4;
-		check_step(&n->r);
+		sq_check_step(&n->r);
 		sink_add(n->q->src, &n->r);
 		k++;
 	}
@@ -448,13 +363,13 @@ gpus(struct nsys *n)
 		rec_start(n, IK_DEVICE);
 		n->r.ts = IREC_NO_TS;
 		n->r.dev = sqlite3_column_int64(st, 0);
-		set_i64(&n->r, IC_TRACK, n->trackbuf, n->r.dev);
+		sq_set_i64(&n->r, IC_TRACK, n->trackbuf, n->r.dev);
 		n->r.v[IC_NAME] = (const char *)sqlite3_column_text(st, 1);
 		n->r.len[IC_NAME] = (size_t)sqlite3_column_bytes(st, 1);
 		n->r.v[IC_CAT] = "deviceProperties";
 		n->r.len[IC_CAT] = 16;
 		if (!SQ_NULL(st, 2))
-			set_i64(&n->r, IC_VALUE, mem,
+			sq_set_i64(&n->r, IC_VALUE, mem,
 			    sqlite3_column_int64(st, 2));
 		sink_add(n->q->src, &n->r);
 		k++;

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 
 #include "diag.h"
 #include "ingest-sqlite.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 #define SQ_MAGIC	"SQLite format 3"	/* and a NUL: 16 bytes */
@@ -415,6 +417,97 @@ sq_col_str(const struct sqdb *q, sqlite3_stmt *st, int i, size_t *len)
 	if (SQ_NULL(st, i))
 		return NULL;
 	return sq_str(q, sqlite3_column_int64(st, i), len);
+}
+
+/* ---- helpers of the readers ---- */
+
+void
+sq_sql(struct sqlbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap * 2 + (size_t)(n > 0 ? n : 0) + 256;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->len += (size_t)n;
+}
+
+void
+sq_sql_col(struct sqdb *q, struct sqlbuf *b, const char *t,
+    const char *alias, const char *col)
+{
+	if (!sq_has_col(q, t, col))
+		sq_sql(b, ", NULL");
+	else if (alias != NULL)
+		sq_sql(b, ", %s.%s", alias, col);
+	else
+		sq_sql(b, ", %s", col);
+}
+
+void
+sq_set_i64(struct irec *r, int ic, char *buf, int64_t v)
+{
+	r->v[ic] = buf;
+	r->len[ic] = tsv_i64(buf, v);
+}
+
+int
+sq_times(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
+    int open_end, struct irec *r)
+{
+	int64_t s, e;
+
+	if (SQ_NULL(st, i) || (!open_end && SQ_NULL(st, i + 1))) {
+		sink_skip(q->src, open_end ? "row without a start time" :
+		    "row without a start or end time");
+		return -1;
+	}
+	s = sqlite3_column_int64(st, i);
+	e = SQ_NULL(st, i + 1) ? s : sqlite3_column_int64(st, i + 1);
+	if (e < s || s == INT64_MIN) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%s row ending before it starts",
+		    table);
+		sink_skip(q->src, why);
+		return -1;
+	}
+	r->ts = s;
+	r->dur = e - s;
+	r->has_dur = 1;
+	return 0;
+}
+
+void
+sq_check_step(struct irec *r)
+{
+	static const char *const pre[] = {
+		"ProfilerStep#", "Iteration#", "Step#", NULL
+	};
+	const char *s = r->v[IC_NAME];
+	size_t len = r->len[IC_NAME], k, i;
+	int p;
+
+	for (p = 0; s != NULL && pre[p] != NULL; p++) {
+		k = strlen(pre[p]);
+		if (len <= k || memcmp(s, pre[p], k) != 0)
+			continue;
+		for (i = k; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i < len)
+			return;
+		r->kind = IK_STEP;
+		r->v[IC_STEP] = s + k;
+		r->len[IC_STEP] = len - k;
+		return;
+	}
 }
 
 /* ---- the reader ---- */

@@ -68,6 +68,28 @@ const char *sq_col_str(const struct sqdb *, sqlite3_stmt *, int,
 /* Whether column I of the current row is NULL. */
 #define SQ_NULL(st, i)	(sqlite3_column_type((st), (i)) == SQLITE_NULL)
 
+/* SQL text under construction, grown as needed. */
+struct sqlbuf {
+	char		*s;
+	size_t		 len, cap;
+};
+void	 sq_sql(struct sqlbuf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* ", ALIAS.COL" (", COL" without ALIAS) when T has COL, else ", NULL". */
+void	 sq_sql_col(struct sqdb *, struct sqlbuf *, const char *,
+	    const char *, const char *);
+/* Column IC of the record := the decimal text of V, in BUF (24 bytes). */
+void	 sq_set_i64(struct irec *, int, char *, int64_t);
+/*
+ * The record's start and duration from columns I (start) and I + 1
+ * (end; a NULL end is an instant when OPEN_END).  A row without them,
+ * or ending before it starts, is counted as skipped: -1.
+ */
+int	 sq_times(struct sqdb *, sqlite3_stmt *, int, const char *, int,
+	    struct irec *);
+/* A step marker name (ProfilerStep#N and the like): kind step, its N. */
+void	 sq_check_step(struct irec *);
+
 /* The readers, given an open database whose tables say what it is. */
 int	 ingest_ascend_db(struct sqdb *);
 int	 ingest_analysis_db(struct sqdb *);
