@@ -167,6 +167,22 @@ set_wait(struct adb *a)
  * counters into a temporary table keyed by task (in temporary files,
  * not in memory) that the kernel query joins.
  */
+static int64_t
+count_rows(struct sqdb *q, const char *t)
+{
+	char sql[96];
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", t);
+	if ((st = sq_prepare(q, sql, t)) == NULL)
+		return -1;
+	if (sq_step(q, st, t) == 1)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 static int
 prepare_pmu(struct adb *a)
 {
@@ -187,8 +203,9 @@ prepare_pmu(struct adb *a)
 		a->q->failed = 1;
 		return -1;
 	}
-	sq_table(a->q, "TASK_PMU_INFO", sqlite3_changes(a->q->db),
-	    "PMU counters, as tasks");
+	/* Its rows are counted for -i only: a scan of the largest table. */
+	sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
+	    count_rows(a->q, "TASK_PMU_INFO") : -1, "PMU counters");
 	return 1;
 }
 

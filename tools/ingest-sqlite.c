@@ -272,6 +272,18 @@ sq_col_any(struct sqdb *q, const char *t, const char *const *names)
 	return NULL;
 }
 
+/* SQLite's words, with what they mean for the file when it is damage. */
+static void
+sq_error(struct sqdb *q, const char *table)
+{
+	int e = sqlite3_errcode(q->db);
+
+	diag_at(q->where, 0, "%stable %s: %s", e == SQLITE_CORRUPT ||
+	    e == SQLITE_NOTADB ? "corrupt SQLite database: " : "", table,
+	    sqlite3_errmsg(q->db));
+	q->failed = 1;
+}
+
 sqlite3_stmt *
 sq_prepare(struct sqdb *q, const char *sql, const char *table)
 {
@@ -279,8 +291,7 @@ sq_prepare(struct sqdb *q, const char *sql, const char *table)
 
 	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) == SQLITE_OK)
 		return st;
-	diag_at(q->where, 0, "table %s: %s", table, sqlite3_errmsg(q->db));
-	q->failed = 1;
+	sq_error(q, table);
 	return NULL;
 }
 
@@ -293,8 +304,7 @@ sq_step(struct sqdb *q, sqlite3_stmt *st, const char *table)
 		return 1;
 	if (r == SQLITE_DONE)
 		return 0;
-	diag_at(q->where, 0, "table %s: %s", table, sqlite3_errmsg(q->db));
-	q->failed = 1;
+	sq_error(q, table);
 	return -1;
 }
 

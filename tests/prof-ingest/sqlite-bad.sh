@@ -5,7 +5,7 @@
 command -v sqlite3 >/dev/null || exit 77
 command -v python3 >/dev/null || exit 77
 sqlite3 good.db <"$DATA/msprof_2024.sql"
-n() { prof-ingest -q "$@" >out; echo "exit $?, $(grep -vc '^#' out) lines"; }
+n() { prof-ingest -q "$@" >res; echo "exit $?, $(grep -vc '^#' res) lines"; }
 echo '== truncated'
 head -c 20000 good.db >cut.db
 n cut.db
