@@ -8,7 +8,7 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh bench/sqlite.sh bench/gen-ascend-db.sh
+	bench/breadth.sh bench/ops.sh bench/sqlite.sh bench/gen-ascend-db.sh
 .PHONY: bench bench-breadth bench-sqlite
 # prof-ingest on generated torch_npu databases (bench/sqlite.sh); on its
 # own, as it needs the sqlite3 shell and gigabytes of room.

@@ -249,6 +249,10 @@ inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
 		n += (size_t)snprintf(skipped + n, sizeof(skipped) - n,
 		    "%s%" PRIu64 " %s", i ? "; " : "", s->skipn[i],
 		    s->skipwhy[i]);
+	if (s->utf8_fixed > 0 && n < sizeof(skipped))
+		(void)snprintf(skipped + n, sizeof(skipped) - n, "%s%" PRIu64
+		    " ill-formed UTF-8 replaced", n > 0 ? "; " : "",
+		    s->utf8_fixed);
 	tsvw_str(w, skipped);
 	tsvw_end(w);
 }

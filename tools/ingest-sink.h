@@ -63,6 +63,7 @@ struct source {
 	char		**skipwhy;
 	uint64_t	*skipn;
 	size_t		 nskip;
+	uint64_t	 utf8_fixed;	/* ill-formed sequences replaced */
 	int		 open;
 };
 

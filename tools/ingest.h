@@ -14,7 +14,7 @@ enum icol {
 	IC_KIND, IC_TS, IC_DUR, IC_DEV, IC_TRACK, IC_NAME, IC_CAT, IC_TYPE,
 	IC_CORE, IC_STEP, IC_WAIT, IC_PID, IC_CORR, IC_EXT, IC_GROUP,
 	IC_IN_SHAPES, IC_IN_DTYPES, IC_OUT_SHAPES, IC_OUT_DTYPES, IC_FLOPS,
-	IC_BYTES, IC_VALUE, IC_PMU, IC_SRC,
+	IC_BYTES, IC_VALUE, IC_PMU, IC_FRAME, IC_SRC,
 	IC_NCOLS
 };
 /* The text columns a reader fills: those after the numbers. */
@@ -95,6 +95,14 @@ int	 ingest_yields_device(const struct ingest_format *,
 int	 ingest_yields_all(const struct ingest_format *,
 	    const struct ingest_format *);
 
+/*
+ * The innermost user frame of a Python call stack (entries "FILE(LINE):
+ * FUNCTION" joined by ';', innermost first), inside it, with its
+ * length; NULL when every frame is PyTorch's or Python's own
+ * (ingest-frame.c).
+ */
+const char *ingest_user_frame(const char *, size_t, size_t *);
+
 int	 ingest_has_suffix(const char *, const char *);
 int	 ingest_has_prefix(const char *, const char *);
 /* Whether the LEN bytes at HEAD contain the text NEEDLE. */
@@ -171,9 +179,21 @@ int	 ingest_name_kernel_details(const char *);
 int	 ingest_content_kernel_details(const char *, size_t);
 int	 ingest_kernel_details(struct input *, const char *,
 	    const struct ingest_ctx *);
+/* The op simulator's CORE_instr_exe.csv (ingest-instr.c). */
+int	 ingest_name_instr_exe(const char *);
+int	 ingest_content_instr_exe(const char *, size_t);
+int	 ingest_instr_exe(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_cluster_step(const char *);
+int	 ingest_content_cluster_step(const char *, size_t);
+int	 ingest_cluster_step(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_step_trace(const char *);
 int	 ingest_content_step_trace(const char *, size_t);
 int	 ingest_step_trace(struct input *, const char *,
+	    const struct ingest_ctx *);
+int	 ingest_name_cluster_comm(const char *);
+int	 ingest_cluster_comm(struct input *, const char *,
 	    const struct ingest_ctx *);
 int	 ingest_name_comm_json(const char *);
 int	 ingest_content_comm_json(const char *, size_t);

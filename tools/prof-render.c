@@ -82,6 +82,7 @@ hooks(const struct tsvr *in, void *arg)
 	if (rc->arch != NULL)
 		arch_record(in, rc->arch);
 	ranks_record(in, rc->ranks);
+	opsv_record(in, rc->ops);
 }
 
 static void
@@ -236,6 +237,7 @@ read_model(struct rctx *rc, const char *path, unsigned needs, FILE *stream)
 	if (needs & RF_ARCH)
 		rc->arch = arch_open();
 	rc->ranks = ranks_open();
+	rc->ops = opsv_open();
 	model_read(&model, path, &opts, hooks, rc);
 }
 
@@ -303,7 +305,10 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		f->write(&rc);
 		finish(out, xstrdup(p));
 		tmp_path = NULL;
-		/* Step A9 of the analysis rules: tell the user the path. */
+		/*
+		 * Step A9 of the method: tell the user the path
+		 * (doc/analysis-rules.md, Reports).
+		 */
 		if (f->needs & RF_SAY)
 			fprintf(stderr, "%s: %s written to %s\n",
 			    diag_progname(), f->what, p);
@@ -311,6 +316,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 	}
 	arch_close(rc.arch);
 	ranks_close(rc.ranks);
+	opsv_close(rc.ops);
 }
 
 /* One format on standard output. */
@@ -327,6 +333,7 @@ run(const char *path, const char *fmt, const char *chart)
 	f->write(&rc);
 	arch_close(rc.arch);
 	ranks_close(rc.ranks);
+	opsv_close(rc.ops);
 }
 
 int

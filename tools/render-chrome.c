@@ -42,9 +42,23 @@ struct chrome_out {
 	 */
 	struct devtab	 named;
 	int		 c_step, c_type, c_corr, c_cat, c_pid, c_labels;
-	int		 c_value;
+	int		 c_value, c_core;
 	uint64_t	 skipped;
+	/* op-simulator lanes: the cores and the pipes past dataflow[] */
+	char	       **cores, **pipes;
+	size_t		 ncores, npipes;
 };
+
+/*
+ * The op simulator's pipes in dataflow order (as prof-ingest(1) writes
+ * the instr_exe table): a kernel reads in, computes, writes out, and
+ * its lanes read in that order top to bottom.
+ */
+static const char *const dataflow[] = {
+	"MTE2", "MTE1", "CUBE", "VECTOR", "FIXPIPE", "MTE3"
+};
+#define NFLOW	6
+#define LANES	16	/* lanes per core: the six, then others */
 
 struct chrome_out *
 chrome_open(FILE *f)
@@ -94,6 +108,7 @@ head(struct chrome_out *c, const struct tsvr *in)
 	c->c_pid = tsvr_col(in, "pid");
 	c->c_labels = tsvr_col(in, "labels");
 	c->c_value = tsvr_col(in, "value");
+	c->c_core = tsvr_col(in, "core");
 	fputs("{\"displayTimeUnit\":\"ns\",", c->f);
 	if (o != NULL && dec_valid(o) && *o != '-')
 		fprintf(c->f, "\"baseTimeNanoseconds\":%s,", o);
@@ -229,6 +244,50 @@ overlay_tid(struct chrome_out *c, const char *dev, const char *kind)
 	return OVERLAY_TID + (long long)i;
 }
 
+/* Index of S in V (added when ADD and there is room), or -1. */
+static long
+lane_index(char ***v, size_t *n, const char *s, int add, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return (long)i;
+	if (!add || *n == max)
+		return -1;
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(s);
+	return (long)i;
+}
+
+/*
+ * The lane (tid) of an op-simulator pipe record (ADD) or of a flow
+ * between pipes: per core, the pipes in dataflow order, named and
+ * sorted so, instead of all on one thread of a track name that is no
+ * number; 0 when TRACK is neither one of the six nor a pipe seen.
+ */
+static long long
+pipe_lane(struct chrome_out *c, const char *pid, const char *core,
+    const char *track, int add)
+{
+	char tid[32], name[128];
+	long k, p;
+
+	for (p = 0; p < NFLOW && strcmp(dataflow[p], track) != 0; p++)
+		;
+	if (p == NFLOW && (p = lane_index(&c->pipes, &c->npipes, track, add,
+	    LANES - NFLOW)) >= 0)
+		p += NFLOW;
+	if (p < 0 || (k = lane_index(&c->cores, &c->ncores, core, add ||
+	    p < NFLOW, 1000)) < 0)
+		return 0;
+	snprintf(tid, sizeof(tid), "%ld", 1 + k * LANES + p);
+	snprintf(name, sizeof(name), "%.80s%s%s", core, *core ? " " : "",
+	    track);
+	name_once(c, pid, tid, name, 1 + k * LANES + p);
+	return 1 + k * LANES + p;
+}
+
 static void
 span(struct chrome_out *c, const struct tsvr *in, const char *name,
     const char *cat, const char *pid, const char *tid, int64_t ts,
@@ -313,6 +372,7 @@ chrome_record(const struct tsvr *in, void *arg)
 	const char *cat, *hp;
 	char devpid[32], tid[32], pname[64];
 	int64_t ts, dur;
+	long long ll;
 	int tabsent, dabsent;
 
 	if (!c->started)
@@ -338,6 +398,11 @@ chrome_record(const struct tsvr *in, void *arg)
 			snprintf(pname, sizeof(pname), "rank %.20s host", dev);
 		}
 	}
+	if (!is_id(track) && (strcmp(kind, "pipe") == 0 ||
+	    strcmp(kind, "flow") == 0) && (ll = pipe_lane(c, devpid,
+	    *field(in, c->c_core) ? field(in, c->c_core) : field(in,
+	    c->c_pid), track, *kind == 'p')) > 0)
+		snprintf(tid, sizeof(tid), "%lld", ll);
 	if (strcmp(kind, "flow") == 0) {
 		flow(c, in, devpid, tid, ts);
 		return;
@@ -389,6 +454,12 @@ chrome_close(struct chrome_out *c, const struct rmodel *m)
 	fputs("}}\n", c->f);
 	for (i = 0; i < c->nkinds; i++)
 		free(c->kinds[i]);
+	for (i = 0; i < c->ncores; i++)
+		free(c->cores[i]);
+	for (i = 0; i < c->npipes; i++)
+		free(c->pipes[i]);
+	free(c->cores);
+	free(c->pipes);
 	devtab_free(&c->named);
 	free(c->kinds);
 	free(c);

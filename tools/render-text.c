@@ -448,6 +448,16 @@ recommendations(struct rctx *rc)
 	recs_free(r, n);
 }
 
+/* A logical line of another file's section, wrapped. */
+static void
+put_line(struct rctx *rc, const char *s, size_t hang)
+{
+	struct tline l;
+
+	fputs(s, line_open(&l));
+	line_close(rc, &l, hang);
+}
+
 /* prof-cluster's findings, after the verdicts; nothing without them. */
 static void
 across_ranks(struct rctx *rc)
@@ -497,6 +507,7 @@ render_text(struct rctx *rc)
 	    m->ndevs, m->nrecords);
 	line_close(rc, &l, 2);
 	verdicts(rc);
+	text_ops(rc, put_line);
 	across_ranks(rc);
 	for (i = 0; i < m->ndevs; i++)
 		rank(rc, m->devs[i]);

@@ -238,6 +238,7 @@ struct rctx {
 	struct arch		*arch;
 	struct chrome_out	*chrome;
 	struct ranks		*ranks;		/* prof-cluster's records */
+	struct opsview		*ops;		/* prof-ops', the simulator's */
 	int			 width;		/* -f text's columns */
 };
 
@@ -453,5 +454,26 @@ int		 ranks_kind(const char *);
 size_t		 ranks_count(const struct ranks *, int);
 const char	*ranks_get(const struct ranks *, int, size_t, int);
 void		 md_ranks(struct rctx *);
+
+/* render-json.c: its writer, for the members other files write */
+struct jw;
+void		 jw_key(struct jw *, const char *);
+void		 jw_open(struct jw *, int);
+void		 jw_close(struct jw *, int);
+void		 jw_str(struct jw *, const char *);
+void		 jw_strnull(struct jw *, const char *);
+void		 jw_num(struct jw *, const char *, int);
+void		 jw_null(struct jw *);
+void		 jw_bool(struct jw *, int);
+
+/* render-ops.c: the Ops section (prof-ops, the op simulator's cycles) */
+typedef void	 render_line(struct rctx *, const char *, size_t);
+struct opsview	*opsv_open(void);
+void		 opsv_close(struct opsview *);
+void		 opsv_record(const struct tsvr *, void *);
+int		 opsv_any(const struct opsview *);
+void		 md_ops(struct rctx *);
+void		 text_ops(struct rctx *, render_line *);
+void		 json_ops(struct jw *, struct rctx *);
 
 #endif
