@@ -44,6 +44,9 @@ struct nsys {
 	struct sqdb	*q;
 	struct irec	 r;
 	int		 multi;		/* several processes: PID:CORR */
+	/* Processes whose kernels ran on one device: their host side's. */
+	int64_t		*ppid, *pdev;
+	size_t		 nproc;
 	char		 trackbuf[24], pidbuf[24], corrbuf[48], bytesbuf[24];
 	char		 namebuf[128];
 };
@@ -221,12 +224,51 @@ memops(struct nsys *n, const char *t, int memset_)
 	return r;
 }
 
+/*
+ * One capture of a multi-GPU job (nsys profile torchrun ...) holds every
+ * rank's process: the host events of a process whose kernels all ran on
+ * one device go to that device, so that each rank's calls meet its own
+ * kernels; those of other processes go to the source's device.
+ */
+static int
+process_devices(struct nsys *n)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!n->multi || !sq_has_col(n->q, T_KERNEL, "deviceId"))
+		return 0;
+	if ((st = sq_prepare(n->q, "SELECT globalPid, min(deviceId), "
+	    "max(deviceId) FROM " T_KERNEL " WHERE globalPid IS NOT NULL "
+	    "GROUP BY globalPid", T_KERNEL)) == NULL)
+		return -1;
+	while ((r = sq_step(n->q, st, T_KERNEL)) == 1) {
+		if (sqlite3_column_int64(st, 1) != sqlite3_column_int64(st, 2))
+			continue;
+		n->ppid = xreallocarray(n->ppid, n->nproc + 1,
+		    sizeof(*n->ppid));
+		n->pdev = xreallocarray(n->pdev, n->nproc + 1,
+		    sizeof(*n->pdev));
+		n->ppid[n->nproc] = gpid(st, 0);
+		n->pdev[n->nproc++] = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 /* globalTid: pid in bits 24 to 47, tid in bits 0 to 23. */
 static void
 set_tid(struct nsys *n, sqlite3_stmt *st, int i)
 {
+	int64_t pid;
+	size_t k;
+
 	if (SQ_NULL(st, i))
 		return;
+	pid = gpid(st, i);
+	for (k = 0; k < n->nproc; k++)
+		if (n->ppid[k] == pid)
+			n->r.dev = n->pdev[k];
 	sq_set_i64(&n->r, IC_TRACK, n->trackbuf,
 	    sqlite3_column_int64(st, i) & 0xffffff);
 	sq_set_i64(&n->r, IC_PID, n->pidbuf, gpid(st, i));
@@ -399,6 +441,7 @@ ingest_nsys_db(struct sqdb *q)
 {
 	struct nsys n;
 	int64_t base;
+	int rc = 0;
 
 	memset(&n, 0, sizeof(n));
 	n.q = q;
@@ -414,11 +457,14 @@ ingest_nsys_db(struct sqdb *q)
 	if (sq_has_col(q, T_KERNEL, "globalPid"))
 		n.multi = one_int(&n, "SELECT count(DISTINCT globalPid) FROM "
 		    T_KERNEL, 0) > 1;
-	if (gpus(&n) < 0 || kernels(&n) < 0 || memops(&n, T_MEMCPY, 0) < 0 ||
-	    memops(&n, T_MEMSET, 1) < 0 || runtime(&n) < 0 || nvtx(&n) < 0)
-		return -1;
+	if (process_devices(&n) < 0 || gpus(&n) < 0 || kernels(&n) < 0 ||
+	    memops(&n, T_MEMCPY, 0) < 0 || memops(&n, T_MEMSET, 1) < 0 ||
+	    runtime(&n) < 0 || nvtx(&n) < 0)
+		rc = -1;
 	sq_table(q, "OSRT_API", -1, "OS runtime calls: not ingested");
 	sq_table(q, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", -1,
 	    "the waits are in the runtime calls");
-	return 0;
+	free(n.ppid);
+	free(n.pdev);
+	return rc;
 }
