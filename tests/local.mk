@@ -112,3 +112,7 @@ EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 # prof-ops and prof-diff against an independent python3 computation.
 TESTS += tests/ops-corpus.sh
 EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
+
+# The SQLite readers against sqlite3's own counts on the corpus (issue 17).
+TESTS += tests/sqlite-corpus.sh
+EXTRA_DIST += tests/sqlite-corpus.sh

@@ -70,6 +70,12 @@ struct ingest_format {
 	/* Formats of the same run whose copy of the device tasks wins. */
 	const char *const *device_yields_to;
 	/*
+	 * Formats of the same run that hold all of this one's records (a
+	 * torch_npu run exported both as text and as a database): when one
+	 * was read, this source's records are dropped, and counted so.
+	 */
+	const char *const *yields_to;
+	/*
 	 * For a file found in a directory, not named: the reason to only
 	 * list it (it is not this format after all), or NULL to read it.
 	 */
@@ -84,6 +90,9 @@ const struct ingest_format *ingest_format_by_content(const char *, size_t);
 const struct ingest_format *ingest_format_named(const char *);
 /* Whether F's device tasks give way to those of OTHER in one run. */
 int	 ingest_yields_device(const struct ingest_format *,
+	    const struct ingest_format *);
+/* Whether all of F's records give way to those of OTHER in one run. */
+int	 ingest_yields_all(const struct ingest_format *,
 	    const struct ingest_format *);
 
 /*
@@ -157,6 +166,8 @@ struct ingest_ctx {
 	int64_t		 rank;		/* -1 when unknown */
 	const char	*run;		/* run directory, for the inventory */
 	const struct ingest_format *fmt; /* the row the file matched */
+	const char	*tmpdir;	/* for copies of databases (-T) */
+	int		 inventory;	/* -i: readers may count more */
 };
 
 /* ingest-ascend.c: torch_npu and msprof text exports. */
@@ -199,6 +210,13 @@ int	 ingest_name_chrome(const char *);
 int	 ingest_content_chrome(const char *, size_t);
 const char *ingest_stray_chrome(const char *, const char *, size_t);
 int	 ingest_chrome(struct input *, const char *,
+	    const struct ingest_ctx *);
+
+/* ingest-sqlite.c: SQLite exports (Ascend databases, Nsight Systems). */
+int	 ingest_name_sqlite(const char *);
+int	 ingest_content_sqlite(const char *, size_t);
+const char *ingest_stray_sqlite(const char *, const char *, size_t);
+int	 ingest_sqlite(struct input *, const char *,
 	    const struct ingest_ctx *);
 
 #endif
