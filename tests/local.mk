@@ -91,3 +91,8 @@ EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 # prof-ops and prof-diff against an independent python3 computation.
 TESTS += tests/ops-corpus.sh
 EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
+
+# prof-export (issue 20): the SQLite export's kernel time per device
+# against the stream's own sums, on every corpus run.
+TESTS += tests/export-corpus.sh
+EXTRA_DIST += tests/export-corpus.sh
