@@ -219,6 +219,7 @@ struct render_opts {
 	size_t		 maxpoints;
 	const char	*name;		/* -N */
 	int		 warn_roof;	/* say on stderr the roofline is empty */
+	int		 chrome;	/* CHROME_GZIP, CHROME_DEVICE_ONLY */
 };
 
 struct arch;
@@ -370,7 +371,9 @@ void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
 
 /* render-chrome.c: written while the model is read. */
-struct chrome_out *chrome_open(FILE *);
+#define CHROME_GZIP		0x01	/* -z: gzip the trace */
+#define CHROME_DEVICE_ONLY	0x02	/* --device-only: no host side */
+struct chrome_out *chrome_open(FILE *, int);
 void		 chrome_record(const struct tsvr *, void *);
 void		 chrome_close(struct chrome_out *, const struct rmodel *);
 
