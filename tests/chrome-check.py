@@ -16,6 +16,7 @@ Usage: chrome-check.py TRACE.json[.gz]
 Prints one line of counts; the failures, at most 10 of each, on stderr;
 exit status 1 when there is one.
 """
+import bisect
 import gzip
 import json
 import sys
@@ -50,8 +51,15 @@ def main():
         elif ph == 'M' and e.get('name') == 'thread_name':
             named.add(key)
     errors = []
-    for v in slices.values():
+    # per track: the starts, and the latest end among the slices up to each
+    reach = {}
+    for key, v in slices.items():
         v.sort()
+        m, ends = None, []
+        for a, b in v:
+            m = b if m is None or b > m else m
+            ends.append(m)
+        reach[key] = ([a for a, b in v], ends)
     # 1. flow ends
     starts, ends = {}, {}
     for e in flows:
@@ -60,7 +68,9 @@ def main():
         if e['ph'] != 's' and e.get('bp') != 'e':
             errors.append('flow %s: %s end without bp e' % (e['id'], e['ph']))
             continue
-        if not any(a <= ts <= b for a, b in slices.get(key, ())):
+        st, rch = reach.get(key, ([], []))
+        i = bisect.bisect_right(st, ts)
+        if i == 0 or rch[i - 1] < ts:
             errors.append('flow %s (%s): %s end at %s on %s/%s binds to no '
                           'slice' % (e['id'], e.get('cat'), e['ph'], ts,
                                      key[0], key[1]))

@@ -96,3 +96,7 @@ EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 # against the stream's own sums, on every corpus run.
 TESTS += tests/export-corpus.sh
 EXTRA_DIST += tests/export-corpus.sh
+# The Chrome trace on real profiles (issue 20): every flow end binds to a
+# slice, device tracks nest, tracks are named (tests/chrome-check.py).
+TESTS += tests/chrome-corpus.sh
+EXTRA_DIST += tests/chrome-corpus.sh tests/chrome-check.py
