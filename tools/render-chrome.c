@@ -56,7 +56,20 @@
 struct ctrack {
 	int		 named;
 	int64_t		 reach;		/* the latest end of its slices */
+	/* a device track: the ends of its open slices, innermost last */
+	int64_t		*open;
+	size_t		 nopen, capopen;
+	long long	 lanes;		/* overlap lanes beside it */
 };
+
+/*
+ * Lane K of a device track: a slice that overlaps another of its track
+ * without holding it or being held (two kernels of a stream whose
+ * clocks overlap by a microsecond, two HCCL tasks without a stream id,
+ * a step bubble across a global one) goes to the first lane where it
+ * nests, as a viewer needs; its times are kept.
+ */
+#define LANE_STEP	100000000000LL
 
 /* One end of a flow arrow, held until it can be bound. */
 struct fend {
@@ -274,13 +287,15 @@ static struct ctrack *
 track_of(struct chrome_out *c, const char *pid, const char *tid)
 {
 	char buf[128], *key = buf;
-	size_t n = strlen(pid) + (tid ? strlen(tid) : 0) + 2;
+	size_t np = strlen(pid), nt = tid ? strlen(tid) : 0, n = np + nt + 2;
 	struct ctrack *t;
 	int isnew;
 
 	if (n > sizeof(buf))
 		key = xmalloc(n);
-	snprintf(key, n, "%s/%s", pid, tid ? tid : "");
+	memcpy(key, pid, np);
+	key[np] = '/';
+	memcpy(key + np + 1, tid ? tid : "", nt + 1);
 	t = devtab_get(&c->named, key, n - 1, &isnew);
 	if (key != buf)
 		free(key);
@@ -374,13 +389,50 @@ overlay_tid(struct chrome_out *c, const char *dev, const char *kind)
 	return OVERLAY_TID + (long long)i;
 }
 
+/* The lane of device track PID/TID where [TS, END] nests, in LTID. */
+static void
+lane_of(struct chrome_out *c, const char *pid, const char *tid, int64_t ts,
+    int64_t end, char *ltid, size_t size)
+{
+	struct ctrack *base = track_of(c, pid, tid), *t;
+	char label[96];
+	long long k;
+
+	for (k = 0;; k++) {
+		snprintf(ltid, size, "%lld", atoll(tid) + k * LANE_STEP);
+		t = k == 0 ? base : track_of(c, pid, ltid);
+		while (t->nopen > 0 && t->open[t->nopen - 1] <= ts)
+			t->nopen--;
+		if (t->nopen == 0 || end <= t->open[t->nopen - 1])
+			break;
+	}
+	if (k > base->lanes) {
+		base->lanes = k;
+		snprintf(label, sizeof(label), "track %.40s, overlap %lld", tid,
+		    k);
+		name_once(c, pid, ltid, label, atoll(ltid) + 1);
+	}
+	if (t->nopen == t->capopen) {
+		t->capopen = t->capopen ? 2 * t->capopen : 4;
+		t->open = xreallocarray(t->open, t->capopen,
+		    sizeof(*t->open));
+	}
+	t->open[t->nopen++] = end;
+}
+
 static void
 span(struct chrome_out *c, const struct tsvr *in, const char *name,
     const char *cat, const char *pid, const char *tid, int64_t ts,
-    int64_t dur, int absent)
+    int64_t dur, int absent, int lanes)
 {
 	struct ctrack *t;
+	char ltid[32];
 
+	if (lanes) {
+		lane_of(c, pid, tid, ts, ts + (absent ? 0 : dur), ltid,
+		    sizeof(ltid));
+		tid = ltid;
+	}
 	begin(c);
 	fputs("{\"ph\":", c->f);
 	fputs(absent ? "\"i\",\"s\":\"t\"" : "\"X\"", c->f);
@@ -429,14 +481,32 @@ is_step_metric(const char *name)
 	return 0;
 }
 
+/*
+ * Whether a slice of track PID/TID (TID: 32 bytes), or of one of its
+ * lanes, holds TS; TID becomes that lane's.
+ */
+static int
+bind_on(struct chrome_out *c, const char *pid, char *tid, int64_t ts)
+{
+	long long k, base = atoll(tid), lanes = track_of(c, pid, tid)->lanes;
+
+	for (k = 0; k <= lanes; k++) {
+		snprintf(tid, 32, "%lld", base + k * LANE_STEP);
+		if (track_of(c, pid, tid)->reach >= ts)
+			return 1;
+	}
+	snprintf(tid, 32, "%lld", base);
+	return 0;
+}
+
 /* Where end E binds: its host thread, else the rank's device stream. */
 static void
 bind_end(struct chrome_out *c, struct fend *e)
 {
 	e->bound = 0;
-	if (*e->hpid != '\0' && track_of(c, e->hpid, e->htid)->reach >= e->ts)
+	if (*e->hpid != '\0' && bind_on(c, e->hpid, e->htid, e->ts))
 		e->bound = 1;
-	else if (track_of(c, e->dpid, e->dtid)->reach >= e->ts) {
+	else if (bind_on(c, e->dpid, e->dtid, e->ts)) {
 		e->bound = 2;
 		if (*e->hpid != '\0')
 			c->repointed++;
@@ -663,7 +733,8 @@ chrome_record(const struct tsvr *in, void *arg)
 	if (host) {
 		snprintf(pname, sizeof(pname), "thread %s", tid);
 		name_once(c, devpid, tid, pname, 0);
-	} else if (strcmp(kind, "pipe") == 0 || strcmp(kind, "mark") == 0) {
+	} else if (strcmp(kind, "pipe") == 0 || strcmp(kind, "mark") == 0 ||
+	    strcmp(kind, "step") == 0 || strcmp(kind, "host") == 0) {
 		snprintf(pname, sizeof(pname), "%s %.60s", kind, track);
 		name_once(c, devpid, tid, pname, 0);
 	}
@@ -672,7 +743,7 @@ chrome_record(const struct tsvr *in, void *arg)
 	    strcmp(kind, "mark") == 0 || strcmp(kind, "pipe") == 0) {
 		/* prof-ingest reads cat "kernel" as a device event. */
 		span(c, in, name, strcmp(kind, "kernel") == 0 ? "kernel" :
-		    *cat ? cat : kind, devpid, tid, ts, dur, dabsent);
+		    *cat ? cat : kind, devpid, tid, ts, dur, dabsent, 1);
 	} else if (strcmp(kind, "counter") == 0) {
 		const char *v = field(in, c->c_value);
 		if (dec_valid(v))
@@ -693,7 +764,7 @@ chrome_record(const struct tsvr *in, void *arg)
 		    kind));
 		snprintf(cat2, sizeof(cat2), "prof.%.50s", kind);
 		span(c, in, strcmp(kind, "bubble") == 0 && *lab ? lab : name,
-		    cat2, devpid, tid, ts, dur, 0);
+		    cat2, devpid, tid, ts, dur, 0, 1);
 	} else
 		c->skipped++;
 }
@@ -727,6 +798,8 @@ chrome_close(struct chrome_out *c, const struct rmodel *m)
 		diag_err(EXIT_BAD, "write error in the gzip output");
 	for (i = 0; i < c->nkinds; i++)
 		free(c->kinds[i]);
+	for (i = 0; i < c->named.n; i++)
+		free(((struct ctrack *)c->named.v[i].item)->open);
 	devtab_free(&c->named);
 	devtab_free(&c->flows);
 	free(c->held);
