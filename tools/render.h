@@ -202,6 +202,7 @@ struct rmodel {
 	size_t		 nlabels;
 	struct rkv	*peaks;		/* peak_* metrics, for the roofline */
 	size_t		 npeaks;
+	char		*peak_chip, *peak_tags;	/* of the first peak */
 	int		 has_roofline;	/* kernels with ai and flops seen */
 	int		 has_verdict;	/* verdict records seen */
 	int		 has_advice;	/* advice records seen */
@@ -367,6 +368,8 @@ void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
 void		 render_svg_ranks(struct rctx *);
 void		 render_svg_roofline(struct rctx *);
+void		 svg_header(struct rctx *, double, const char *);
+void		 svg_text(struct rctx *, const char *);
 void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
 
