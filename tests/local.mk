@@ -116,3 +116,11 @@ EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 # The SQLite readers against sqlite3's own counts on the corpus (issue 17).
 TESTS += tests/sqlite-corpus.sh
 EXTRA_DIST += tests/sqlite-corpus.sh
+# prof-export (issue 20): the SQLite export's kernel time per device
+# against the stream's own sums, on every corpus run.
+TESTS += tests/export-corpus.sh
+EXTRA_DIST += tests/export-corpus.sh
+# The Chrome trace on real profiles (issue 20): every flow end binds to a
+# slice, device tracks nest, tracks are named (tests/chrome-check.py).
+TESTS += tests/chrome-corpus.sh
+EXTRA_DIST += tests/chrome-corpus.sh tests/chrome-check.py

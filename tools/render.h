@@ -202,6 +202,7 @@ struct rmodel {
 	size_t		 nlabels;
 	struct rkv	*peaks;		/* peak_* metrics, for the roofline */
 	size_t		 npeaks;
+	char		*peak_chip, *peak_tags;	/* of the first peak */
 	int		 has_roofline;	/* kernels with ai and flops seen */
 	int		 has_verdict;	/* verdict records seen */
 	int		 has_advice;	/* advice records seen */
@@ -219,6 +220,7 @@ struct render_opts {
 	size_t		 maxpoints;
 	const char	*name;		/* -N */
 	int		 warn_roof;	/* say on stderr the roofline is empty */
+	int		 chrome;	/* CHROME_GZIP, CHROME_DEVICE_ONLY */
 };
 
 struct arch;
@@ -367,11 +369,15 @@ void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
 void		 render_svg_ranks(struct rctx *);
 void		 render_svg_roofline(struct rctx *);
+void		 svg_header(struct rctx *, double, const char *);
+void		 svg_text(struct rctx *, const char *);
 void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
 
 /* render-chrome.c: written while the model is read. */
-struct chrome_out *chrome_open(FILE *);
+#define CHROME_GZIP		0x01	/* -z: gzip the trace */
+#define CHROME_DEVICE_ONLY	0x02	/* --device-only: no host side */
+struct chrome_out *chrome_open(FILE *, int);
 void		 chrome_record(const struct tsvr *, void *);
 void		 chrome_close(struct chrome_out *, const struct rmodel *);
 
