@@ -54,7 +54,8 @@ def main():
     # per track: the starts, and the latest end among the slices up to each
     reach = {}
     for key, v in slices.items():
-        v.sort()
+        # equal starts: the longer encloses the shorter, as viewers nest
+        v.sort(key=lambda s: (s[0], -s[1]))
         m, ends = None, []
         for a, b in v:
             m = b if m is None or b > m else m

@@ -617,6 +617,28 @@ free_group(struct fgroup *g)
  * Bind end E and add it to its arrow; at the arrow's finish, write it
  * whole, or drop it whole when an end bound nowhere or it never started.
  */
+/*
+ * An arrow whose last end was not a finish: drawn when it is a start and
+ * steps, all bound, its last step made the finish (the op simulator
+ * writes s then t, as the format allows, and viewers that need an f end
+ * draw nothing else); else dropped and counted.
+ */
+static void
+end_open(struct chrome_out *c, struct fgroup *g)
+{
+	size_t i;
+
+	if (g->n >= 2 && !g->bad && g->ends[0].ph == 's' &&
+	    g->ends[g->n - 1].ph == 't') {
+		g->ends[g->n - 1].ph = 'f';
+		c->arrows++;
+		for (i = 0; i < g->n; i++)
+			put_end(c, &g->ends[i], c->arrows);
+	} else if (g->n > 0)
+		c->dropped++;
+	free_group(g);
+}
+
 static void
 settle(struct chrome_out *c, struct fend *e)
 {
@@ -630,10 +652,8 @@ settle(struct chrome_out *c, struct fend *e)
 	g = devtab_get(&c->flows, key, n - 1, NULL);
 	free(key);
 	bind_end(c, e);
-	if (e->ph == 's' && g->n > 0) {
-		c->dropped++;		/* a start again: the last never ended */
-		free_group(g);
-	}
+	if (e->ph == 's' && g->n > 0)
+		end_open(c, g);		/* a start again: the last never ended */
 	g->ends = xreallocarray(g->ends, g->n + 1, sizeof(*g->ends));
 	g->ends[g->n++] = *e;
 	if (e->bound == 0)
@@ -768,13 +788,15 @@ chrome_record(const struct tsvr *in, void *arg)
 	snprintf(pname, sizeof(pname), "rank %.20s device", dev);
 	hp = field(in, c->c_pid);
 	/* the op simulator's pipes: a lane each, in dataflow order */
+	ll = 0;
 	if (!is_id(track) && (strcmp(kind, "pipe") == 0 ||
 	    strcmp(kind, "flow") == 0) && (ll = pipe_lane(c, devpid,
 	    *field(in, c->c_core) ? field(in, c->c_core) : field(in,
 	    c->c_pid), track, *kind == 'p')) > 0)
 		snprintf(tid, sizeof(tid), "%lld", ll);
 	if (strcmp(kind, "flow") == 0) {
-		flow(c, in, hp, dev, track, ts);
+		/* a flow between pipes binds on their lanes */
+		flow(c, in, hp, dev, ll > 0 ? tid : track, ts);
 		return;
 	}
 	if ((strcmp(kind, "host") == 0 || strcmp(kind, "step") == 0 ||
@@ -846,9 +868,7 @@ chrome_close(struct chrome_out *c, const struct rmodel *m)
 	settle_held(c, INT64_MAX);
 	for (i = 0; i < c->flows.n; i++) {
 		g = c->flows.v[i].item;
-		if (g->n > 0)
-			c->dropped++;	/* started, never finished */
-		free_group(g);
+		end_open(c, g);		/* started, never finished */
 	}
 	fputs("\n],\n\"prof_render\":{\"records\":", c->f);
 	fprintf(c->f, "%llu,\"summary_records_not_drawn\":%llu,"

@@ -1,7 +1,8 @@
 # Usage errors (2), and bad input: the records before the damage are
 # exported and the exit status is 1; a database that cannot be written
 # is an error naming it, and leaves nothing behind.
-in="$top_srcdir/tests/prof-export/small.tsv"
+cp "$top_srcdir/tests/prof-export/small.tsv" small.tsv
+in=small.tsv
 prof-export "$in"
 echo "exit $?"
 prof-export -f csv "$in"
