@@ -815,28 +815,14 @@ pass_marker(struct ldev *d, struct lkern *k, int dir, const char *step,
 }
 
 /*
- * A kernel K has run: drop what ended before it from D's kernels that
- * may still run, and add it.  They are few (what overlaps in time, one
- * or two per stream), so the list is short.
+ * A kernel K has run: the latest end of D's kernels so far is all a
+ * structure needs to know of them (live_carry).  A list of the kernels
+ * still running made each kernel cost a pass over it, quadratic when
+ * thousands run at once (rows of one timestamp, a damaged clock).
  */
 void
 live_add(struct ldev *d, const struct lkern *k)
 {
-	size_t i, j;
-
-	for (i = j = 0; i < d->nlive; i++)
-		if (d->live[i].e > k->s)
-			d->live[j++] = d->live[i];
-	d->nlive = j;
-	if (k->e > k->s) {
-		if (d->nlive == d->livecap) {
-			d->livecap = d->livecap ? 2 * d->livecap : 8;
-			d->live = xreallocarray(d->live, d->livecap,
-			    sizeof(*d->live));
-		}
-		d->live[d->nlive].s = k->s;
-		d->live[d->nlive++].e = k->e;
-	}
 	if (d->nkseen++ == 0 || k->e > d->last_end)
 		d->last_end = k->e;
 }
@@ -851,18 +837,20 @@ void
 live_carry(const struct ldev *d, int64_t s, struct ival **cv, size_t *n,
     size_t *cap, int64_t *gap)
 {
-	size_t i;
-
+	/*
+	 * The kernels still running at S all started before it: the parts
+	 * of them after S are [S, their end], whose union is [S, the
+	 * latest end], and only that union is used (busy time).
+	 */
 	*n = 0;
-	for (i = 0; i < d->nlive; i++) {
-		if (d->live[i].e <= s)
-			continue;
-		if (*n == *cap) {
-			*cap = *cap ? 2 * *cap : 8;
+	if (d->nkseen > 0 && d->last_end > s) {
+		if (*cap == 0) {
+			*cap = 8;
 			*cv = xreallocarray(*cv, *cap, sizeof(**cv));
 		}
-		(*cv)[*n].s = s;
-		(*cv)[(*n)++].e = d->live[i].e;
+		(*cv)[0].s = s;
+		(*cv)[0].e = d->last_end;
+		*n = 1;
 	}
 	if (*n > 0)
 		*gap = 0;

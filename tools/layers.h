@@ -200,8 +200,6 @@ struct ldev {
 	int64_t		 first_wait;	/* a second pass starting later: none */
 	int		 at_end;	/* the input ended: no later marker */
 	/* kernels still running: the device busy a new marker inherits */
-	struct ival	*live;
-	size_t		 nlive, livecap;
 	int64_t		 last_end;	/* the latest kernel end so far */
 	int64_t		 nkseen;	/* kernels gone through live_add */
 	/* the open convolution or linear run (FAM_CONV) */

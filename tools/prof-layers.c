@@ -277,7 +277,6 @@ free_devs(void)
 		free(d->win_step);
 		free(d->run_step);
 		free(d->run);
-		free(d->live);
 		free(d->carry);
 		free(d->mk_carry);
 		free(d->micro_step);
