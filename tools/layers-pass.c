@@ -37,11 +37,21 @@
 
 enum {
 	RULE_FIRST, RULE_GAP, RULE_DIR, RULE_STEP, RULE_PHASE, RULE_SAMPLE,
-	RULE_HEAD
+	RULE_HEAD, RULE_LENGTH
 };
 static const char *const rule_names[] = {
-	"first", "gap", "direction", "step", "phase", "sampling", "head"
+	"first", "gap", "direction", "step", "phase", "sampling", "head",
+	"length"
 };
+
+/*
+ * Layers a pass may hold before the next marker opens a new one (rule
+ * length).  The largest models run a few hundred layers a pass; a pass's
+ * layer records wait for its end (they take its phase), so without a
+ * bound a period found in a capture-long stream of kernels with no
+ * other pass boundary would hold the whole capture.
+ */
+#define PASS_LAYERS_MAX	4096
 
 const char *const phase_names[NPHASES] = {
 	"", "prefill", "decode", "forward", "backward"
@@ -758,6 +768,8 @@ new_pass_rule(struct ldev *d, const struct lkern *k, int dir,
 		return RULE_HEAD;
 	if (d->pass_rec == NULL)
 		return RULE_GAP;
+	if (d->pass_layers >= PASS_LAYERS_MAX)
+		return RULE_LENGTH;
 	if (!conv && has_sampling(d))
 		return RULE_SAMPLE;
 	if (ref > 0 && (__int128)gap * 1000000 > (__int128)ref *
