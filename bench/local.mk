@@ -8,8 +8,9 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh bench/ops.sh bench/sqlite.sh bench/gen-ascend-db.sh
-.PHONY: bench bench-breadth bench-sqlite
+	bench/breadth.sh bench/ops.sh bench/sqlite.sh bench/gen-ascend-db.sh \
+	bench/span.sh
+.PHONY: bench bench-breadth bench-sqlite bench-span
 # prof-ingest on generated torch_npu databases (bench/sqlite.sh); on its
 # own, as it needs the sqlite3 shell and gigabytes of room.
 bench-sqlite: all
@@ -17,6 +18,11 @@ bench-sqlite: all
 	    top_srcdir='$(abs_top_srcdir)' $(SHELL) $(srcdir)/bench/sqlite.sh
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.
+bench-span: all
+	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/span.sh
+# The stages on one step over the whole capture (bench/span.sh): memory
+# bounded or growing with it.
 bench-breadth: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/bench/breadth.sh

@@ -18,6 +18,43 @@ swap(struct dueq *q, size_t i, size_t j)
 	q->v[j] = t;
 }
 
+/* Restore the heap order below I. */
+static void
+sift_down(struct dueq *q, size_t i)
+{
+	size_t c;
+
+	while ((c = 2 * i + 1) < q->n) {
+		if (c + 1 < q->n && q->v[c + 1].t < q->v[c].t)
+			c++;
+		if (q->v[i].t <= q->v[c].t)
+			break;
+		swap(q, i, c);
+		i = c;
+	}
+}
+
+/*
+ * Drop the entries that are no item's earliest time: an item's later
+ * entries are left behind when it is queued for an earlier time, and
+ * once that one is taken the caller queues the item's next time anyway.
+ * Without this a device whose window stays open while its segments come
+ * and go leaves an entry behind at every segment (a step over the whole
+ * capture: one per kernel).  Then heapify.
+ */
+static void
+compact(struct dueq *q)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < q->n; i++)
+		if (q->v[i].t == *q->v[i].queued)
+			q->v[n++] = q->v[i];
+	q->n = n;
+	for (i = n / 2; i > 0; i--)
+		sift_down(q, i - 1);
+}
+
 void
 dueq_add(struct dueq *q, int64_t t, void *item, int64_t *queued)
 {
@@ -26,6 +63,8 @@ dueq_add(struct dueq *q, int64_t t, void *item, int64_t *queued)
 	if (t == INT64_MAX || t >= *queued)
 		return;
 	*queued = t;
+	if (q->n == q->cap && q->n >= 1024)
+		compact(q);
 	if (q->n == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 64;
 		q->v = xreallocarray(q->v, q->cap, sizeof(*q->v));
@@ -45,19 +84,12 @@ void *
 dueq_take(struct dueq *q)
 {
 	void *item = q->v[0].item;
-	size_t i = 0, c;
+	size_t i = 0;
 
 	if (*q->v[0].queued == q->v[0].t)
 		*q->v[0].queued = INT64_MAX;
 	q->v[0] = q->v[--q->n];
-	while ((c = 2 * i + 1) < q->n) {
-		if (c + 1 < q->n && q->v[c + 1].t < q->v[c].t)
-			c++;
-		if (q->v[i].t <= q->v[c].t)
-			break;
-		swap(q, i, c);
-		i = c;
-	}
+	sift_down(q, i);
 	return item;
 }
 
