@@ -36,6 +36,12 @@ name_xplane(const char *base)
 }
 
 static int
+name_riegeli(const char *base)
+{
+	return ingest_has_suffix(base, ".xplane.riegeli");
+}
+
+static int
 name_metadata(const char *base)
 {
 	return ingest_has_prefix(base, "profiler_info") ||
@@ -72,7 +78,10 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "sqlite", .by_name = name_db,
 	    .not_read = "SQLite export: not supported yet" },
 	{ .name = "xplane", .by_name = name_xplane,
-	    .not_read = "XPlane protobuf: not supported yet" },
+	    .by_content = ingest_content_xplane, .read = ingest_xplane },
+	{ .name = "xplane_riegeli", .by_name = name_riegeli,
+	    .not_read = "Riegeli-chunked XPlane (.xplane.riegeli): not "
+	    "supported; save the profile as .xplane.pb" },
 	{ .name = "metadata", .by_name = name_metadata,
 	    .not_read = "profiler metadata: not ingested" },
 	{ .name = "cluster", .by_name = name_cluster,
