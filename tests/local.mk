@@ -67,6 +67,9 @@ EXTRA_DIST += tests/nothing-lost.sh
 # The verdict on real profiles (issue 12): an expert table computed from
 # the raw files without proftools, and no false follow-up.
 TESTS += tests/verdict-corpus.sh tests/followup-corpus.sh
+TESTS += tests/xplane-corpus.sh
+EXTRA_DIST += tests/xplane-corpus.sh tests/xplane-evidence.py \
+	tests/data/xplane-expected.tsv
 EXTRA_DIST += tests/verdict-corpus.sh tests/followup-corpus.sh \
 	tests/verdict-evidence.py
 # Across ranks (issue 16): prof-cluster's skew and waits against the
