@@ -556,7 +556,8 @@ hlo_parse(struct xop *op)
 				i++;	/* the operand's %name */
 		}
 	}
-	if (idt.n > 0) {
+	/* Only an op of one operand changes it (not a fusion of many). */
+	if (idt.n > 0 && strchr(idt.b, ';') == NULL && odt.n > 0) {
 		size_t d0 = first_len(&idt), l0 = first_len(&ilay),
 		    m0 = first_len(&idim);
 

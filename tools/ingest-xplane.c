@@ -851,10 +851,11 @@ ingest_content_xplane(const char *head, size_t len)
 
 /*
  * Pass 0: the planes, checked as messages, and the time base from the
- * Task Environment plane (the last one in every file seen).
+ * Task Environment plane (the last one in every file seen).  *GOOD is
+ * where the whole planes end: a file cut short keeps those.
  */
 static int
-time_base(struct xr *x, const struct pbuf *top0)
+time_base(struct xr *x, const struct pbuf *top0, size_t *good)
 {
 	struct pbuf top = *top0;
 	struct pbuf_field f;
@@ -862,9 +863,11 @@ time_base(struct xr *x, const struct pbuf *top0)
 	int r;
 	int64_t t;
 
+	*good = 0;
 	while ((r = pbuf_next(&top, &f)) > 0) {
 		if (f.num == 1 && f.wt != PB_LEN)
 			return wrong_type(x, &top, &f, "XSpace", PB_LEN);
+		*good = (size_t)(top.p - top.base);
 		if (f.num != 1)
 			continue;
 		if (f.len < 18 || memmem(f.data, f.len < 64 ? f.len : 64,
@@ -876,8 +879,17 @@ time_base(struct xr *x, const struct pbuf *top0)
 		    val_int(&stats, XS_START_TIME, &t))
 			x->start_ns = t;
 	}
+	if (r < 0 && (top.err == PBE_PASTEND || top.err == PBE_TRUNC)) {
+		diag_at(x->where, 0, "byte %" PRIu64 ": the file is cut short "
+		    "(%zu bytes) inside a plane; the %zu bytes of whole planes "
+		    "before it are read%s", pbuf_off(&top, top.errat), x->size,
+		    *good, x->start_ns > 0 ? "" : ", on the profile's own "
+		    "clock (no Task Environment plane)");
+		return -1;
+	}
 	if (r < 0)
 		return wire_error(x, &top, "XSpace");
+	*good = x->size;
 	return 0;
 }
 
@@ -886,16 +898,20 @@ read_space(struct xr *x)
 {
 	struct pbuf top;
 	struct pbuf_field f;
+	size_t good;
+	int rc;
 
 	pbuf_init(&top, x->map, x->size, x->map);
-	if (time_base(x, &top) < 0)
+	rc = time_base(x, &top, &good);
+	if (rc < 0 && good == 0)
 		return -1;
 	if (x->start_ns > 0)
 		sink_set_base(x->src, x->start_ns);
+	pbuf_init(&top, x->map, good, x->map);
 	while (pbuf_next(&top, &f) > 0)
 		if (f.num == 1 && read_plane(x, &top, &f) < 0)
 			return -1;
-	return 0;
+	return rc;
 }
 
 int
