@@ -71,6 +71,7 @@ xtab_clear(struct xplane_tabs *t)
 			free(t->eop[i].in_layout);
 			free(t->eop[i].changes);
 			free(t->eop[i].opcode);
+			free(t->eop[i].ext);
 			memset(&t->eop[i], 0, sizeof(t->eop[i]));
 		}
 	if (t->scap > 0)
@@ -641,6 +642,19 @@ xext_add(struct xext *x, const char *key, const char *v, size_t n)
 		} else
 			x->b[x->n++] = v[i];
 	}
+}
+
+void
+xext_raw(struct xext *x, const char *s, size_t n)
+{
+	if (x->n + n + 2 > x->cap) {
+		x->cap = 2 * (x->n + n + 2) + 64;
+		x->b = xrealloc(x->b, x->cap);
+	}
+	if (x->n > 0)
+		x->b[x->n++] = ';';
+	memcpy(x->b + x->n, s, n);
+	x->n += n;
 }
 
 void

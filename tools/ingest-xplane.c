@@ -326,13 +326,45 @@ op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
 	}
 	if (val_int(v, XS_MODEL_FLOPS, &i))
 		xext_addi(&x->ext, "model_flops", i);
-	if (op != NULL && op->layout != NULL)
-		xext_add(&x->ext, "layout", op->layout, strlen(op->layout));
-	if (op != NULL && op->in_layout != NULL)
-		xext_add(&x->ext, "in_layout", op->in_layout,
-		    strlen(op->in_layout));
-	if (op != NULL && op->changes != NULL)
+	/* Layouts only where they change: what the audit of copies needs. */
+	if (op != NULL && op->changes != NULL) {
 		xext_add(&x->ext, "changes", op->changes, strlen(op->changes));
+		if (op->in_layout != NULL)
+			xext_add(&x->ext, "in_layout", op->in_layout,
+			    strlen(op->in_layout));
+		if (op->layout != NULL)
+			xext_add(&x->ext, "layout", op->layout,
+			    strlen(op->layout));
+	}
+}
+
+/* The stats op_ext() reads: an event with none of its own shares them. */
+#define EXT_STATS	(1U << XS_HLO_OP | 1U << XS_HLO_MODULE |	\
+	1U << XS_PROGRAM_ID | 1U << XS_SOURCE | 1U << XS_STACK |	\
+	1U << XS_NAME | 1U << XS_TF_OP | 1U << XS_MODEL_FLOPS)
+
+/*
+ * The ext keys of an event: those of its op, made once per op, when the
+ * event has no stats of its own among them (every TPU op execution).
+ */
+static void
+event_ext(struct xr *x, struct xop *op, const struct xvals *v,
+    uint32_t own)
+{
+	if (op == NULL || (own & EXT_STATS) != 0) {
+		op_ext(x, op, v);
+		return;
+	}
+	if (!op->has_ext) {
+		op_ext(x, op, &op->base);
+		op->ext = xmalloc(x->ext.n + 1);
+		memcpy(op->ext, x->ext.b, x->ext.n);
+		op->extl = x->ext.n;
+		op->has_ext = 1;
+		return;
+	}
+	if (op->extl > 0)
+		xext_raw(&x->ext, op->ext, op->extl);
 }
 
 /* Columns of a device op: type, core, flops, bytes, shapes. */
@@ -496,6 +528,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	char fb[24], bb[24], cb[24], sb[24], ps[48], stepname[40];
 	int64_t mid = 0, off = 0, dur = 0, num;
 	int r1, code, has_off = 0, nocc = 0, rs, re, kind;
+	uint32_t own;
 	size_t n, sl;
 
 	v.mask = 0;
@@ -535,6 +568,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	if ((op = xtab_op(&x->t, mid)) != NULL && !op->decoded &&
 	    xop_decode(&x->t, op, lb) < 0)
 		return tab_error(x);
+	own = v.mask;
 	if (op != NULL) {
 		uint32_t m = op->base.mask & ~v.mask;
 		int c;
@@ -578,7 +612,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		set_int(&r, IC_STEP, sb, num);
 	if (x->pcls != XP_HOST && kind != IK_STEP) {
 		op_cols(x, &r, op, &v, fb, bb);
-		op_ext(x, op, &v);
+		event_ext(x, op, &v, own);
 	} else if (val_str(&v, XS_HLO_OP, &str, &sl)) {
 		str = clean(x, 2, str, &sl);
 		xext_add(&x->ext, "hlo", str, sl);

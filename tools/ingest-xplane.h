@@ -51,6 +51,9 @@ struct xop {
 	/* From the HLO text: */
 	char		*in_shapes, *in_dtypes, *out_shapes, *out_dtypes;
 	char		*layout, *in_layout, *changes, *opcode;
+	char		*ext;		/* the ext keys of the op's own stats */
+	size_t		 extl;
+	int		 has_ext;
 };
 
 /* The tables of one plane. */
@@ -98,6 +101,8 @@ struct xext {
 };
 void	 xext_add(struct xext *, const char *, const char *, size_t);
 void	 xext_addi(struct xext *, const char *, int64_t);
+/* Append entries already made (joined with ';'). */
+void	 xext_raw(struct xext *, const char *, size_t);
 
 /* Whether a text is fit for a stream (UTF-8, no NUL): else a copy. */
 const char *xclean(const char *, size_t *, char **, size_t *);
