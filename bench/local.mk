@@ -8,8 +8,12 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh
-.PHONY: bench bench-breadth
+	bench/breadth.sh bench/xplane.sh bench/gen-xplane.c
+.PHONY: bench bench-breadth bench-xplane
+# prof-ingest on generated XPlanes (bench/xplane.sh).
+bench-xplane: all
+	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
+	    CC='$(CC)' $(SHELL) $(srcdir)/bench/xplane.sh
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.
 bench-breadth: all
