@@ -46,7 +46,7 @@ enum pcls { XP_SKIP, XP_TPU, XP_GPU, XP_HOST, XP_ENV };
 enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 	LC_HOST, LC_SKIP };
 
-#define RELEASE_STEP	(32 << 20)	/* pages given back at a time */
+#define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
 #define NSCRATCH	12
 
 struct xr {
@@ -663,13 +663,18 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 {
 	struct pbuf l;
 	struct pbuf_field f;
-	int r;
+	int r, events;
 
 	x->lid = x->lts = 0;
 	x->lname = "";
 	x->lnamel = 0;
+	/*
+	 * The header fields come before the events (XLA writes fields in
+	 * number order, display_name, not read, last): the walk stops at
+	 * the first event, so that a line's pages are touched once.
+	 */
 	pbuf_sub(&l, pb, lf);
-	while ((r = pbuf_next(&l, &f)) > 0) {
+	while ((r = pbuf_next(&l, &f)) > 0 && f.num != 4) {
 		if ((f.num == 1 || f.num == 3) && f.wt != PB_VARINT)
 			return wrong_type(x, &l, &f, "XLine", PB_VARINT);
 		if ((f.num == 2 || f.num == 4) && f.wt != PB_LEN)
@@ -706,15 +711,28 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		memcpy(x->track, x->lname, x->trackl);
 	}
 	pbuf_sub(&l, pb, lf);
-	while (pbuf_next(&l, &f) > 0) {
+	events = 0;
+	while ((r = pbuf_next(&l, &f)) > 0) {
+		if ((f.num == 1 || f.num == 2 || f.num == 3) && events) {
+			diag_at(x->where, 0, "byte %" PRIu64 ": field %" PRIu64
+			    " of XLine after its events: not read (times and "
+			    "names would change under the events before it)",
+			    pbuf_off(&l, f.at), f.num);
+			return -1;
+		}
 		if (f.num != 4)
 			continue;
+		if (f.wt != PB_LEN)
+			return wrong_type(x, &l, &f, "XLine", PB_LEN);
+		events = 1;
 		if (x->lcls == LC_SKIP)
 			sink_skip(x->src, "event of a counter line");
 		else if (read_event(x, &l, &f) < 0)
 			return -1;
 		release(x, f.data + f.len);
 	}
+	if (r < 0)
+		return wire_error(x, &l, "XLine");
 	return 0;
 }
 
@@ -982,9 +1000,6 @@ ingest_xplane(struct input *in, const char *where,
 		munmap((void *)(uintptr_t)x.map, x.size);
 		return -1;
 	}
-	if (x.size > 0)
-		(void)madvise((void *)(uintptr_t)x.map, x.size,
-		    MADV_SEQUENTIAL);
 	x.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	rc = read_space(&x);
 	sink_end(x.src);
