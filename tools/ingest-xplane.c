@@ -189,17 +189,6 @@ has_word(const char *s, size_t n, const char *w)
 	return n == strlen(w) && memcmp(s, w, n) == 0;
 }
 
-static int
-has_sub(const char *s, size_t n, const char *w)
-{
-	size_t m = strlen(w), i;
-
-	for (i = 0; i + m <= n; i++)
-		if (memcmp(s + i, w, m) == 0)
-			return 1;
-	return 0;
-}
-
 /* Collectives: all-reduce, all-gather, reduce-scatter, ... (and -start). */
 static int
 is_collective(const char *s, size_t n)
@@ -452,9 +441,9 @@ event_kind(struct xr *x, const struct xop *op, const struct xvals *v,
 	case LC_STREAM:
 		if (op != NULL)
 			s = op->name, n = op->namel;
-		*cat = (v->mask & 1U << XS_MEMCPY) || has_sub(s, n, "emcpy") ||
-		    has_sub(s, n, "MEMCPY") ? "gpu_memcpy" :
-		    has_sub(s, n, "emset") ? "gpu_memset" : "kernel";
+		*cat = (v->mask & 1U << XS_MEMCPY) || ingest_head_has(s, n, "emcpy") ||
+		    ingest_head_has(s, n, "MEMCPY") ? "gpu_memcpy" :
+		    ingest_head_has(s, n, "emset") ? "gpu_memset" : "kernel";
 		return IK_KERNEL;
 	case LC_ASYNC:
 		*cat = "xla_async";
@@ -648,7 +637,7 @@ line_class(const struct xr *x)
 		return LC_MODULES;
 	if (has_word(s, n, "Steps"))
 		return LC_STEPS;
-	if (has_sub(s, n, "counters"))
+	if (ingest_head_has(s, n, "counters"))
 		return LC_SKIP;
 	return LC_MARK;
 }
