@@ -61,24 +61,25 @@ xtab_clear(struct xplane_tabs *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->ecap; i++)
-		if (t->eop[i].msg != NULL) {
-			free(t->eop[i].in_shapes);
-			free(t->eop[i].in_dtypes);
-			free(t->eop[i].out_shapes);
-			free(t->eop[i].out_dtypes);
-			free(t->eop[i].layout);
-			free(t->eop[i].in_layout);
-			free(t->eop[i].changes);
-			free(t->eop[i].opcode);
-			free(t->eop[i].ext);
-			memset(&t->eop[i], 0, sizeof(t->eop[i]));
-		}
+	for (i = 0; i < t->nops; i++) {
+		free(t->ops[i].in_shapes);
+		free(t->ops[i].in_dtypes);
+		free(t->ops[i].out_shapes);
+		free(t->ops[i].out_dtypes);
+		free(t->ops[i].layout);
+		free(t->ops[i].in_layout);
+		free(t->ops[i].changes);
+		free(t->ops[i].opcode);
+		free(t->ops[i].ext);
+	}
+	t->nops = 0;
+	if (t->ecap > 0)
+		memset(t->eix, 0, t->ecap * sizeof(*t->eix));
 	if (t->scap > 0)
 		memset(t->sname, 0, t->scap * sizeof(*t->sname));
 	if (t->pcap > 0)
 		memset(t->pname, 0, t->pcap * sizeof(*t->pname));
-	t->sn = t->en = t->pn = 0;
+	t->sn = t->pn = 0;
 }
 
 void
@@ -89,8 +90,9 @@ xtab_free(struct xplane_tabs *t)
 	free(t->sname);
 	free(t->snamel);
 	free(t->scode);
+	free(t->ops);
 	free(t->eid);
-	free(t->eop);
+	free(t->eix);
 	free(t->pid);
 	free(t->pname);
 	free(t->pnamel);
@@ -190,26 +192,24 @@ xtab_stat_entry(struct xplane_tabs *t, const struct pbuf *pb,
 	return 0;
 }
 
+/* Index the ops in a table twice their number (ids are sparse). */
 static void
 op_grow(struct xplane_tabs *t)
 {
-	struct xplane_tabs o = *t;
 	size_t i, j;
 
-	t->ecap = o.ecap ? 2 * o.ecap : 256;
+	free(t->eid);
+	free(t->eix);
+	t->ecap = t->ecap ? 2 * t->ecap : 256;
 	t->eid = xcalloc(t->ecap, sizeof(*t->eid));
-	t->eop = xcalloc(t->ecap, sizeof(*t->eop));
-	for (i = 0; i < o.ecap; i++) {
-		if (o.eop[i].msg == NULL)
-			continue;
-		for (j = slot((uint64_t)o.eid[i], t->ecap);
-		    t->eop[j].msg != NULL; j = (j + 1) & (t->ecap - 1))
+	t->eix = xcalloc(t->ecap, sizeof(*t->eix));
+	for (i = 0; i < t->nops; i++) {
+		for (j = slot((uint64_t)t->ops[i].id, t->ecap); t->eix[j] != 0;
+		    j = (j + 1) & (t->ecap - 1))
 			;
-		t->eid[j] = o.eid[i];
-		t->eop[j] = o.eop[i];
+		t->eid[j] = t->ops[i].id;
+		t->eix[j] = (uint32_t)i + 1;
 	}
-	free(o.eid);
-	free(o.eop);
 }
 
 struct xop *
@@ -219,10 +219,10 @@ xtab_op(struct xplane_tabs *t, int64_t id)
 
 	if (t->ecap == 0)
 		return NULL;
-	for (j = slot((uint64_t)id, t->ecap); t->eop[j].msg != NULL;
+	for (j = slot((uint64_t)id, t->ecap); t->eix[j] != 0;
 	    j = (j + 1) & (t->ecap - 1))
 		if (t->eid[j] == id)
-			return &t->eop[j];
+			return &t->ops[t->eix[j] - 1];
 	return NULL;
 }
 
@@ -336,15 +336,25 @@ xtab_event_entry(struct xplane_tabs *t, const struct pbuf *pb,
 	if (op.msg == NULL)
 		op.msg = (const unsigned char *)"";
 	note_module(t, op.name, op.namel);
-	if (2 * (t->en + 1) > t->ecap)
+	if (xtab_op(t, key) != NULL)
+		return 0;	/* the first entry of a key wins */
+	if (t->nops == UINT32_MAX - 1)
+		return 0;	/* never: a plane of 4e9 ops */
+	if (t->nops == t->opscap) {
+		t->opscap = t->opscap ? 2 * t->opscap : 256;
+		t->ops = xreallocarray(t->ops, t->opscap, sizeof(*t->ops));
+	}
+	op.id = key;
+	t->ops[t->nops++] = op;
+	if (2 * (t->nops + 1) > t->ecap)
 		op_grow(t);
-	for (j = slot((uint64_t)key, t->ecap); t->eop[j].msg != NULL;
-	    j = (j + 1) & (t->ecap - 1))
-		if (t->eid[j] == key)
-			return 0;	/* the first entry of a key wins */
-	t->eid[j] = key;
-	t->eop[j] = op;
-	t->en++;
+	else {
+		for (j = slot((uint64_t)key, t->ecap); t->eix[j] != 0;
+		    j = (j + 1) & (t->ecap - 1))
+			;
+		t->eid[j] = key;
+		t->eix[j] = (uint32_t)t->nops;
+	}
 	return 0;
 }
 
@@ -375,15 +385,15 @@ xtab_stat(const struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 			break;
 		case 2:
 			v.k = XV_DBL;
-			v.d = pbuf_double(f.u);
+			v.x.d = pbuf_double(f.u);
 			break;
 		case 3:
 			v.k = XV_UINT;
-			v.u = f.u;
+			v.x.u = f.u;
 			break;
 		case 4:
 			v.k = XV_INT;
-			v.i = pbuf_i64(f.u);
+			v.x.i = pbuf_i64(f.u);
 			break;
 		case 5:
 		case 6:

@@ -142,17 +142,18 @@ val_int(const struct xvals *v, int code, int64_t *out)
 		return 0;
 	switch (e->k) {
 	case XV_INT:
-		*out = e->i;
+		*out = e->x.i;
 		return 1;
 	case XV_UINT:
-		if (e->u > INT64_MAX)
+		if (e->x.u > INT64_MAX)
 			return 0;
-		*out = (int64_t)e->u;
+		*out = (int64_t)e->x.u;
 		return 1;
 	case XV_DBL:
-		if (!(e->d >= 0 && e->d < 9.2e18) || e->d != (double)(int64_t)e->d)
+		if (!(e->x.d >= 0 && e->x.d < 9.2e18) ||
+		    e->x.d != (double)(int64_t)e->x.d)
 			return 0;
-		*out = (int64_t)e->d;
+		*out = (int64_t)e->x.d;
 		return 1;
 	default:
 		return 0;
@@ -292,8 +293,8 @@ op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
 	}
 	if (val_str(v, XS_HLO_MODULE, &s, &n) ||
 	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(&x->t,
-	    v->v[XS_PROGRAM_ID].k == XV_UINT ? v->v[XS_PROGRAM_ID].u :
-	    (uint64_t)v->v[XS_PROGRAM_ID].i, &n)) != NULL)) {
+	    v->v[XS_PROGRAM_ID].k == XV_UINT ? v->v[XS_PROGRAM_ID].x.u :
+	    (uint64_t)v->v[XS_PROGRAM_ID].x.i, &n)) != NULL)) {
 		s = clean(x, 2, s, &n);
 		xext_add(&x->ext, "module", s, n);
 	}
@@ -785,10 +786,10 @@ device_record(struct xr *x, const struct xvals *v)
 	x->ext.n = 0;
 	if (v->mask & 1U << XS_PEAK_TFLOPS && v->v[XS_PEAK_TFLOPS].k == XV_DBL)
 		xext_addi(&x->ext, "peak_gflops",
-		    (int64_t)(v->v[XS_PEAK_TFLOPS].d * 1000));
+		    (int64_t)(v->v[XS_PEAK_TFLOPS].x.d * 1000));
 	if (v->mask & 1U << XS_PEAK_HBM && v->v[XS_PEAK_HBM].k == XV_DBL)
 		xext_addi(&x->ext, "peak_hbm_mbps",
-		    (int64_t)(v->v[XS_PEAK_HBM].d * 1000));
+		    (int64_t)(v->v[XS_PEAK_HBM].x.d * 1000));
 	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
 	sink_add(x->src, &r);
 }

@@ -27,9 +27,11 @@ enum xstat {
 enum xvkind { XV_NONE, XV_INT, XV_UINT, XV_DBL, XV_STR, XV_BYTES };
 struct xval {
 	enum xvkind	 k;
-	int64_t		 i;		/* XV_INT */
-	uint64_t	 u;		/* XV_UINT */
-	double		 d;		/* XV_DBL */
+	union {
+		int64_t	 i;		/* XV_INT */
+		uint64_t u;		/* XV_UINT */
+		double	 d;		/* XV_DBL */
+	}		 x;
 	const char	*s;		/* XV_STR (str_value or a ref's name) */
 	size_t		 n;
 };
@@ -42,6 +44,7 @@ struct xvals {
 
 /* One op (XEventMetadata): names, and its stats decoded at first use. */
 struct xop {
+	int64_t		 id;
 	const unsigned char *msg;	/* the XEventMetadata message */
 	size_t		 msglen;
 	const char	*name, *disp;	/* name (HLO text on TPU), display */
@@ -64,10 +67,12 @@ struct xplane_tabs {
 	size_t		*snamel;
 	unsigned char	*scode;
 	size_t		 scap, sn;
-	/* event_metadata: id -> op */
+	/* event_metadata: the ops, and id -> 1 + their index */
+	struct xop	*ops;
+	size_t		 nops, opscap;
 	int64_t		*eid;
-	struct xop	*eop;
-	size_t		 ecap, en;
+	uint32_t	*eix;
+	size_t		 ecap;
 	/* program_id -> module name, from "jit_f(ID)" op names */
 	uint64_t	*pid;
 	const char	**pname;
