@@ -717,8 +717,12 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		events = 1;
 		if (x->lcls == LC_SKIP)
 			sink_skip(x->src, "event of a counter line");
-		else if (read_event(x, &l, &f) < 0)
-			return -1;
+		else if (read_event(x, &l, &f) < 0) {
+			/* The event's own bytes are bad, not the line's. */
+			if (!ingest_lenient)
+				return -1;
+			sink_skip(x->src, "malformed event (--lenient)");
+		}
 		release(x, f.data + f.len);
 	}
 	if (r < 0)
