@@ -385,6 +385,9 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 		set_col(r, IC_CORE, "COMMUNICATION", 13);
 	else if (x->core != NULL)
 		set_col(r, IC_CORE, x->core, x->corel);
+	/* A loop or an async span holds ops whose work is theirs. */
+	if (r->kind != IK_KERNEL)
+		return;
 	if (val_int(v, XS_FLOPS, &i) && i >= 0) {
 		set_int(r, IC_FLOPS, fb, i);
 		if (!x->noted_flops) {
