@@ -626,6 +626,18 @@ xop_decode(struct xplane_tabs *t, struct xop *op, struct pbuf *parent)
 	if (r < 0)
 		return bad(&m, "XEventMetadata");
 	hlo_parse(op);
+	/* A loop, branch or call holds the ops that run inside it. */
+	if (op->opcode != NULL && strcmp(op->opcode, "while") == 0)
+		op->container = "xla_while";
+	else if (op->opcode != NULL && strcmp(op->opcode, "conditional") == 0)
+		op->container = "xla_conditional";
+	else if (op->opcode != NULL && strcmp(op->opcode, "call") == 0)
+		op->container = "xla_call";
+	else if ((op->base.mask & 1U << XS_CATEGORY) &&
+	    op->base.v[XS_CATEGORY].k == XV_STR &&
+	    op->base.v[XS_CATEGORY].n == 5 &&
+	    memcmp(op->base.v[XS_CATEGORY].s, "while", 5) == 0)
+		op->container = "xla_while";
 	return 0;
 }
 

@@ -36,6 +36,7 @@
 
 #include "diag.h"
 #include "hash.h"
+#include "tsv.h"
 #include "ingest-sink.h"
 #include "ingest-xplane.h"
 #include "xalloc.h"
@@ -181,7 +182,7 @@ set_col(struct irec *r, int col, const char *s, size_t n)
 static void
 set_int(struct irec *r, int col, char *buf, int64_t v)
 {
-	set_col(r, col, buf, (size_t)snprintf(buf, 24, "%" PRId64, v));
+	set_col(r, col, buf, tsv_i64(buf, v));
 }
 
 static int
@@ -428,13 +429,8 @@ event_kind(struct xr *x, const struct xop *op, const struct xvals *v,
 	case LC_OPS:
 		*cat = "xla_op";
 		/* A loop or branch holds ops: never compute time itself. */
-		if (op != NULL && op->opcode != NULL &&
-		    (strcmp(op->opcode, "while") == 0 ||
-		    strcmp(op->opcode, "conditional") == 0 ||
-		    strcmp(op->opcode, "call") == 0)) {
-			*cat = strcmp(op->opcode, "while") == 0 ? "xla_while" :
-			    strcmp(op->opcode, "call") == 0 ? "xla_call" :
-			    "xla_conditional";
+		if (op != NULL && op->container != NULL) {
+			*cat = op->container;
 			return IK_MARK;
 		}
 		if (val_str(v, XS_CATEGORY, &s, &n) && has_word(s, n, "while")) {
@@ -492,8 +488,22 @@ static int
 event_times(struct xr *x, int64_t off, int64_t dur, struct irec *r,
     int *rs, int *re)
 {
-	__int128 s = (__int128)x->lts * 1000 + off, e = s + dur, sn, en;
+	__int128 s, e, sn, en;
+	int64_t s64, e64;
 
+	/* The common case in 64 bits: __int128 division is slow. */
+	if (!__builtin_mul_overflow(x->lts, 1000, &s64) &&
+	    !__builtin_add_overflow(s64, off, &s64) &&
+	    !__builtin_add_overflow(s64, dur, &e64) && s64 >= 0 && dur >= 0) {
+		r->ts = s64 / 1000;
+		r->dur = e64 / 1000 - r->ts;
+		r->has_dur = 1;
+		*rs = (int)(s64 % 1000);
+		*re = (int)(e64 % 1000);
+		return 0;
+	}
+	s = (__int128)x->lts * 1000 + off;
+	e = s + dur;
 	sn = s >= 0 ? s / 1000 : -((-s + 999) / 1000);
 	en = e >= 0 ? e / 1000 : -((-e + 999) / 1000);
 	if (sn < -INT64_MAX || sn > INT64_MAX || en < -INT64_MAX ||
@@ -614,9 +624,12 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
-	if (rs != 0 || re != 0)
-		xext_add(&x->ext, "ps", ps, (size_t)snprintf(ps, sizeof(ps),
-		    "%d:%d", rs, re));
+	if (rs != 0 || re != 0) {
+		n = tsv_i64(ps, rs);
+		ps[n++] = ':';
+		n += tsv_i64(ps + n, re);
+		xext_add(&x->ext, "ps", ps, n);
+	}
 	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
 	sink_add(x->src, &r);
 	return 0;

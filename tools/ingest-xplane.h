@@ -57,6 +57,7 @@ struct xop {
 	char		*ext;		/* the ext keys of the op's own stats */
 	size_t		 extl;
 	int		 has_ext;
+	const char	*container;	/* "xla_while", ... when it holds ops */
 };
 
 /* The tables of one plane. */
