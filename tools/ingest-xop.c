@@ -71,6 +71,7 @@ xtab_clear(struct xplane_tabs *t)
 		free(t->ops[i].changes);
 		free(t->ops[i].opcode);
 		free(t->ops[i].ext);
+		free(t->ops[i].cname_own);
 	}
 	t->nops = 0;
 	if (t->ecap > 0)
@@ -626,6 +627,18 @@ xop_decode(struct xplane_tabs *t, struct xop *op, struct pbuf *parent)
 	if (r < 0)
 		return bad(&m, "XEventMetadata");
 	hlo_parse(op);
+	/* The name, its display name (the HLO op) when it has one. */
+	op->cname = op->displ > 0 ? op->disp : op->name;
+	op->cnamel = op->displ > 0 ? op->displ : op->namel;
+	{
+		char *buf = NULL;
+		size_t cap = 0;
+
+		if (xclean(op->cname, &op->cnamel, &buf, &cap) == buf)
+			op->cname = op->cname_own = buf;
+		else
+			free(buf);
+	}
 	/* A loop, branch or call holds the ops that run inside it. */
 	if (op->opcode != NULL && strcmp(op->opcode, "while") == 0)
 		op->container = "xla_while";

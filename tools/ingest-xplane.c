@@ -271,12 +271,9 @@ op_name(struct xr *x, const struct xop *op, size_t *n)
 		*n = 9;
 		return "(unknown)";
 	}
-	if (op->displ > 0) {
-		*n = op->displ;
-		return clean(x, 1, op->disp, n);
-	}
-	*n = op->namel;
-	return clean(x, 1, op->name, n);
+	(void)x;
+	*n = op->cnamel;
+	return op->cname;
 }
 
 /* The ext keys every device op carries (see prof-tsv(5)). */

@@ -58,6 +58,9 @@ struct xop {
 	size_t		 extl;
 	int		 has_ext;
 	const char	*container;	/* "xla_while", ... when it holds ops */
+	const char	*cname;		/* the record's name, fit for a stream */
+	size_t		 cnamel;
+	char		*cname_own;	/* when it had to be repaired */
 };
 
 /* The tables of one plane. */
