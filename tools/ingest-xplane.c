@@ -993,7 +993,12 @@ ingest_xplane(struct input *in, const char *where,
 	memset(&x, 0, sizeof(x));
 	x.where = where;
 	x.size = (size_t)st.st_size;
-	if (x.size > 0 && (x.map = mmap(NULL, x.size, PROT_READ, MAP_PRIVATE,
+	if (x.size == 0) {
+		diag_at(where, 0, "empty input: no XSpace");
+		close(fd);
+		return -1;
+	}
+	if ((x.map = mmap(NULL, x.size, PROT_READ, MAP_PRIVATE,
 	    fd, 0)) == MAP_FAILED) {
 		diag_at(where, 0, "cannot map the file: %s", strerror(errno));
 		close(fd);
@@ -1010,8 +1015,7 @@ ingest_xplane(struct input *in, const char *where,
 	x.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	rc = read_space(&x);
 	sink_end(x.src);
-	if (x.size > 0)
-		munmap((void *)(uintptr_t)x.map, x.size);
+	munmap((void *)(uintptr_t)x.map, x.size);
 	xtab_free(&x.t);
 	free(x.stk);
 	free(x.ext.b);

@@ -3,7 +3,8 @@
 # of its message, a file cut short (the whole planes before the cut are
 # read, on the profile's own clock), and the Riegeli-chunked variant,
 # refused by its signature whatever its name and only listed inside a
-# directory.  Each named file is an error (exit 1) with the byte offset.
+# directory; an empty file.  Each named file is an error (exit 1) with
+# the byte offset.
 command -v python3 >/dev/null 2>&1 || exit 77
 gen="$top_srcdir/tests/xplane-gen.py"
 python3 "$gen" wiretype w.xplane.pb
@@ -12,7 +13,8 @@ python3 "$gen" tpu t.xplane.pb
 head -c 2000 t.xplane.pb >cut.xplane.pb
 python3 "$gen" riegeli r.xplane.pb
 mkdir -p run; cp r.xplane.pb run/host.xplane.riegeli
-for f in w.xplane.pb p.xplane.pb cut.xplane.pb r.xplane.pb \
+: >empty.xplane.pb
+for f in w.xplane.pb p.xplane.pb cut.xplane.pb r.xplane.pb empty.xplane.pb \
     run/host.xplane.riegeli; do
 	prof-ingest "$f" >out.tsv
 	echo "$f: exit $?"
