@@ -346,7 +346,8 @@ event_ext(struct xr *x, struct xop *op, const struct xvals *v,
 	if (!op->has_ext) {
 		op_ext(x, op, &op->base);
 		op->ext = xmalloc(x->ext.n + 1);
-		memcpy(op->ext, x->ext.b, x->ext.n);
+		if (x->ext.n > 0)
+			memcpy(op->ext, x->ext.b, x->ext.n);
 		op->extl = x->ext.n;
 		op->has_ext = 1;
 		return;
