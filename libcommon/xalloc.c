@@ -4,7 +4,9 @@
  */
 #include <config.h>
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,5 +70,24 @@ xstrndup(const char *s, size_t n)
 
 	memcpy(p, s, n);
 	p[n] = '\0';
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		diag_err(EXIT_BAD, "cannot format a message");
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	(void)vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
 	return p;
 }

@@ -13,5 +13,10 @@ void	*xrealloc(void *, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
+/*
+ * printf into a string of its own size (free it): text with names in it
+ * is never cut, as a fixed buffer would cut it, half a character and all.
+ */
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -18,7 +18,7 @@
 PATH="$top_builddir/tools:$PATH"; export PATH
 
 order="prof-steps prof-merge prof-bubbles prof-attrib prof-waitanchor
-prof-layers prof-roofline prof-verdict prof-cluster"
+prof-layers prof-roofline prof-ops prof-verdict prof-cluster"
 # The record kinds each stage documents as added (HACKING.md's table).
 added_kinds() {
 	case $1 in
@@ -29,8 +29,9 @@ added_kinds() {
 	prof-waitanchor) echo "op metric";;
 	prof-layers) echo "pass layer check metric layer_type role layer_seq stream stream_overlap model";;
 	prof-roofline) echo "roof bottleneck metric";;
+	prof-ops) echo "opgroup opaudit metric";;
 	prof-verdict) echo "budget verdict advice";;
-	prof-cluster) echo "rank_step step_skew collective rank_wait cluster";;
+	prof-cluster) echo "rank_step step_skew collective rank_wait link cluster";;
 	*) echo "-";;
 	esac
 }

@@ -26,13 +26,14 @@
 #include "diag.h"
 #include "ingest-sink.h"
 #include "tsv.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 const char *const ingest_colnames[IC_NCOLS] = {
 	"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat", "type",
 	"core", "step", "wait_ns", "pid", "corr", "ext", "group", "in_shapes",
 	"in_dtypes", "out_shapes", "out_dtypes", "flops", "bytes", "value",
-	"pmu", "src"
+	"pmu", "frame", "src"
 };
 
 const char *const ingest_kindnames[IK_NKINDS] = {
@@ -241,28 +242,49 @@ sink_nsources(void)
 	return nsrcs;
 }
 
-/* The most bytes R's text columns can take: every byte escaped. */
+/*
+ * The most bytes R's text columns can take: every byte escaped (two
+ * bytes), or replaced by U+FFFD (three).
+ */
 static size_t
 text_bound(const struct irec *r)
 {
 	size_t i, need = 0;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
-		need += 2 * r->len[i] + 1;
+		need += 3 * r->len[i] + 1;
 	return need;
 }
 
-/* Join the text columns of R into OUT, TSV-escaped and TAB-separated. */
+/*
+ * Join the text columns of R into OUT, TSV-escaped and TAB-separated.
+ * The stream is UTF-8 text: this is the one place where text enters it,
+ * so an ill-formed sequence in a name (profilers write names as they get
+ * them) is replaced here by U+FFFD, once, and counted in *NBAD, and no
+ * later stage or report has to doubt its input.
+ */
 static size_t
-render_text(const struct irec *r, char *out)
+render_text(const struct irec *r, char *out, size_t *nbad)
 {
-	size_t i, n = 0;
+	static char *fixed;
+	static size_t fixedcap;
+	size_t i, n = 0, fl;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
 		if (i > IC_FIRST_TEXT)
 			out[n++] = '\t';
-		if (r->len[i] > 0)
+		if (r->len[i] == 0)
+			continue;
+		if (utf8_valid(r->v[i], r->len[i])) {
 			n += tsv_escape(r->v[i], r->len[i], out + n);
+			continue;
+		}
+		if (fixedcap < 3 * r->len[i]) {
+			fixedcap = 3 * r->len[i];
+			fixed = xrealloc(fixed, fixedcap);
+		}
+		fl = utf8_sanitize(r->v[i], r->len[i], fixed, nbad);
+		n += tsv_escape(fixed, fl, out + n);
 	}
 	return n;
 }
@@ -275,20 +297,21 @@ render_text(const struct irec *r, char *out)
 void
 sink_add(int src, const struct irec *r)
 {
-	size_t need = text_bound(r), tl, sz;
+	size_t need = text_bound(r), tl, sz, nbad = 0;
 	struct srec *sr;
 
 	if (arena_len + SREC_SIZE(need) <= arena_cap) {
 		sr = (struct srec *)(void *)(arena + arena_len);
-		tl = render_text(r, (char *)(sr + 1));
+		tl = render_text(r, (char *)(sr + 1), &nbad);
 	} else {
 		if (need > textcap) {
 			textcap = need + need / 2;
 			textbuf = xrealloc(textbuf, textcap);
 		}
-		tl = render_text(r, textbuf);
+		tl = render_text(r, textbuf, &nbad);
 		sr = NULL;
 	}
+	srcs[src].utf8_fixed += nbad;
 	if (tl > UINT32_MAX)
 		diag_err(EXIT_BAD, "%s: record too large", srcs[src].path);
 	sz = SREC_SIZE(tl);
@@ -364,6 +387,12 @@ sink_end(int src)
 	for (i = 0; ingest_lenient && i < s->nskip; i++)
 		diag_at(s->path, 0, "skipped %" PRIu64 ": %s", s->skipn[i],
 		    s->skipwhy[i]);
+	/* The records are kept, but their names are not what the file
+	 * said: a warning, with the status left alone. */
+	if (s->utf8_fixed > 0)
+		diag_at(s->path, 0, "%" PRIu64 " ill-formed UTF-8 sequence%s "
+		    "in names replaced by U+FFFD", s->utf8_fixed,
+		    s->utf8_fixed == 1 ? "" : "s");
 	check_base(s);
 	close_run((uint32_t)src);
 	srcs[src].open = 0;

@@ -36,9 +36,9 @@
 
 #include "diag.h"
 #include "hash.h"
-#include "tsv.h"
-#include "ingest-sink.h"
+#include "ingest.h"
 #include "ingest-xplane.h"
+#include "tsv.h"
 #include "xalloc.h"
 
 /* What the planes are. */
@@ -296,10 +296,6 @@ op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
 		s = clean(x, 2, s, &n);
 		xext_add(&x->ext, "module", s, n);
 	}
-	if (val_str(v, XS_SOURCE, &s, &n)) {
-		s = clean(x, 2, s, &n);
-		xext_add(&x->ext, "src", s, n);
-	}
 	if (val_str(v, XS_STACK, &s, &n)) {
 		uint64_t h = hash_bytes(s, n, 0);
 
@@ -384,6 +380,9 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 		set_col(r, IC_CORE, "COMMUNICATION", 13);
 	else if (x->core != NULL)
 		set_col(r, IC_CORE, x->core, x->corel);
+	/* The op's Python source line: the frame column's one meaning. */
+	if (val_str(v, XS_SOURCE, &s, &n))
+		set_col(r, IC_FRAME, clean(x, 8, s, &n), n);
 	/* A loop or an async span holds ops whose work is theirs. */
 	if (r->kind != IK_KERNEL)
 		return;
@@ -983,7 +982,7 @@ ingest_xplane(struct input *in, const char *where,
 	const char *path;
 	int copied, fd, rc, i;
 
-	if ((path = input_seekable(in, opts.tmpdir, &copied)) == NULL)
+	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
 		return -1;
 	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &st) < 0) {
 		diag_at(where, 0, "%s", strerror(errno));

@@ -53,13 +53,18 @@ static void
 box_add(struct box *b, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[512];
+	char *buf;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
 	va_end(ap);
 	b->l = xreallocarray(b->l, b->n + 1, sizeof(*b->l));
-	b->l[b->n++] = xstrdup(buf);
+	b->l[b->n++] = buf;
 }
 
 /* An integer ns value of a record as ms with 3 decimals, for a line. */

@@ -254,7 +254,10 @@ put_md(FILE *f, const char *s)
 	putc('`', f);
 }
 
-/* The certainty wording of a cause's confidence (section 7). */
+/*
+ * The certainty wording of a cause's confidence (doc/analysis-rules.md,
+ * Reports).
+ */
 const char *
 certainty(const char *confidence)
 {
@@ -430,6 +433,26 @@ name_start(const char *s)
 }
 
 /*
+ * The first N bytes of BUF less a multibyte character that the buffer's
+ * end cut (its lead byte announces more bytes than follow it), so that
+ * no report carries half a character.
+ */
+static size_t
+whole_chars(const char *buf, size_t n)
+{
+	size_t j = n, want;
+	unsigned char lead;
+
+	while (j > 0 && ((unsigned char)buf[j - 1] & 0xC0) == 0x80)
+		j--;
+	if (j == 0)
+		return n;
+	lead = (unsigned char)buf[j - 1];
+	want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+	return n - (j - 1) < want ? j - 1 : n;
+}
+
+/*
  * S shortened for a human report into BUF (CAP bytes): a name longer
  * than MAX columns (C++ kernels run to 2,000 bytes) loses its return
  * type and anonymous namespaces, its template arguments and its
@@ -470,6 +493,7 @@ name_short(const char *s, char *buf, size_t cap, size_t max)
 		buf[o++] = *p++;
 		w += ((unsigned char)p[-1] & 0xC0) != 0x80;
 	}
+	o = whole_chars(buf, o);
 	buf[o] = '\0';
 	if (text_width(buf) > max) {
 		/* Cut at a character boundary, MAX - 1 columns kept. */

@@ -1,0 +1,321 @@
+/*
+ * The group table of prof-ops and prof-diff: one entry per (dev, key),
+ * found through a hash index, with integer sums and the durations kept
+ * for the median.  Everything written is computed from these exactly:
+ * totals and sums in 128 bits, the standard deviation as an integer
+ * square root of an exact variance.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtime.h"
+#include "hash.h"
+#include "num.h"
+#include "ops.h"
+#include "xalloc.h"
+
+void
+ops_tab_init(struct ops_tab *t, size_t vcap_max)
+{
+	memset(t, 0, sizeof(*t));
+	t->vcap_max = vcap_max;
+}
+
+static void
+tab_grow(struct ops_tab *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 256, i, j;
+	struct ops_group **s = xcalloc(cap, sizeof(*s));
+
+	for (i = 0; i < t->cap; i++) {
+		if (t->slot[i] == NULL)
+			continue;
+		for (j = t->slot[i]->hash & (cap - 1); s[j] != NULL;
+		    j = (j + 1) & (cap - 1))
+			;
+		s[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = s;
+	t->cap = cap;
+}
+
+/* The group of (DEV, KEY), made when new (*ISNEW 1). */
+struct ops_group *
+ops_tab_get(struct ops_tab *t, const char *dev, size_t dl, const char *key,
+    size_t kl, int *isnew)
+{
+	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, dl));
+	struct ops_group *g;
+	size_t i;
+
+	if (2 * (t->n + 1) > t->cap)
+		tab_grow(t);
+	for (i = h & (t->cap - 1); (g = t->slot[i]) != NULL;
+	    i = (i + 1) & (t->cap - 1))
+		if (g->hash == h && g->keylen == kl && g->devlen == dl &&
+		    memcmp(g->key, key, kl) == 0 &&
+		    memcmp(g->dev, dev, dl) == 0) {
+			*isnew = 0;
+			return g;
+		}
+	g = t->slot[i] = xcalloc(1, sizeof(*g));
+	g->dev = xstrndup(dev, dl);
+	g->devlen = dl;
+	g->key = xstrndup(key, kl);
+	g->keylen = kl;
+	g->hash = h;
+	g->min = INT64_MAX;
+	g->max = INT64_MIN;
+	t->n++;
+	if (t->nv == t->vcap) {
+		t->vcap = t->vcap ? 2 * t->vcap : 64;
+		t->v = xreallocarray(t->v, t->vcap, sizeof(*t->v));
+	}
+	t->v[t->nv++] = g;
+	*isnew = 1;
+	return g;
+}
+
+/* Bucket of a duration: exact below OPS_SUB, then OPS_SUB per octave. */
+static size_t
+bucket(int64_t d)
+{
+	int e;
+
+	if (d < OPS_SUB)
+		return (size_t)(d < 0 ? 0 : d);
+	e = 63 - __builtin_clzll((unsigned long long)d);	/* >= 7 */
+	return (size_t)(e - 6) * OPS_SUB +
+	    (size_t)((d >> (e - 7)) & (OPS_SUB - 1));
+}
+
+/* The smallest duration of bucket B and the width of the bucket. */
+static void
+bucket_range(size_t b, int64_t *lo, int64_t *width)
+{
+	size_t e = b / OPS_SUB + 6, m = b % OPS_SUB;
+
+	if (b < OPS_SUB) {
+		*lo = (int64_t)b;
+		*width = 1;
+		return;
+	}
+	*width = (int64_t)1 << (e - 7);
+	*lo = ((int64_t)1 << e) + (int64_t)m * *width;
+}
+
+void
+ops_group_add(struct ops_tab *t, struct ops_group *g, int64_t d)
+{
+	size_t i;
+
+	g->calls++;
+	g->total += d;
+	if (!g->sq_over && __builtin_add_overflow(g->sumsq,
+	    (unsigned __int128)d * (unsigned __int128)d, &g->sumsq))
+		g->sq_over = 1;
+	if (d < g->min)
+		g->min = d;
+	if (d > g->max)
+		g->max = d;
+	if (t->vcap_max == 0)		/* no median wanted (prof-diff) */
+		return;
+	if (g->hist == NULL && g->nv == t->vcap_max) {
+		g->hist = xcalloc(OPS_HBUCKETS, sizeof(*g->hist));
+		for (i = 0; i < g->nv; i++)
+			g->hist[bucket(g->v[i])]++;
+		free(g->v);
+		g->v = NULL;
+		g->nv = g->vcap = 0;
+	}
+	if (g->hist != NULL) {
+		g->hist[bucket(d)]++;
+		return;
+	}
+	if (g->nv == g->vcap) {
+		g->vcap = g->vcap ? 2 * g->vcap : 4;
+		if (g->vcap > t->vcap_max)
+			g->vcap = t->vcap_max;
+		g->v = xreallocarray(g->v, g->vcap, sizeof(*g->v));
+	}
+	g->v[g->nv++] = d;
+}
+
+/* Add a decimal text (flops, bytes) to a 128-bit sum; bad text is skipped. */
+void
+ops_group_num(__int128 *sum, uint64_t *n, const char *s, size_t len)
+{
+	int64_t v;
+
+	if (len == 0 || dtime_parse(s, len, 0, &v) != DTIME_OK)
+		return;
+	*sum += v;
+	(*n)++;
+}
+
+/*
+ * Add the "..._ratio" items of a pmu column (key=value,...): the
+ * per-pipe utilisations whose average says what the group's kernels
+ * spend their time on.  Values are kept scaled by 10^6.
+ */
+void
+ops_group_pmu(struct ops_group *g, const char *s, size_t n)
+{
+	const char *e = s + n, *c, *eq;
+	int64_t v;
+	size_t kl;
+	int i;
+
+	for (; s < e; s = c + 1) {
+		c = memchr(s, ',', (size_t)(e - s));
+		if (c == NULL)
+			c = e;
+		eq = memchr(s, '=', (size_t)(c - s));
+		if (eq == NULL || eq - s < 6 || memcmp(eq - 6, "_ratio", 6) ||
+		    dtime_parse(eq + 1, (size_t)(c - eq - 1), 6, &v) !=
+		    DTIME_OK)
+			continue;
+		kl = (size_t)(eq - s);
+		for (i = 0; i < OPS_NPMU && g->pmuk[i] != NULL; i++)
+			if (strlen(g->pmuk[i]) == kl &&
+			    memcmp(g->pmuk[i], s, kl) == 0)
+				break;
+		if (i == OPS_NPMU)
+			continue;
+		if (g->pmuk[i] == NULL)
+			g->pmuk[i] = xstrndup(s, kl);
+		g->pmus[i] += v;
+		g->pmun[i]++;
+	}
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The K-th smallest (from 0) duration of a histogram, its bucket's middle. */
+static int64_t
+hist_kth(const struct ops_group *g, uint64_t k)
+{
+	uint64_t seen = 0;
+	int64_t lo, w;
+	size_t b;
+
+	for (b = 0; b < OPS_HBUCKETS; b++) {
+		seen += g->hist[b];
+		if (seen > k)
+			break;
+	}
+	bucket_range(b, &lo, &w);
+	return lo + w / 2;
+}
+
+void
+ops_group_median(const struct ops_group *g, __int128 *num, int *approx)
+{
+	*approx = g->hist != NULL;
+	if (g->hist != NULL) {
+		*num = (__int128)hist_kth(g, (g->calls - 1) / 2) +
+		    hist_kth(g, g->calls / 2);
+		return;
+	}
+	qsort(g->v, g->nv, sizeof(*g->v), cmp_i64);
+	num_median128(g->v, g->nv, num);
+}
+
+/* Integer square root of X (floor). */
+static unsigned __int128
+isqrt(unsigned __int128 x)
+{
+	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit != 0) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else
+			r >>= 1;
+		bit >>= 2;
+	}
+	return r;
+}
+
+/*
+ * The sample standard deviation (n - 1, as pandas), rounded to the
+ * nearest ns: the variance is (n sumsq - sum^2) / (n (n - 1)), exact
+ * while n sumsq fits 128 bits; else -1 (never a wrong value).
+ */
+int64_t
+ops_group_std(const struct ops_group *g)
+{
+	unsigned __int128 n = g->calls, a, s2, num, den, k, q;
+
+	if (g->calls < 2 || g->sq_over || g->total < 0)
+		return g->calls == 1 ? 0 : -1;
+	if (__builtin_mul_overflow(n, g->sumsq, &a) ||
+	    __builtin_mul_overflow((unsigned __int128)g->total,
+	    (unsigned __int128)g->total, &s2) || a < s2)
+		return -1;
+	num = a - s2;
+	den = n * (n - 1);
+	q = num / den;
+	k = isqrt(q);
+	/* round: sqrt(num/den) >= k + 1/2 when num > (k^2 + k) den */
+	if (num > (k * k + k) * den)
+		k++;
+	return k > INT64_MAX ? -1 : (int64_t)k;
+}
+
+int
+ops_group_cmp(const void *a, const void *b)
+{
+	const struct ops_group *x = *(struct ops_group *const *)a;
+	const struct ops_group *y = *(struct ops_group *const *)b;
+	int c;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if ((c = strcmp(x->dev, y->dev)) != 0)
+		return c;
+	return strcmp(x->key, y->key);
+}
+
+/* Decimal text of a signed 128-bit integer. */
+size_t
+ops_i128(char *buf, __int128 v)
+{
+	return num_ratio_i128(buf, v, 1, 0);
+}
+
+void
+ops_tab_free(struct ops_tab *t)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < t->nv; i++) {
+		struct ops_group *g = t->v[i];
+
+		free(g->dev);
+		free(g->key);
+		free(g->v);
+		free(g->hist);
+		free(g->opcat);
+		free(g->example);
+		for (j = 0; j < OPS_NPMU; j++)
+			free(g->pmuk[j]);
+		free(g);
+	}
+	free(t->v);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
