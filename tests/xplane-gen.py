@@ -5,7 +5,8 @@ xplane-gen.py KIND OUT
 
 KIND:
   tpu       a TPU device plane (XLA Modules, XLA Ops with a while loop, a
-            convert, a transpose, a fusion and an all-reduce, Async XLA Ops,
+            convert, a transpose, a fusion, an all-reduce and a copy from
+            host memory (copy-start, copy-done), Async XLA Ops,
             Steps), a host plane with a step marker, Task Environment last;
             sub-ns times as TPU files have them
   gpu       a GPU stream and the host thread that launched its kernels
@@ -145,6 +146,12 @@ def tpu_planes():
     d.op(8, "Step 2")
     d.op(9, "%copy-start.1 = (f32[8]{0}, f32[8]{0:S(5)}, u32[]) "
          "copy-start(f32[8]{0} %p)", "async-copy", hlo_category="copy-start")
+    d.op(10, "%copy-start.3 = (f32[8,128]{1,0}, f32[8,128]{1,0:S(5)}, u32[]) "
+         "copy-start(f32[8,128]{1,0:S(5)} %offloaded)", "copy-start.3",
+         hlo_category="copy-start", bytes_accessed=8192)
+    d.op(11, "%copy-done.3 = f32[8,128]{1,0} copy-done((f32[8,128]{1,0}, "
+         "f32[8,128]{1,0:S(5)}, u32[]) %copy-start.3)", "copy-done.3",
+         hlo_category="copy-done", bytes_accessed=8192)
     d.stats.append(ld(6, d.stat("device_type_string", "TPU v6 Lite")))
     d.stats.append(ld(6, d.stat("peak_teraflops_per_second", 918.0)))
     # Two steps of one module; in each a while loop holding the ops.
@@ -160,6 +167,8 @@ def tpu_planes():
         ops.append(d.event(5, t + 300000000, 700000000,
                            flops=262144))    # an execution's own count wins
         ops.append(d.event(6, t + 1100000000, 150000999))
+        ops.append(d.event(10, t + 1250001000, 5000))
+        ops.append(d.event(11, t + 1250010000, 40000000))
         asy.append(d.event(9, t + 10, 90000000))
     d.line(1, "XLA Modules", 0, mods)
     d.line(2, "XLA Ops", 0, ops)

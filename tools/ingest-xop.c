@@ -465,6 +465,26 @@ first_len(const struct sbuf *b)
 	return b->b != NULL ? strcspn(b->b, ";") : 0;
 }
 
+/* Keep the first ';'-separated entry only. */
+static void
+first_only(struct sbuf *b)
+{
+	size_t n = first_len(b);
+
+	if (b->b != NULL && n < b->n) {
+		b->n = n;
+		b->b[n] = '\0';
+	}
+}
+
+static int
+ends_with(const char *s, const char *w)
+{
+	size_t n = strlen(s), m = strlen(w);
+
+	return n >= m && strcmp(s + n - m, w) == 0;
+}
+
 static char *
 sb_take(struct sbuf *b)
 {
@@ -567,6 +587,19 @@ hlo_parse(struct xop *op)
 			while (i < e && s[i] != ',')
 				i++;	/* the operand's %name */
 		}
+	}
+	/*
+	 * An async pair passes a tuple (destination, source, context) from
+	 * its -start to its -done: the destination is what it makes.
+	 */
+	if (op->opcode != NULL && (ends_with(op->opcode, "-start") ||
+	    ends_with(op->opcode, "-done"))) {
+		first_only(&odt);
+		first_only(&odim);
+		first_only(&olay);
+		first_only(&idt);
+		first_only(&idim);
+		first_only(&ilay);
 	}
 	/* Only an op of one operand changes it (not a fusion of many). */
 	if (idt.n > 0 && strchr(idt.b, ';') == NULL && odt.n > 0) {

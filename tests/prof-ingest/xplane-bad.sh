@@ -10,7 +10,7 @@ gen="$top_srcdir/tests/xplane-gen.py"
 python3 "$gen" wiretype w.xplane.pb
 python3 "$gen" pastend p.xplane.pb
 python3 "$gen" tpu t.xplane.pb
-head -c 2000 t.xplane.pb >cut.xplane.pb
+head -c 2600 t.xplane.pb >cut.xplane.pb
 python3 "$gen" riegeli r.xplane.pb
 mkdir -p run; cp r.xplane.pb run/host.xplane.riegeli
 : >empty.xplane.pb
