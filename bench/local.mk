@@ -9,13 +9,17 @@ BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
 	bench/breadth.sh bench/ops.sh bench/sqlite.sh bench/gen-ascend-db.sh \
-	bench/span.sh
-.PHONY: bench bench-breadth bench-sqlite bench-span
+	bench/span.sh bench/xplane.sh bench/gen-xplane.c
+.PHONY: bench bench-breadth bench-sqlite bench-span bench-xplane
 # prof-ingest on generated torch_npu databases (bench/sqlite.sh); on its
 # own, as it needs the sqlite3 shell and gigabytes of room.
 bench-sqlite: all
 	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
 	    top_srcdir='$(abs_top_srcdir)' $(SHELL) $(srcdir)/bench/sqlite.sh
+# prof-ingest on generated XPlanes (bench/xplane.sh).
+bench-xplane: all
+	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
+	    CC='$(CC)' $(SHELL) $(srcdir)/bench/xplane.sh
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.
 bench-span: all

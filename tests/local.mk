@@ -21,6 +21,7 @@ unit_tests = \
 	tests/unit/test-jsonev \
 	tests/unit/test-jsontok \
 	tests/unit/test-num \
+	tests/unit/test-pbuf \
 	tests/unit/test-stage \
 	tests/unit/test-tsv \
 	tests/unit/test-tsv-words \
@@ -38,6 +39,7 @@ tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h \
 	tests/unit/errcap.h
 tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
+tests_unit_test_pbuf_SOURCES = tests/unit/test-pbuf.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
 tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c tests/unit/check.h
@@ -88,6 +90,9 @@ EXTRA_DIST += tests/nothing-lost.sh
 # The verdict on real profiles (issue 12): an expert table computed from
 # the raw files without proftools, and no false follow-up.
 TESTS += tests/verdict-corpus.sh tests/followup-corpus.sh
+TESTS += tests/xplane-corpus.sh
+EXTRA_DIST += tests/xplane-corpus.sh tests/xplane-evidence.py tests/xplane-gen.py \
+	tests/data/xplane-expected.tsv
 EXTRA_DIST += tests/verdict-corpus.sh tests/followup-corpus.sh \
 	tests/verdict-evidence.py
 # Across ranks (issue 16): prof-cluster's skew and waits against the

@@ -36,6 +36,12 @@ name_xplane(const char *base)
 }
 
 static int
+name_riegeli(const char *base)
+{
+	return ingest_has_suffix(base, ".xplane.riegeli");
+}
+
+static int
 name_profiler_info(const char *base)
 {
 	return ingest_has_prefix(base, "profiler_info") ||
@@ -81,7 +87,10 @@ const struct ingest_format ingest_formats[] = {
 	    .by_content = ingest_content_sqlite, .read = ingest_sqlite,
 	    .stray = ingest_stray_sqlite },
 	{ .name = "xplane", .by_name = name_xplane,
-	    .not_read = "XPlane protobuf: not supported yet" },
+	    .by_content = ingest_content_xplane, .read = ingest_xplane },
+	{ .name = "xplane_riegeli", .by_name = name_riegeli,
+	    .not_read = "Riegeli-chunked XPlane (.xplane.riegeli): not "
+	    "supported; save the profile as .xplane.pb" },
 	{ .name = "profiler_metadata", .by_name = ingest_name_metadata,
 	    .read = ingest_metadata },
 	{ .name = "metadata", .by_name = name_profiler_info,

@@ -219,4 +219,9 @@ const char *ingest_stray_sqlite(const char *, const char *, size_t);
 int	 ingest_sqlite(struct input *, const char *,
 	    const struct ingest_ctx *);
 
+/* ingest-xplane.c: XPlane protobufs (jax.profiler, xprof). */
+int	 ingest_content_xplane(const char *, size_t);
+int	 ingest_xplane(struct input *, const char *,
+	    const struct ingest_ctx *);
+
 #endif

@@ -147,6 +147,17 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	else if (k->flops >= 0 && k->bytes > 0)
 		set_ratio(c_ai, k->flops, k->bytes);
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
+	/*
+	 * A TPU runs f32 and f16 matmuls through its bf16 MXU passes, and
+	 * its tools count utilisation against the one bf16 peak: so is
+	 * such an op here, tagged because its real precision is unknown.
+	 */
+	if (k->flops > 0 && pf == 0 && strncmp(peaks.name, "tpu-", 4) == 0 &&
+	    (k->dt == DT_FP32 || k->dt == DT_FP16) && peaks.flops[DT_BF16] >
+	    0) {
+		pf = peaks.flops[DT_BF16];
+		stage_tag_add(tags, tcap, "dtype_uncertain");
+	}
 	if (k->flops > 0 && pf == 0 && peaks.name[0] != '\0')
 		stage_tag_add(tags, tcap, "no_peak_for_dtype");
 	k->flop_ps = k->flops == 0 ? 0 : roof_ps(k->flops, pf, &fps);
@@ -178,7 +189,17 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	stage_set_i64(st, c_short, dur - rns);
 	if (rns > dur)
 		stage_tag_add(tags, tcap, "above_roof");
-	if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur)
+	if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur &&
+	    k->flops == 0 && k->bytes > 0 && !k->est) {
+		/*
+		 * No FLOPs (by the trace's own count, as XLA's cost model
+		 * gives it) and far below the HBM roof: a transfer slower
+		 * than HBM (to host memory, over DMA: XLA's copy-done), or
+		 * a wait for one.  Never compute, whatever its length.
+		 */
+		k->bound = B_MEMORY;
+		stage_tag_add(tags, tcap, "below_memory_roof");
+	} else if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur)
 		k->bound = B_LATENCY;
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;

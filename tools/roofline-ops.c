@@ -54,6 +54,26 @@ rf_col_i64(int col, int *absent)
 	return stage_i64(st, col, absent);
 }
 
+/*
+ * The Kineto External id of the current record.  An XPlane's ext holds
+ * key=value entries instead (prof-tsv(5)): no id, and no error.
+ */
+static int64_t
+ext_id(int *absent)
+{
+	size_t n, i;
+	const char *s;
+
+	*absent = 1;
+	if (c_ext < 0 || stage_absent(st, c_ext))
+		return 0;
+	s = stage_get(st, c_ext, &n);
+	for (i = s[0] == '-'; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return stage_i64(st, c_ext, absent);
+}
+
 /* The shapes of the current record; 0 when it has none. */
 static int
 record_shapes(struct rf_shapes *s)
@@ -392,7 +412,7 @@ void
 rf_do_host(void)
 {
 	int ea, ca;
-	int64_t ext = rf_col_i64(c_ext, &ea), corr = rf_col_i64(c_corr, &ca);
+	int64_t ext = ext_id(&ea), corr = rf_col_i64(c_corr, &ca);
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
 
@@ -434,7 +454,7 @@ struct hostop *
 rf_kernel_hostop(void)
 {
 	int ea, ca;
-	int64_t ext = rf_col_i64(c_ext, &ea), corr = rf_col_i64(c_corr, &ca);
+	int64_t ext = ext_id(&ea), corr = rf_col_i64(c_corr, &ca);
 	struct launch *l;
 	struct hostop *h;
 

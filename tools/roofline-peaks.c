@@ -96,14 +96,23 @@ static const struct rf_chip builtin[] = {
 	    4500 * T }, 8000 * G, "NVIDIA B200 (HGX B200, uncertain)" },
 	{ "mi300x", { 163400 * G, 653700 * G, 1307400 * G, 1307400 * G,
 	    2614900 * G, 2614900 * G }, 5300 * G, "AMD Instinct MI300X" },
+	/*
+	 * TPUs per device as JAX and xprof count them: a v4 or v5p chip
+	 * (megacore) and a v5e or v6e chip are one device each, a v7x chip
+	 * is two (each TensorCore with half the chip's peaks).
+	 */
+	{ "tpu-v4", { 0, 0, 275 * T, 0, 0, 275 * T }, 1200 * G,
+	    "Google TPU v4, per device = per chip (Cloud TPU v4 page)" },
 	{ "tpu-v5e", { 0, 0, 197 * T, 0, 0, 394 * T }, 819 * G,
-	    "Google TPU v5e, per chip" },
+	    "Google TPU v5e, per device = per chip (Cloud TPU v5e page)" },
 	{ "tpu-v5p", { 0, 0, 459 * T, 0, 0, 918 * T }, 2765 * G,
-	    "Google TPU v5p, per chip" },
+	    "Google TPU v5p, per device = per chip (Cloud TPU v5p page)" },
 	{ "tpu-v6e", { 0, 0, 918 * T, 0, 0, 1836 * T }, 1640 * G,
-	    "Google TPU v6e (Trillium), per chip" },
-	{ "tpu-v7x", { 0, 0, 2307 * T, 0, 4614 * T, 0 }, 7370 * G,
-	    "Google TPU v7x (Ironwood), per chip (uncertain)" },
+	    "Google TPU v6e (Trillium), per device = per chip (Cloud TPU "
+	    "v6e page)" },
+	{ "tpu-v7x", { 0, 0, 1153500 * G, 0, 2307 * T, 0 },
+	    3690LL * 1073741824LL, "Google TPU v7x (Ironwood), per device = "
+	    "half a chip: 1153.5 TFLOP/s bf16, 3690 GiB/s (uncertain)" },
 };
 #define NBUILTIN	(sizeof(builtin) / sizeof(builtin[0]))
 
@@ -172,6 +181,13 @@ static const struct rf_word dtmap[] = {
 	D("DT_INT64", DT_INT64), D("INT64", DT_INT64),
 	D("long int", DT_INT64), D("long", DT_INT64),
 	D("DT_BOOL", DT_BOOL), D("BOOL", DT_BOOL), D("bool", DT_BOOL),
+	/* XLA's HLO names, as XPlane shapes carry them */
+	D("f32", DT_FP32), D("f16", DT_FP16), D("f64", DT_FP64),
+	D("s8", DT_INT8), D("u8", DT_UINT8), D("s16", DT_INT16),
+	D("s32", DT_INT32), D("s64", DT_INT64), D("pred", DT_BOOL),
+	D("f8e4m3fn", DT_FP8), D("f8e5m2", DT_FP8), D("f8e4m3fnuz", DT_FP8),
+	D("f8e5m2fnuz", DT_FP8), D("f8e4m3b11fnuz", DT_FP8),
+	D("f8e4m3", DT_FP8),
 };
 #undef D
 #define NDTMAP	(sizeof(dtmap) / sizeof(dtmap[0]))
@@ -397,6 +413,32 @@ rf_peaks_file(struct rf_peaks *pk, const char *path)
 }
 
 /*
+ * TPU device names as XPlane's device_type_string and JAX's device_kind
+ * give them: "TPU v6 Lite" (v6e), "TPU v5 lite" and "TPU v5e", "TPU v5p"
+ * (and "TPU v5", the same chip), "TPU v4", "TPU7x".
+ */
+static const char *
+tpu_chip(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	if (*s == 'v' || *s == 'V')
+		s++;
+	switch (*s) {
+	case '4':
+		return "tpu-v4";
+	case '5':
+		return strcasestr(s, "lite") != NULL || s[1] == 'e' ||
+		    s[1] == 'E' ? "tpu-v5e" : "tpu-v5p";
+	case '6':
+		return "tpu-v6e";
+	case '7':
+		return "tpu-v7x";
+	}
+	return NULL;
+}
+
+/*
  * Device names as runtimes report them: "NVIDIA A100-SXM4-80GB",
  * "NVIDIA A100-PG509-200" (40 GB), "NVIDIA H100 80GB HBM3", "AMD
  * Instinct MI300X", Ascend SoC names such as "Ascend910B3".  PCIe and NVL
@@ -432,6 +474,8 @@ rf_chip_of_device(const char *name, int64_t bytes)
 	};
 	size_t i;
 
+	if (strncasecmp(name, "TPU", 3) == 0)
+		return tpu_chip(name + 3);
 	if (strcasestr(name, "PCIe") != NULL || strcasestr(name, "NVL") !=
 	    NULL)
 		return NULL;

@@ -1,0 +1,1026 @@
+/*
+ * prof-ingest's reader of XPlane protobufs (*.xplane.pb, written by
+ * jax.profiler, TensorBoard's profiler and xprof): one XSpace message of
+ * planes (a device, the host, the time base), each plane of lines
+ * (timelines), each line of events that name their op by an id into the
+ * plane's event metadata.
+ *
+ * Every XLA-written file serializes a plane's lines before its event and
+ * stat metadata, and the time base (the Task Environment plane) last, so
+ * no event can be named as it is met.  The file is mapped and read in
+ * passes: the planes' places and the time base first, then per plane its
+ * metadata into tables and then its lines, event by event.  Memory is
+ * one plane's tables (bounded by its distinct ops), and the pages behind
+ * the reader are given back, so it does not grow with the file.  A pipe
+ * or an archive member is first copied to a temporary file.
+ *
+ * The wire format is decoded by libcommon/pbuf.c, not protobuf-c: an
+ * XEvent is five scalar fields, a hand walk needs no allocation per
+ * event, and nothing has to be generated at build time.
+ *
+ * Times are picoseconds.  A time in ns is the floor of its picoseconds
+ * over 1000, start and end each (so that nesting is kept), dur = end -
+ * start, and the sub-ns parts go to ext as "ps=S:E" (see prof-tsv(5)).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "hash.h"
+#include "ingest.h"
+#include "ingest-xplane.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+/* What the planes are. */
+enum pcls { XP_SKIP, XP_TPU, XP_GPU, XP_HOST, XP_ENV };
+/* What a line's events become. */
+enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
+	LC_HOST, LC_SKIP };
+
+#define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
+#define NSCRATCH	12
+
+struct xr {
+	const char	*where;
+	int		 src;
+	const unsigned char *map;
+	size_t		 size, released;
+	struct xplane_tabs t;
+	int64_t		 start_ns;	/* Task Environment's profile start */
+	/* the plane being read */
+	enum pcls	 pcls;
+	int64_t		 dev;
+	const char	*pname;
+	size_t		 pnamel;
+	const char	*core;		/* "SparseCore N" */
+	size_t		 corel;
+	/* the line being read */
+	enum lcls	 lcls;
+	int64_t		 lid, lts;
+	const char	*lname;
+	size_t		 lnamel;
+	char		 track[32];
+	size_t		 trackl;
+	/* source stacks written as metric records */
+	uint64_t	*stk;
+	size_t		 stkcap, stkn;
+	struct xext	 ext, mext;	/* a record's, a metric's */
+	char		*sbuf[NSCRATCH];
+	size_t		 scap[NSCRATCH];
+	int		 noted_flops, noted_shapes, noted_stacks;
+};
+
+/* ---- diagnostics ---- */
+
+static int
+wire_error(struct xr *x, const struct pbuf *b, const char *what)
+{
+	diag_at(x->where, 0, "byte %" PRIu64 ": %s in %s",
+	    pbuf_off(b, b->errat), pbuf_strerror(b->err), what);
+	return -1;
+}
+
+/* The tables' error, or a field of the wrong wire type. */
+static int
+tab_error(struct xr *x)
+{
+	if (xerr_buf.err != PBE_OK)
+		return wire_error(x, &xerr_buf, xerr_what);
+	diag_at(x->where, 0, "byte %" PRIu64 ": a field of %s has the wrong "
+	    "wire type", pbuf_off(&xerr_buf, xerr_buf.errat), xerr_what);
+	return -1;
+}
+
+static int
+wrong_type(struct xr *x, const struct pbuf *b, const struct pbuf_field *f,
+    const char *what, int want)
+{
+	diag_at(x->where, 0, "byte %" PRIu64 ": field %" PRIu64 " of %s is "
+	    "%s, expected %s", pbuf_off(b, f->at), f->num, what,
+	    pbuf_wtname(f->wt), pbuf_wtname(want));
+	return -1;
+}
+
+/* Give back the mapped pages before P: read once, not needed again. */
+static void
+release(struct xr *x, const unsigned char *p)
+{
+	size_t at = (size_t)(p - x->map), pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (at < x->released + RELEASE_STEP)
+		return;
+	at -= at % pg;
+	(void)madvise((void *)(uintptr_t)(x->map + x->released),
+	    at - x->released, MADV_DONTNEED);
+	x->released = at;
+}
+
+/* ---- values ---- */
+
+static const char *
+clean(struct xr *x, int slot, const char *s, size_t *n)
+{
+	return xclean(s, n, &x->sbuf[slot], &x->scap[slot]);
+}
+
+/* An integer stat as int64 (a whole double too); 0 if it is none. */
+static int
+val_int(const struct xvals *v, int code, int64_t *out)
+{
+	const struct xval *e = &v->v[code];
+
+	if (!(v->mask & 1U << code))
+		return 0;
+	switch (e->k) {
+	case XV_INT:
+		*out = e->x.i;
+		return 1;
+	case XV_UINT:
+		if (e->x.u > INT64_MAX)
+			return 0;
+		*out = (int64_t)e->x.u;
+		return 1;
+	case XV_DBL:
+		if (!(e->x.d >= 0 && e->x.d < 9.2e18) ||
+		    e->x.d != (double)(int64_t)e->x.d)
+			return 0;
+		*out = (int64_t)e->x.d;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+val_str(const struct xvals *v, int code, const char **s, size_t *n)
+{
+	if (!(v->mask & 1U << code) || v->v[code].k != XV_STR ||
+	    v->v[code].n == 0)
+		return 0;
+	*s = v->v[code].s;
+	*n = v->v[code].n;
+	return 1;
+}
+
+static void
+set_col(struct irec *r, int col, const char *s, size_t n)
+{
+	r->v[col] = s;
+	r->len[col] = n;
+}
+
+static void
+set_int(struct irec *r, int col, char *buf, int64_t v)
+{
+	set_col(r, col, buf, tsv_i64(buf, v));
+}
+
+static int
+has_word(const char *s, size_t n, const char *w)
+{
+	return n == strlen(w) && memcmp(s, w, n) == 0;
+}
+
+/* Collectives: all-reduce, all-gather, reduce-scatter, ... (and -start). */
+static int
+is_collective(const char *s, size_t n)
+{
+	static const char *const w[] = {
+		"all-reduce", "all-gather", "reduce-scatter", "all-to-all",
+		"collective-permute", "collective-broadcast", "send", "recv",
+		"ragged-all-to-all", NULL
+	};
+	size_t i;
+
+	for (i = 0; w[i] != NULL; i++)
+		if (n >= strlen(w[i]) && memcmp(s, w[i], strlen(w[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- records ---- */
+
+/* A source stack is written once per file, as a metric record. */
+static void
+note_stack(struct xr *x, uint64_t h, const char *s, size_t n)
+{
+	struct irec r;
+	char hex[17], nb[24];
+	size_t j, frames = 1, i;
+
+	if (2 * (x->stkn + 1) > x->stkcap) {
+		uint64_t *o = x->stk;
+		size_t oc = x->stkcap;
+
+		x->stkcap = oc ? 2 * oc : 256;
+		x->stk = xcalloc(x->stkcap, sizeof(*x->stk));
+		for (i = 0; i < oc; i++)
+			if (o[i] != 0) {
+				for (j = o[i] & (x->stkcap - 1); x->stk[j] != 0;
+				    j = (j + 1) & (x->stkcap - 1))
+					;
+				x->stk[j] = o[i];
+			}
+		free(o);
+	}
+	if (h == 0)
+		h = 1;
+	for (j = h & (x->stkcap - 1); x->stk[j] != 0;
+	    j = (j + 1) & (x->stkcap - 1))
+		if (x->stk[j] == h)
+			return;
+	x->stk[j] = h;
+	x->stkn++;
+	for (i = 0; i < n; i++)
+		frames += s[i] == '\n';
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_METRIC;
+	r.ts = IREC_NO_TS;
+	r.dev = IREC_DEV_SRC;
+	set_col(&r, IC_NAME, "source_stack", 12);
+	snprintf(hex, sizeof(hex), "%016" PRIx64, h);
+	set_col(&r, IC_TRACK, hex, 16);
+	set_col(&r, IC_CAT, "xplane", 6);
+	set_int(&r, IC_VALUE, nb, (int64_t)frames);
+	x->mext.n = 0;
+	s = clean(x, 0, s, &n);
+	xext_add(&x->mext, "stack", s, n);
+	set_col(&r, IC_EXT, x->mext.b, x->mext.n);
+	sink_add(x->src, &r);
+	if (!x->noted_stacks) {
+		sink_note(x->src, "stacks");
+		x->noted_stacks = 1;
+	}
+}
+
+/* The op's name: its display name (the HLO op) when it has one. */
+static const char *
+op_name(struct xr *x, const struct xop *op, size_t *n)
+{
+	if (op == NULL) {
+		*n = 9;
+		return "(unknown)";
+	}
+	(void)x;
+	*n = op->cnamel;
+	return op->cname;
+}
+
+/* The ext keys every device op carries (see prof-tsv(5)). */
+static void
+op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
+{
+	const char *s;
+	size_t n;
+	int64_t i;
+	char hex[17];
+
+	if (val_str(v, XS_HLO_OP, &s, &n)) {
+		s = clean(x, 2, s, &n);
+		xext_add(&x->ext, "hlo", s, n);
+	}
+	if (val_str(v, XS_HLO_MODULE, &s, &n) ||
+	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(&x->t,
+	    v->v[XS_PROGRAM_ID].k == XV_UINT ? v->v[XS_PROGRAM_ID].x.u :
+	    (uint64_t)v->v[XS_PROGRAM_ID].x.i, &n)) != NULL)) {
+		s = clean(x, 2, s, &n);
+		xext_add(&x->ext, "module", s, n);
+	}
+	if (val_str(v, XS_STACK, &s, &n)) {
+		uint64_t h = hash_bytes(s, n, 0);
+
+		note_stack(x, h, s, n);
+		snprintf(hex, sizeof(hex), "%016" PRIx64, h == 0 ? 1 : h);
+		xext_add(&x->ext, "stack", hex, 16);
+	}
+	if (val_str(v, XS_NAME, &s, &n) || (val_str(v, XS_TF_OP, &s, &n) &&
+	    !has_word(s, n, "XlaModule:"))) {
+		s = clean(x, 2, s, &n);
+		xext_add(&x->ext, "scope", s, n);
+	}
+	if (val_int(v, XS_MODEL_FLOPS, &i))
+		xext_addi(&x->ext, "model_flops", i);
+	/* Layouts only where they change: what the audit of copies needs. */
+	if (op != NULL && op->changes != NULL) {
+		xext_add(&x->ext, "changes", op->changes, strlen(op->changes));
+		if (op->in_layout != NULL)
+			xext_add(&x->ext, "in_layout", op->in_layout,
+			    strlen(op->in_layout));
+		if (op->layout != NULL)
+			xext_add(&x->ext, "layout", op->layout,
+			    strlen(op->layout));
+	}
+}
+
+/* The stats op_ext() reads: an event with none of its own shares them. */
+#define EXT_STATS	(1U << XS_HLO_OP | 1U << XS_HLO_MODULE |	\
+	1U << XS_PROGRAM_ID | 1U << XS_SOURCE | 1U << XS_STACK |	\
+	1U << XS_NAME | 1U << XS_TF_OP | 1U << XS_MODEL_FLOPS)
+
+/*
+ * The ext keys of an event: those of its op, made once per op, when the
+ * event has no stats of its own among them (every TPU op execution).
+ */
+static void
+event_ext(struct xr *x, struct xop *op, const struct xvals *v,
+    uint32_t own)
+{
+	if (op == NULL || (own & EXT_STATS) != 0) {
+		op_ext(x, op, v);
+		return;
+	}
+	if (!op->has_ext) {
+		op_ext(x, op, &op->base);
+		op->ext = xmalloc(x->ext.n + 1);
+		if (x->ext.n > 0)
+			memcpy(op->ext, x->ext.b, x->ext.n);
+		op->extl = x->ext.n;
+		op->has_ext = 1;
+		return;
+	}
+	if (op->extl > 0)
+		xext_raw(&x->ext, op->ext, op->extl);
+}
+
+/* Columns of a device op: type, core, flops, bytes, shapes. */
+static void
+op_cols(struct xr *x, struct irec *r, const struct xop *op,
+    const struct xvals *v, char *fb, char *bb)
+{
+	const char *s;
+	size_t n;
+	int64_t i;
+
+	if (val_str(v, XS_CATEGORY, &s, &n))
+		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
+	else if (op != NULL && op->opcode != NULL)
+		set_col(r, IC_TYPE, op->opcode, strlen(op->opcode));
+	else if (val_str(v, XS_HLO_OP, &s, &n)) {
+		/* "copy.1" is a copy */
+		size_t d = n;
+
+		while (d > 0 && ((s[d - 1] >= '0' && s[d - 1] <= '9')))
+			d--;
+		if (d > 0 && d < n && s[d - 1] == '.')
+			n = d - 1;
+		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
+	}
+	if (r->len[IC_TYPE] > 0 && is_collective(r->v[IC_TYPE],
+	    r->len[IC_TYPE]))
+		set_col(r, IC_CORE, "COMMUNICATION", 13);
+	else if (x->core != NULL)
+		set_col(r, IC_CORE, x->core, x->corel);
+	/* The op's Python source line: the frame column's one meaning. */
+	if (val_str(v, XS_SOURCE, &s, &n))
+		set_col(r, IC_FRAME, clean(x, 8, s, &n), n);
+	/* A loop or an async span holds ops whose work is theirs. */
+	if (r->kind != IK_KERNEL)
+		return;
+	if (val_int(v, XS_FLOPS, &i) && i >= 0) {
+		set_int(r, IC_FLOPS, fb, i);
+		if (!x->noted_flops) {
+			sink_note(x->src, "flops");
+			x->noted_flops = 1;
+		}
+	}
+	if (val_int(v, XS_BYTES, &i) && i >= 0)
+		set_int(r, IC_BYTES, bb, i);
+	if (op == NULL)
+		return;
+	if (op->in_shapes != NULL) {
+		set_col(r, IC_IN_SHAPES, op->in_shapes, strlen(op->in_shapes));
+		if (!x->noted_shapes) {
+			sink_note(x->src, "shapes");
+			x->noted_shapes = 1;
+		}
+	}
+	if (op->in_dtypes != NULL)
+		set_col(r, IC_IN_DTYPES, op->in_dtypes, strlen(op->in_dtypes));
+	if (op->out_shapes != NULL)
+		set_col(r, IC_OUT_SHAPES, op->out_shapes,
+		    strlen(op->out_shapes));
+	if (op->out_dtypes != NULL)
+		set_col(r, IC_OUT_DTYPES, op->out_dtypes,
+		    strlen(op->out_dtypes));
+}
+
+/* What kind of record an event of the current line is, and its cat. */
+static int
+event_kind(struct xr *x, const struct xop *op, const struct xvals *v,
+    const char **cat)
+{
+	const char *s = "";
+	size_t n = 0;
+
+	switch (x->lcls) {
+	case LC_OPS:
+		*cat = "xla_op";
+		/* A loop or branch holds ops: never compute time itself. */
+		if (op != NULL && op->container != NULL) {
+			*cat = op->container;
+			return IK_MARK;
+		}
+		if (val_str(v, XS_CATEGORY, &s, &n) && has_word(s, n, "while")) {
+			*cat = "xla_while";
+			return IK_MARK;
+		}
+		return IK_KERNEL;
+	case LC_STREAM:
+		if (op != NULL)
+			s = op->name, n = op->namel;
+		*cat = (v->mask & 1U << XS_MEMCPY) || ingest_head_has(s, n, "emcpy") ||
+		    ingest_head_has(s, n, "MEMCPY") ? "gpu_memcpy" :
+		    ingest_head_has(s, n, "emset") ? "gpu_memset" : "kernel";
+		return IK_KERNEL;
+	case LC_ASYNC:
+		*cat = "xla_async";
+		return IK_MARK;
+	case LC_MODULES:
+		*cat = "xla_module";
+		return IK_MARK;
+	case LC_STEPS:
+		*cat = "xla_steps";
+		return IK_STEP;
+	case LC_HOST:
+		*cat = NULL;
+		return v->mask & 1U << XS_STEP_NUM ? IK_STEP : IK_HOST;
+	default:
+		*cat = has_word(x->lname, x->lnamel, "XLA TraceMe") ?
+		    "xla_traceme" : "xla_line";
+		return IK_MARK;
+	}
+}
+
+/* A step's number: step_num, group_id, or the name's last digits. */
+static int
+step_number(const struct xvals *v, const char *name, size_t n, int64_t *num)
+{
+	size_t d = n;
+
+	if (val_int(v, XS_STEP_NUM, num) || val_int(v, XS_GROUP_ID, num))
+		return 1;
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d == n || n - d > 18)
+		return 0;
+	*num = strtoll(name + d, NULL, 10);
+	return 1;
+}
+
+/*
+ * Times: T = line ns * 1000 + offset ps; ns = floor(ps / 1000), start
+ * and end each.  Returns -1 when they do not fit 64-bit ns.
+ */
+static int
+event_times(struct xr *x, int64_t off, int64_t dur, struct irec *r,
+    int *rs, int *re)
+{
+	__int128 s, e, sn, en;
+	int64_t s64, e64;
+
+	/* The common case in 64 bits: __int128 division is slow. */
+	if (!__builtin_mul_overflow(x->lts, 1000, &s64) &&
+	    !__builtin_add_overflow(s64, off, &s64) &&
+	    !__builtin_add_overflow(s64, dur, &e64) && s64 >= 0 && dur >= 0) {
+		r->ts = s64 / 1000;
+		r->dur = e64 / 1000 - r->ts;
+		r->has_dur = 1;
+		*rs = (int)(s64 % 1000);
+		*re = (int)(e64 % 1000);
+		return 0;
+	}
+	s = (__int128)x->lts * 1000 + off;
+	e = s + dur;
+	sn = s >= 0 ? s / 1000 : -((-s + 999) / 1000);
+	en = e >= 0 ? e / 1000 : -((-e + 999) / 1000);
+	if (sn < -INT64_MAX || sn > INT64_MAX || en < -INT64_MAX ||
+	    en > INT64_MAX || dur < 0)
+		return -1;
+	r->ts = (int64_t)sn;
+	r->dur = (int64_t)(en - sn);
+	r->has_dur = 1;
+	*rs = (int)(s - sn * 1000);
+	*re = (int)(e - en * 1000);
+	return 0;
+}
+
+/* One XEvent {1 metadata_id, 2 offset_ps, 3 duration_ps, 4 stats,
+ * 5 num_occurrences}: one record. */
+static int
+read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
+{
+	struct pbuf e, s;
+	struct pbuf_field f;
+	struct xvals v;
+	struct xop *op;
+	struct irec r;
+	const char *cat, *nm, *str;
+	char fb[24], bb[24], cb[24], sb[24], ps[48], stepname[40];
+	int64_t mid = 0, off = 0, dur = 0, num;
+	int r1, code, has_off = 0, nocc = 0, rs, re, kind;
+	uint32_t own;
+	size_t n, sl;
+
+	v.mask = 0;
+	pbuf_sub(&e, lb, ef);
+	while ((r1 = pbuf_next(&e, &f)) > 0) {
+		if (f.num <= 5 && f.wt != (f.num == 4 ? PB_LEN : PB_VARINT))
+			return wrong_type(x, &e, &f, "XEvent", f.num == 4 ?
+			    PB_LEN : PB_VARINT);
+		switch (f.num) {
+		case 1:
+			mid = pbuf_i64(f.u);
+			break;
+		case 2:
+			off = pbuf_i64(f.u);
+			has_off = 1;
+			break;
+		case 3:
+			dur = pbuf_i64(f.u);
+			break;
+		case 4:
+			pbuf_sub(&s, &e, &f);
+			if (xtab_stat(&x->t, &s, &v, &code) < 0)
+				return tab_error(x);
+			break;
+		case 5:
+			nocc = 1;
+			break;
+		}
+	}
+	if (r1 < 0)
+		return wire_error(x, &e, "XEvent");
+	if (nocc && !has_off) {
+		sink_skip(x->src, "aggregated event (num_occurrences, no "
+		    "start)");
+		return 0;
+	}
+	if ((op = xtab_op(&x->t, mid)) != NULL && !op->decoded &&
+	    xop_decode(&x->t, op, lb) < 0)
+		return tab_error(x);
+	own = v.mask;
+	if (op != NULL) {
+		uint32_t m = op->base.mask & ~v.mask;
+		int c;
+
+		/* The execution's own stats win over the op's. */
+		for (c = 0; m != 0; c++, m >>= 1)
+			if (m & 1)
+				v.v[c] = op->base.v[c];
+		v.mask |= op->base.mask;
+	}
+	memset(&r, 0, sizeof(r));
+	if (event_times(x, off, dur, &r, &rs, &re) < 0) {
+		diag_at(x->where, 0, "byte %" PRIu64 ": event time out of "
+		    "range (offset %" PRId64 " ps, duration %" PRId64 " ps)",
+		    pbuf_off(lb, ef->at), off, dur);
+		return -1;
+	}
+	kind = event_kind(x, op, &v, &cat);
+	r.kind = kind;
+	r.dev = x->pcls == XP_HOST ? IREC_DEV_SRC : x->dev;
+	nm = op_name(x, op, &n);
+	set_col(&r, IC_NAME, nm, n);
+	set_col(&r, IC_TRACK, x->track, x->trackl);
+	if (cat != NULL)
+		set_col(&r, IC_CAT, cat, strlen(cat));
+	else {
+		/* The thread's name: "main/3116817" is main. */
+		str = memchr(x->lname, '/', x->lnamel);
+		sl = str != NULL ? (size_t)(str - x->lname) : x->lnamel;
+		set_col(&r, IC_CAT, x->lname, sl);
+	}
+	if (val_int(&v, XS_CORR, &num))
+		set_int(&r, IC_CORR, cb, num);
+	x->ext.n = 0;
+	if (kind == IK_STEP && step_number(&v, nm, n, &num)) {
+		set_int(&r, IC_STEP, sb, num);
+		xext_add(&x->ext, "marker", nm, n);
+		set_col(&r, IC_NAME, stepname, (size_t)snprintf(stepname,
+		    sizeof(stepname), "Step#%" PRId64, num));
+	} else if (val_int(&v, XS_GROUP_ID, &num))
+		set_int(&r, IC_STEP, sb, num);
+	if (x->pcls != XP_HOST && kind != IK_STEP) {
+		op_cols(x, &r, op, &v, fb, bb);
+		event_ext(x, op, &v, own);
+	} else if (val_str(&v, XS_HLO_OP, &str, &sl)) {
+		str = clean(x, 2, str, &sl);
+		xext_add(&x->ext, "hlo", str, sl);
+		if (val_str(&v, XS_HLO_MODULE, &str, &sl)) {
+			str = clean(x, 2, str, &sl);
+			xext_add(&x->ext, "module", str, sl);
+		}
+	}
+	if (rs != 0 || re != 0) {
+		n = tsv_i64(ps, rs);
+		ps[n++] = ':';
+		n += tsv_i64(ps + n, re);
+		xext_add(&x->ext, "ps", ps, n);
+	}
+	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
+	sink_add(x->src, &r);
+	return 0;
+}
+
+/* Which record kind a line's events become, from plane and line name. */
+static enum lcls
+line_class(const struct xr *x)
+{
+	const char *s = x->lname;
+	size_t n = x->lnamel;
+
+	if (x->pcls == XP_HOST)
+		return LC_HOST;
+	if (has_word(s, n, "XLA Ops"))
+		return x->pcls == XP_TPU ? LC_OPS : LC_MARK;
+	if (n > 8 && memcmp(s, "Stream #", 8) == 0)
+		return x->pcls == XP_GPU ? LC_STREAM : LC_MARK;
+	if (has_word(s, n, "Async XLA Ops"))
+		return LC_ASYNC;
+	if (has_word(s, n, "XLA Modules"))
+		return LC_MODULES;
+	if (has_word(s, n, "Steps"))
+		return LC_STEPS;
+	if (ingest_head_has(s, n, "counters"))
+		return LC_SKIP;
+	return LC_MARK;
+}
+
+/*
+ * One XLine {1 id, 2 name, 3 timestamp_ns, 4 events, 9 duration_ps,
+ * 10 display_id, 11 display_name}: its header first (in any order), then
+ * its events.
+ */
+static int
+read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
+{
+	struct pbuf l;
+	struct pbuf_field f;
+	int r, events;
+
+	x->lid = x->lts = 0;
+	x->lname = "";
+	x->lnamel = 0;
+	/*
+	 * The header fields come before the events (XLA writes fields in
+	 * number order, display_name, not read, last): the walk stops at
+	 * the first event, so that a line's pages are touched once.
+	 */
+	pbuf_sub(&l, pb, lf);
+	while ((r = pbuf_next(&l, &f)) > 0 && f.num != 4) {
+		if ((f.num == 1 || f.num == 3) && f.wt != PB_VARINT)
+			return wrong_type(x, &l, &f, "XLine", PB_VARINT);
+		if ((f.num == 2 || f.num == 4) && f.wt != PB_LEN)
+			return wrong_type(x, &l, &f, "XLine", PB_LEN);
+		if (f.num == 1)
+			x->lid = pbuf_i64(f.u);
+		else if (f.num == 3)
+			x->lts = pbuf_i64(f.u);
+		else if (f.num == 2) {
+			x->lname = (const char *)f.data;
+			x->lnamel = f.len;
+		}
+	}
+	if (r < 0)
+		return wire_error(x, &l, "XLine");
+	/* A file not normalized by xprof has epoch times on its lines. */
+	if (x->start_ns > 0 && x->lts >= x->start_ns && x->lts > 100000000000000000LL)
+		x->lts -= x->start_ns;
+	x->lname = clean(x, 5, x->lname, &x->lnamel);
+	x->lcls = line_class(x);
+	if (x->pcls == XP_HOST)
+		x->trackl = (size_t)snprintf(x->track, sizeof(x->track),
+		    "%" PRId64, x->lid);
+	else if (x->lcls == LC_STREAM) {
+		x->trackl = strspn(x->lname + 8, "0123456789");
+		if (x->trackl == 0 || x->trackl >= sizeof(x->track))
+			x->trackl = (size_t)snprintf(x->track,
+			    sizeof(x->track), "%" PRId64, x->lid);
+		else
+			memcpy(x->track, x->lname + 8, x->trackl);
+	} else {
+		x->trackl = x->lnamel < sizeof(x->track) ? x->lnamel :
+		    sizeof(x->track) - 1;
+		memcpy(x->track, x->lname, x->trackl);
+	}
+	pbuf_sub(&l, pb, lf);
+	events = 0;
+	while ((r = pbuf_next(&l, &f)) > 0) {
+		if ((f.num == 1 || f.num == 2 || f.num == 3) && events) {
+			diag_at(x->where, 0, "byte %" PRIu64 ": field %" PRIu64
+			    " of XLine after its events: not read (times and "
+			    "names would change under the events before it)",
+			    pbuf_off(&l, f.at), f.num);
+			return -1;
+		}
+		if (f.num != 4)
+			continue;
+		if (f.wt != PB_LEN)
+			return wrong_type(x, &l, &f, "XLine", PB_LEN);
+		events = 1;
+		if (x->lcls == LC_SKIP)
+			sink_skip(x->src, "event of a counter line");
+		else if (read_event(x, &l, &f) < 0) {
+			/* The event's own bytes are bad, not the line's. */
+			if (!ingest_lenient)
+				return -1;
+			sink_skip(x->src, "malformed event (--lenient)");
+		}
+		release(x, f.data + f.len);
+	}
+	if (r < 0)
+		return wire_error(x, &l, "XLine");
+	return 0;
+}
+
+/* A device plane's name: /device:TPU:N, /device:GPU:N[ SparseCore M]. */
+static enum pcls
+plane_class(struct xr *x)
+{
+	const char *s = x->pname, *e = s + x->pnamel, *p;
+	enum pcls c;
+
+	x->core = NULL;
+	if (has_word(s, x->pnamel, "Task Environment"))
+		return XP_ENV;
+	if (x->pnamel >= 6 && memcmp(s, "/host:", 6) == 0)
+		return has_word(s, x->pnamel, "/host:metadata") ? XP_SKIP :
+		    XP_HOST;
+	if (x->pnamel > 12 && memcmp(s, "/device:TPU:", 12) == 0)
+		c = XP_TPU;
+	else if (x->pnamel > 12 && memcmp(s, "/device:GPU:", 12) == 0)
+		c = XP_GPU;
+	else
+		return XP_SKIP;
+	x->dev = 0;
+	for (p = s + 12; p < e && *p >= '0' && *p <= '9' && x->dev < 100000000;
+	    p++)
+		x->dev = x->dev * 10 + (*p - '0');
+	if (p == s + 12)
+		return XP_SKIP;
+	if (p < e && *p == ' ') {
+		x->core = p + 1;
+		x->corel = (size_t)(e - p - 1);
+	}
+	return c;
+}
+
+/* A device record per device plane, for prof-roofline's chip. */
+static void
+device_record(struct xr *x, const struct xvals *v)
+{
+	struct irec r;
+	char id[24], mem[24], name[64];
+	const char *s;
+	size_t n;
+	int64_t i;
+
+	if (x->core != NULL)
+		return;		/* a SparseCore: its TensorCore says it */
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_DEVICE;
+	r.ts = IREC_NO_TS;
+	r.dev = x->dev;
+	set_int(&r, IC_TRACK, id, x->dev);
+	set_col(&r, IC_CAT, "xplane", 6);
+	if (val_str(v, XS_DEVICE_TYPE, &s, &n))
+		set_col(&r, IC_NAME, clean(x, 6, s, &n), n);
+	else if (val_str(v, XS_VENDOR, &s, &n))
+		set_col(&r, IC_NAME, name, (size_t)snprintf(name, sizeof(name),
+		    "%.*s GPU", (int)(n > 40 ? 40 : n), s));
+	if (val_int(v, XS_MEMORY_SIZE, &i))
+		set_int(&r, IC_VALUE, mem, i);
+	x->ext.n = 0;
+	if (v->mask & 1U << XS_PEAK_TFLOPS && v->v[XS_PEAK_TFLOPS].k == XV_DBL)
+		xext_addi(&x->ext, "peak_gflops",
+		    (int64_t)(v->v[XS_PEAK_TFLOPS].x.d * 1000));
+	if (v->mask & 1U << XS_PEAK_HBM && v->v[XS_PEAK_HBM].k == XV_DBL)
+		xext_addi(&x->ext, "peak_hbm_mbps",
+		    (int64_t)(v->v[XS_PEAK_HBM].x.d * 1000));
+	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
+	sink_add(x->src, &r);
+}
+
+/*
+ * Pass A over a plane {1 id, 2 name, 3 lines, 4 event_metadata,
+ * 5 stat_metadata, 6 stats}: its name and tables; the stats wait for the
+ * stat names.  STATS gets the plane stats.
+ */
+static int
+plane_tables(struct xr *x, const struct pbuf *top,
+    const struct pbuf_field *pf, struct xvals *stats)
+{
+	struct pbuf p, s;
+	struct pbuf_field f;
+	int r, code;
+
+	xtab_clear(&x->t);
+	x->pname = "";
+	x->pnamel = 0;
+	stats->mask = 0;
+	pbuf_sub(&p, top, pf);
+	while ((r = pbuf_next(&p, &f)) > 0) {
+		if (f.num >= 2 && f.num <= 6 && f.wt != PB_LEN)
+			return wrong_type(x, &p, &f, "XPlane", PB_LEN);
+		if (f.num == 1 && f.wt != PB_VARINT)
+			return wrong_type(x, &p, &f, "XPlane", PB_VARINT);
+		if (f.num == 2) {
+			x->pname = (const char *)f.data;
+			x->pnamel = f.len;
+		} else if (f.num == 4 && xtab_event_entry(&x->t, &p, &f) < 0)
+			return tab_error(x);
+		else if (f.num == 5 && xtab_stat_entry(&x->t, &p, &f) < 0)
+			return tab_error(x);
+	}
+	if (r < 0)
+		return wire_error(x, &p, "XPlane");
+	pbuf_sub(&p, top, pf);
+	while (pbuf_next(&p, &f) > 0)
+		if (f.num == 6) {
+			pbuf_sub(&s, &p, &f);
+			if (xtab_stat(&x->t, &s, stats, &code) < 0)
+				return tab_error(x);
+		}
+	return 0;
+}
+
+static int
+read_plane(struct xr *x, const struct pbuf *top, const struct pbuf_field *pf)
+{
+	struct pbuf p;
+	struct pbuf_field f;
+	struct xvals stats;
+
+	if (plane_tables(x, top, pf, &stats) < 0)
+		return -1;
+	x->pname = clean(x, 7, x->pname, &x->pnamel);
+	x->pcls = plane_class(x);
+	if (x->pcls == XP_ENV)
+		return 0;
+	if (x->pcls == XP_TPU || x->pcls == XP_GPU)
+		device_record(x, &stats);
+	pbuf_sub(&p, top, pf);
+	while (pbuf_next(&p, &f) > 0) {
+		if (f.num != 3)
+			continue;
+		if (x->pcls == XP_SKIP)
+			sink_skip(x->src, "line of a plane that is not read");
+		else if (read_line(x, &p, &f) < 0)
+			return -1;
+	}
+	release(x, pf->data + pf->len);
+	return 0;
+}
+
+/* The first bytes of a Riegeli/records file (google/riegeli's spec). */
+static const unsigned char riegeli_sig[16] = {
+	0x83, 0xaf, 0x70, 0xd1, 0x0d, 0x88, 0x4a, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+int
+ingest_content_xplane(const char *head, size_t len)
+{
+	size_t i, n;
+
+	if (len >= 16 && memcmp(head, riegeli_sig, 16) == 0)
+		return 1;
+	/* A plane's name field (0x12, length, name) near the start. */
+	for (i = 0; i + 2 < len && i < 32; i++) {
+		n = (unsigned char)head[i + 1];
+		if (head[i] != 0x12 || n < 6 || n > 127 || i + 2 + n > len)
+			continue;
+		if (memcmp(head + i + 2, "/device:", n < 8 ? n : 8) == 0 ||
+		    memcmp(head + i + 2, "/host:", 6) == 0 ||
+		    (n == 16 && memcmp(head + i + 2, "Task Environment", 16) ==
+		    0))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Pass 0: the planes, checked as messages, and the time base from the
+ * Task Environment plane (the last one in every file seen).  *GOOD is
+ * where the whole planes end: a file cut short keeps those.
+ */
+static int
+time_base(struct xr *x, const struct pbuf *top0, size_t *good)
+{
+	struct pbuf top = *top0;
+	struct pbuf_field f;
+	struct xvals stats;
+	int r;
+	int64_t t;
+
+	*good = 0;
+	while ((r = pbuf_next(&top, &f)) > 0) {
+		if (f.num == 1 && f.wt != PB_LEN)
+			return wrong_type(x, &top, &f, "XSpace", PB_LEN);
+		*good = (size_t)(top.p - top.base);
+		if (f.num != 1)
+			continue;
+		if (f.len < 18 || memmem(f.data, f.len < 64 ? f.len : 64,
+		    "Task Environment", 16) == NULL)
+			continue;
+		if (plane_tables(x, top0, &f, &stats) < 0)
+			return -1;
+		if (has_word(x->pname, x->pnamel, "Task Environment") &&
+		    val_int(&stats, XS_START_TIME, &t))
+			x->start_ns = t;
+	}
+	if (r < 0 && (top.err == PBE_PASTEND || top.err == PBE_TRUNC)) {
+		diag_at(x->where, 0, "byte %" PRIu64 ": the file is cut short "
+		    "(%zu bytes) inside a plane; the %zu bytes of whole planes "
+		    "before it are read%s", pbuf_off(&top, top.errat), x->size,
+		    *good, x->start_ns > 0 ? "" : ", on the profile's own "
+		    "clock (no Task Environment plane)");
+		return -1;
+	}
+	if (r < 0)
+		return wire_error(x, &top, "XSpace");
+	*good = x->size;
+	return 0;
+}
+
+static int
+read_space(struct xr *x)
+{
+	struct pbuf top;
+	struct pbuf_field f;
+	size_t good;
+	int rc;
+
+	pbuf_init(&top, x->map, x->size, x->map);
+	rc = time_base(x, &top, &good);
+	if (rc < 0 && good == 0)
+		return -1;
+	if (x->start_ns > 0)
+		sink_set_base(x->src, x->start_ns);
+	pbuf_init(&top, x->map, good, x->map);
+	while (pbuf_next(&top, &f) > 0)
+		if (f.num == 1 && read_plane(x, &top, &f) < 0)
+			return -1;
+	return rc;
+}
+
+int
+ingest_xplane(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	struct xr x;
+	struct stat st;
+	const char *path;
+	int copied, fd, rc, i;
+
+	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
+		return -1;
+	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &st) < 0) {
+		diag_at(where, 0, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	x.where = where;
+	x.size = (size_t)st.st_size;
+	if (x.size == 0) {
+		diag_at(where, 0, "empty input: no XSpace");
+		close(fd);
+		return -1;
+	}
+	if ((x.map = mmap(NULL, x.size, PROT_READ, MAP_PRIVATE,
+	    fd, 0)) == MAP_FAILED) {
+		diag_at(where, 0, "cannot map the file: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (x.size >= 16 && memcmp(x.map, riegeli_sig, 16) == 0) {
+		diag_at(where, 0, "a Riegeli-chunked XPlane (.xplane.riegeli, "
+		    "Brotli-compressed XSpace chunks): not supported; save "
+		    "the profile as .xplane.pb (one XSpace)");
+		munmap((void *)(uintptr_t)x.map, x.size);
+		return -1;
+	}
+	x.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	rc = read_space(&x);
+	sink_end(x.src);
+	munmap((void *)(uintptr_t)x.map, x.size);
+	xtab_free(&x.t);
+	free(x.stk);
+	free(x.ext.b);
+	free(x.mext.b);
+	for (i = 0; i < NSCRATCH; i++)
+		free(x.sbuf[i]);
+	return rc;
+}

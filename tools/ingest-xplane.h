@@ -1,0 +1,119 @@
+/*
+ * prof-ingest's XPlane reader (ingest-xplane.c: the file, its planes,
+ * lines and events; ingest-xop.c: the per-plane tables of stat and
+ * event metadata, what an op's stats say, its HLO text read for shapes,
+ * and the ext keys).  The field numbers are those of xplane.proto
+ * (openxla/xla xla/tsl/profiler/protobuf/xplane.proto).
+ */
+#ifndef PROF_INGEST_XPLANE_H
+#define PROF_INGEST_XPLANE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pbuf.h"
+
+/* The stats the reader uses, by name (xplane_schema.cc's names). */
+enum xstat {
+	XS_OTHER, XS_CATEGORY, XS_FLOPS, XS_MODEL_FLOPS, XS_BYTES,
+	XS_SOURCE, XS_STACK, XS_TF_OP, XS_SHAPE, XS_HLO_OP, XS_HLO_MODULE,
+	XS_PROGRAM_ID, XS_CORR, XS_STEP_NUM, XS_GROUP_ID, XS_DEVICE_TYPE,
+	XS_START_TIME, XS_MEMCPY, XS_NAME, XS_MEMORY_SIZE, XS_VENDOR,
+	XS_PEAK_TFLOPS, XS_PEAK_HBM,
+	XS_N
+};
+
+/* A stat's value as read. */
+enum xvkind { XV_NONE, XV_INT, XV_UINT, XV_DBL, XV_STR, XV_BYTES };
+struct xval {
+	enum xvkind	 k;
+	union {
+		int64_t	 i;		/* XV_INT */
+		uint64_t u;		/* XV_UINT */
+		double	 d;		/* XV_DBL */
+	}		 x;
+	const char	*s;		/* XV_STR (str_value or a ref's name) */
+	size_t		 n;
+};
+
+/* What the stats of an op and of one of its executions say. */
+struct xvals {
+	uint32_t	 mask;		/* 1 << code: v[code] is set */
+	struct xval	 v[XS_N];
+};
+
+/* One op (XEventMetadata): names, and its stats decoded at first use. */
+struct xop {
+	int64_t		 id;
+	const unsigned char *msg;	/* the XEventMetadata message */
+	size_t		 msglen;
+	const char	*name, *disp;	/* name (HLO text on TPU), display */
+	size_t		 namel, displ;
+	int		 decoded;
+	struct xvals	 base;		/* metadata stats */
+	/* From the HLO text: */
+	char		*in_shapes, *in_dtypes, *out_shapes, *out_dtypes;
+	char		*layout, *in_layout, *changes, *opcode;
+	char		*ext;		/* the ext keys of the op's own stats */
+	size_t		 extl;
+	int		 has_ext;
+	const char	*container;	/* "xla_while", ... when it holds ops */
+	const char	*cname;		/* the record's name, fit for a stream */
+	size_t		 cnamel;
+	char		*cname_own;	/* when it had to be repaired */
+};
+
+/* The tables of one plane. */
+struct xplane_tabs {
+	/* stat_metadata: id -> name, and what the reader calls it */
+	int64_t		*sid;
+	const char	**sname;
+	size_t		*snamel;
+	unsigned char	*scode;
+	size_t		 scap, sn;
+	/* event_metadata: the ops, and id -> 1 + their index */
+	struct xop	*ops;
+	size_t		 nops, opscap;
+	int64_t		*eid;
+	uint32_t	*eix;
+	size_t		 ecap;
+	/* program_id -> module name, from "jit_f(ID)" op names */
+	uint64_t	*pid;
+	const char	**pname;
+	size_t		*pnamel;
+	size_t		 pcap, pn;
+};
+
+void	 xtab_clear(struct xplane_tabs *);
+void	 xtab_free(struct xplane_tabs *);
+/* Add stat/event metadata map entries (XPlane fields 5 and 4). */
+int	 xtab_stat_entry(struct xplane_tabs *, const struct pbuf *,
+	    const struct pbuf_field *);
+int	 xtab_event_entry(struct xplane_tabs *, const struct pbuf *,
+	    const struct pbuf_field *);
+struct xop *xtab_op(struct xplane_tabs *, int64_t);
+/* Decode one XStat into VALS (by its code); -1 on bad wire data. */
+int	 xtab_stat(const struct xplane_tabs *, struct pbuf *,
+	    struct xvals *, int *);
+/* Decode an op's metadata stats and HLO text, once. */
+int	 xop_decode(struct xplane_tabs *, struct xop *, struct pbuf *);
+const char *xtab_module(const struct xplane_tabs *, uint64_t, size_t *);
+
+/* Where the last wire error was, for the diagnostic. */
+extern struct pbuf xerr_buf;
+extern const char *xerr_what;
+
+/* ext text: "key=value" entries joined by ';' ('%' and ';' escaped). */
+struct xext {
+	char		*b;
+	size_t		 n, cap;
+};
+void	 xext_add(struct xext *, const char *, const char *, size_t);
+void	 xext_addi(struct xext *, const char *, int64_t);
+/* Append entries already made (joined with ';'). */
+void	 xext_raw(struct xext *, const char *, size_t);
+
+/* Whether a text is fit for a stream (UTF-8, no NUL): else a copy. */
+const char *xclean(const char *, size_t *, char **, size_t *);
+
+#endif
