@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csvin.h"
@@ -51,8 +52,9 @@ raw_csv(const char *path)
 	input_close(in);
 }
 
+/* Read PATH as the format table's row FMT says (its reader). */
 static void
-ingest(const char *path, enum isrc_fmt fmt, int lenient)
+ingest(const char *path, const char *fmt, int lenient)
 {
 	struct ingest_ctx ctx;
 	struct input *in;
@@ -61,11 +63,14 @@ ingest(const char *path, enum isrc_fmt fmt, int lenient)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.rank = -1;
 	ctx.run = ".";
+	if ((ctx.fmt = ingest_format_named(fmt)) == NULL ||
+	    ctx.fmt->read == NULL)
+		abort();
 	ingest_lenient = lenient;
 	if ((in = input_open(path)) == NULL)
 		return;
 	while (input_next(in, &name) == 1)
-		(void)ingest_ascend_csv(in, input_where(in), &ctx, fmt);
+		(void)ctx.fmt->read(in, input_where(in), &ctx);
 	input_close(in);
 }
 
@@ -77,9 +82,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_quiet();
 	path = fuzz_file(data, size);
 	raw_csv(path);
-	ingest(path, ISF_KERNEL_DETAILS, 0);
-	ingest(path, ISF_KERNEL_DETAILS, 1);
-	ingest(path, ISF_OP_SUMMARY, 1);
-	ingest(path, ISF_STEP_TRACE, 0);
+	ingest(path, "kernel_details", 0);
+	ingest(path, "kernel_details", 1);
+	ingest(path, "op_summary", 1);
+	ingest(path, "step_trace_time", 0);
+	ingest(path, "cluster_step_trace_time", 0);
+	ingest(path, "instr_exe", 1);
 	return 0;
 }

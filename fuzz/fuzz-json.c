@@ -83,14 +83,17 @@ ingest(const char *path, int comm, int lenient)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.rank = -1;
 	ctx.run = ".";
+	/* the rows the readers are, as prof-ingest hands them over */
+	ctx.fmt = ingest_format_named(comm == 2 ? "cluster_communication" :
+	    comm == 3 ? "profiler_metadata" : comm ? "communication" :
+	    "chrome");
+	if (ctx.fmt == NULL || ctx.fmt->read == NULL)
+		abort();
 	ingest_lenient = lenient;
 	if ((in = input_open(path)) == NULL)
 		return;
 	while (input_next(in, &name) == 1)
-		if (comm)
-			(void)ingest_comm_json(in, input_where(in), &ctx);
-		else
-			(void)ingest_chrome(in, input_where(in), &ctx);
+		(void)ctx.fmt->read(in, input_where(in), &ctx);
 	input_close(in);
 }
 
@@ -128,5 +131,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ingest(path, 0, 0);
 	ingest(path, 0, 1);
 	ingest(path, 1, 0);
+	ingest(path, 2, 0);
+	ingest(path, 3, 0);
 	return 0;
 }

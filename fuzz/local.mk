@@ -7,8 +7,9 @@ FUZZ_TIME = 60
 FUZZ_SAN = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
 	-DJSMN_PARENT_LINKS -I$(top_builddir) -I$(top_srcdir)/libcommon \
-	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS) $(UNZ_CFLAGS)
-FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(UNZ_LIBS) $(LIBCSV_LIBS)
+	-I$(top_srcdir)/tools -I$(top_srcdir)/fuzz $(LIBARCHIVE_CFLAGS) $(UNZ_CFLAGS) \
+	$(SQLITE3_CFLAGS)
+FUZZ_LIBS = $(LIBARCHIVE_LIBS) $(UNZ_LIBS) $(LIBCSV_LIBS) $(SQLITE3_LIBS)
 FUZZ_COMMON = $(top_srcdir)/fuzz/fuzz.c \
 	$(top_srcdir)/libcommon/diag.c $(top_srcdir)/libcommon/xalloc.c \
 	$(top_srcdir)/libcommon/input.c $(top_srcdir)/libcommon/unz.c
@@ -16,10 +17,17 @@ FUZZ_NUMS = $(top_srcdir)/libcommon/dtime.c $(top_srcdir)/libcommon/num.c \
 	$(top_srcdir)/libcommon/hash.c $(top_srcdir)/libcommon/utf8.c
 FUZZ_JSON = $(top_srcdir)/libcommon/jsmn.c $(top_srcdir)/libcommon/json.c \
 	$(top_srcdir)/libcommon/jsonev.c $(top_srcdir)/libcommon/jsontok.c
+# Every reader the format table names (tools/ingest-formats.c).
 FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 	$(top_srcdir)/tools/ingest-chrome.c $(top_srcdir)/tools/ingest-pair.c \
 	$(top_srcdir)/tools/ingest-toplevel.c $(top_srcdir)/fuzz/sink-stub.c \
-	$(top_srcdir)/libcommon/csvin.c $(FUZZ_JSON) $(FUZZ_NUMS)
+	$(top_srcdir)/tools/ingest-formats.c $(top_srcdir)/tools/ingest-frame.c \
+	$(top_srcdir)/tools/ingest-instr.c $(top_srcdir)/tools/ingest-meta.c \
+	$(top_srcdir)/tools/ingest-sqlite.c $(top_srcdir)/tools/ingest-ascend-db.c \
+	$(top_srcdir)/tools/ingest-nsys.c $(top_srcdir)/tools/ingest-xplane.c \
+	$(top_srcdir)/tools/ingest-xop.c $(top_srcdir)/libcommon/pbuf.c \
+	$(top_srcdir)/libcommon/csvin.c $(top_srcdir)/libcommon/tsvw.c \
+	$(FUZZ_JSON) $(FUZZ_NUMS)
 # The reader and the stage loop end on bad input with exit(): their
 # harnesses link copies compiled under fuzz/track.h instead.
 FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \

@@ -23,10 +23,23 @@ sink_init(const struct sink_opts *o)
 	(void)o;
 }
 
-int
-sink_begin(enum isrc_fmt fmt, const char *path, const char *run, int64_t rank)
+/* Whether F is a row of the format table. */
+static int
+is_format(const struct ingest_format *f)
 {
-	if ((unsigned)fmt >= ISF_NFMTS || path == NULL)
+	const struct ingest_format *g;
+
+	for (g = ingest_formats; g->name != NULL; g++)
+		if (g == f)
+			return 1;
+	return 0;
+}
+
+int
+sink_begin(const struct ingest_format *fmt, const char *path,
+    const char *run, int64_t rank)
+{
+	if (!is_format(fmt) || path == NULL)
 		abort();
 	(void)run;
 	(void)rank;
@@ -55,7 +68,6 @@ sink_run_note(const char *run, const char *what)
 
 void	sink_set_base(int src, int64_t base) { (void)src; (void)base; }
 void	sink_set_rank(int src, int64_t rank) { (void)src; (void)rank; }
-void	sink_set_skip_device(int src) { (void)src; }
 void	sink_end(int src) { (void)src; }
 
 void
@@ -67,10 +79,10 @@ sink_set_process(int src, int64_t pid, const char *name)
 }
 
 void
-sink_set_fmt(int src, enum isrc_fmt fmt)
+sink_set_fmt(int src, const struct ingest_format *fmt)
 {
 	(void)src;
-	if ((unsigned)fmt >= ISF_NFMTS)
+	if (!is_format(fmt))
 		abort();
 }
 
