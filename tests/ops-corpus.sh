@@ -7,7 +7,8 @@
 # total; prof-diff's ranking of rank 1 against rank 0 by type must be
 # the script's; the non-compute audit must find the layout changes
 # (TransData) of the Ascend run and the copies of the Kineto run, with
-# the time of those groups.  Needs the corpus (skips without it) and
+# the time of those groups; prof-diff's rankings on runs of one job at
+# two profiler levels and two software versions must be the script's.  Needs the corpus (skips without it) and
 # python3 (skips without it: every check here is against the script).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -61,6 +62,30 @@ prof-diff -k type -f tsv "$tmp/a0.tsv" "$tmp/a1.tsv" | awk -F'\t' '
 python3 "$ev" diff "$run/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" \
     "$run/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" >"$tmp/want"
 check "alexnet rank 1 - rank 0: prof-diff -k type ranking" "$tmp/got" "$tmp/want"
+
+# prof-diff on runs of one job that differ by construction: the text
+# levels of the 2025-01 AlexNet job (levels 1 and 2: the same model, more
+# profiler detail), and the 2024-09 capture against the 2025-01 one
+# (another CANN and torch_npu), rank 0 each, by op type.  (Level 0 writes
+# N/A for every type, so prof-diff keys its kernels by name there, and
+# a diff by type against it is by construction all one-sided.)
+aj=$corpus/ascend_torch_npu/msinsight_alexnet_2rank
+for pair in 2025-01/text_level1:2025-01/text_level2 \
+    2024-09/text_level1:2025-01/text_level1; do
+	a=${pair%%:*} b=${pair#*:}
+	ka=${aj}_$a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+	kb=${aj}_$b/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+	if [ ! -f "$ka" ] || [ ! -f "$kb" ]; then
+		echo "FAIL: $a or $b: no kernel_details.csv"; failed=1; continue
+	fi
+	prof-ingest -q "$ka" >"$tmp/da.tsv" && prof-ingest -q "$kb" >"$tmp/db.tsv" || {
+		echo "FAIL: prof-ingest $a, $b"; failed=1; continue; }
+	prof-diff -k type -f tsv "$tmp/da.tsv" "$tmp/db.tsv" | awk -F'\t' '
+	    /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	    $1 == "opdiff" { print "diff\t" $c["rank"] "\t" $6 "\t" $c["diff_ns"] }' >"$tmp/got"
+	python3 "$ev" diff "$ka" "$kb" >"$tmp/want"
+	check "alexnet $b - $a: prof-diff -k type ranking" "$tmp/got" "$tmp/want"
+done
 
 # The audit: the layout class of the Ascend run is its TransData time;
 # the Kineto run's copies include its Memcpy kernels.
