@@ -87,6 +87,16 @@ for pair in 2025-01/text_level1:2025-01/text_level2 \
 	check "alexnet $b - $a: prof-diff -k type ranking" "$tmp/got" "$tmp/want"
 done
 
+# HTA's trace-diff pair by construction: its control (corpus) against its
+# test (tests/data, the same job after a change), by kernel name.
+kt="$top_srcdir/tests/data/hta_trace_diff_test.json.gz"
+prof-ingest -q "$kt" >"$tmp/kt.tsv"
+prof-diff -k name -n 1000000 -f tsv "$tmp/k.tsv" "$tmp/kt.tsv" | awk -F'\t' '
+    /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    $1 == "opdiff" { print "diff\t" $c["rank"] "\t" $6 "\t" $c["diff_ns"] }' >"$tmp/got"
+python3 "$ev" diffk "$kin" "$kt" >"$tmp/want"
+check "hta trace_diff test - control: prof-diff -k name ranking" "$tmp/got" "$tmp/want"
+
 # The audit: the layout class of the Ascend run is its TransData time;
 # the Kineto run's copies include its Memcpy kernels.
 prof-ops -k type "$tmp/a0.tsv" | awk -F'\t' '$1 == "opaudit" && $6 == "layout" { print $0 }' >"$tmp/audit"

@@ -10,6 +10,7 @@ gpu_memset, ph X), count and sum of dur in ns:
 diff KD_A KD_B: per type, B total - A total, ranked by the absolute
 difference then by type:
     diff<TAB>RANK<TAB>TYPE<TAB>DIFF_NS
+diffk TRACE_A TRACE_B: the same per kernel name of two Kineto traces.
 """
 import csv, gzip, json, sys
 from decimal import Decimal, ROUND_HALF_UP
@@ -44,8 +45,9 @@ if mode in ('ascend', 'kineto'):
     for k in sorted(g):
         print('%s\t%s\t%d\t%d' % (key, k, g[k][0], g[k][1]))
     print('total\t-\t%d\t%d' % (sum(v[0] for v in g.values()), sum(v[1] for v in g.values())))
-elif mode == 'diff':
-    a, b = ascend(sys.argv[2]), ascend(sys.argv[3])
+elif mode in ('diff', 'diffk'):
+    read = ascend if mode == 'diff' else kineto
+    a, b = read(sys.argv[2]), read(sys.argv[3])
     d = {k: b.get(k, (0, 0))[1] - a.get(k, (0, 0))[1] for k in set(a) | set(b)}
     for i, k in enumerate(sorted(d, key=lambda k: (-abs(d[k]), k)), 1):
         print('diff\t%d\t%s\t%d' % (i, k, d[k]))
