@@ -20,6 +20,7 @@ unit_tests = \
 	tests/unit/test-json \
 	tests/unit/test-jsonev \
 	tests/unit/test-jsontok \
+	tests/unit/test-medq \
 	tests/unit/test-num \
 	tests/unit/test-pbuf \
 	tests/unit/test-stage \
@@ -38,6 +39,7 @@ tests_unit_test_json_SOURCES = tests/unit/test-json.c tests/unit/check.h \
 tests_unit_test_jsonev_SOURCES = tests/unit/test-jsonev.c tests/unit/check.h \
 	tests/unit/errcap.h
 tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
+tests_unit_test_medq_SOURCES = tests/unit/test-medq.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_pbuf_SOURCES = tests/unit/test-pbuf.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h

@@ -17,56 +17,24 @@
 #include <string.h>
 
 #include "attrib.h"
+#include "medq.h"
 #include "num.h"
 #include "xalloc.h"
 
 struct small {
 	int64_t		 n, ns;
 	int64_t		 idle[CLS_N + 1];
-	uint32_t	*len32;		/* every gap's length, */
-	size_t		 n32, cap32;
-	int64_t		*len64;		/* those over 32 bits apart */
-	size_t		 n64, cap64;
+	struct medq	 len;		/* the gaps' lengths, for the median */
 	struct nmap	 host;		/* covered ns per host name */
 	struct nmap	 next;		/* gaps per kernel after them */
 };
 
-/* Count one gap of LEN ns (LEN > 0). */
-static void
-len_add(struct small *sm, int64_t len)
-{
-	if (len > UINT32_MAX) {		/* a gap of over 4 s: rare */
-		if (sm->n64 == sm->cap64) {
-			sm->cap64 = sm->cap64 ? sm->cap64 * 2 : 8;
-			sm->len64 = xreallocarray(sm->len64, sm->cap64,
-			    sizeof(*sm->len64));
-		}
-		sm->len64[sm->n64++] = len;
-		return;
-	}
-	if (sm->n32 == sm->cap32) {
-		sm->cap32 = sm->cap32 ? sm->cap32 * 2 : 64;
-		sm->len32 = xreallocarray(sm->len32, sm->cap32,
-		    sizeof(*sm->len32));
-	}
-	sm->len32[sm->n32++] = (uint32_t)len;
-}
-
-/* The median length as *MED / 2 (the mean of the middle two). */
-static void
-len_median(const struct small *sm, __int128 *med)
-{
-	size_t i, n = sm->n32 + sm->n64;
-	int64_t *v = xreallocarray(NULL, n, sizeof(*v));
-
-	for (i = 0; i < sm->n32; i++)
-		v[i] = sm->len32[i];
-	for (i = 0; i < sm->n64; i++)
-		v[sm->n32 + i] = sm->len64[i];
-	num_sort(v, n);
-	num_median128(v, n, med);
-	free(v);
-}
+/*
+ * Gap lengths kept exactly for the median: past this many (a step over a
+ * whole capture can hold millions of small gaps) the median is read
+ * from libcommon's histogram, within 1/128, and said to be approximate.
+ */
+#define SMALL_EXACT	(1 << 18)
 
 struct small *
 small_new(void)
@@ -83,7 +51,7 @@ small_add(struct small *sm, struct bubble_info *bi,
 
 	if (m->dur <= 0)
 		return;
-	len_add(sm, m->dur);
+	medq_add(&sm->len, m->dur, SMALL_EXACT);
 	sm->n++;
 	sm->ns += m->dur;
 	for (k = 0; k <= CLS_N; k++)
@@ -181,6 +149,7 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	char r[6][NUM_BUFSIZE];
 	int64_t lh;
 	__int128 med;
+	int approx;
 	size_t n = 0, i, k, len;
 	const char *s;
 
@@ -194,15 +163,15 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 	*num = sm->ns;
 	*den = step_ns;
 	*conf = sum_ge(lh, sm->ns, 800000) ? 2 : 1;
-	len_median(sm, &med);
+	medq_median2(&sm->len, &med, &approx);
 	num_ratio(r[0], sm->ns, service, 6);
 	num_ratio_i128(r[1], med, 2, 1);
 	num_ratio(r[2], sm->n, nsteps > 0 ? nsteps : 1, 6);
 	attrib_app(evidence, cap, &n,
 	    "%" PRId64 " gaps below the significance "
 	    "threshold, %" PRId64 " ns in all (%s of the window time), "
-	    "median gap %s ns, %s per step", sm->n, sm->ns, r[0], r[1],
-	    r[2]);
+	    "median gap %s%s ns, %s per step", sm->n, sm->ns, r[0],
+	    approx ? "about " : "", r[1], r[2]);
 	for (k = 0; k <= CLS_N; k++)
 		num_ratio(r[k], sm->idle[k], sm->ns, 6);
 	attrib_app(evidence, cap, &n,

@@ -79,39 +79,9 @@ ops_tab_get(struct ops_tab *t, const char *dev, size_t dl, const char *key,
 	return g;
 }
 
-/* Bucket of a duration: exact below OPS_SUB, then OPS_SUB per octave. */
-static size_t
-bucket(int64_t d)
-{
-	int e;
-
-	if (d < OPS_SUB)
-		return (size_t)(d < 0 ? 0 : d);
-	e = 63 - __builtin_clzll((unsigned long long)d);	/* >= 7 */
-	return (size_t)(e - 6) * OPS_SUB +
-	    (size_t)((d >> (e - 7)) & (OPS_SUB - 1));
-}
-
-/* The smallest duration of bucket B and the width of the bucket. */
-static void
-bucket_range(size_t b, int64_t *lo, int64_t *width)
-{
-	size_t e = b / OPS_SUB + 6, m = b % OPS_SUB;
-
-	if (b < OPS_SUB) {
-		*lo = (int64_t)b;
-		*width = 1;
-		return;
-	}
-	*width = (int64_t)1 << (e - 7);
-	*lo = ((int64_t)1 << e) + (int64_t)m * *width;
-}
-
 void
 ops_group_add(struct ops_tab *t, struct ops_group *g, int64_t d)
 {
-	size_t i;
-
 	g->calls++;
 	g->total += d;
 	if (!g->sq_over && __builtin_add_overflow(g->sumsq,
@@ -121,27 +91,8 @@ ops_group_add(struct ops_tab *t, struct ops_group *g, int64_t d)
 		g->min = d;
 	if (d > g->max)
 		g->max = d;
-	if (t->vcap_max == 0)		/* no median wanted (prof-diff) */
-		return;
-	if (g->hist == NULL && g->nv == t->vcap_max) {
-		g->hist = xcalloc(OPS_HBUCKETS, sizeof(*g->hist));
-		for (i = 0; i < g->nv; i++)
-			g->hist[bucket(g->v[i])]++;
-		free(g->v);
-		g->v = NULL;
-		g->nv = g->vcap = 0;
-	}
-	if (g->hist != NULL) {
-		g->hist[bucket(d)]++;
-		return;
-	}
-	if (g->nv == g->vcap) {
-		g->vcap = g->vcap ? 2 * g->vcap : 4;
-		if (g->vcap > t->vcap_max)
-			g->vcap = t->vcap_max;
-		g->v = xreallocarray(g->v, g->vcap, sizeof(*g->v));
-	}
-	g->v[g->nv++] = d;
+	if (t->vcap_max > 0)		/* none wanted by prof-diff */
+		medq_add(&g->med, d, t->vcap_max);
 }
 
 /* Add a decimal text (flops, bytes) to a 128-bit sum; bad text is skipped. */
@@ -192,42 +143,10 @@ ops_group_pmu(struct ops_group *g, const char *s, size_t n)
 	}
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The K-th smallest (from 0) duration of a histogram, its bucket's middle. */
-static int64_t
-hist_kth(const struct ops_group *g, uint64_t k)
-{
-	uint64_t seen = 0;
-	int64_t lo, w;
-	size_t b;
-
-	for (b = 0; b < OPS_HBUCKETS; b++) {
-		seen += g->hist[b];
-		if (seen > k)
-			break;
-	}
-	bucket_range(b, &lo, &w);
-	return lo + w / 2;
-}
-
 void
 ops_group_median(const struct ops_group *g, __int128 *num, int *approx)
 {
-	*approx = g->hist != NULL;
-	if (g->hist != NULL) {
-		*num = (__int128)hist_kth(g, (g->calls - 1) / 2) +
-		    hist_kth(g, g->calls / 2);
-		return;
-	}
-	qsort(g->v, g->nv, sizeof(*g->v), cmp_i64);
-	num_median128(g->v, g->nv, num);
+	medq_median2(&g->med, num, approx);
 }
 
 /* Integer square root of X (floor). */
@@ -307,8 +226,7 @@ ops_tab_free(struct ops_tab *t)
 
 		free(g->dev);
 		free(g->key);
-		free(g->v);
-		free(g->hist);
+		medq_free(&g->med);
 		free(g->opcat);
 		free(g->example);
 		for (j = 0; j < OPS_NPMU; j++)

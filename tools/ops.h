@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "medq.h"
+
 /* What a group is keyed by (-k). */
 enum ops_key {
 	OK_NAME, OK_TYPE, OK_SIG, OK_SCOPE, OK_CATEGORY, OK_SOURCE, OK_PIPE,
@@ -98,12 +100,10 @@ void	 ops_ext_free(struct ops_ext *);
 
 /*
  * Durations of a group are kept exactly up to a cap (-m); past it they
- * go into a log-linear histogram (OPS_SUB buckets per power of two, so
- * a median read from it is within 1/OPS_SUB of the true one) and the
- * group is tagged approx: memory is bounded by the number of groups.
+ * go into libcommon's log-linear histogram (medq.h: a median within
+ * 1/128 of the true one) and the group is tagged approx: memory is
+ * bounded by the number of groups.
  */
-#define OPS_SUB		128
-#define OPS_HBUCKETS	(64 * OPS_SUB)
 
 #define OPS_NPMU	16
 
@@ -117,9 +117,7 @@ struct ops_group {
 	unsigned __int128 sumsq;	/* for the standard deviation */
 	int		 sq_over;	/* sumsq passed 128 bits */
 	int64_t		 min, max;
-	int64_t		*v;		/* exact durations, up to the cap */
-	size_t		 nv, vcap;
-	uint64_t	*hist;		/* past the cap */
+	struct medq	 med;		/* its durations, for the median */
 	__int128	 flops, bytes;
 	uint64_t	 nflops, nbytes;
 	enum ops_cat	 cat;
