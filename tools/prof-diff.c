@@ -169,7 +169,8 @@ compare(struct dres *res, const struct dopts *o)
 		if (tb->v[i]->calls > 0 && ops_tab_get(ta, "", 0,
 		    tb->v[i]->key, tb->v[i]->keylen, &isnew) != NULL && isnew)
 			add_row(res, &cap, tb->v[i]->key, NULL, tb->v[i]);
-	qsort(res->rows, res->nrows, sizeof(*res->rows), row_cmp);
+	if (res->nrows > 1)
+		qsort(res->rows, res->nrows, sizeof(*res->rows), row_cmp);
 	for (i = 0; i < res->nrows; i++) {
 		struct drow *r = &res->rows[i];
 

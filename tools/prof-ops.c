@@ -569,7 +569,8 @@ summary(int64_t end)
 	size_t i, j, k;
 	struct odev *d;
 
-	qsort(v, tab.nv, sizeof(*v), cmp_dev_total);
+	if (tab.nv > 1)	/* an empty table has no array */
+		qsort(v, tab.nv, sizeof(*v), cmp_dev_total);
 	for (i = 0; i < tab.nv; i = j) {
 		for (j = i; j < tab.nv && strcmp(v[j]->dev, v[i]->dev) == 0;
 		    j++)

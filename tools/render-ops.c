@@ -221,7 +221,8 @@ sort_devs(struct opsview *o)
 
 	if (o->sorted)
 		return;
-	qsort(o->v, o->nv, sizeof(*o->v), cmp_vdev);
+	if (o->nv > 1)
+		qsort(o->v, o->nv, sizeof(*o->v), cmp_vdev);
 	for (i = 0; i < o->nv; i++) {
 		ix = devtab_get(&o->byid, o->v[i].id, strlen(o->v[i].id),
 		    &isnew);
