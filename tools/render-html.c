@@ -62,7 +62,7 @@ static const struct hsec html_sections[] = {
 	    "breakdown" },
 	{ "findings", "Findings", { "Bubbles: the five questions",
 	    "Hidden issue discovery", "Top bubble windows",
-	    "Host events during the idle time", "Kernels around each top",
+	    "Host events during the idle time", "Kernels around each top bubble",
 	    "Candidate causes", "AI CPU", "Evidence gaps" }, NULL },
 	{ "recommendations", "Recommendations", { "Recommendations" }, NULL },
 	/* prof-ops' section (render-ops.c) belongs here, after the ops */
@@ -505,14 +505,17 @@ cards(struct rctx *rc)
 		fputs("</div>\n", f);
 }
 
-/* Whether the heading H is the one PREFIX names. */
+/*
+ * Whether the heading H is the one NAME names: the same, or NAME and a
+ * parenthesis ("Top bubble windows (the 5 longest per rank)").
+ */
 static int
-heading_is(const char *h, const char *prefix)
+heading_is(const char *h, const char *name)
 {
-	size_t n = strlen(prefix);
+	size_t n = strlen(name);
 
-	return strncmp(h, prefix, n) == 0 && (h[n] == '\0' || h[n] == ' ' ||
-	    h[n] == ':' || h[n] == '(');
+	return strncmp(h, name, n) == 0 && (h[n] == '\0' ||
+	    strncmp(h + n, " (", 2) == 0);
 }
 
 static const char sort_js[] =
