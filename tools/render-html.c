@@ -415,8 +415,8 @@ chart(struct rctx *rc, const char *name)
 		s++;
 	fprintf(rc->out, "<figure class=\"chart\" id=\"chart-%s\">\n", name);
 	fputs(s != NULL ? s : "", rc->out);
-	fprintf(rc->out, "<figcaption>%s chart</figcaption></figure>\n",
-	    fm->what);
+	fprintf(rc->out, "<figcaption>The %s (prof-render -f svg -c %s)"
+	    "</figcaption></figure>\n", fm->what, name);
 	free(buf);
 }
 
@@ -557,9 +557,17 @@ render_html(struct rctx *rc)
 	esc(f, m->name);
 	fprintf(f, "</h1>\n<p class=\"meta\">%zu rank(s), %" PRIu64
 	    " records; stages:", m->ndevs, m->nrecords);
+	/* each program once: the rank pipelines of prof-report repeat them */
 	for (i = 0; i < m->nstages; i++) {
+		size_t l = strcspn(m->stages[i], " "), j;
+		for (j = 0; j < i; j++)
+			if (strncmp(m->stages[j], m->stages[i], l) == 0 &&
+			    strcspn(m->stages[j], " ") == l)
+				break;
+		if (j < i)
+			continue;
 		putc(' ', f);
-		esc_n(f, m->stages[i], strcspn(m->stages[i], " "));
+		esc_n(f, m->stages[i], l);
 	}
 	fputs(".  Times in ms from the stream's origin; every number is "
 	    "a stage's record (prof-render(1)).</p></header>\n", f);
