@@ -74,7 +74,10 @@ static const struct hsec html_sections[] = {
 	{ NULL, NULL, { NULL }, NULL }
 };
 
-/* Text for HTML: & < > " escaped, ill-formed UTF-8 replaced. */
+/*
+ * Text for HTML: & < > " escaped; ill-formed UTF-8 and control
+ * characters (which HTML does not allow) replaced with U+FFFD.
+ */
 static void
 esc_n(FILE *f, const char *s, size_t n)
 {
@@ -87,6 +90,11 @@ esc_n(FILE *f, const char *s, size_t n)
 		case '<': fputs("&lt;", f); s++; continue;
 		case '>': fputs("&gt;", f); s++; continue;
 		case '"': fputs("&quot;", f); s++; continue;
+		}
+		if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t') {
+			fputs("\xef\xbf\xbd", f);
+			s++;
+			continue;
 		}
 		if ((unsigned char)*s < 0x80) {
 			putc(*s++, f);
