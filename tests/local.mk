@@ -78,6 +78,9 @@ TESTS += tests/stage-input.sh
 EXTRA_DIST += tests/stage-input.sh
 TESTS += tests/fuzz-regress.sh
 EXTRA_DIST += tests/fuzz-regress.sh
+# Every man page's EXAMPLES run as written (issue 20).
+TESTS += tests/man-examples.sh
+EXTRA_DIST += tests/man-examples.sh tests/man-examples.py
 # The model's structure on real profiles (issue 13): an independent table
 # of steps, passes, layers and layer types read from the raw files, and
 # steps detected again once the markers are removed (the ranks where
