@@ -7,6 +7,8 @@ prof-report -j x -o out "$DATA/resnet50_step6.json.gz"
 echo "exit $?"
 prof-report --bogus x
 echo "exit $?"
+prof-report -s sometimes x
+echo "exit $?"
 prof-report -N a/b x
 echo "exit $?"
 prof-report -o out no-such-dir
