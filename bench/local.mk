@@ -8,8 +8,13 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh bench/ops.sh
-.PHONY: bench bench-breadth
+	bench/breadth.sh bench/ops.sh bench/report.sh
+.PHONY: bench bench-breadth bench-report
+# prof-report against the pipeline it runs, and -j2 against -j1 on 64
+# generated ranks (bench/report.sh); on its own, it needs no inputs.
+bench-report: all
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/report.sh
 # The stages on 100,000 devices against 10,000 (bench/breadth.sh); on
 # its own, as it needs no generated inputs.
 bench-breadth: all
@@ -22,3 +27,5 @@ bench: all
 	    $(SHELL) $(srcdir)/bench/stages.sh
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/bench/cluster.sh
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/bench/report.sh
