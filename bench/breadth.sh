@@ -12,8 +12,7 @@
 # BREADTH_DEVS (default 100000); BREADTH_STEPS, BREADTH_KERNELS per step
 # (default 2 and 3).  The window records prof-steps would write are made
 # by the generator, so prof-steps is timed on its own stream without
-# them, and only when BREADTH_WITH_STEPS=1 (it is not linear yet: branch
-# steps13).  Prints a Markdown table, also written to
+# them (BREADTH_WITH_STEPS=0 leaves it out).  Prints a Markdown table, also written to
 # $BENCH_DIR/breadth.md.
 
 set -eu
@@ -97,7 +96,7 @@ row() {	# row NAME SMALL-IN BIG-IN ARGS...
 		    n, r, s1, s2, (s1 > 0 ? s2 / s1 : 0), m1 / 1024, m2 / 1024,
 		    (m2 - m1) * 1024 / (d - ds) }' >>"$tmp/rows"
 }
-if [ "${BREADTH_WITH_STEPS:-0}" = 1 ]; then
+if [ "${BREADTH_WITH_STEPS:-1}" = 1 ]; then
 	row prof-steps "$dir/steps.$small.tsv" "$dir/steps.$N.tsv" \
 	    "$tools/prof-steps"
 fi

@@ -8,8 +8,14 @@
 BENCH_DIR = $(abs_top_builddir)/bench/data
 EXTRA_DIST += bench/run.sh bench/stages.sh bench/lib.sh bench/gen-trace.c \
 	bench/README.md bench/cluster.sh bench/ingest-breadth.sh \
-	bench/breadth.sh bench/ops.sh bench/report.sh
-.PHONY: bench bench-breadth bench-report
+	bench/breadth.sh bench/ops.sh bench/sqlite.sh bench/gen-ascend-db.sh \
+	bench/report.sh
+.PHONY: bench bench-breadth bench-sqlite bench-report
+# prof-ingest on generated torch_npu databases (bench/sqlite.sh); on its
+# own, as it needs the sqlite3 shell and gigabytes of room.
+bench-sqlite: all
+	BENCH_DIR='$(BENCH_DIR)' top_builddir='$(abs_top_builddir)' \
+	    top_srcdir='$(abs_top_srcdir)' $(SHELL) $(srcdir)/bench/sqlite.sh
 # prof-report against the pipeline it runs, and -j2 against -j1 on 64
 # generated ranks (bench/report.sh); on its own, it needs no inputs.
 bench-report: all

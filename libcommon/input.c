@@ -809,8 +809,12 @@ input_seekable(struct input *in, const char *tmpdir, int *copied)
 	int fd;
 
 	*copied = 0;
-	/* Nothing read yet from a plain file: the file itself will do. */
-	if (in->direct && in->peekoff == 0 && in->mz == NULL)
+	/*
+	 * Nothing read yet from a plain file: the file itself will do.  Not
+	 * standard input, even from a regular file: it has no path to give.
+	 */
+	if (in->direct && in->peekoff == 0 && in->mz == NULL &&
+	    in->fd != STDIN_FILENO)
 		return in->path;
 	if (dir == NULL || *dir == '\0')
 		dir = getenv("TMPDIR");

@@ -77,6 +77,19 @@ struct fifo {
 	size_t		 head, len, cap;	/* bytes of buf */
 	struct fent	*q;
 	size_t		 qhead, qlen, qcap;	/* entries of q */
+	/*
+	 * Lines past the memory bound, in order after those in buf, in a
+	 * temporary file (see stage-out.c, "spill"): a record open over a
+	 * whole capture must not keep the capture in memory.
+	 */
+	int		 sfd;		/* its descriptor, when has_sfd */
+	int		 has_sfd;
+	int		 spilling;	/* new lines go to the file */
+	off_t		 swoff, sroff;	/* where to write, to read */
+	size_t		 nspill;	/* lines in the file */
+	char		*wbuf;		/* lines not yet written to it */
+	size_t		 wlen;
+	struct okey	 last;		/* of the line queued last */
 };
 
 /* A put record waiting in the heap, already escaped. */
@@ -155,6 +168,11 @@ copy_value(char *d, const char *s, size_t len)
 	}
 }
 
+/*
+ * The bytes of waiting lines a FIFO keeps in memory before it spills to
+ * a file; exits 2 when PROF_QUEUE_MEMORY is not a size.
+ */
+size_t	stage_queue_mem(void);
 /* Write what is still queued and free the queue (stage_close()). */
 void	stage_out_close(struct stage *);
 

@@ -11,13 +11,24 @@
  * (ts, seq) first, while they sort before the oldest record still open;
  * with nothing open and nothing queued, a passed record is written at
  * once.
+ *
+ * A record may stay open for the whole input (one step around a long
+ * inference run, a marker whose window covers the capture): every line
+ * after it then waits.  So a FIFO holds at most stage_queue_mem() bytes of
+ * lines in memory; the lines after those go, still in order, to a
+ * temporary file in $TMPDIR (removed at once, so nothing is left
+ * behind), and come back a block at a time when the lines in memory
+ * have been written.  Memory is then bounded by that budget whatever
+ * the span of the open record; the disk holds what waits.
  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "stage-int.h"
@@ -143,14 +154,218 @@ write_line(struct stage *st, struct okey key, const char *line, size_t len)
 	out_commit(st, p, len);
 }
 
+/* ---- spill ---- */
+
+#define SPILL_BLOCK	(1 << 20)	/* bytes written or read at once */
+
+/* The header of a line in the spill file. */
+struct spillhdr {
+	int64_t		 ts;
+	uint64_t	 seq;
+	uint64_t	 len;
+};
+
+/*
+ * Bytes of lines a FIFO keeps in memory before it spills: 32 MiB, or
+ * PROF_QUEUE_MEMORY (bytes, with a K, M or G suffix) for tests and for
+ * machines that want another bound.
+ */
+size_t
+stage_queue_mem(void)
+{
+	static size_t mem;
+	const char *e;
+	char *end;
+	unsigned long long v;
+
+	if (mem != 0)
+		return mem;
+	mem = (size_t)32 << 20;
+	if ((e = getenv("PROF_QUEUE_MEMORY")) != NULL && *e != '\0') {
+		errno = 0;
+		v = strtoull(e, &end, 10);
+		if (*end == 'K' || *end == 'k')
+			v <<= 10, end++;
+		else if (*end == 'M' || *end == 'm')
+			v <<= 20, end++;
+		else if (*end == 'G' || *end == 'g')
+			v <<= 30, end++;
+		if (errno != 0 || *end != '\0' || v == 0)
+			diag_err(EXIT_USAGE, "PROF_QUEUE_MEMORY: '%s' is not "
+			    "a size in bytes (K, M, G)", e);
+		mem = (size_t)v;
+	}
+	return mem;
+}
+
+static void
+spill_fail(const char *what)
+{
+	diag_err(EXIT_BAD, "cannot %s the output queue's temporary file in "
+	    "%s: %s", what, getenv("TMPDIR") != NULL &&
+	    *getenv("TMPDIR") != '\0' ? getenv("TMPDIR") : "/tmp",
+	    strerror(errno));
+}
+
+static void
+spill_open(struct fifo *f)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	size_t n;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + sizeof("/prof-queue.XXXXXX");
+	path = xmalloc(n);
+	(void)snprintf(path, n, "%s/prof-queue.XXXXXX", dir);
+	if ((f->sfd = mkstemp(path)) == -1)
+		spill_fail("make");
+	(void)unlink(path);
+	free(path);
+	f->has_sfd = 1;
+	f->wbuf = xmalloc(SPILL_BLOCK);
+}
+
+/* Write the buffered lines to the file. */
+static void
+spill_flush(struct fifo *f)
+{
+	size_t off = 0;
+	ssize_t w;
+
+	while (off < f->wlen) {
+		w = pwrite(f->sfd, f->wbuf + off, f->wlen - off,
+		    f->swoff + (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			spill_fail("write");
+		off += (size_t)w;
+	}
+	f->swoff += (off_t)f->wlen;
+	f->wlen = 0;
+}
+
+/* Send a line of LEN bytes at P, with KEY, to the file. */
+static void
+spill_line(struct fifo *f, struct okey key, const char *p, size_t len)
+{
+	struct spillhdr h = { key.ts, key.seq, len };
+
+	if (!f->has_sfd)
+		spill_open(f);
+	if (f->wlen + sizeof(h) + len > SPILL_BLOCK)
+		spill_flush(f);
+	if (sizeof(h) + len > SPILL_BLOCK) {
+		/* A line longer than the block goes straight to the file. */
+		memcpy(f->wbuf, &h, sizeof(h));
+		f->wlen = sizeof(h);
+		spill_flush(f);
+		while (len > 0) {
+			size_t k = len < SPILL_BLOCK ? len : SPILL_BLOCK;
+
+			memcpy(f->wbuf, p, k);
+			f->wlen = k;
+			spill_flush(f);
+			p += k;
+			len -= k;
+		}
+	} else {
+		memcpy(f->wbuf + f->wlen, &h, sizeof(h));
+		memcpy(f->wbuf + f->wlen + sizeof(h), p, len);
+		f->wlen += sizeof(h) + len;
+	}
+	f->nspill++;
+}
+
+/* Read exactly LEN bytes at OFF of the file into P. */
+static void
+spill_read(struct fifo *f, char *p, size_t len, off_t off)
+{
+	ssize_t r;
+
+	while (len > 0) {
+		r = pread(f->sfd, p, len, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			spill_fail(r == 0 ? "read back (it was cut short)" :
+			    "read back");
+		p += r;
+		off += r;
+		len -= (size_t)r;
+	}
+}
+
+static char	*fifo_reserve(struct fifo *, size_t);
+static void	 fifo_keep(struct fifo *, struct okey, size_t);
+
+/*
+ * Bring lines back from the file, a block's worth, once the lines in
+ * memory are all written.  The file is emptied when all are back, and
+ * new lines go to memory again.
+ */
+static void
+spill_refill(struct fifo *f)
+{
+	struct spillhdr h;
+	size_t blk, off = 0, need;
+	char *rbuf, *p;
+
+	spill_flush(f);
+	/* A block of the file, and the whole lines in it. */
+	blk = (size_t)(f->swoff - f->sroff);
+	if (blk > 4 * SPILL_BLOCK)
+		blk = 4 * SPILL_BLOCK;
+	rbuf = xmalloc(blk);
+	spill_read(f, rbuf, blk, f->sroff);
+	while (f->nspill > 0) {
+		if (blk - off < sizeof(h))
+			break;
+		memcpy(&h, rbuf + off, sizeof(h));
+		need = sizeof(h) + (size_t)h.len;
+		p = fifo_reserve(f, (size_t)h.len);
+		if (blk - off >= need)
+			memcpy(p, rbuf + off + sizeof(h), (size_t)h.len);
+		else if (off == 0)	/* a line longer than the block */
+			spill_read(f, p, (size_t)h.len, f->sroff +
+			    (off_t)sizeof(h));
+		else
+			break;
+		fifo_keep(f, (struct okey){ h.ts, h.seq }, (size_t)h.len);
+		off += need;
+		f->nspill--;
+		if (off > blk)		/* the long line read on its own */
+			break;
+	}
+	f->sroff += (off_t)off;
+	free(rbuf);
+	if (f->nspill == 0) {
+		f->spilling = 0;
+		f->swoff = f->sroff = 0;
+		if (ftruncate(f->sfd, 0) == -1)
+			spill_fail("empty");
+	}
+}
+
+/* Whether F holds no line, in memory or in its file. */
 static int
 fifo_empty(const struct fifo *f)
 {
-	return f->qhead == f->qlen;
+	return f->qhead == f->qlen && f->nspill == 0;
+}
+
+/* The head of F in memory, when it is in the file (drain_queue()). */
+static void
+fifo_head(struct fifo *f)
+{
+	if (f->qhead == f->qlen && f->nspill > 0)
+		spill_refill(f);
 }
 
 /* Room for LEN bytes at the end of F's buffer. */
-static inline char *
+static char *
 fifo_reserve(struct fifo *f, size_t len)
 {
 	if (f->head > 0 && f->head >= f->len / 2) {
@@ -173,9 +388,9 @@ fifo_reserve(struct fifo *f, size_t len)
 	return f->buf + f->len;
 }
 
-/* Queue the LEN bytes built at fifo_reserve()'s room as a line. */
+/* Keep the LEN bytes built at fifo_reserve()'s room in memory. */
 static void
-fifo_commit(struct fifo *f, struct okey key, size_t len)
+fifo_keep(struct fifo *f, struct okey key, size_t len)
 {
 	if (f->qlen == f->qcap) {
 		f->qcap = f->qcap ? 2 * f->qcap : 1024;
@@ -186,6 +401,24 @@ fifo_commit(struct fifo *f, struct okey key, size_t len)
 	f->q[f->qlen].len = len;
 	f->qlen++;
 	f->len += len;
+}
+
+/*
+ * Queue the LEN bytes built at fifo_reserve()'s room as a line: in
+ * memory, or in the file once memory holds stage_queue_mem() bytes of lines
+ * (and until the file is empty again: the lines stay in order).
+ */
+static void
+fifo_commit(struct fifo *f, struct okey key, size_t len)
+{
+	if (!f->spilling && f->len - f->head + len > stage_queue_mem() &&
+	    f->qlen > f->qhead)
+		f->spilling = 1;
+	if (f->spilling)
+		spill_line(f, key, f->buf + f->len, len);
+	else
+		fifo_keep(f, key, len);
+	f->last = key;
 }
 
 /*
@@ -212,6 +445,9 @@ fifo_free(struct fifo *f)
 {
 	free(f->buf);
 	free(f->q);
+	free(f->wbuf);
+	if (f->has_sfd)
+		(void)close(f->sfd);
 }
 
 static void
@@ -343,6 +579,7 @@ drain_queue(struct stage *st)
 		/* F: the FIFO with the smallest head; the other bounds */
 		for (i = 0; i < 2; i++) {
 			g = i == 0 ? &st->passed : &st->put;
+			fifo_head(g);
 			if (fifo_empty(g))
 				continue;
 			if (f == NULL || key_lt(g->q[g->qhead].key,
@@ -724,8 +961,7 @@ stage_put(struct stage *st, struct srec *r)
 	 * until that one is put.  In order after the put records queued,
 	 * it goes to their FIFO: no heap, no malloc.
 	 */
-	if (fifo_empty(&st->put) ||
-	    !key_lt(r->key, st->put.q[st->put.qlen - 1].key)) {
+	if (fifo_empty(&st->put) || !key_lt(r->key, st->put.last)) {
 		line = fifo_reserve(&st->put, srec_room(st, r));
 		n = srec_line(st, r, line);
 		line[n] = '\n';

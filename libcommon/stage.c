@@ -86,7 +86,11 @@ struct stage *
 stage_open(const char *path, int argc, char *argv[],
     const char *const *add, size_t nadd)
 {
-	struct stage *st = xcalloc(1, sizeof(*st));
+	struct stage *st;
+
+	/* A bad PROF_QUEUE_MEMORY is told before any input is read. */
+	(void)stage_queue_mem();
+	st = xcalloc(1, sizeof(*st));
 	size_t i, j;
 
 	if ((st->in = tsvr_open(path)) == NULL)

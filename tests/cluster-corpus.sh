@@ -5,7 +5,15 @@
 # collectives matched by name in communication.json (python3, exact
 # decimals), must equal prof-cluster's step_skew and rank_wait records
 # to the nanosecond.  The bundled example always runs; the corpus runs
-# when ../shared/corpus is there.  The python part is skipped, with a
+# when ../shared/corpus is there.  On msprof-analyze's cluster-analysis
+# folders (cluster_step_trace_time.csv and cluster_communication.json),
+# every rank's step, compute, exposed communication and free time in
+# prof-cluster's rank_step records must equal the CSV's rank rows, each
+# read by python3 as an exact decimal count of us and rounded to the ns
+# half away from zero (prof-tsv(5)), the comm records must be as many
+# as the file's ops times their ranks, and each rank's bytes and transit
+# time per link (SDMA left out) must be the file's, op by op, rounded the
+# same way and added up.  The python part is skipped, with a
 # message, without python3.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -88,6 +96,69 @@ PY
 	else
 		echo "FAIL: $name: prof-cluster (<) against the CSVs (>):"
 		diff "$tmp/g" "$tmp/w"
+		failed=1
+	fi
+done
+
+# The cluster-analysis outputs, read as what they are.
+clusters=
+[ -d "$corpus" ] && for r in msinsight_2023-09 msprof_analyze_2023-09; do
+	clusters="$clusters $corpus/ascend_cluster_analysis/$r"
+done
+[ -n "$clusters" ] && [ -z "$py" ] &&
+    echo "note: no python3: cluster-analysis folders not checked"
+for run in $clusters; do
+	[ -n "$py" ] || break
+	name=${run##*/}
+	prof-ingest -q "$run" >"$tmp/in" || {
+		echo "FAIL: $name: prof-ingest failed"; failed=1; continue; }
+	prof-cluster "$tmp/in" | awk -F'\t' '/^#/ { next }
+	    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	    $1 == "rank_step" { printf "rank %s step %s: %s %s %s %s\n", $4,
+		$c["step"], $c["step_ns"], $c["compute_ns"],
+		$c["comm_exposed_ns"], $c["idle_ns"] }
+	    $1 == "link" { printf "link %s %s: %s bytes in %s ns\n", $4,
+		$c["name"], $c["bytes"], $c["transit_ns"] }' | sort >"$tmp/g"
+	printf 'comm records: %s\n' "$(grep -c '^comm	' "$tmp/in")" >>"$tmp/g"
+	"$py" - "$run" <<'PY' | sort >"$tmp/w"
+import csv, json, sys
+from decimal import Decimal, ROUND_HALF_UP
+run = sys.argv[1]
+def ns(us):
+    return int((Decimal(us) * 1000).quantize(Decimal(1), ROUND_HALF_UP))
+for row in csv.DictReader(open(run + '/cluster_step_trace_time.csv')):
+    if row['Type'] != 'rank':
+        continue
+    print('rank %s step %s: %d %d %d %d' % (row['Index'], row['Step'],
+        ns(row['Stage']), ns(row['Computing']),
+        ns(row['Communication(Not Overlapped)']), ns(row['Free'])))
+n = 0
+link = {}
+doc = json.load(open(run + '/cluster_communication.json'), parse_float=Decimal)
+for group in doc.values():
+    for ops in group.values():
+        for key, ranks in ops.items():
+            if key == 'Total Op Info':
+                continue
+            n += len(ranks)
+            for rank, op in ranks.items():
+                for t, f in op.get('Communication Bandwidth Info', {}).items():
+                    size = ns(f['Transit Size(MB)'] * 1000)
+                    if t == 'SDMA' or size <= 0:
+                        continue
+                    b, tt = link.get((rank, t.lower()), (0, 0))
+                    link[(rank, t.lower())] = (b + size,
+                        tt + ns(f['Transit Time(ms)'] * 1000))
+print('comm records: %d' % n)
+for (rank, t), (b, tt) in link.items():
+    print('link %s %s: %d bytes in %d ns' % (rank, t, b, tt))
+PY
+	sort "$tmp/g" >"$tmp/g2"; sort "$tmp/w" >"$tmp/w2"
+	if cmp -s "$tmp/g2" "$tmp/w2"; then
+		echo "ok: $name: $(grep -c . "$tmp/w2") figures agree"
+	else
+		echo "FAIL: $name: prof-cluster (<) against the files (>):"
+		diff "$tmp/g2" "$tmp/w2"
 		failed=1
 	fi
 done

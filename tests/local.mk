@@ -1,5 +1,5 @@
 # Tests: libcommon unit tests (small C programs), golden-file cases per
-# tool run by tests/cases.sh, the real-corpus walk, the CLI conventions
+# tool (each a test of its own), the real-corpus walk, the CLI conventions
 # loop, and man-page lint.  Included by Makefile.am.
 
 TEST_EXTENSIONS = .sh
@@ -48,14 +48,35 @@ tests_unit_test_tsv_words_SOURCES = tests/unit/test-tsv.c \
 	tests/unit/check.h libcommon/tsvr.c libcommon/tsvw.c
 tests_unit_test_tsv_words_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_SIMD
 
+# Every golden case, tests/<tool>/<case>.sh, is a test of its own, so
+# that `make check TESTS=tests/prof-ingest/archive.sh` runs one and its
+# log (tests/prof-ingest/archive.log) names it; tests/run-case.sh runs it
+# and compares its goldens.  The cases are found with GNU make's
+# $(wildcard), so that a case added under tests/ (or a new tool's
+# directory of them) runs without an edit here; the file names are made
+# relative to the source directory so that a VPATH build (make distcheck)
+# writes the logs in the build tree and finds the cases by VPATH.  TESTS
+# names them through CASE_TESTS (configure.ac), which Automake does not
+# try to split.  Only the cases' logs get the driver: the other shell
+# tests run on their own.
+case_tests = $(patsubst $(srcdir)/%,%,\
+	$(sort $(wildcard $(srcdir)/tests/prof-*/*.sh)))
+$(case_tests:.sh=.log): SH_LOG_COMPILER = $(SHELL) $(srcdir)/tests/run-case.sh
+# Each tool's directory of cases is distributed whole, and a check run in
+# the source tree leaves the cases' logs in it: they must not reach the
+# tarball, where a VPATH build would take them for results already made.
+dist-hook:
+	rm -f $(distdir)/tests/prof-*/*.log $(distdir)/tests/prof-*/*.trs
+
 TESTS = $(unit_tests) \
 	tests/cli.sh \
-	tests/cases.sh \
+	$(CASE_TESTS) \
 	tests/corpus.sh \
 	tests/examples.sh \
 	tests/man-lint.sh
 
-EXTRA_DIST += tests/lib.sh tests/cols.awk tests/cli.sh tests/cases.sh tests/corpus.sh \
+EXTRA_DIST += tests/lib.sh tests/cols.awk tests/cli.sh tests/cases.sh \
+	tests/run-case.sh tests/same-output.sh tests/corpus.sh \
 	tests/examples.sh tests/man-lint.sh tests/prof-ingest tests/prof-pipeline \
 	tests/data \
 	examples
@@ -95,6 +116,17 @@ EXTRA_DIST += tests/structure-corpus.sh tests/steps-markerless.sh \
 TESTS += tests/ops-corpus.sh
 EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 
+# The SQLite readers against sqlite3's own counts on the corpus (issue 17).
+TESTS += tests/sqlite-corpus.sh
+EXTRA_DIST += tests/sqlite-corpus.sh
+# prof-export (issue 20): the SQLite export's kernel time per device
+# against the stream's own sums, on every corpus run.
+TESTS += tests/export-corpus.sh
+EXTRA_DIST += tests/export-corpus.sh
+# The Chrome trace on real profiles (issue 20): every flow end binds to a
+# slice, device tracks nest, tracks are named (tests/chrome-check.py).
+TESTS += tests/chrome-corpus.sh
+EXTRA_DIST += tests/chrome-corpus.sh tests/chrome-check.py
 # The HTML report in headless Chromium (issue 20): not in make check (a
 # browser is slow to start and make check installs none); .ci/run
 # installs Debian's chromium and runs it.  Status 77 (no browser) passes.

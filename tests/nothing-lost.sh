@@ -31,7 +31,7 @@ added_kinds() {
 	prof-roofline) echo "roof bottleneck metric";;
 	prof-ops) echo "opgroup opaudit metric";;
 	prof-verdict) echo "budget verdict advice";;
-	prof-cluster) echo "rank_step step_skew collective rank_wait cluster";;
+	prof-cluster) echo "rank_step step_skew collective rank_wait link cluster";;
 	*) echo "-";;
 	esac
 }

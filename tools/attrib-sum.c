@@ -10,11 +10,11 @@
  * significant bubbles of the scope, and coverage ratios are the covered
  * time over that same total.  Bubbles at the capture boundary are
  * labelled but kept apart: the analysis rules forbid blaming the host
- * for a gap the capture cut, so they enter a scope's judgement only
- * when they outweigh its other significant bubbles (a single-step
- * capture), and then every record of the scope says so
- * (boundary_caveat).  The many small gaps below the threshold are a
- * finding of their own (attrib-small.c).
+ * for a gap the capture cut (doc/analysis-rules.md, Bubbles and
+ * severity), so they enter a scope's judgement only when they outweigh
+ * its other significant bubbles (a single-step capture), and then every
+ * record of the scope says so (boundary_caveat).  The many small gaps
+ * below the threshold are a finding of their own (attrib-small.c).
  */
 #include <config.h>
 
@@ -303,7 +303,8 @@ acc_add(struct acc *a, struct bubble_info *bi, int sig,
 
 /*
  * Significant: at least the floor and at least a tenth of its step's
- * service time (the rules' T = max(1 ms, 0.10 x service)).
+ * service time (the severity threshold T = max(1 ms, 0.10 x service):
+ * doc/analysis-rules.md, Causes and risk tags).
  */
 void
 sum_bubble(struct bubble_info *bi, const struct bubble_meas *m,

@@ -37,8 +37,9 @@ int		 cls_of(unsigned);
 const char	*cls_name(int);
 
 /*
- * Soft labels, in the order they are written: the spec's (section 10),
- * then this program's, insufficient_evidence last.
+ * Soft labels, in the order they are written: the reference script's,
+ * then this program's, insufficient_evidence last (doc/analysis-
+ * rules.md, Soft labels).
  */
 enum {
 	LAB_SYNC, LAB_COMM, LAB_UNTRACED, LAB_LAUNCH, LAB_PYTHON,

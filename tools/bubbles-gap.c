@@ -321,7 +321,10 @@ win_cand(const struct bwin *w)
 	return w->gap == NULL && c < w->e ? c : INT64_MAX;
 }
 
-/* Severity tags of the finished window W (spec 5.1, PARTIAL_CAPTURE_*). */
+/*
+ * Severity tags of the finished window W, PARTIAL_CAPTURE_* included
+ * (doc/analysis-rules.md, Bubbles and severity).
+ */
 static unsigned
 step_tags(const struct bwin *w)
 {
@@ -609,7 +612,10 @@ busy_in(const struct bwin *w, int64_t t)
 	    memcmp(w->step, step, len) == 0);
 }
 
-/* A busy segment: merge it into the window's busy time (spec 3.1). */
+/*
+ * A busy segment: merge it into the window's busy time
+ * (doc/analysis-rules.md, Step bubble metrics).
+ */
 void
 gap_busy(void)
 {

@@ -54,7 +54,8 @@ struct ref {
 /* A stream side. */
 struct strm {
 	struct tsvr	*in;
-	int		 part[OP_NPARTS], core, cat, ext, dev, value;
+	int		 part[OP_NPARTS], core, cat, ext, dev, value, corr,
+			 frame;
 };
 
 static void	 ref_read(struct dside *, const struct ops_keyopts *, int);
@@ -147,6 +148,8 @@ strm_open(struct dside *s)
 	m->core = tsvr_col(m->in, "core");
 	m->cat = tsvr_col(m->in, "cat");
 	m->ext = tsvr_col(m->in, "ext");
+	m->corr = tsvr_col(m->in, "corr");
+	m->frame = tsvr_col(m->in, "frame");
 	m->value = tsvr_col(m->in, "value");
 	if (m->ext >= 0)	/* Kineto: the host operator's type and shapes */
 		s->has_parts |= 1u << OP_TYPE | 1u << OP_IN_SHAPES |
@@ -220,14 +223,21 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 			t.f[i] = field(m->in, m->part[i], &t.fl[i]);
 		t.name = tsvr_field(m->in, ko->key >= OK_PIPE ? COL_TRACK :
 		    COL_NAME, &t.namel);
-		if (x != NULL && strcmp(k, "host") == 0 && strcmp(field(m->in,
-		    m->cat, &dl), "cpu_op") == 0) {
+		if (x != NULL && strcmp(k, "host") == 0 && (strcmp(field(m->in,
+		    m->cat, &dl), "cpu_op") == 0 || strcmp(field(m->in, m->cat,
+		    &dl), "Operator") == 0)) {
 			const char *e = field(m->in, m->ext, &el);
 
+			t.frame = field(m->in, m->frame, &t.framel);
 			if (el > 0)
-				ops_ext_add(x, e, el, t.name, t.namel,
-				    t.f[OP_IN_SHAPES], t.fl[OP_IN_SHAPES],
-				    t.f[OP_IN_DTYPES], t.fl[OP_IN_DTYPES]);
+				ops_ext_add(x, e, el, &t);
+			continue;
+		}
+		if (x != NULL && strcmp(k, "host") == 0) {
+			const char *e = field(m->in, m->ext, &el), *c;
+
+			c = field(m->in, m->corr, &dl);
+			ops_ext_link(x, c, dl, e, el, NULL);
 			continue;
 		}
 		if (ko->key == OK_CYCLES && strcmp(k, "metric") == 0 &&
@@ -244,10 +254,12 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 			continue;
 		t.core = field(m->in, m->core, &t.corel);
 		t.cat = field(m->in, m->cat, &t.catl);
+		t.frame = field(m->in, m->frame, &t.framel);
 		if (x != NULL) {
-			const char *e = field(m->in, m->ext, &el);
+			const char *e = field(m->in, m->ext, &el), *c;
 
-			ops_ext_fill(x, e, el, &t);
+			c = field(m->in, m->corr, &dl);
+			ops_ext_fill(x, e, el, c, dl, &t);
 		}
 		add_task(s, ko, &t, dur, &buf, &cap);
 	}

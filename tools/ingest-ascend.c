@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,7 +363,7 @@ skip_row(const struct areader *a)
 
 /* The three tables this file reads; they differ in column names. */
 enum atable {
-	AT_KERNEL_DETAILS, AT_OP_SUMMARY, AT_STEP_TRACE
+	AT_KERNEL_DETAILS, AT_OP_SUMMARY, AT_STEP_TRACE, AT_CLUSTER_STEP
 };
 
 /*
@@ -465,35 +466,66 @@ step_key_col(const struct csvin *cv, size_t i)
 	const char *n = csvin_colname(cv, i);
 
 	return strcmp(n, "Step") == 0 || strcmp(n, "Device_id") == 0 ||
-	    strcmp(n, "Type") == 0 || strcmp(n, "Index") == 0;
+	    strcmp(n, "Type") == 0 || strcmp(n, "Index") == 0 ||
+	    strcmp(n, "DP Index") == 0 || strcmp(n, "PP Index") == 0 ||
+	    strcmp(n, "TP Index") == 0;
 }
 
 /*
  * One step_trace_time row: a metric per present value column, named
- * profiler_<column>_ns, with the value in exact integer ns.
+ * profiler_<column>_ns, with the value in exact integer ns.  A row of
+ * msprof-analyze's cluster_step_trace_time.csv is the same figures for
+ * the rank its Index names (Type "rank"), or the maxima over the ranks
+ * of a pipeline stage (Type "stage", Index the ranks as "(0, 1, ...)"):
+ * those are named stage_profiler_<column>_ns, with cat
+ * step_trace_time_stage, the stage's first rank as dev and its ranks in
+ * group, so that nothing takes a stage for a rank.
  */
 static int
-step_row(struct areader *a, int step, int dev)
+step_row(struct areader *a, int step, int dev, int type)
 {
-	size_t i, ncols = csvin_ncols(a->cv);
-	char vbuf[32];
+	size_t i, ncols = csvin_ncols(a->cv), tl = 0;
+	char vbuf[32], nbuf[96];
 	struct irec r;
 	int64_t v;
+	const char *t = type >= 0 ? csvin_field(a->cv, type, &tl) : "";
+	int stage = tl == 5 && memcmp(t, "stage", 5) == 0;
 
 	memset(&r, 0, sizeof(r));
 	r.kind = IK_METRIC;
 	r.ts = IREC_NO_TS;
 	r.dev = field_dev(a, dev);
-	r.v[IC_CAT] = "step_trace_time";
+	r.v[IC_CAT] = stage ? "step_trace_time_stage" : "step_trace_time";
 	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
 	set_text(a, &r, IC_STEP, step);
+	if (type >= 0 && !stage && !(tl == 4 && memcmp(t, "rank", 4) == 0)) {
+		diag_at(a->where, csvin_line(a->cv), "Type '%.*s' is neither "
+		    "rank nor stage", (int)tl, t);
+		return -1;
+	}
+	if (stage) {
+		const char *ix = csvin_field(a->cv, dev, &r.len[IC_GROUP]);
+		size_t j = strspn(ix, "( ");
+
+		r.v[IC_GROUP] = ix;
+		r.dev = (ix[j] >= '0' && ix[j] <= '9') ? strtoll(ix + j, NULL,
+		    10) : IREC_DEV_SRC;
+	}
 	for (i = 0; i < ncols; i++) {
 		if (step_key_col(a->cv, i) || csvin_absent(a->cv, (int)i))
 			continue;
 		if (field_time(a, (int)i, 3, &v) != 0)
 			return -1;
-		r.v[IC_NAME] = a->keys[i];
-		r.len[IC_NAME] = a->keylen[i];
+		if (stage) {
+			r.len[IC_NAME] = (size_t)snprintf(nbuf, sizeof(nbuf),
+			    "stage_%s", a->keys[i]);
+			r.v[IC_NAME] = nbuf;
+			if (r.len[IC_NAME] >= sizeof(nbuf))
+				r.len[IC_NAME] = sizeof(nbuf) - 1;
+		} else {
+			r.v[IC_NAME] = a->keys[i];
+			r.len[IC_NAME] = a->keylen[i];
+		}
 		r.v[IC_VALUE] = vbuf;
 		r.len[IC_VALUE] = dtime_format(v, 0, vbuf);
 		sink_add(a->src, &r);
@@ -502,21 +534,29 @@ step_row(struct areader *a, int step, int dev)
 }
 
 static int
-read_step_trace(struct areader *a)
+read_step_trace(struct areader *a, enum atable fmt)
 {
 	static const char *const col_step[] = { "Step", NULL };
-	int step, dev, r;
+	static const char *const col_index[] = { "Index", NULL };
+	int step, dev, type = -1, r;
 	size_t i;
 
 	if (col_need(a, col_step, &step) != 0)
 		return -1;
+	if (fmt == AT_CLUSTER_STEP) {
+		static const char *const col_rowtype[] = { "Type", NULL };
+
+		if (col_need(a, col_rowtype, &type) != 0 ||
+		    col_need(a, col_index, &dev) != 0)
+			return -1;
+	} else
+		dev = csvin_col(a->cv, "Device_id");
 	/* Every column is read: each name must be one column's. */
 	for (i = 0; i < csvin_ncols(a->cv); i++)
 		if (col_twice(a, (int)i))
 			return -1;
-	dev = csvin_col(a->cv, "Device_id");
 	while ((r = csvin_next(a->cv)) == 1)
-		if ((row_ragged(a) || step_row(a, step, dev) != 0) &&
+		if ((row_ragged(a) || step_row(a, step, dev, type) != 0) &&
 		    skip_row(a) != 0)
 			return -1;
 	return r;
@@ -549,7 +589,7 @@ make_keys(struct areader *a, enum atable fmt)
 	for (i = 0; i < n; i++) {
 		k = ascend_key(csvin_colname(a->cv, i), i);
 		a->keys[i] = xmalloc(strlen(k) + 16);
-		if (fmt == AT_STEP_TRACE)
+		if (fmt == AT_STEP_TRACE || fmt == AT_CLUSTER_STEP)
 			sprintf(a->keys[i], "profiler_%s_ns", k);
 		else
 			sprintf(a->keys[i], "%s=", k);
@@ -571,8 +611,8 @@ read_table(struct input *in, const char *where,
 	a.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
 	if ((a.cv = csvin_open(in, where, 0)) != NULL) {
 		make_keys(&a, fmt);
-		if (fmt == AT_STEP_TRACE)
-			rc = read_step_trace(&a);
+		if (fmt == AT_STEP_TRACE || fmt == AT_CLUSTER_STEP)
+			rc = read_step_trace(&a, fmt);
 		else
 			rc = read_kernels(&a, fmt);
 		ascend_notes(&a);
@@ -637,6 +677,26 @@ ingest_kernel_details(struct input *in, const char *where,
 }
 
 int
+ingest_name_cluster_step(const char *base)
+{
+	return strcmp(base, "cluster_step_trace_time.csv") == 0;
+}
+
+int
+ingest_content_cluster_step(const char *head, size_t len)
+{
+	return csv_head_has(head, len, ",Type,Index,") &&
+	    ingest_head_has(head, len, "Computing");
+}
+
+int
+ingest_cluster_step(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	return read_table(in, where, ctx, AT_CLUSTER_STEP);
+}
+
+int
 ingest_name_step_trace(const char *base)
 {
 	return strcmp(base, "step_trace_time.csv") == 0;
@@ -665,6 +725,8 @@ struct creader {
 	int		 src;
 	char		*key;		/* decoded op key */
 	size_t		 keycap;
+	char		*pmu;		/* the op's figures, key=value,... */
+	size_t		 pmucap;
 };
 
 /*
@@ -714,6 +776,106 @@ comm_times(const struct creader *c, int info, struct irec *r)
 	return 0;
 }
 
+/* Append "PREFIX_KEY=VALUE" (the number at token T, as written) to *LEN. */
+static void
+comm_figure(struct creader *c, size_t *len, const char *prefix,
+    const char *name, int t)
+{
+	const struct json_doc *d = c->doc;
+	const jsmntok_t *tok = &d->tok[t];
+	size_t vl = (size_t)(tok->end - tok->start);
+	char *k = ascend_key(name, 0), *p;
+
+	if (tok->type != JSMN_PRIMITIVE || tok->end < tok->start)
+		goto out;
+	if (*len + strlen(prefix) + strlen(k) + vl + 4 > c->pmucap) {
+		c->pmucap = 2 * (*len + strlen(prefix) + strlen(k) + vl + 4);
+		c->pmu = xrealloc(c->pmu, c->pmucap);
+	}
+	p = c->pmu + *len;
+	p += sprintf(p, "%s%s%s%s=", *len > 0 ? "," : "", prefix,
+	    *prefix != '\0' ? "_" : "", k);
+	memcpy(p, d->text + tok->start, vl);
+	p[vl] = '\0';
+	*len = (size_t)(p - c->pmu) + vl;
+out:
+	free(k);
+}
+
+/*
+ * The op's own figures, in pmu as the file wrote them: transit, wait,
+ * synchronisation and idle time (the Wait Time is spent inside the op's
+ * duration waiting for its peers, not queued before its start as a
+ * kernel's wait_ns is), and per transport link that carried data (RDMA,
+ * HCCS, PCIE, SDMA, SIO ...) its transit size and time; their sizes,
+ * in decimal MB, added up exactly into bytes, less SDMA's.  Returns the
+ * pmu length.
+ */
+static size_t
+comm_figures(struct creader *c, int op, int info, struct irec *r,
+    char *bytes)
+{
+	static const char *const times[] = { "Transit Time(ms)",
+	    "Wait Time(ms)", "Synchronization Time(ms)", "Idle Time(ms)" };
+	const struct json_doc *d = c->doc;
+	size_t len = 0, i;
+	int bw, t, k, sz, tt;
+	int64_t b, total = 0;
+	char name[64];
+
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		if ((t = json_get(d->text, d->tok, d->ntok, info,
+		    times[i])) >= 0)
+			comm_figure(c, &len, "", times[i], t);
+	bw = json_get(d->text, d->tok, d->ntok, op,
+	    "Communication Bandwidth Info");
+	if (bw >= 0 && d->tok[bw].type == JSMN_OBJECT) {
+		t = bw + 1;
+		for (k = 0; k < d->tok[bw].size && t + 1 < d->ntok; k++) {
+			sz = json_get(d->text, d->tok, d->ntok, t + 1,
+			    "Transit Size(MB)");
+			tt = json_get(d->text, d->tok, d->ntok, t + 1,
+			    "Transit Time(ms)");
+			if (sz >= 0 && d->tok[t].type == JSMN_STRING &&
+			    json_dec(d->text, d->tok, sz, 6, &b) ==
+			    DTIME_OK && b > 0) {
+				size_t nl = (size_t)(d->tok[t].end -
+				    d->tok[t].start);
+
+				if (nl >= sizeof(name))
+					nl = sizeof(name) - 1;
+				memcpy(name, d->text + d->tok[t].start, nl);
+				name[nl] = '\0';
+				for (i = 0; i < nl; i++)
+					name[i] = (char)tolower(
+					    (unsigned char)name[i]);
+				comm_figure(c, &len, name, "Transit Size(MB)",
+				    sz);
+				if (tt >= 0)
+					comm_figure(c, &len, name,
+					    "Transit Time(ms)", tt);
+				/*
+				 * msprof-analyze's SDMA entry is the sum of
+				 * the on-node links (HCCS, PCIE) again.
+				 */
+				if (strcmp(name, "sdma") != 0 &&
+				    __builtin_add_overflow(total, b, &total))
+					total = INT64_MAX;
+			}
+			t = json_skip(d->tok, d->ntok, t + 1);
+		}
+	}
+	if (total > 0) {
+		r->v[IC_BYTES] = bytes;
+		r->len[IC_BYTES] = (size_t)sprintf(bytes, "%" PRId64, total);
+	}
+	if (len > 0) {
+		r->v[IC_PMU] = c->pmu;
+		r->len[IC_PMU] = len;
+	}
+	return len;
+}
+
 /*
  * One op of a step: KEY is "<op>@<group hash>", VAL its object.  The
  * per-section "Total Op Info" aggregate is not an op; an op with no start
@@ -721,11 +883,11 @@ comm_times(const struct creader *c, int info, struct irec *r)
  */
 static int
 comm_op(struct creader *c, int key, int val, const char *step,
-    const char *type)
+    const char *type, int64_t dev)
 {
 	const struct json_doc *d = c->doc;
 	struct irec r;
-	char *at;
+	char *at, bytes[24];
 	int info;
 	long n;
 
@@ -751,7 +913,7 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	}
 	memset(&r, 0, sizeof(r));
 	r.kind = IK_COMM;
-	r.dev = IREC_DEV_SRC;
+	r.dev = dev;
 	if (comm_times(c, info, &r) != 0)
 		return -1;
 	r.v[IC_NAME] = c->key;
@@ -767,6 +929,7 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	r.len[IC_TYPE] = strlen(type);
 	r.v[IC_CAT] = "communication";
 	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
+	(void)comm_figures(c, val, info, &r, bytes);
 	sink_add(c->src, &r);
 	return 0;
 }
@@ -783,11 +946,35 @@ comm_section(struct creader *c, int obj, const char *step,
 		return 0;
 	i = obj + 1;
 	for (k = 0; k < d->tok[obj].size && i + 1 < d->ntok; k++) {
-		if (comm_op(c, i, i + 1, step, type) != 0)
+		if (comm_op(c, i, i + 1, step, type, IREC_DEV_SRC) != 0)
 			return -1;
 		i = json_skip(d->tok, d->ntok, i + 1);
 	}
 	return 0;
+}
+
+/*
+ * The step a key "stepN" names ("N"; "step" alone, when the run had no
+ * step ids, names none), into STEP (CAP bytes); 0 when the key is not a
+ * whole string (damage can leave one open, end -1).
+ */
+static int
+step_key(const jsmntok_t *kt, const char *s, char *step, size_t cap)
+{
+	size_t len;
+
+	if (kt->type != JSMN_STRING || kt->end < kt->start)
+		return 0;
+	len = (size_t)(kt->end - kt->start);
+	if (len >= 4 && memcmp(s, "step", 4) == 0) {
+		s += 4;
+		len -= 4;
+	}
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(step, s, len);
+	step[len] = '\0';
+	return 1;
 }
 
 /*
@@ -801,22 +988,12 @@ comm_step(struct creader *c, int key, int val)
 	const struct json_doc *d = c->doc;
 	const jsmntok_t *kt = &d->tok[key];
 	char step[32];
-	size_t len, i;
+	size_t i;
 	const char *s = d->text + kt->start;
 	int sec;
 
-	/* Damage can leave a key open (end -1): no step is named then. */
-	if (kt->type != JSMN_STRING || kt->end < kt->start)
+	if (!step_key(kt, s, step, sizeof(step)))
 		return 0;
-	len = (size_t)(kt->end - kt->start);
-	if (len >= 4 && memcmp(s, "step", 4) == 0) {
-		s += 4;
-		len -= 4;
-	}
-	if (len >= sizeof(step))
-		len = sizeof(step) - 1;
-	memcpy(step, s, len);
-	step[len] = '\0';
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		sec = json_get(d->text, d->tok, d->ntok, val, types[i]);
 		if (sec >= 0 && comm_section(c, sec, step, types[i]) != 0)
@@ -868,6 +1045,122 @@ ingest_comm_json(struct input *in, const char *where,
 		i = json_skip(doc.tok, doc.ntok, i + 1);
 	}
 	free(c.key);
+	free(c.pmu);
+	json_free(&doc);
+	sink_end(c.src);
+	return damaged ? -1 : rc;
+}
+
+/* ---- cluster_communication.json ---- */
+
+/*
+ * msprof-analyze's cluster_communication.json holds every rank's
+ * communication.json ops, nested one level deeper: communication group
+ * ("p2p", or the ranks of a collective group as "(0, 1, ...)") -> step
+ * -> op -> rank -> the op's Communication Time Info.  Each becomes the
+ * comm record that rank's own communication.json gives, on the rank's
+ * dev; the groups' "Total Op Info" aggregates are not ops.
+ */
+static int
+cluster_op(struct creader *c, int key, int val, const char *step,
+    const char *type)
+{
+	const struct json_doc *d = c->doc;
+	int i, k;
+	int64_t dev;
+	char *end;
+
+	if (d->tok[val].type != JSMN_OBJECT || d->tok[val].end < 0)
+		return 0;
+	i = val + 1;
+	for (k = 0; k < d->tok[val].size && i + 1 < d->ntok; k++) {
+		const jsmntok_t *rt = &d->tok[i];
+
+		if (rt->type == JSMN_STRING && rt->end > rt->start &&
+		    d->tok[i + 1].type == JSMN_OBJECT) {
+			dev = strtoll(d->text + rt->start, &end, 10);
+			if (end != d->text + rt->end || dev < 0) {
+				diag_at(c->where, 0, "rank '%.*s' is not a "
+				    "number", (int)(rt->end - rt->start),
+				    d->text + rt->start);
+				return -1;
+			}
+			if (comm_op(c, key, i + 1, step, type, dev) != 0)
+				return -1;
+		}
+		i = json_skip(d->tok, d->ntok, i + 1);
+	}
+	return 0;
+}
+
+static int
+cluster_group(struct creader *c, int key, int val)
+{
+	const struct json_doc *d = c->doc;
+	const char *type = json_eq(d->text, d->tok, key, "p2p") ? "p2p" :
+	    "collective";
+	char step[32];
+	int i, k, j, m, op;
+
+	if (d->tok[val].type != JSMN_OBJECT)
+		return 0;
+	i = val + 1;
+	for (k = 0; k < d->tok[val].size && i + 1 < d->ntok; k++) {
+		if (step_key(&d->tok[i], d->text + d->tok[i].start, step,
+		    sizeof(step)) && d->tok[i + 1].type == JSMN_OBJECT) {
+			op = i + 1;
+			j = op + 1;
+			for (m = 0; m < d->tok[op].size && j + 1 < d->ntok;
+			    m++) {
+				if (d->tok[j].type == JSMN_STRING &&
+				    d->tok[j].end > 0 &&
+				    !json_eq(d->text, d->tok, j,
+				    "Total Op Info") &&
+				    cluster_op(c, j, j + 1, step, type) != 0)
+					return -1;
+				j = json_skip(d->tok, d->ntok, j + 1);
+			}
+		}
+		i = json_skip(d->tok, d->ntok, i + 1);
+	}
+	return 0;
+}
+
+int
+ingest_name_cluster_comm(const char *base)
+{
+	return strcmp(base, "cluster_communication.json") == 0;
+}
+
+int
+ingest_cluster_comm(struct input *in, const char *where,
+    const struct ingest_ctx *ctx)
+{
+	struct json_doc doc;
+	struct creader c;
+	int i, k, rc = 0, damaged;
+
+	memset(&c, 0, sizeof(c));
+	c.where = where;
+	c.doc = &doc;
+	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
+	    &doc)) < 0) {
+		sink_end(c.src);
+		return -1;
+	}
+	if (doc.tok[0].type != JSMN_OBJECT) {
+		diag_at(where, 0, "not a cluster_communication.json object");
+		rc = -1;
+	}
+	i = 1;
+	for (k = 0; rc == 0 && k < doc.tok[0].size && i + 1 < doc.ntok;
+	    k++) {
+		rc = cluster_group(&c, i, i + 1);
+		i = json_skip(doc.tok, doc.ntok, i + 1);
+	}
+	free(c.key);
+	free(c.pmu);
 	json_free(&doc);
 	sink_end(c.src);
 	return damaged ? -1 : rc;

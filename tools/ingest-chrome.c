@@ -315,6 +315,40 @@ arg_column(const char *k, size_t n, int device)
 	return -1;
 }
 
+/*
+ * The frame column of a stack (args value T): its innermost user frame,
+ * the part of the decoded text it is.
+ */
+static int
+user_frame_of(struct chrome *c, int t)
+{
+	struct irec *r = &c->rec;
+
+	if (c->tok[t].type != JSMN_STRING || set_col(c, IC_FRAME, t) < 0)
+		return c->tok[t].type != JSMN_STRING ? 0 : -1;
+	r->v[IC_FRAME] = ingest_user_frame(r->v[IC_FRAME], r->len[IC_FRAME],
+	    &r->len[IC_FRAME]);
+	return 0;
+}
+
+/* A python_function event that is a user frame is its own frame. */
+static void
+python_frame(struct chrome *c, const struct evf *f)
+{
+	struct irec *r = &c->rec;
+	const char *p;
+	size_t n;
+
+	if (r->len[IC_FRAME] > 0 || f->cat < 0 || !TOK_IS(c, f->cat,
+	    "python_function"))
+		return;
+	p = ingest_user_frame(r->v[IC_NAME], r->len[IC_NAME], &n);
+	if (p == r->v[IC_NAME] && n == r->len[IC_NAME]) {
+		r->v[IC_FRAME] = p;
+		r->len[IC_FRAME] = n;
+	}
+}
+
 /* Pick the args a record keeps (see prof-ingest(1) for the list). */
 static int
 read_args(struct chrome *c, int args, int device)
@@ -327,9 +361,11 @@ read_args(struct chrome *c, int args, int device)
 	    k++) {
 		col = arg_column(c->js + c->tok[i].start,
 		    (size_t)(c->tok[i].end - c->tok[i].start), device);
-		if (col == COL_STACK)
+		if (col == COL_STACK) {
 			note(c, &c->noted_stacks, "stacks");
-		else if (col >= 0 && arg_col(c, col, i + 1) < 0)
+			if (user_frame_of(c, i + 1) < 0)
+				return -1;
+		} else if (col >= 0 && arg_col(c, col, i + 1) < 0)
 			return -1;
 		i = next_tok(c, i + 1);
 	}
@@ -433,6 +469,8 @@ build_span(struct chrome *c, const struct evf *f, int64_t ts, int64_t dur,
 	if (cls != EC_DEVMARK &&
 	    read_args(c, f->args, cls == EC_DEVICE) < 0)
 		return -1;
+	if (cls == EC_HOST)
+		python_frame(c, f);
 	check_step(c);
 	return 0;
 }

@@ -23,11 +23,11 @@ static const char *const yield_to_kernel_tables[] = {
 	"kernel_details", "op_summary", NULL
 };
 
-static int
-name_db(const char *base)
-{
-	return ingest_has_suffix(base, ".db");
-}
+/* A run exported both as text and as databases: the text is read. */
+static const char *const yield_to_text[] = {
+	"kernel_details", "op_summary", "trace_view", NULL
+};
+static const char *const yield_to_step_trace[] = { "step_trace_time", NULL };
 
 static int
 name_xplane(const char *base)
@@ -36,10 +36,11 @@ name_xplane(const char *base)
 }
 
 static int
-name_metadata(const char *base)
+name_profiler_info(const char *base)
 {
 	return ingest_has_prefix(base, "profiler_info") ||
-	    ingest_has_prefix(base, "profiler_metadata");
+	    (ingest_has_prefix(base, "profiler_metadata") &&
+	    !ingest_name_metadata(base));
 }
 
 static int
@@ -63,17 +64,27 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "kernel_details", .by_name = ingest_name_kernel_details,
 	    .by_content = ingest_content_kernel_details,
 	    .read = ingest_kernel_details },
+	{ .name = "cluster_step_trace_time",
+	    .by_name = ingest_name_cluster_step,
+	    .by_content = ingest_content_cluster_step,
+	    .read = ingest_cluster_step },
 	{ .name = "step_trace_time", .by_name = ingest_name_step_trace,
 	    .by_content = ingest_content_step_trace,
 	    .read = ingest_step_trace },
+	{ .name = "cluster_communication",
+	    .by_name = ingest_name_cluster_comm,
+	    .read = ingest_cluster_comm },
 	{ .name = "communication", .by_name = ingest_name_comm_json,
 	    .by_content = ingest_content_comm_json,
 	    .read = ingest_comm_json },
-	{ .name = "sqlite", .by_name = name_db,
-	    .not_read = "SQLite export: not supported yet" },
+	{ .name = "sqlite", .by_name = ingest_name_sqlite,
+	    .by_content = ingest_content_sqlite, .read = ingest_sqlite,
+	    .stray = ingest_stray_sqlite },
 	{ .name = "xplane", .by_name = name_xplane,
 	    .not_read = "XPlane protobuf: not supported yet" },
-	{ .name = "metadata", .by_name = name_metadata,
+	{ .name = "profiler_metadata", .by_name = ingest_name_metadata,
+	    .read = ingest_metadata },
+	{ .name = "metadata", .by_name = name_profiler_info,
 	    .not_read = "profiler metadata: not ingested" },
 	{ .name = "cluster", .by_name = name_cluster,
 	    .not_read = "aggregated analysis output: not ingested" },
@@ -89,6 +100,10 @@ const struct ingest_format ingest_formats[] = {
 	{ .name = "trace_view", .device_yields_to = yield_to_kernel_tables },
 	{ .name = "kineto" },
 	{ .name = "simulator" },
+	/* Decided by the SQLite reader from the database's tables. */
+	{ .name = "ascend_db", .yields_to = yield_to_text },
+	{ .name = "ascend_analysis_db", .yields_to = yield_to_step_trace },
+	{ .name = "nsys" },
 	{ .name = NULL }
 };
 
@@ -141,6 +156,18 @@ ingest_yields_device(const struct ingest_format *f,
 	if (f->device_yields_to == NULL)
 		return 0;
 	for (y = f->device_yields_to; *y != NULL; y++)
+		if (strcmp(*y, other->name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ingest_yields_all(const struct ingest_format *f,
+    const struct ingest_format *other)
+{
+	const char *const *y;
+
+	for (y = f->yields_to; y != NULL && *y != NULL; y++)
 		if (strcmp(*y, other->name) == 0)
 			return 1;
 	return 0;

@@ -24,7 +24,7 @@ resolve_kind(const struct srec *sr)
 	const struct source *s = &srcs[sr->src];
 	size_t i;
 
-	if (s->bad)
+	if (s->bad || s->skip_all)
 		return -1;
 	if (sr->kind != IK_DEFER)
 		return sr->kind;
@@ -294,6 +294,10 @@ mark_duplicate_device_tasks(void)
 	size_t i, j;
 
 	for (i = 0; i < nsrcs; i++) {
+		for (j = 0; srcs[i].fmt->yields_to != NULL && j < nsrcs; j++)
+			if (ingest_yields_all(srcs[i].fmt, srcs[j].fmt) &&
+			    strcmp(srcs[j].run, srcs[i].run) == 0)
+				srcs[i].skip_all = 1;
 		if (srcs[i].fmt->device_yields_to == NULL)
 			continue;
 		for (j = 0; j < nsrcs; j++)

@@ -33,7 +33,7 @@ const char *const ingest_colnames[IC_NCOLS] = {
 	"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat", "type",
 	"core", "step", "wait_ns", "pid", "corr", "ext", "group", "in_shapes",
 	"in_dtypes", "out_shapes", "out_dtypes", "flops", "bytes", "value",
-	"pmu", "src"
+	"pmu", "frame", "src"
 };
 
 const char *const ingest_kindnames[IK_NKINDS] = {

@@ -51,6 +51,7 @@ struct source {
 	int64_t		 tmin, tmax;	/* first start, last end, own clock */
 	int		 bad;		/* its times cannot be placed */
 	int		 skip_device;
+	int		 skip_all;	/* another source of its run has it all */
 	struct process	*procs;
 	size_t		 nprocs;
 	int64_t		 lone_dev;	/* -1 none yet, -2 several */

@@ -14,7 +14,7 @@ enum icol {
 	IC_KIND, IC_TS, IC_DUR, IC_DEV, IC_TRACK, IC_NAME, IC_CAT, IC_TYPE,
 	IC_CORE, IC_STEP, IC_WAIT, IC_PID, IC_CORR, IC_EXT, IC_GROUP,
 	IC_IN_SHAPES, IC_IN_DTYPES, IC_OUT_SHAPES, IC_OUT_DTYPES, IC_FLOPS,
-	IC_BYTES, IC_VALUE, IC_PMU, IC_SRC,
+	IC_BYTES, IC_VALUE, IC_PMU, IC_FRAME, IC_SRC,
 	IC_NCOLS
 };
 /* The text columns a reader fills: those after the numbers. */
@@ -70,6 +70,12 @@ struct ingest_format {
 	/* Formats of the same run whose copy of the device tasks wins. */
 	const char *const *device_yields_to;
 	/*
+	 * Formats of the same run that hold all of this one's records (a
+	 * torch_npu run exported both as text and as a database): when one
+	 * was read, this source's records are dropped, and counted so.
+	 */
+	const char *const *yields_to;
+	/*
 	 * For a file found in a directory, not named: the reason to only
 	 * list it (it is not this format after all), or NULL to read it.
 	 */
@@ -85,6 +91,17 @@ const struct ingest_format *ingest_format_named(const char *);
 /* Whether F's device tasks give way to those of OTHER in one run. */
 int	 ingest_yields_device(const struct ingest_format *,
 	    const struct ingest_format *);
+/* Whether all of F's records give way to those of OTHER in one run. */
+int	 ingest_yields_all(const struct ingest_format *,
+	    const struct ingest_format *);
+
+/*
+ * The innermost user frame of a Python call stack (entries "FILE(LINE):
+ * FUNCTION" joined by ';', innermost first), inside it, with its
+ * length; NULL when every frame is PyTorch's or Python's own
+ * (ingest-frame.c).
+ */
+const char *ingest_user_frame(const char *, size_t, size_t *);
 
 int	 ingest_has_suffix(const char *, const char *);
 int	 ingest_has_prefix(const char *, const char *);
@@ -149,6 +166,8 @@ struct ingest_ctx {
 	int64_t		 rank;		/* -1 when unknown */
 	const char	*run;		/* run directory, for the inventory */
 	const struct ingest_format *fmt; /* the row the file matched */
+	const char	*tmpdir;	/* for copies of databases (-T) */
+	int		 inventory;	/* -i: readers may count more */
 };
 
 /* ingest-ascend.c: torch_npu and msprof text exports. */
@@ -165,13 +184,25 @@ int	 ingest_name_instr_exe(const char *);
 int	 ingest_content_instr_exe(const char *, size_t);
 int	 ingest_instr_exe(struct input *, const char *,
 	    const struct ingest_ctx *);
+int	 ingest_name_cluster_step(const char *);
+int	 ingest_content_cluster_step(const char *, size_t);
+int	 ingest_cluster_step(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_step_trace(const char *);
 int	 ingest_content_step_trace(const char *, size_t);
 int	 ingest_step_trace(struct input *, const char *,
 	    const struct ingest_ctx *);
+int	 ingest_name_cluster_comm(const char *);
+int	 ingest_cluster_comm(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_comm_json(const char *);
 int	 ingest_content_comm_json(const char *, size_t);
 int	 ingest_comm_json(struct input *, const char *,
+	    const struct ingest_ctx *);
+
+/* ingest-meta.c: torch_npu's profiler_metadata.json. */
+int	 ingest_name_metadata(const char *);
+int	 ingest_metadata(struct input *, const char *,
 	    const struct ingest_ctx *);
 
 /* ingest-chrome.c: Chrome traces (Kineto, trace_view, the simulator). */
@@ -179,6 +210,13 @@ int	 ingest_name_chrome(const char *);
 int	 ingest_content_chrome(const char *, size_t);
 const char *ingest_stray_chrome(const char *, const char *, size_t);
 int	 ingest_chrome(struct input *, const char *,
+	    const struct ingest_ctx *);
+
+/* ingest-sqlite.c: SQLite exports (Ascend databases, Nsight Systems). */
+int	 ingest_name_sqlite(const char *);
+int	 ingest_content_sqlite(const char *, size_t);
+const char *ingest_stray_sqlite(const char *, const char *, size_t);
+int	 ingest_sqlite(struct input *, const char *,
 	    const struct ingest_ctx *);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * prof-layers: what a structure costs, in the four perspectives of the
- * analysis rules (3.3, 3.4): its wall time (the record's dur_ns), the
+ * prof-layers: what a structure costs, in the four perspectives of
+ * doc/analysis-rules.md (Block, side and the four timing views): its
+ * wall time (the record's dur_ns), the
  * busy union of its kernels (busy_ns), their kernel-time sum
  * (kernel_sum_ns) and their total cost, duration plus wait
  * (cost_total_ns); the same four for its block and its side; kernel time

@@ -2,7 +2,8 @@
  * prof-layers: what a kernel name says.  Each distinct name is looked at
  * once, when it is first seen, and interned: whether it is an attention
  * marker and of which direction, its functional role group (the table
- * of the analysis spec, 9.4, widened to the GPU names of the corpus),
+ * of doc/analysis-rules.md, Role groups: the method's, widened to the
+ * GPU names of the corpus),
  * and the flags the layer type and the cross-check need.  Matching is by
  * case-insensitive substring, since the same op is "hcom_allReduce_" on
  * Ascend, "ncclDevKernel_AllReduce" on NVIDIA and "all_reduce" in vLLM.
@@ -28,7 +29,10 @@ const char *const ltype_names[NLTYPES] = {
 	"Dense", "MoE", "MoE+GMM", "MoE+DFC", "Conv", "Head", "Block"
 };
 
-/* The cross-check (spec A4): what is counted, and by which flag. */
+/*
+ * The cross-check (doc/analysis-rules.md, Cross-checks): what is
+ * counted, and by which flag.
+ */
 const char *const check_names[NCHECK] = {
 	"attention_marker", "dispatch_ffn_combine", "grouped_matmul",
 	"moe_gating_topk", "kv_cache_update", "split_qkv_rmsnorm_rope"

@@ -1,16 +1,18 @@
 /*
  * prof-layers: passes and layers from attention markers, per device.
  *
- * A layer is [marker_i.start, marker_i+1.start) (spec A3); the kernels
+ * A layer is [marker_i.start, marker_i+1.start) (doc/analysis-rules.md,
+ * Layer types); the kernels
  * that start in it are held (stage_keep) until the next marker closes
  * it, then annotated with the layer's type and written.  A marker opens
  * a new pass instead when its direction differs (forward attention
- * after backward), when the step column changes, when the spec's
+ * after backward), when the step column changes, when the method's
  * duration thresholds put it in another phase (> 10 ms vs < 1 ms), or
  * when the gap since the previous marker exceeds the gap factor (-g)
  * times the reference gap: the median marker-to-marker gap of the pass
  * so far, or of the previous pass while this one has no gap yet.  This
- * breaks the circle of the spec (num_passes from passes) in a stream.
+ * breaks the method's circle (num_passes from passes) in a stream
+ * (doc/analysis-rules.md, Markers and passes).
  *
  * The last layer of a pass has no next marker: it is given the
  * reference gap as its length (kernels starting after that lie between
@@ -61,7 +63,7 @@ held_push(struct ldev *d, struct lkern *k)
 	if (k->rec == NULL)
 		k->rec = stage_keep(lst);
 	if (d->nk == d->kcap) {
-		d->kcap = d->kcap ? 2 * d->kcap : 256;
+		d->kcap = d->kcap ? 2 * d->kcap : 16;
 		d->k = xreallocarray(d->k, d->kcap, sizeof(*d->k));
 	}
 	d->k[d->nk++] = *k;
@@ -186,7 +188,8 @@ unit_type(const struct ldev *d, size_t n)
 }
 
 /*
- * The layer type from the flags of its kernels (spec A3), for a layer
+ * The layer type from the flags of its kernels (doc/analysis-rules.md,
+ * Layer types), for a layer
  * with attention (ROLES, a bit per role present); a detected layer with
  * no attention is a Conv one when it holds a convolution, else a Block.
  */
@@ -344,13 +347,13 @@ close_layer(struct ldev *d, int64_t end, int last)
 		d->chk_layers[c] += ls.cnt[c] > 0;
 	}
 	d->type_layers[t]++;
-	d->pend[t].cost += lc.cost;
-	d->pend[t].idle += lc.idle;
-	d->pend[t].gap += lc.gap > 0 ? lc.gap : 0;
+	ldev_pend(d, t)->cost += lc.cost;
+	ldev_pend(d, t)->idle += lc.idle;
+	ldev_pend(d, t)->gap += lc.gap > 0 ? lc.gap : 0;
 	for (c = 0; c < NPARTS; c++) {
-		d->pend[t].pbusy[c] += lc.part[c].busy;
-		d->pend[t].psum[c] += lc.part[c].sum;
-		d->pend[t].pcost[c] += lc.part[c].cost;
+		ldev_pend(d, t)->pbusy[c] += lc.part[c].busy;
+		ldev_pend(d, t)->psum[c] += lc.part[c].sum;
+		ldev_pend(d, t)->pcost[c] += lc.part[c].cost;
 	}
 	d->prev_unit = t;
 	/* a CNN's head and its recomputed units are no layers of the body */
@@ -379,7 +382,7 @@ close_layer(struct ldev *d, int64_t end, int last)
 
 /*
  * The phase of the pass being closed, from its median marker duration
- * MD: the spec's thresholds first, else a ratio of 4 or more against
+ * MD: the method's thresholds first, else a ratio of 4 or more against
  * the previous forward pass, else the previous pass's phase.  Unknown
  * (empty) when the marker is a detected anchor that is not attention.
  */
@@ -443,7 +446,10 @@ conv_checks(struct ldev *d)
 	d->cv_layers = d->cv_norm_layers = d->cv_norm = 0;
 }
 
-/* The cross-check records of the pass (spec A4, 12 item 12). */
+/*
+ * The cross-check records of the pass (doc/analysis-rules.md,
+ * Cross-checks).
+ */
 static void
 put_checks(struct ldev *d)
 {
@@ -473,8 +479,9 @@ put_checks(struct ldev *d)
 /*
  * Write the layer records of the pass that closed with phase PH.  A
  * layer at least twice the median wall of its pass is tagged outlier
- * (layer-0 warm-up, a transition layer, a stall): the spec's
- * type-specific anomalies start there.
+ * (layer-0 warm-up, a transition layer, a stall): the method's
+ * type-specific anomalies start there (doc/analysis-rules.md, Layer
+ * types).
  */
 static void
 put_layers(struct ldev *d, int ph)

@@ -106,7 +106,7 @@ lrun_add(struct lrun *r, int64_t s, int64_t e)
 		return;
 	}
 	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 64;
+		r->cap = r->cap ? 2 * r->cap : 8;
 		r->s = xreallocarray(r->s, r->cap, sizeof(*r->s));
 		r->e = xreallocarray(r->e, r->cap, sizeof(*r->e));
 	}
@@ -253,7 +253,7 @@ void
 sum_layer(struct ldev *d, int t, const struct lkern *k, size_t n,
     int64_t ts, int64_t end, int64_t ksum, int64_t busy, int complete)
 {
-	struct ltype *ty = &d->pend[t];
+	struct ltype *ty = ldev_pend(d, t);
 	struct ival *iv = cost_scratch(n + 1);
 	unsigned present = 0;
 	size_t i, m;
@@ -326,7 +326,7 @@ sum_pass(struct ldev *d, int ph)
 	int t, r;
 
 	for (t = 0; t < NLTYPES; t++) {
-		struct ltype *f = &d->pend[t], *to = &d->types[ph][t];
+		struct ltype *f = ldev_pend(d, t), *to = ldev_type(d, ph, t);
 		size_t i;
 
 		for (i = 0; i < f->n; i++) {
@@ -421,7 +421,7 @@ isqrt(__int128 v)
 static void
 put_type(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[ph][t];
+	struct ltype *ty = ldev_type(d, ph, t);
 	struct srec *r = summary(d, "layer_type", ltype_names[t]);
 	__int128 var = 0, dev;
 	int64_t n = (int64_t)ty->n;
@@ -473,7 +473,7 @@ put_type(struct ldev *d, int ph, int t)
 static void
 put_roles(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[ph][t];
+	struct ltype *ty = ldev_type(d, ph, t);
 	int ro;
 
 	for (ro = 0; ro < NROLES; ro++) {
@@ -497,7 +497,7 @@ put_roles(struct ldev *d, int ph, int t)
 static void
 put_seq(struct ldev *d, int ph, int t)
 {
-	struct ltype *ty = &d->types[ph][t];
+	struct ltype *ty = ldev_type(d, ph, t);
 	size_t i;
 
 	for (i = 0; i < ty->nseq; i++) {
@@ -704,7 +704,7 @@ sum_dev(struct ldev *d)
 	put_model(d);
 	for (ph = 0; ph < NPHASES; ph++)
 		for (t = 0; t < NLTYPES; t++) {
-			if (d->types[ph][t].n == 0)
+			if (!ldev_has_type(d, ph, t))
 				continue;
 			put_type(d, ph, t);
 			put_roles(d, ph, t);

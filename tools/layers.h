@@ -20,7 +20,7 @@ struct srec;
 /* Marker direction: a forward or a backward (gradient) attention. */
 enum { DIR_NONE, DIR_FWD, DIR_BWD };
 
-/* Functional role groups of the analysis spec (9.4), in report order. */
+/* Functional role groups (doc/analysis-rules.md, Role groups), in order. */
 enum {
 	ROLE_ATTN, ROLE_CONV, ROLE_MATMUL, ROLE_NORM, ROLE_PREP, ROLE_ACT,
 	ROLE_POOL, ROLE_ROUTE, ROLE_EXPERT, ROLE_TPCOMM, ROLE_EPCOMM,
@@ -45,7 +45,10 @@ enum {
 /* Task classes of the cost columns (the core column, or the GPU kind). */
 #define NCLASS	16
 
-/* The ops the per-pass cross-check counts (spec A4), by NF_ bit. */
+/*
+ * The ops the per-pass cross-check counts (doc/analysis-rules.md,
+ * Cross-checks), by NF_ bit.
+ */
 #define NCHECK	6
 
 /* One distinct kernel name (interned; ids are indexes). */
@@ -80,7 +83,10 @@ enum {
 /* How a dev's structure was found (the model record). */
 enum { FAM_NONE, FAM_ATTN, FAM_CONV, FAM_PERIODIC, NFAMS };
 
-/* Block and side of a structure (seed 000's level 3). */
+/*
+ * Block and side of a structure (doc/analysis-rules.md, Block, side and
+ * the four timing views).
+ */
 enum { PART_BLOCK, PART_SIDE, NPARTS };
 
 /* One timing view set of a part: wall from FIRST to LAST. */
@@ -234,8 +240,14 @@ struct ldev {
 	char		*win_step;
 	int64_t		 win_hsteps;	/* host step records during it */
 	/* whole-capture summary */
-	struct ltype	 pend[NLTYPES];	/* the open pass's layers */
-	struct ltype	 types[NPHASES][NLTYPES];
+	/*
+	 * Per layer type: the open pass's layers, and per phase; NULL until
+	 * the device has a layer (a job of 100,000 ranks without markers
+	 * must not cost 20 KB a rank): reach them through ldev_pend() and
+	 * ldev_type().
+	 */
+	struct ltype	*pend;		/* [NLTYPES] */
+	struct ltype	*types;		/* [NPHASES * NLTYPES] */
 	int64_t		 npasses, nlayers, nmarkers, ndir[3];
 	int64_t		 nprefill, ndecode, nphase_layers[NPHASES];
 	int64_t		 nkernels;
@@ -342,5 +354,11 @@ const char	*stream_name(const struct ldev *, uint32_t);
 int64_t		 median_of(int64_t *, size_t);
 int64_t		 mean_of(const int64_t *, size_t);
 void		 put_ratio(struct srec *, int, int64_t, int64_t);
+
+/* D's summary of layer type T in the open pass, or in phase PH. */
+struct ltype	*ldev_pend(struct ldev *, int);
+struct ltype	*ldev_type(struct ldev *, int, int);
+/* Whether D has layers of type T in phase PH. */
+int		 ldev_has_type(const struct ldev *, int, int);
 
 #endif

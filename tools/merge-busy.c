@@ -21,7 +21,8 @@
  * Window records (from prof-steps) arrive at the step start, after the
  * device intervals that started before the step.  Those that still run
  * into the window must be clipped into it too (the overlap rule of the
- * reference script), and since all of them started before the window
+ * reference script: doc/analysis-rules.md, Busy time), and since all of
+ * them started before the window
  * their clipped parts form the single interval [window start, largest
  * end), so one "running end" per device is all that has to be kept.
  */

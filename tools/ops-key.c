@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hash.h"
 #include "kclass.h"
@@ -30,7 +31,8 @@ const char *const ops_nc_names[NC_N] = {
 };
 
 static const char *const key_names[] = {
-	"name", "type", "sig", "scope", "category", "pipe", "cycles"
+	"name", "type", "sig", "scope", "category", "source", "pipe",
+	"cycles"
 };
 
 int
@@ -94,7 +96,8 @@ has(const char *s, size_t len, const char *pat)
 
 /*
  * "cast" but not "broadcast" (a BroadcastTo expands, it does not
- * convert), and not "npu_format_cast", which the layout rule takes.
+ * convert) nor "nocast" (PyTorch's gpu_kernel_impl_nocast), and not
+ * "npu_format_cast", which the layout rule takes.
  */
 static int
 has_cast(const char *s, size_t len)
@@ -104,7 +107,8 @@ has_cast(const char *s, size_t len)
 	for (i = 0; i + 4 <= len; i++)
 		if (tolower((unsigned char)s[i]) == 'c' &&
 		    has(s + i, 4, "cast") &&
-		    !(i >= 5 && has(s + i - 5, 5, "broad")))
+		    !(i >= 5 && has(s + i - 5, 5, "broad")) &&
+		    !(i >= 2 && has(s + i - 2, 2, "no")))
 			return 1;
 	return 0;
 }
@@ -137,6 +141,81 @@ nc_class(const char *s, size_t n)
 	return NC_NONE;
 }
 
+/* Whether the LEN bytes at S are the text W. */
+static int
+is_word(const char *s, size_t len, const char *w)
+{
+	return strlen(w) == len && memcmp(s, w, len) == 0;
+}
+
+/*
+ * The next dtype entry of a list at *S (E its end): Kineto writes a JSON
+ * array ('["float", "c10::Half", "Scalar"]'), torch_npu and the Ascend
+ * tables ';' separated text.  Returns 0 at the end.
+ */
+static int
+next_dtype(const char **s, const char *e, const char **w, size_t *n)
+{
+	const char *p = *s, *q;
+
+	while (p < e && strchr(" \"[],;\r\n\t", *p) != NULL)
+		p++;
+	if (p == e)
+		return 0;
+	for (q = p; q < e && strchr("\",;\r\n]", *q) == NULL; q++)
+		;
+	*w = p;
+	*n = (size_t)(q - p);
+	while (*n > 0 && p[*n - 1] == ' ')
+		(*n)--;
+	*s = q;
+	return 1;
+}
+
+/* Whether a dtype entry names a tensor's type, not another argument. */
+static int
+tensor_dtype(const char *w, size_t n)
+{
+	return n > 0 && !is_word(w, n, "Scalar") && !is_word(w, n, "None") &&
+	    !is_word(w, n, "ScalarList") && !is_word(w, n, "TensorList") &&
+	    !is_word(w, n, "GenericList") && !is_word(w, n, "Device") &&
+	    !is_word(w, n, "String") && !is_word(w, n, "Layout") &&
+	    !is_word(w, n, "MemoryFormat");
+}
+
+/*
+ * Whether T's tensors hold two dtypes (1), one (0), or the trace does
+ * not say (-1: fewer than two tensor dtypes): a copy that converts
+ * (PyTorch's direct_copy_kernel_cuda for an aten::copy_ from float into
+ * bf16, whose inputs are the destination and the source) is a cast.
+ * The input dtypes and the output's are compared; other arguments are
+ * not types.
+ */
+static int
+converts(const struct ops_task *t)
+{
+	const char *first = NULL, *w, *s, *e;
+	size_t fn = 0, n;
+	int i, seen = 0;
+
+	for (i = OP_IN_DTYPES; i <= OP_OUT_DTYPES; i += OP_OUT_DTYPES -
+	    OP_IN_DTYPES) {
+		s = t->f[i];
+		e = s + t->fl[i];
+		while (s != NULL && next_dtype(&s, e, &w, &n)) {
+			if (!tensor_dtype(w, n))
+				continue;
+			seen++;
+			if (first == NULL) {
+				first = w;
+				fn = n;
+			} else if (fn != n || strncasecmp(first, w, n) != 0)
+				return 1;
+		}
+	}
+	return seen >= 2 ? 0 : -1;
+}
+
 /* Runtime tasks that are neither compute nor data: events, notifies. */
 static int
 runtime_task(const char *s, size_t n)
@@ -155,6 +234,8 @@ runtime_task(const char *s, size_t n)
 enum ops_cat
 ops_category(const struct ops_task *t, enum ops_nc *nc)
 {
+	int d;
+
 	*nc = NC_NONE;
 	if (kclass_comm_name(t->name, t->namel) ||
 	    kclass_comm_core(t->core, t->corel))
@@ -166,6 +247,16 @@ ops_category(const struct ops_task *t, enum ops_nc *nc)
 		*nc = nc_class(t->f[OP_TYPE], t->fl[OP_TYPE]);
 	if (*nc == NC_NONE)
 		*nc = nc_class(t->name, t->namel);
+	/*
+	 * A kernel that copies into another dtype is a cast, one that
+	 * copies within a dtype a copy, whatever its name says
+	 * (direct_copy_kernel_cuda's LoadWithCast, gpu_kernel_impl_nocast),
+	 * when the dtypes tell; a memcpy never converts.
+	 */
+	if ((*nc == NC_COPY || (*nc == NC_CAST && has(t->name, t->namel,
+	    "direct_copy"))) && !has(t->name, t->namel, "memcpy") &&
+	    !has(t->cat, t->catl, "memcpy") && (d = converts(t)) >= 0)
+		*nc = d ? NC_CAST : NC_COPY;
 	if (*nc == NC_NONE && has(t->cat, t->catl, "memcpy"))
 		*nc = NC_COPY;
 	if (*nc == NC_NONE && has(t->cat, t->catl, "memset"))
@@ -275,6 +366,12 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 		else
 			put(buf, cap, &at, s, n);
 		break;
+	case OK_SOURCE:
+		if (t->framel > 0)
+			put(buf, cap, &at, t->frame, t->framel);
+		else
+			put(buf, cap, &at, "(no source)", 11);
+		break;
 	case OK_CATEGORY:
 		c = ops_category(t, &nc);
 		s = ops_cat_names[c];
@@ -293,19 +390,24 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 
 #define EXT_SLOTS	(2 * OPS_EXT_KEEP)
 
+/* The fields kept of an operator, in the order of struct ext_slot. */
+enum { X_KEY, X_NAME, X_SHAPES, X_DTYPES, X_FRAME, X_N };
+
 struct ext_slot {
-	char		*ext, *name, *shapes, *dtypes;
-	size_t		 extl, namel, shapesl, dtypesl;
+	char		*f[X_N];
+	size_t		 l[X_N];
 };
 
 struct ops_ext {
 	struct ext_slot	*s;
+	char		*kb;		/* "#CORR" keys */
+	size_t		 kcap;
 };
 
 struct ops_ext *
 ops_ext_new(void)
 {
-	struct ops_ext *x = xmalloc(sizeof(*x));
+	struct ops_ext *x = xcalloc(1, sizeof(*x));
 
 	x->s = xcalloc(EXT_SLOTS, sizeof(*x->s));
 	return x;
@@ -315,8 +417,39 @@ static void
 keep(char **d, size_t *dl, const char *s, size_t n)
 {
 	free(*d);
-	*d = xstrndup(s, n);
-	*dl = n;
+	*d = xstrndup(s != NULL ? s : "", s != NULL ? n : 0);
+	*dl = s != NULL ? n : 0;
+}
+
+static struct ext_slot *
+slot_of(struct ops_ext *x, const char *k, size_t kl)
+{
+	return &x->s[hash_bytes(k, kl, 0) % EXT_SLOTS];
+}
+
+/* The slot that holds key K, or NULL. */
+static struct ext_slot *
+find(struct ops_ext *x, const char *k, size_t kl)
+{
+	struct ext_slot *e = slot_of(x, k, kl);
+
+	if (kl == 0 || e->f[X_KEY] == NULL || e->l[X_KEY] != kl ||
+	    memcmp(e->f[X_KEY], k, kl) != 0)
+		return NULL;
+	return e;
+}
+
+/* "#CORR": runtime calls keyed apart from External ids. */
+static size_t
+corr_key(struct ops_ext *x, const char *c, size_t cl)
+{
+	if (x->kcap < cl + 2) {
+		x->kcap = 2 * (cl + 2);
+		x->kb = xrealloc(x->kb, x->kcap);
+	}
+	x->kb[0] = '#';
+	memcpy(x->kb + 1, c, cl);
+	return cl + 1;
 }
 
 /*
@@ -326,53 +459,91 @@ keep(char **d, size_t *dl, const char *s, size_t n)
  * needs, launched shortly before it, is almost always still there.
  */
 void
-ops_ext_add(struct ops_ext *x, const char *ext, size_t el, const char *name,
-    size_t nl, const char *sh, size_t shl, const char *dt, size_t dtl)
+ops_ext_add(struct ops_ext *x, const char *ext, size_t el,
+    const struct ops_task *t)
 {
-	struct ext_slot *e = &x->s[hash_bytes(ext, el, 0) % EXT_SLOTS];
+	struct ext_slot *e = slot_of(x, ext, el);
 
-	keep(&e->ext, &e->extl, ext, el);
-	keep(&e->name, &e->namel, name, nl);
-	keep(&e->shapes, &e->shapesl, sh, shl);
-	keep(&e->dtypes, &e->dtypesl, dt, dtl);
+	keep(&e->f[X_KEY], &e->l[X_KEY], ext, el);
+	keep(&e->f[X_NAME], &e->l[X_NAME], t->name, t->namel);
+	keep(&e->f[X_SHAPES], &e->l[X_SHAPES], t->f[OP_IN_SHAPES],
+	    t->fl[OP_IN_SHAPES]);
+	keep(&e->f[X_DTYPES], &e->l[X_DTYPES], t->f[OP_IN_DTYPES],
+	    t->fl[OP_IN_DTYPES]);
+	keep(&e->f[X_FRAME], &e->l[X_FRAME], t->frame, t->framel);
+}
+
+/*
+ * Older Kineto traces give a kernel the correlation id of its runtime
+ * call as External id; the call has the operator's.  Its operator is
+ * copied under "#CORR"; a call with no operator's id (the oldest
+ * traces) keeps T, the frame it was made in.
+ */
+void
+ops_ext_link(struct ops_ext *x, const char *corr, size_t cl,
+    const char *ext, size_t el, const struct ops_task *t)
+{
+	struct ext_slot *op = find(x, ext, el), *e;
+	size_t kl, i;
+
+	if (op == NULL && cl > 0 && t != NULL && t->framel > 0) {
+		/* no operator: the frame the call was made in */
+		kl = corr_key(x, corr, cl);
+		ops_ext_add(x, x->kb, kl, t);
+		return;
+	}
+	if (op == NULL || cl == 0)
+		return;
+	kl = corr_key(x, corr, cl);
+	if ((e = slot_of(x, x->kb, kl)) == op)
+		return;
+	keep(&e->f[X_KEY], &e->l[X_KEY], x->kb, kl);
+	for (i = X_NAME; i < X_N; i++)
+		keep(&e->f[i], &e->l[i], op->f[i], op->l[i]);
+}
+
+static void
+fill(const char **f, size_t *fl, const struct ext_slot *e, int i)
+{
+	if (*fl == 0) {
+		*f = e->f[i];
+		*fl = e->l[i];
+	}
 }
 
 void
-ops_ext_fill(struct ops_ext *x, const char *ext, size_t el,
-    struct ops_task *t)
+ops_ext_fill(struct ops_ext *x, const char *ext, size_t el, const char *corr,
+    size_t cl, struct ops_task *t)
 {
-	struct ext_slot *e = &x->s[hash_bytes(ext, el, 0) % EXT_SLOTS];
+	struct ext_slot *e = NULL;
+	/* an External id equal to the correlation id is the old link */
+	int old = el == cl && memcmp(ext, corr, el) == 0;
 
-	if (el == 0 || e->ext == NULL || e->extl != el ||
-	    memcmp(e->ext, ext, el) != 0)
+	if (!old)
+		e = find(x, ext, el);
+	if (e == NULL && cl > 0)
+		e = find(x, x->kb, corr_key(x, corr, cl));
+	if (e == NULL && old)
+		e = find(x, ext, el);
+	if (e == NULL)
 		return;
-	if (t->fl[OP_TYPE] == 0) {
-		t->f[OP_TYPE] = e->name;
-		t->fl[OP_TYPE] = e->namel;
-	}
-	if (t->fl[OP_IN_SHAPES] == 0) {
-		t->f[OP_IN_SHAPES] = e->shapes;
-		t->fl[OP_IN_SHAPES] = e->shapesl;
-	}
-	if (t->fl[OP_IN_DTYPES] == 0) {
-		t->f[OP_IN_DTYPES] = e->dtypes;
-		t->fl[OP_IN_DTYPES] = e->dtypesl;
-	}
+	fill(&t->f[OP_TYPE], &t->fl[OP_TYPE], e, X_NAME);
+	fill(&t->f[OP_IN_SHAPES], &t->fl[OP_IN_SHAPES], e, X_SHAPES);
+	fill(&t->f[OP_IN_DTYPES], &t->fl[OP_IN_DTYPES], e, X_DTYPES);
+	fill(&t->frame, &t->framel, e, X_FRAME);
 }
 
 void
 ops_ext_free(struct ops_ext *x)
 {
-	size_t i;
+	size_t i, k;
 
 	if (x == NULL)
 		return;
-	for (i = 0; i < EXT_SLOTS; i++) {
-		free(x->s[i].ext);
-		free(x->s[i].name);
-		free(x->s[i].shapes);
-		free(x->s[i].dtypes);
-	}
+	for (i = 0; i < EXT_SLOTS; i++)
+		for (k = 0; k < X_N; k++)
+			free(x->s[i].f[k]);
 	free(x->s);
+	free(x->kb);
 	free(x);
 }

@@ -13,7 +13,8 @@
 
 /* What a group is keyed by (-k). */
 enum ops_key {
-	OK_NAME, OK_TYPE, OK_SIG, OK_SCOPE, OK_CATEGORY, OK_PIPE, OK_CYCLES
+	OK_NAME, OK_TYPE, OK_SIG, OK_SCOPE, OK_CATEGORY, OK_SOURCE, OK_PIPE,
+	OK_CYCLES
 };
 
 /* The parts of a signature (-p), in the order they are joined. */
@@ -42,6 +43,8 @@ struct ops_task {
 	size_t		 fl[OP_NPARTS];
 	const char	*name, *core, *cat;
 	size_t		 namel, corel, catl;
+	const char	*frame;		/* the innermost user frame */
+	size_t		 framel;
 };
 
 struct ops_keyopts {
@@ -64,19 +67,31 @@ size_t	 ops_key_make(const struct ops_keyopts *, const struct ops_task *,
 	    char **, size_t *);
 
 /*
- * Kineto kernels carry no type or shapes: the host operator that
- * launched them does, under the same External id.  The last OPS_EXT_KEEP
- * host operators seen are kept (a launch is never far behind its
- * operator in a time-ordered stream), so memory stays bounded.
+ * Kineto kernels carry no type, shapes or stack: the host operator that
+ * launched them does, under the same External id (or, in older traces,
+ * through the runtime call of the same correlation id).  The last
+ * OPS_EXT_KEEP host operators seen are kept (a launch is never far
+ * behind its operator in a time-ordered stream), so memory stays
+ * bounded.
  */
 #define OPS_EXT_KEEP	65536
 struct ops_ext;
 struct ops_ext	*ops_ext_new(void);
-void	 ops_ext_add(struct ops_ext *, const char *, size_t, const char *,
-	    size_t, const char *, size_t, const char *, size_t);
-/* Fill T's type and input shapes/dtypes from the operator of EXT. */
-void	 ops_ext_fill(struct ops_ext *, const char *, size_t,
-	    struct ops_task *);
+/* The operator T (name, input shapes and dtypes, frame) of EXT. */
+void	 ops_ext_add(struct ops_ext *, const char *, size_t,
+	    const struct ops_task *);
+/*
+ * A runtime call of correlation CORR launched for the operator EXT, or
+ * (no such operator) from the frame of T.
+ */
+void	 ops_ext_link(struct ops_ext *, const char *, size_t, const char *,
+	    size_t, const struct ops_task *);
+/*
+ * Fill T's empty type, input shapes and dtypes and frame from the
+ * operator of EXT, else of the runtime call of CORR.
+ */
+void	 ops_ext_fill(struct ops_ext *, const char *, size_t, const char *,
+	    size_t, struct ops_task *);
 void	 ops_ext_free(struct ops_ext *);
 
 /* ---- the group table ---- */

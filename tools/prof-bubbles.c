@@ -3,7 +3,9 @@
  * step windows (prof-steps) and busy segments (prof-merge): per-step
  * gap metrics and severity tags, one bubble record per gap with the
  * kernels before and after it, group statistics and the whole-capture
- * gap analysis (analysis rules 3.1, 4, 5.1, 5.4, 8.2, 10).
+ * gap analysis (doc/analysis-rules.md: Busy time, Step bubble metrics,
+ * Bubbles and severity, Group statistics and the idle pattern,
+ * Whole-capture gaps).
  *
  * This file holds the options and the read loop; bubbles-gap.c follows
  * the gaps, bubbles-sum.c writes the summaries.

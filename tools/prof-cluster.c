@@ -12,8 +12,12 @@
  *               and how long the others waited for it
  *   rank_wait   per dev: the time it waited for others and the time it
  *               made others wait, over every matched collective
- *   cluster     the job's findings: the slow rank, the step skew and the
- *               compute imbalance between ranks
+ *   link        per (dev, transport link): the bytes communication.json
+ *               says the rank's ops moved over it, their transit time
+ *               and the bandwidth
+ *   cluster     the job's findings: the slow rank, the step skew, the
+ *               compute imbalance between ranks and, per link type, the
+ *               rank with the slowest link
  *
  * A collective is matched by (step, name, occurrence): the n-th time a
  * rank runs an op of that name within that step.  Ascend names carry the
@@ -34,6 +38,7 @@
 
 #include "cli.h"
 #include "devtab.h"
+#include "dtime.h"
 #include "diag.h"
 #include "hash.h"
 #include "kclass.h"
@@ -46,7 +51,7 @@ static const char *const added[] = {
 	"comm_exposed_ns", "idle_ns", "min_ns", "median_ns", "max_ns",
 	"skew_ratio", "slow_rank", "fast_rank", "last_rank", "seq",
 	"arrival_skew_ns", "waited_ns", "caused_ns", "matched", "last_count",
-	"evidence", "tags"
+	"transit_ns", "gbps", "evidence", "tags"
 };
 
 /* The step_trace_time metrics kept per step (prof-ingest's names). */
@@ -71,9 +76,20 @@ struct cop {
 	int64_t		 ts, dur;
 };
 
+/* What a rank's ops moved over one transport link (HCCS, RDMA ...). */
+struct rlink {
+	char		 name[16];	/* as pmu keys have it: "hccs" */
+	int64_t		 bytes, transit_ns;
+};
+
 struct rdev {
 	struct rstep	*steps;
 	size_t		 nsteps;
+	struct rlink	*links;
+	size_t		 nlinks;
+	size_t		 idx;		/* in devs.v, which does not move */
+	int64_t		 pp_stage;	/* its place in its pp group, or -1 */
+	int64_t		 pp_size;	/* pipeline stages, or 0: not said */
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
 };
@@ -128,7 +144,7 @@ op_slot(size_t dev, int kernel, const char *key)
 	return &lastop[i];
 }
 static struct {
-	int step, core, value, cat;
+	int step, core, value, cat, pmu, type;
 } c;
 static struct {
 	int64_t		 skew_num, skew_den;	/* flag skew above this */
@@ -175,14 +191,16 @@ dev_of(struct stage *st, size_t *idx)
 	size_t n;
 	const char *s = stage_get(st, COL_DEV, &n);
 	struct rdev *d;
+	int isnew;
 
 	if (n == 0)
 		return NULL;
-	d = devtab_get(&devs, s, n, NULL);
-	for (*idx = devs.n; *idx > 0; (*idx)--)
-		if (devs.v[*idx - 1].item == d)
-			break;
-	(*idx)--;
+	d = devtab_get(&devs, s, n, &isnew);
+	if (isnew) {
+		d->idx = devs.n - 1;
+		d->pp_stage = -1;
+	}
+	*idx = d->idx;
 	return d;
 }
 
@@ -239,6 +257,71 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	*op_slot(dev, kernel, key) = nops;	/* the table may have grown */
 }
 
+/* The link NAME (LEN bytes) of D, made on first sight. */
+static struct rlink *
+link_of(struct rdev *d, const char *name, size_t len)
+{
+	size_t i;
+
+	if (len >= sizeof(d->links[0].name))
+		len = sizeof(d->links[0].name) - 1;
+	for (i = 0; i < d->nlinks; i++)
+		if (strncmp(d->links[i].name, name, len) == 0 &&
+		    d->links[i].name[len] == '\0')
+			return &d->links[i];
+	d->links = xreallocarray(d->links, d->nlinks + 1, sizeof(*d->links));
+	memset(&d->links[d->nlinks], 0, sizeof(*d->links));
+	memcpy(d->links[d->nlinks].name, name, len);
+	return &d->links[d->nlinks++];
+}
+
+/*
+ * A communication.json op's links, from its pmu (prof-ingest(1)):
+ * LINK_transit_size_mb (decimal MB: bytes at scale 6) and
+ * LINK_transit_time_ms (ns at scale 6).  SDMA is the on-node links'
+ * sum again and is left out; a figure that does not parse is too.
+ */
+static void
+on_links(struct stage *st, struct rdev *d)
+{
+	static const char size_key[] = "_transit_size_mb=";
+	static const char time_key[] = "_transit_time_ms=";
+	size_t n, kl, vl;
+	const char *p, *e, *eq, *v, *end;
+	int64_t x;
+	int is_size;
+
+	if (c.pmu < 0)
+		return;
+	p = stage_get(st, c.pmu, &n);
+	for (end = p + n; p < end; p = e + 1) {
+		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
+			e = end;
+		if ((eq = memchr(p, '=', (size_t)(e - p))) == NULL)
+			continue;
+		v = eq + 1;
+		vl = (size_t)(e - v);
+		kl = (size_t)(v - p);
+		is_size = kl > sizeof(size_key) - 1 && memcmp(v -
+		    (sizeof(size_key) - 1), size_key, sizeof(size_key) - 1) ==
+		    0;
+		if (!is_size && !(kl > sizeof(time_key) - 1 && memcmp(v -
+		    (sizeof(time_key) - 1), time_key, sizeof(time_key) - 1) ==
+		    0))
+			continue;
+		kl -= sizeof(size_key) - 1;	/* both keys are as long */
+		if ((kl == 4 && memcmp(p, "sdma", 4) == 0) ||
+		    dtime_parse(v, vl, 6, &x) != DTIME_OK || x < 0)
+			continue;
+		if (is_size)
+			link_of(d, p, kl)->bytes = num_sat_add(
+			    link_of(d, p, kl)->bytes, x);
+		else
+			link_of(d, p, kl)->transit_ns = num_sat_add(
+			    link_of(d, p, kl)->transit_ns, x);
+	}
+}
+
 static void
 on_record(struct stage *st)
 {
@@ -279,7 +362,25 @@ on_record(struct stage *st)
 		    memcmp(core, "communication", 13) == 0) {
 			d->ncomm++;
 			on_comm(st, dev, 0);
+			on_links(st, d);
 		}
+	} else if (stage_is(st, "metric") && c.value >= 0 && c.cat >= 0 &&
+	    (s = stage_get(st, c.cat, &n), n == 17) &&
+	    memcmp(s, "profiler_metadata", 17) == 0) {
+		/* The pipeline layout profiler_metadata.json gave. */
+		s = stage_get(st, COL_NAME, &n);
+		v = stage_i64(st, c.value, &absent);
+		if (absent || v < 0)
+			return;
+		core = c.type >= 0 ? stage_get(st, c.type, &sn) : "";
+		if (c.type < 0)
+			sn = 0;
+		if (n == 14 && memcmp(s, "parallel_group", 14) == 0 &&
+		    sn == 2 && memcmp(core, "pp", 2) == 0)
+			d->pp_stage = v;
+		else if (n == 28 && memcmp(s, "pipeline_model_parallel_size",
+		    28) == 0)
+			d->pp_size = v;
 	} else if (stage_is(st, "metric") && c.value >= 0) {
 		s = stage_get(st, COL_NAME, &n);
 		for (k = 0; k < PM_N; k++)
@@ -671,6 +772,105 @@ rank_waits(struct stage *st, size_t *slow)
 	}
 }
 
+/* D's mean Computing per step, when the profiler measured some. */
+static int
+compute_mean(const struct rdev *d, int64_t *mean)
+{
+	__int128 acc = 0;	/* a sum of int64 values can pass int64 */
+	size_t j, steps = 0;
+
+	for (j = 0; j < d->nsteps; j++)
+		if (d->steps[j].pm[PM_COMPUTING] >= 0) {
+			acc += d->steps[j].pm[PM_COMPUTING];
+			steps++;
+		}
+	if (steps == 0)
+		return 0;
+	*mean = (int64_t)(acc / (__int128)steps);	/* a mean fits */
+	return 1;
+}
+
+/*
+ * Pipeline-parallel stages, from profiler_metadata.json's pp groups (a
+ * rank's stage is its place in its pp group): each stage's compute per
+ * step is the mean over its ranks of their mean Computing; the slowest
+ * stage sets the pace, and every other stage idles for the difference
+ * each step, the bubble the imbalance forces (on top of the pipeline's
+ * own fill and drain).  Written when two stages have measured ranks; a
+ * pipeline whose stream holds one stage only is said to be so (tag
+ * one_stage), as its imbalance cannot be seen from one side.
+ */
+static void
+stage_imbalance(struct stage *st)
+{
+	enum { MAXSTAGES = 64 };
+	__int128 acc[MAXSTAGES] = { 0 };
+	size_t nr[MAXSTAGES] = { 0 }, i, len = 0, nst = 0;
+	int64_t mean, sm, mx = -1, mn = INT64_MAX, size = 0;
+	int64_t s, slow = -1, fast = -1;
+	char ev[1024], ms[NUM_BUFSIZE], buf[32];
+	struct srec *r;
+
+	for (i = 0; i < devs.n; i++) {
+		const struct rdev *d = dev_at(i);
+
+		if (d->pp_size > size)
+			size = d->pp_size;
+		if (d->pp_stage < 0 || d->pp_stage >= MAXSTAGES ||
+		    !compute_mean(d, &mean))
+			continue;
+		acc[d->pp_stage] += mean;
+		nr[d->pp_stage]++;
+	}
+	if (size < 2)
+		return;
+	ev[0] = '\0';
+	for (s = 0; s < MAXSTAGES; s++) {
+		if (nr[s] == 0)
+			continue;
+		nst++;
+		sm = (int64_t)(acc[s] / (__int128)nr[s]);
+		if (sm > mx)
+			mx = sm, slow = s;
+		if (sm < mn)
+			mn = sm, fast = s;
+		num_ratio(ms, sm, 1000000, 3);
+		if (len + 1 < sizeof(ev))
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len,
+			    "%sstage %" PRId64 " %s ms (%zu rank%s)", len ?
+			    ", " : "", s, ms, nr[s], nr[s] == 1 ? "" : "s");
+	}
+	if (nst == 0)
+		return;
+	r = rec(st, "cluster", "", "stage_imbalance");
+	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)nst);
+	if (nst < 2) {
+		if (len + 1 < sizeof(ev))
+			(void)snprintf(ev + len, sizeof(ev) - len, "; a "
+			    "pipeline of %" PRId64 " stages, of which the stream "
+			    "holds measured ranks of one: its imbalance cannot "
+			    "be measured", size);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		srec_set_str(r, stage_col(st, "tags"), "one_stage");
+		stage_put(st, r);
+		return;
+	}
+	srec_set_i64(r, stage_col(st, "min_ns"), mn);
+	srec_set_i64(r, stage_col(st, "max_ns"), mx);
+	set_ratio(r, "skew_ratio", st, mx - mn, mn);
+	snprintf(buf, sizeof(buf), "stage %" PRId64, slow);
+	srec_set_str(r, stage_col(st, "slow_rank"), buf);
+	snprintf(buf, sizeof(buf), "stage %" PRId64, fast);
+	srec_set_str(r, stage_col(st, "fast_rank"), buf);
+	num_ratio(ms, mx - mn, 1000000, 3);
+	if (len + 1 < sizeof(ev))
+		(void)snprintf(ev + len, sizeof(ev) - len, "; stage %" PRId64
+		    " idles up to %s ms a step waiting for stage %" PRId64,
+		    fast, ms, slow);
+	srec_set_str(r, stage_col(st, "evidence"), ev);
+	stage_put(st, r);
+}
+
 /*
  * The mean Computing per step of each rank that the profiler measured,
  * max over min: ranks that do unequal work (pipeline stages, uneven
@@ -679,8 +879,7 @@ rank_waits(struct stage *st, size_t *slow)
 static void
 compute_imbalance(struct stage *st)
 {
-	size_t i, j, n = 0, steps;
-	__int128 acc;		/* a sum of int64 values can pass int64 */
+	size_t i, n = 0;
 	int64_t sum, mx = -1, mn = INT64_MAX;
 	const char *slow = NULL, *fast = NULL;
 	char ev[1024], ms[NUM_BUFSIZE];
@@ -689,14 +888,8 @@ compute_imbalance(struct stage *st)
 
 	ev[0] = '\0';
 	for (i = 0; i < devs.n; i++) {
-		for (j = 0, acc = 0, steps = 0; j < dev_at(i)->nsteps; j++)
-			if (dev_at(i)->steps[j].pm[PM_COMPUTING] >= 0) {
-				acc += dev_at(i)->steps[j].pm[PM_COMPUTING];
-				steps++;
-			}
-		if (steps == 0)
+		if (!compute_mean(dev_at(i), &sum))
 			continue;
-		sum = (int64_t)(acc / (__int128)steps);	/* a mean fits */
 		n++;
 		if (slow == NULL || sum > mx) {
 			mx = sum;
@@ -723,6 +916,90 @@ compute_imbalance(struct stage *st)
 	srec_set_str(r, stage_col(st, "fast_rank"), fast);
 	srec_set_str(r, stage_col(st, "evidence"), ev);
 	stage_put(st, r);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Per rank and link, what its ops moved and how fast; then per link type
+ * used by two ranks or more, the rank whose link was slowest (bytes over
+ * transit time, as msprof-analyze computes Bandwidth(GB/s): 1 GB/s is a
+ * byte per ns) against the median of the ranks, tagged SLOW_LINK below
+ * 80 % of it.  No peak is assumed: the links' rated speeds depend on the
+ * machine (HCCS generation, the RDMA NIC), which the trace does not say.
+ */
+static void
+links(struct stage *st)
+{
+	char names[16][16], buf[NUM_BUFSIZE], mb[NUM_BUFSIZE], ev[512];
+	size_t nn = 0, i, j, k, n;
+	int64_t *bw = xreallocarray(NULL, devs.n + 1, sizeof(*bw)), worst, med;
+	const char *slow;
+	struct srec *r;
+	struct rlink *l;
+
+	for (i = 0; i < devs.n; i++)
+		for (j = 0; j < dev_at(i)->nlinks; j++) {
+			l = &dev_at(i)->links[j];
+			r = rec(st, "link", devs.v[i].name, l->name);
+			srec_set_i64(r, stage_col(st, "bytes"), l->bytes);
+			srec_set_i64(r, stage_col(st, "transit_ns"),
+			    l->transit_ns);
+			if (l->transit_ns > 0)
+				srec_set(r, stage_col(st, "gbps"), buf,
+				    num_ratio(buf, l->bytes, l->transit_ns,
+				    3));
+			stage_put(st, r);
+			for (k = 0; k < nn && strcmp(names[k], l->name); k++)
+				;
+			if (k == nn && nn < 16)
+				memcpy(names[nn++], l->name, 16);
+		}
+	for (k = 0; k < nn; k++) {
+		/* bandwidth in bytes per ms (GB/s x 1e6), to compare exactly */
+		worst = INT64_MAX;
+		slow = NULL;
+		for (i = 0, n = 0; i < devs.n; i++)
+			for (j = 0; j < dev_at(i)->nlinks; j++) {
+				l = &dev_at(i)->links[j];
+				if (strcmp(l->name, names[k]) != 0 ||
+				    l->transit_ns <= 0 || l->bytes <= 0)
+					continue;
+				bw[n] = (int64_t)((__int128)l->bytes * 1000000 /
+				    l->transit_ns);
+				if (bw[n] < worst) {
+					worst = bw[n];
+					slow = devs.v[i].name;
+				}
+				n++;
+			}
+		if (n < 2)
+			continue;
+		qsort(bw, n, sizeof(*bw), cmp_i64);
+		med = bw[n / 2];	/* the upper median: of two, the other */
+		r = rec(st, "cluster", "", "slow_link");
+		srec_set_str(r, stage_col(st, "scope"), names[k]);
+		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
+		srec_set_str(r, stage_col(st, "slow_rank"), slow);
+		srec_set(r, stage_col(st, "gbps"), buf, num_ratio(buf, worst,
+		    1000000, 3));
+		set_ratio(r, "skew_ratio", st, med - worst, worst);
+		num_ratio(mb, med, 1000000, 3);
+		snprintf(ev, sizeof(ev), "%s: rank %s moved %s GB/s against "
+		    "a median of %s GB/s over %zu ranks", names[k], slow, buf,
+		    mb, n);
+		srec_set_str(r, stage_col(st, "evidence"), ev);
+		if ((__int128)worst * 100 < (__int128)med * 80)
+			srec_set_str(r, stage_col(st, "tags"), "SLOW_LINK");
+		stage_put(st, r);
+	}
+	free(bw);
 }
 
 static void
@@ -773,6 +1050,8 @@ summarize(struct stage *st)
 		stage_put(st, r);
 	}
 	compute_imbalance(st);
+	stage_imbalance(st);
+	links(st);
 }
 
 static void
@@ -792,6 +1071,8 @@ run(const char *path, int argc, char *argv[])
 	c.core = stage_col(st, "core");
 	c.cat = stage_col(st, "cat");
 	c.value = stage_col(st, "value");
+	c.pmu = stage_col(st, "pmu");
+	c.type = stage_col(st, "type");
 	devtab_init(&devs, sizeof(struct rdev));
 	while (stage_next(st)) {
 		on_record(st);
@@ -807,6 +1088,7 @@ run(const char *path, int argc, char *argv[])
 		for (j = 0; j < dev_at(i)->nsteps; j++)
 			free(dev_at(i)->steps[j].step);
 		free(dev_at(i)->steps);
+		free(dev_at(i)->links);
 	}
 	devtab_free(&devs);
 }

@@ -38,7 +38,8 @@ usage(void)
 	    "  -b, --band=LO-HI    ratios within this band are not flagged "
 	    "(default 0.8-1.2)\n"
 	    "  -f, --format=FMT    md (default), json or tsv\n"
-	    "  -k, --key=KEY       name, type, sig, scope, category, pipe or "
+	    "  -k, --key=KEY       name, type, sig, scope, category, source, "
+	    "pipe or "
 	    "cycles (default:\n"
 	    "                      name; sig against a reference table)\n"
 	    "  -n, --top=N         rows in the ranking and the explained "
@@ -296,7 +297,8 @@ main(int argc, char **argv)
 	}
 	if (key != NULL && ops_key_parse(key, &o.ko.key) < 0)
 		cli_usage_error("option '--key': invalid value '%s' (want "
-		    "name, type, sig, scope, category, pipe or cycles)", key);
+		    "name, type, sig, scope, category, source, pipe or "
+		    "cycles)", key);
 	if (parts != NULL && ops_parts_parse(parts, &o.ko.parts) < 0)
 		cli_usage_error("option '--parts': invalid list '%s'", parts);
 	if (top != NULL)

@@ -29,6 +29,8 @@
 #include "xalloc.h"
 
 static int exit_status = EXIT_OK;
+static const char *tmp_dir;	/* -T, for the readers' copies */
+static int inventory;		/* -i */
 int ingest_lenient;
 
 static int	 is_output(const char *);
@@ -62,8 +64,11 @@ usage(void)
 	printf("Formats: torch_npu ASCEND_PROFILER_OUTPUT (kernel_details.csv, "
 	    "trace_view.json,\ncommunication.json, step_trace_time.csv), msprof "
 	    "op_summary_*.csv, PyTorch\nKineto traces (*.json, *.json.gz), the "
-	    "Ascend op simulator trace.json, and\nany Chrome trace JSON.  See "
-	    "prof-ingest(1) and prof-tsv(5).\n\n");
+	    "Ascend op simulator trace.json, and\nany Chrome trace JSON; "
+	    "SQLite exports: torch_npu and msprof databases\n"
+	    "(ascend_pytorch_profiler_N.db, msprof_*.db, report_*.db, "
+	    "analysis.db) and\nNsight Systems (nsys export --type sqlite).  "
+	    "See prof-ingest(1) and prof-tsv(5).\n\n");
 	printf("Exit status: 0 if all input was read, 1 if some input was bad "
 	    "or unreadable\n(records before the damage are still written), "
 	    "2 for usage errors.\n");
@@ -170,6 +175,8 @@ ingest_member(struct input *in, const char *name,
 		ctx.rank = rank_from_run_dir(run);
 	ctx.run = run;
 	ctx.fmt = fmt;
+	ctx.tmpdir = tmp_dir;
+	ctx.inventory = inventory;
 	if (fmt->read(in, input_where(in), &ctx) != 0) {
 		exit_status = EXIT_BAD;
 		/* The reader's complaint may be the symptom of corruption. */
@@ -577,6 +584,8 @@ main(int argc, char **argv)
 			cli_usage_error("'%s' is both an input and the output "
 			    "file: refusing to overwrite it", argv[i]);
 
+	tmp_dir = so.tmpdir;
+	inventory = so.inventory;
 	sink_init(&so);
 	if (optind == argc)
 		ingest_operand("-");

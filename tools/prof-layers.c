@@ -1,7 +1,8 @@
 /*
  * prof-layers: what the model does, layer by layer, from the trace
- * alone (the architecture pipeline A1-A7 of the analysis spec, section
- * 9, for Ascend and GPU names).
+ * alone (the method's architecture pipeline, A1 to A7: doc/analysis-
+ * rules.md, Markers and passes to Streams and communication overlap,
+ * for Ascend and GPU names).
  *
  * Attention kernels mark layers: one per layer and pass.  Kernels pass
  * through annotated with their pass, layer and layer type; pass, layer
@@ -92,6 +93,29 @@ usage(void)
 	printf("Exit status: 0 on success, 1 if the input was bad or "
 	    "unreadable, 2 for\nusage errors.\n");
 	exit(EXIT_OK);
+}
+
+struct ltype *
+ldev_pend(struct ldev *d, int t)
+{
+	if (d->pend == NULL)
+		d->pend = xcalloc(NLTYPES, sizeof(*d->pend));
+	return &d->pend[t];
+}
+
+struct ltype *
+ldev_type(struct ldev *d, int ph, int t)
+{
+	if (d->types == NULL)
+		d->types = xcalloc((size_t)NPHASES * NLTYPES,
+		    sizeof(*d->types));
+	return &d->types[ph * NLTYPES + t];
+}
+
+int
+ldev_has_type(const struct ldev *d, int ph, int t)
+{
+	return d->types != NULL && d->types[ph * NLTYPES + t].n > 0;
 }
 
 static struct ldev *
@@ -197,16 +221,13 @@ do_hstep(void)
 	size_t dl;
 	const char *dev = stage_get(lst, COL_DEV, &dl);
 	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
-	size_t i;
+	/* A device's window is the one of its own name (dev_of). */
+	struct ldev *d = devtab_find(&devs, dev, dl);
 
 	w->hsteps++;
-	for (i = 0; i < devs.n; i++) {
-		struct ldev *d = devs.v[i].item;
-
-		if (d->win == w && d->nk > 0 && !d->seen_marker &&
-		    d->family == FAM_NONE)
-			d->win_hsteps++;
-	}
+	if (d != NULL && d->win == w && d->nk > 0 && !d->seen_marker &&
+	    d->family == FAM_NONE)
+		d->win_hsteps++;
 	stage_pass(lst);
 }
 
@@ -230,11 +251,13 @@ free_devs(void)
 	for (i = 0; i < devs.n; i++) {
 		struct ldev *d = devs.v[i].item;
 
-		for (j = 0; j < NLTYPES; j++) {
+		for (j = 0; j < NLTYPES && d->pend != NULL; j++)
 			ltype_free(&d->pend[j]);
+		for (j = 0; j < NLTYPES && d->types != NULL; j++)
 			for (ph = 0; ph < NPHASES; ph++)
-				ltype_free(&d->types[ph][j]);
-		}
+				ltype_free(ldev_type(d, ph, (int)j));
+		free(d->pend);
+		free(d->types);
 		for (j = 0; j < d->nstreams; j++) {
 			free(d->streams[j].track);
 			free(d->streams[j].run.s);

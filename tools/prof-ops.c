@@ -59,7 +59,22 @@ static struct ops_ext *ext;
 static char *keybuf;
 static size_t keycap;
 static int c_part[OP_NPARTS], c_core, c_cat, c_ext, c_flops, c_bytes,
-    c_pmu, c_tags;
+    c_pmu, c_tags, c_corr, c_frame;
+
+/*
+ * -k source: the user frames open on each host thread (python_function
+ * events and operators that carry a frame), innermost last, so that an
+ * operator without a stack of its own takes the innermost one around
+ * it.  Bounded by the nesting depth of each thread.
+ */
+struct pyframes {
+	int64_t		*end;
+	char	       **frame;
+	size_t		 n, cap;
+};
+static struct devtab threads;	/* "dev\ttrack" -> struct pyframes */
+static char *thrkey;
+static size_t thrcap;
 
 static void
 usage(void)
@@ -75,7 +90,8 @@ usage(void)
 	    "  -d, --depth=N       scope key: the first N scope parts "
 	    "(default 0: the\n"
 	    "                      innermost scope of each op)\n"
-	    "  -k, --key=KEY       name, type, sig, scope, category, pipe or "
+	    "  -k, --key=KEY       name, type, sig, scope, category, source, "
+	    "pipe or "
 	    "cycles\n"
 	    "                      (default name)\n"
 	    "  -m, --exact=N       durations kept per group for an exact "
@@ -123,27 +139,118 @@ task_fields(struct ops_task *t)
 	    &t->namel);
 	t->core = stage_get(st, c_core, &t->corel);
 	t->cat = stage_get(st, c_cat, &t->catl);
+	t->frame = stage_get(st, c_frame, &t->framel);
 	if (ext != NULL && c_ext >= 0) {
-		size_t el;
+		size_t el, cl;
 		const char *e = stage_get(st, c_ext, &el);
+		const char *c = stage_get(st, c_corr, &cl);
 
-		ops_ext_fill(ext, e, el, t);
+		ops_ext_fill(ext, e, el, c, cl, t);
 	}
 }
 
-/* A Kineto host operator: the type and shapes of the kernels it launches. */
+/* The user frames open on the current record's thread at TS. */
+static struct pyframes *
+thread_frames(int64_t ts)
+{
+	size_t dl, tl;
+	const char *d = stage_get(st, COL_DEV, &dl);
+	const char *tr = stage_get(st, COL_TRACK, &tl);
+	struct pyframes *p;
+	int isnew;
+
+	if (thrcap < dl + tl + 2) {
+		thrcap = 2 * (dl + tl + 2);
+		thrkey = xrealloc(thrkey, thrcap);
+	}
+	memcpy(thrkey, d, dl);
+	thrkey[dl] = '\t';
+	memcpy(thrkey + dl + 1, tr, tl);
+	p = devtab_get(&threads, thrkey, dl + tl + 1, &isnew);
+	while (p->n > 0 && p->end[p->n - 1] <= ts)
+		free(p->frame[--p->n]);
+	return p;
+}
+
+/*
+ * A host record with a frame opens it on its thread until its end; an
+ * operator without one takes the innermost open one (T's frame).
+ */
+static void
+track_frames(struct ops_task *t)
+{
+	int64_t ts = stage_ts(st), dur = stage_dur(st);
+	struct pyframes *p;
+
+	if (ts == STAGE_NO_TS || dur < 0)
+		return;
+	p = thread_frames(ts);
+	if (t->framel == 0) {
+		if (p->n > 0) {
+			t->frame = p->frame[p->n - 1];
+			t->framel = strlen(t->frame);
+		}
+		return;
+	}
+	if (p->n == p->cap) {
+		p->cap = 2 * p->cap + 8;
+		p->end = xreallocarray(p->end, p->cap, sizeof(*p->end));
+		p->frame = xreallocarray(p->frame, p->cap, sizeof(*p->frame));
+	}
+	p->end[p->n] = ts + dur;
+	p->frame[p->n++] = xstrndup(t->frame, t->framel);
+}
+
+/* A host operator's category: "cpu_op", or "Operator" in older traces. */
+static int
+host_op(const char *cat)
+{
+	return strcmp(cat, "cpu_op") == 0 || strcmp(cat, "Operator") == 0;
+}
+
+/*
+ * A Kineto host operator: the type, shapes and frame of the kernels it
+ * launches; a runtime call: the link from its correlation id to it.
+ */
 static void
 do_host(void)
 {
-	size_t el, nl, sl, dl;
+	size_t el, cl;
 	const char *e = stage_get(st, c_ext, &el);
-	const char *n = stage_get(st, COL_NAME, &nl);
-	const char *s = stage_get(st, c_part[OP_IN_SHAPES], &sl);
-	const char *dt = stage_get(st, c_part[OP_IN_DTYPES], &dl);
+	const char *c = stage_get(st, c_corr, &cl);
+	struct ops_task t;
 
-	if (el > 0 && nl > 0 && strcmp(stage_get(st, c_cat, NULL), "cpu_op")
-	    == 0)
-		ops_ext_add(ext, e, el, n, nl, s, sl, dt, dl);
+	memset(&t, 0, sizeof(t));
+	t.name = stage_get(st, COL_NAME, &t.namel);
+	t.f[OP_IN_SHAPES] = stage_get(st, c_part[OP_IN_SHAPES],
+	    &t.fl[OP_IN_SHAPES]);
+	t.f[OP_IN_DTYPES] = stage_get(st, c_part[OP_IN_DTYPES],
+	    &t.fl[OP_IN_DTYPES]);
+	t.frame = stage_get(st, c_frame, &t.framel);
+	if (opts.ko.key == OK_SOURCE)
+		track_frames(&t);
+	if (host_op(stage_get(st, c_cat, NULL))) {
+		if (el > 0 && t.namel > 0)
+			ops_ext_add(ext, e, el, &t);
+	} else if (cl > 0)
+		ops_ext_link(ext, c, cl, e, el, &t);
+}
+
+static void
+free_frames(void)
+{
+	struct pyframes *p;
+	size_t i;
+
+	for (i = 0; i < threads.n; i++) {
+		p = threads.v[i].item;
+		while (p->n > 0)
+			free(p->frame[--p->n]);
+		free(p->end);
+		free(p->frame);
+	}
+	devtab_free(&threads);
+	free(thrkey);
 }
 
 /*
@@ -490,6 +597,8 @@ find_cols(void)
 	c_bytes = stage_col(st, "bytes");
 	c_pmu = stage_col(st, "pmu");
 	c_tags = stage_col(st, "tags");
+	c_corr = stage_col(st, "corr");
+	c_frame = stage_col(st, "frame");
 }
 
 static void
@@ -501,6 +610,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct odev));
+	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
 	st = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
@@ -527,6 +637,7 @@ run(const char *path, int argc, char *argv[])
 	ops_tab_free(&tab);
 	ops_ext_free(ext);
 	devtab_free(&devs);
+	free_frames();
 	free(keybuf);
 }
 
@@ -582,7 +693,8 @@ main(int argc, char **argv)
 	}
 	if (ops_key_parse(key, &opts.ko.key) < 0)
 		cli_usage_error("option '--key': invalid value '%s' (want "
-		    "name, type, sig, scope, category, pipe or cycles)", key);
+		    "name, type, sig, scope, category, source, pipe or "
+		    "cycles)", key);
 	opts.ko.parts = (1u << OP_NPARTS) - 1;
 	if (parts != NULL && ops_parts_parse(parts, &opts.ko.parts) < 0)
 		cli_usage_error("option '--parts': invalid list '%s'", parts);

@@ -24,7 +24,7 @@
 #include "render.h"
 #include "xalloc.h"
 
-static struct render_opts opts = { 5, 10, 20, 0, 0, 500, NULL, 1 };
+static struct render_opts opts = { 5, 10, 20, 0, 0, 500, NULL, 1, 0 };
 
 /*
  * The output formats, in the order -o writes them (the Chrome trace is
@@ -84,6 +84,7 @@ hooks(const struct tsvr *in, void *arg)
 	if (rc->arch != NULL)
 		arch_record(in, rc->arch);
 	ranks_record(in, rc->ranks);
+	opsv_record(in, rc->ops);
 }
 
 static void
@@ -116,6 +117,12 @@ usage(void)
 	    "communication,\n"
 	    "                      waiting, idle), roofline (kernels against "
 	    "the peaks)\n"
+	    "  -z, --gzip          -f chrome: write the trace gzip-compressed "
+	    "(-o: as\n"
+	    "                      trace_NAME.json.gz; Perfetto opens it)\n"
+	    "  -D, --device-only   -f chrome: only the devices and the "
+	    "overlays (no host\n"
+	    "                      threads, no flows)\n"
 	    "  -o, --output-dir=DIR  write the report files into DIR "
 	    "(every format, or\n"
 	    "                      only -f's) instead of standard output\n"
@@ -234,10 +241,11 @@ read_model(struct rctx *rc, const char *path, unsigned needs, FILE *stream)
 	opts.spans = (needs & RF_SPANS) != 0;
 	opts.points = (needs & RF_POINTS) != 0;
 	if (needs & RF_STREAM)
-		rc->chrome = chrome_open(stream);
+		rc->chrome = chrome_open(stream, opts.chrome);
 	if (needs & RF_ARCH)
 		rc->arch = arch_open();
 	rc->ranks = ranks_open();
+	rc->ops = opsv_open();
 	model_read(&model, path, &opts, hooks, rc);
 }
 
@@ -246,6 +254,7 @@ static void
 run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 {
 	const struct rformat *f, *streamed = NULL;
+	const char *sext = NULL;
 	struct rctx rc;
 	unsigned needs = 0;
 	FILE *sf = NULL, *out;
@@ -272,11 +281,10 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 	opts.warn_roof = 0;
 	if (streamed != NULL) {
 		/* The profile's name, in the file's, is known only later. */
-		n = strlen(dir) + strlen(streamed->stem) +
-		    strlen(streamed->ext) + 8;
+		sext = opts.chrome & CHROME_GZIP ? "json.gz" : streamed->ext;
+		n = strlen(dir) + strlen(streamed->stem) + strlen(sext) + 8;
 		spath = xmalloc(n);
-		snprintf(spath, n, "%s/.%s.%s.tmp", dir, streamed->stem,
-		    streamed->ext);
+		snprintf(spath, n, "%s/.%s.%s.tmp", dir, streamed->stem, sext);
 		if ((sf = fopen(spath, "w")) == NULL)
 			diag_errno(EXIT_BAD, "%s", spath);
 		tmp_path = spath;
@@ -287,9 +295,9 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		streamed->write(&rc);
 		finish(sf, xstrdup(spath));
 		p = xmalloc(strlen(dir) + strlen(streamed->stem) +
-		    strlen(model.name) + strlen(streamed->ext) + 4);
+		    strlen(model.name) + strlen(sext) + 4);
 		sprintf(p, "%s/%s_%s.%s", dir, streamed->stem, model.name,
-		    streamed->ext);
+		    sext);
 		if (rename(spath, p) != 0)
 			diag_errno(EXIT_BAD, "%s", p);
 		tmp_path = NULL;
@@ -305,7 +313,10 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 		f->write(&rc);
 		finish(out, xstrdup(p));
 		tmp_path = NULL;
-		/* Step A9 of the analysis rules: tell the user the path. */
+		/*
+		 * Step A9 of the method: tell the user the path
+		 * (doc/analysis-rules.md, Reports).
+		 */
 		if (f->needs & RF_SAY)
 			fprintf(stderr, "%s: %s written to %s\n",
 			    diag_progname(), f->what, p);
@@ -313,6 +324,7 @@ run_dir(const char *path, const char *dir, const char *fmt, const char *chart)
 	}
 	arch_close(rc.arch);
 	ranks_close(rc.ranks);
+	opsv_close(rc.ops);
 }
 
 /* One format on standard output. */
@@ -329,6 +341,7 @@ run(const char *path, const char *fmt, const char *chart)
 	f->write(&rc);
 	arch_close(rc.arch);
 	ranks_close(rc.ranks);
+	opsv_close(rc.ops);
 }
 
 int
@@ -336,6 +349,8 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "chart",	required_argument,	NULL, 'c' },
+		{ "device-only", no_argument,		NULL, 'D' },
+		{ "gzip",	no_argument,		NULL, 'z' },
 		{ "format",	required_argument,	NULL, 'f' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "name",	required_argument,	NULL, 'N' },
@@ -350,11 +365,14 @@ main(int argc, char **argv)
 	int c;
 
 	cli_init("prof-render");
-	while ((c = getopt_long(argc, argv, "c:f:hk:N:n:o:s:V", longopts,
+	while ((c = getopt_long(argc, argv, "c:Df:hk:N:n:o:s:Vz", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			chart = lookup(optarg, 1, "--chart");
+			break;
+		case 'D':
+			opts.chrome |= CHROME_DEVICE_ONLY;
 			break;
 		case 'f':
 			fmt = lookup(optarg, 0, "--format");
@@ -386,12 +404,18 @@ main(int argc, char **argv)
 		case 'V':
 			cli_version();
 			break;
+		case 'z':
+			opts.chrome |= CHROME_GZIP;
+			break;
 		default:
 			cli_try_help();
 		}
 	}
 	if (argc - optind > 1)
 		cli_usage_error("extra operand '%s'", argv[optind + 1]);
+	if (opts.chrome != 0 && fmt != NULL && strcmp(fmt, "chrome") != 0)
+		cli_usage_error("options '--gzip' and '--device-only' need "
+		    "'--format=chrome'");
 	if (chart != NULL && fmt != NULL && strcmp(fmt, "svg") != 0)
 		cli_usage_error("option '--chart' needs '--format=svg'");
 	if (chart != NULL && fmt == NULL && dir == NULL)

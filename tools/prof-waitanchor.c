@@ -1,6 +1,7 @@
 /*
  * prof-waitanchor: the op-level view of a prof-tsv stream, with the wait
- * anchor, wait pollution and AI CPU exposure rules of the analysis spec.
+ * anchor, wait pollution and AI CPU exposure rules of
+ * doc/analysis-rules.md (Wait anchors, AI CPU overlap classes).
  *
  * Kernels pass through (tagged where a rule applies to the single
  * kernel); every op gets one summary record at the end.  This file is
@@ -131,7 +132,8 @@ srec_tags(struct srec *r, const char *new)
 
 /*
  * Finish an AI CPU kernel: its masked ratio is the part of it that the
- * union of compute kernels on the device covers (spec 5.3).  It is
+ * union of compute kernels on the device covers (doc/analysis-rules.md,
+ * AI CPU overlap classes).  It is
  * exposed (AICPU_EXPOSED_RISK) when it borders or overlaps a bubble and
  * is not masked; without bubble records, when its class is
  * AICPU_EXPOSED_NOT_ALLOWED.

@@ -359,7 +359,10 @@ track(struct rctx *rc, const char *t)
 	fprintf(rc->out, "%s", *t ? t : "-");
 }
 
-/* Stream | Purpose | ... | Overlaps with (rule A7). */
+/*
+ * Stream | Purpose | ... | Overlaps with (rule A7 of the method:
+ * doc/analysis-rules.md, Streams and communication overlap).
+ */
 static void
 stream_table(struct rctx *rc, const struct arows *s, const struct arows *o)
 {
@@ -597,7 +600,7 @@ by_idle(const void *a, const void *b)
 
 /*
  * Which structure holds the idle time and which side carries the cost
- * (the structure-level drill-down of the analysis rules, 3.3 and 8.1):
+ * (the structure-level drill-down of doc/analysis-rules.md, Reports):
  * the layer type with the most device idle, the side against the
  * block, and the layers with the most idle inside and before them.
  */

@@ -26,7 +26,10 @@ seq_first(const struct adev *d)
 	return d->r[AR_SEQ].n > 0 ? &d->r[AR_SEQ].v[0] : NULL;
 }
 
-/* The median marker of every pass, a row per phase (rule A1). */
+/*
+ * The median marker of every pass, a row per phase (rule A1 of the
+ * method: doc/analysis-rules.md, Markers and passes).
+ */
 static void
 marker_rows(struct rctx *rc, const struct arows *p, int conv)
 {
@@ -212,9 +215,10 @@ ms_or(struct rctx *rc, const char *ns)
 }
 
 /*
- * What every pass costs (the four views of the analysis rules, 3.3 and
- * 3.4), its block and side, the device idle inside its layers and
- * between them, its share of the step and its task classes.
+ * What every pass costs (the four views of doc/analysis-rules.md,
+ * Block, side and the four timing views), its block and side, the
+ * device idle inside its layers and between them, its share of the step
+ * and its task classes.
  */
 void
 arch_costs(struct rctx *rc, const struct adev *d)

@@ -1,6 +1,7 @@
 /*
- * -f json: the anomaly_discovery object of the analysis rules (schema
- * shared/reference/anomaly_discovery.schema.json), every required field
+ * -f json: the anomaly_discovery object of the analysis rules
+ * (doc/analysis-rules.md, Reports; the schema is
+ * tests/prof-render/anomaly_discovery.schema.json), every required field
  * present, plus extra fields the schema allows: dev on every array item,
  * per-device capture figures, per-step results, structure, AI CPU
  * classes and recommendations.
@@ -94,6 +95,28 @@ i64(struct jw *jw, int64_t v)
 {
 	sep(jw);
 	fprintf(jw->out, "%" PRId64, v);
+}
+
+/* The writer for other files' members (render.h). */
+void jw_key(struct jw *jw, const char *k) { key(jw, k); }
+void jw_open(struct jw *jw, int c) { open_(jw, c); }
+void jw_close(struct jw *jw, int c) { close_(jw, c); }
+void jw_str(struct jw *jw, const char *s) { str(jw, s); }
+void jw_strnull(struct jw *jw, const char *s) { str_or_null(jw, s); }
+void jw_num(struct jw *jw, const char *s, int k) { num(jw, s, k); }
+
+void
+jw_null(struct jw *jw)
+{
+	sep(jw);
+	fputs("null", jw->out);
+}
+
+void
+jw_bool(struct jw *jw, int b)
+{
+	sep(jw);
+	fputs(b ? "true" : "false", jw->out);
 }
 
 /* NS / 10^K exactly. */
@@ -734,6 +757,8 @@ render_json(struct rctx *rc)
 	if (ranks_count(rc->ranks, RK_CLUSTER) +
 	    ranks_count(rc->ranks, RK_RANK_WAIT) > 0)
 		key(jw, "across_ranks"), across_ranks(jw, rc->ranks);
+	if (opsv_any(rc->ops))
+		key(jw, "ops"), json_ops(jw, rc);
 	key(jw, "enabled"), boolean(jw, 1);
 	g = w != NULL ? model_dominant(w) : NULL;
 	key(jw, "dominant_group_id"), str_or_null(jw, g != NULL ? g->id : NULL);

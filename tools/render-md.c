@@ -2,11 +2,12 @@
  * -f md: the Markdown anomaly report, in the four sections of a
  * performance report (Summary, Metrics, Findings, Recommendations): the
  * verdict of every rank and the time budget of a step first
- * (render-mdverdict.c), then what section 8.1 of the analysis rules
- * requires: the bubble-first answers to the five questions, the dominant
- * group's metrics, the top bubbles with their host evidence and the
- * kernels around them, the soft labels with their evidence chains, wait
- * anchors, AI CPU; then prof-verdict's recommendations in their order.
+ * (render-mdverdict.c), then what the anomaly report must hold
+ * (doc/analysis-rules.md, Reports): the bubble-first answers to the
+ * five questions, the dominant group's metrics, the top bubbles with
+ * their host evidence and the kernels around them, the soft labels with
+ * their evidence chains, wait anchors, AI CPU; then prof-verdict's
+ * recommendations in their order.
  *
  * Facts are stated; causes are worded by their confidence ("probable",
  * "possible", "weakly supported") and never as the root cause.  Every
@@ -447,6 +448,7 @@ render_md(struct rctx *rc)
 		fprintf(rc->out, " (%s ns since the epoch)", m->origin);
 	fputs(".\n\n", rc->out);
 	summary(rc);
+	md_ops(rc);
 	md_ranks(rc);
 	metrics(rc);
 	render_md_findings(rc);

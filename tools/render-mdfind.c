@@ -3,7 +3,7 @@
  * the top bubble windows with their host evidence, the raw kernels
  * immediately before and after each of them, the soft labels with their
  * evidence chains, wait anchors, AI CPU exposure, structure, and the
- * evidence that is missing (section 6 of the analysis rules: a sparse
+ * evidence that is missing (doc/analysis-rules.md, Reports: a sparse
  * trace still gets its anomaly section, with the labels that say so).
  */
 #include <config.h>
@@ -418,7 +418,10 @@ place(struct rctx *rc, const struct rdev *d, const struct rbubble *b)
 		fputs("-", rc->out);
 }
 
-/* The structure-level drill-down of section 8.1, where layers exist. */
+/*
+ * The structure-level drill-down (doc/analysis-rules.md, Reports), where
+ * layers exist.
+ */
 static void
 drilldown(struct rctx *rc)
 {
@@ -480,7 +483,8 @@ ms_opt(struct rctx *rc, int64_t ns)
 
 /*
  * Which structure holds the idle time, and which side carries the cost
- * (analysis rules 3.3, 3.4): per layer type (prof-layers' layer_type
+ * (doc/analysis-rules.md, Block, side and the four timing views): per
+ * layer type (prof-layers' layer_type
  * records) the device idle inside its layers and in the gaps before
  * them, and its block's and side's busy time and total cost; then the
  * five layers of the rank with the most idle.

@@ -176,6 +176,11 @@ peak_add(struct reader *rd, const char *name)
 	snprintf(key, sizeof(key), "%s%s%s", name, *dt != '\0' ? " " : "",
 	    dt);
 	kv_add(&rd->m->peaks, &rd->m->npeaks, key, num(rd, C_VALUE));
+	/* the chip, and whether the trace named it (the chart says so) */
+	if (rd->m->peak_chip == NULL) {
+		rd->m->peak_chip = fld(rd, C_CHIP);
+		rd->m->peak_tags = fld(rd, C_TAGS);
+	}
 }
 
 static struct rgroup *

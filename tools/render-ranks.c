@@ -165,6 +165,24 @@ md_ranks(struct rctx *rc)
 		put_pct(f, ranks_get(r, RK_CLUSTER, (size_t)i, RC_SKEW));
 		fputs(".\n", f);
 	}
+	if ((i = finding(r, "stage_imbalance")) >= 0) {
+		fputs("- Pipeline stages (compute per step, from the "
+		    "profiler's pp groups): ", f);
+		fputs(ranks_get(r, RK_CLUSTER, (size_t)i, RC_EVIDENCE), f);
+		if (*ranks_get(r, RK_CLUSTER, (size_t)i, RC_SKEW) != '\0') {
+			fputs("; the slowest over the fastest ", f);
+			put_pct(f, ranks_get(r, RK_CLUSTER, (size_t)i, RC_SKEW));
+		}
+		fputs(".\n", f);
+	}
+	for (j = 0; j < ranks_count(r, RK_CLUSTER); j++)
+		if (strcmp(ranks_get(r, RK_CLUSTER, j, RC_NAME),
+		    "slow_link") == 0)
+			fprintf(f, "- Slowest link, %s (communication.json's "
+			    "bytes over transit time)%s.\n", ranks_get(r,
+			    RK_CLUSTER, j, RC_EVIDENCE), strstr(ranks_get(r,
+			    RK_CLUSTER, j, RC_TAGS), "SLOW_LINK") != NULL ?
+			    " (**SLOW_LINK**: under 80 % of the median)" : "");
 	if ((n = ranks_count(r, RK_RANK_WAIT)) > 0) {
 		fputs("\n| rank | collectives matched | arrived last at | "
 		    "waited for others (ms) | others waited for it (ms) |\n"

@@ -1,5 +1,5 @@
 /*
- * -f svg: four charts, chosen with -c.
+ * -f svg: four charts, chosen with -c; the roofline is in render-roof.c.
  *
  *   timeline   per rank, three lanes over the capture: step windows,
  *              busy segments, and bubbles coloured by their first label;
@@ -12,10 +12,7 @@
  *              exposed communication, waiting for other ranks at
  *              collectives, idle time (prof-verdict's run budget and
  *              prof-cluster's waits), scaled to the longest step.
- *   roofline   kernels placed by arithmetic intensity (column ai,
- *              FLOP/byte) and achieved FLOP/s (flops / dur_ns) on log
- *              axes, with the peak_* metrics as roofs.  Without those
- *              columns the chart says so, and so does stderr.
+ *   roofline   kernels against the chip's roof: render-roof.c.
  *
  * Geometry is computed in double; the numbers printed as text keep the
  * stages' exact values.
@@ -411,251 +408,15 @@ render_svg_ranks(struct rctx *rc)
 	fputs("</svg>\n", rc->out);
 }
 
-/* Log-scale position of V in [LO, HI] over LEN pixels. */
-static double
-logpos(double v, double lo, double hi, double len)
+/* The header and the text escapes, for the roofline chart's file. */
+void
+svg_header(struct rctx *rc, double h, const char *title)
 {
-	return (log10(v) - log10(lo)) / (log10(hi) - log10(lo)) * len;
-}
-
-static void
-log_axes(struct rctx *rc, double x0, double y0, double w, double h, double xlo,
-    double xhi, double ylo, double yhi)
-{
-	double v;
-
-	for (v = pow(10, ceil(log10(xlo))); v <= xhi; v *= 10) {
-		double x = x0 + logpos(v, xlo, xhi, w);
-		fprintf(rc->out, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
-		    "y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%.2f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\">%g</text>\n", x, y0, x, y0 + h, x,
-		    y0 + h + 14, v);
-	}
-	for (v = pow(10, ceil(log10(ylo))); v <= yhi; v *= 10) {
-		double y = y0 + h - logpos(v, ylo, yhi, h);
-		fprintf(rc->out, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" "
-		    "y2=\"%.2f\" stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.2f\" "
-		    "text-anchor=\"end\">%g</text>\n", x0, y, x0 + w, y,
-		    x0 - 4, y + 4, v);
-	}
-	fprintf(rc->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-	    "arithmetic intensity (FLOP/byte)</text>\n<text x=\"14\" "
-	    "y=\"%.1f\" transform=\"rotate(-90 14 %.1f)\" "
-	    "text-anchor=\"middle\">achieved FLOP/s</text>\n", x0 + w / 2,
-	    y0 + h + 32, y0 + h / 2, y0 + h / 2);
-}
-
-static int
-is_bw(const char *name)
-{
-	return strstr(name, "byte") != NULL || strstr(name, "bw") != NULL;
-}
-
-/*
- * VALUE (exact decimal text of a rate) in units of 1e12, as "313" or
- * "1.555", by integer arithmetic so that a roof's label is the table's
- * number, not a rounded double.
- */
-static void
-tera(const char *value, char *buf, size_t n)
-{
-	char *end;
-	long long v = strtoll(value, &end, 10);
-	long long t = 1000000000000LL, frac;
-	int digits = 12;
-
-	if (*end != '\0' || v < 0) {
-		snprintf(buf, n, "%s / 1e12", value);
-		return;
-	}
-	frac = v % t;
-	if (frac == 0) {
-		snprintf(buf, n, "%lld", v / t);
-		return;
-	}
-	while (frac % 10 == 0)
-		frac /= 10, digits--;
-	snprintf(buf, n, "%lld.%0*lld", v / t, digits, frac);
-}
-
-/* The dtype part of a peak's key ("peak_flops_per_s bf16"), or "". */
-static const char *
-peak_dtype(const char *key)
-{
-	const char *sp = strchr(key, ' ');
-
-	return sp != NULL ? sp + 1 : "";
-}
-
-/*
- * The label of roof I: "HBM 1.6 TB/s", or "bf16, fp16 313 TFLOP/s" with
- * every dtype whose peak is the same, so that equal roofs are one line.
- */
-static void
-roof_label(struct rctx *rc, size_t i, char *buf, size_t n)
-{
-	const struct rmodel *m = rc->m;
-	char num[64];
-	size_t k, len = 0;
-
-	tera(m->peaks[i].value, num, sizeof(num));
-	if (is_bw(m->peaks[i].name)) {
-		snprintf(buf, n, "HBM %s TB/s", num);
-		return;
-	}
-	buf[0] = '\0';
-	for (k = i; k < m->npeaks && len < n; k++) {
-		if (is_bw(m->peaks[k].name) ||
-		    strcmp(m->peaks[k].value, m->peaks[i].value) != 0)
-			continue;
-		len += (size_t)snprintf(buf + len, n - len, "%s%s",
-		    len > 0 ? ", " : "", peak_dtype(m->peaks[k].name));
-	}
-	if (len < n)
-		snprintf(buf + len, n - len, "%s%s TFLOP/s", len > 0 ? " " : "",
-		    num);
-}
-
-/* Whether an earlier FLOP/s roof has the same value as roof I. */
-static int
-roof_repeated(struct rctx *rc, size_t i)
-{
-	const struct rmodel *m = rc->m;
-	size_t k;
-
-	for (k = 0; k < i; k++)
-		if (!is_bw(m->peaks[k].name) &&
-		    strstr(m->peaks[k].name, "flop") != NULL &&
-		    strcmp(m->peaks[k].value, m->peaks[i].value) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-roofs(struct rctx *rc, double x0, double y0, double w, double h, double xlo,
-    double xhi, double ylo, double yhi)
-{
-	char label[256];
-	size_t i;
-
-	for (i = 0; i < rc->m->npeaks; i++) {
-		double p = val(rc->m->peaks[i].value), a, b, ya, yb;
-		int bw = is_bw(rc->m->peaks[i].name);
-		if (p <= 0)
-			continue;
-		if (bw) {
-			a = xlo, b = xhi;
-			ya = p * a, yb = p * b;
-		} else if (strstr(rc->m->peaks[i].name, "flop") != NULL) {
-			if (roof_repeated(rc, i))
-				continue;
-			a = xlo, b = xhi;
-			ya = yb = p;
-		} else
-			continue;
-		if (ya < ylo)
-			ya = ylo, a = ylo / (bw ? p : 1);
-		if (yb > yhi)
-			yb = yhi, b = yhi / (bw ? p : 1);
-		roof_label(rc, i, label, sizeof(label));
-		fprintf(rc->out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		    "y2=\"%.2f\" stroke=\"black\" stroke-width=\"1.5\"/>"
-		    "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">",
-		    x0 + logpos(a, xlo, xhi, w),
-		    y0 + h - logpos(ya, ylo, yhi, h),
-		    x0 + logpos(b, xlo, xhi, w),
-		    y0 + h - logpos(yb, ylo, yhi, h),
-		    x0 + logpos(b, xlo, xhi, w) - (bw ? 8 : 4),
-		    y0 + h - logpos(yb, ylo, yhi, h) + (bw ? 14 : -4));
-		text(rc, label);
-		fputs("</text>\n", rc->out);
-	}
-}
-
-/* What the colours of the points mean, under the title. */
-static void
-roof_legend(struct rctx *rc, double x0)
-{
-	static const struct {
-		const char *colour, *what;
-	} key[] = {
-		{ "#d62728", "compute-bound" },
-		{ "#1f77b4", "memory-bound" },
-		{ "#7f7f7f", "latency-bound or unknown" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
-		fprintf(rc->out, "<circle cx=\"%.1f\" cy=\"36\" r=\"4\" "
-		    "fill=\"%s\"/><text x=\"%.1f\" y=\"40\">%s</text>\n",
-		    x0 + 190.0 * (double)i, key[i].colour,
-		    x0 + 190.0 * (double)i + 8, key[i].what);
+	header(rc, h, title);
 }
 
 void
-render_svg_roofline(struct rctx *rc)
+svg_text(struct rctx *rc, const char *s)
 {
-	const struct rmodel *m = rc->m;
-	double xlo = 1e300, xhi = 0, ylo = 1e300, yhi = 0;
-	double x0 = 90, y0 = 50, w = W - 90 - RIGHT, h = 520;
-	char nb[512];
-	size_t i, j, n = 0;
-
-	header(rc, 620, "Roofline: kernels by arithmetic intensity and "
-	    "achieved FLOP/s");
-	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->npoints; j++) {
-			const struct rpoint *p = &m->devs[i]->points[j];
-			if (p->ai <= 0 || p->flops_s <= 0)
-				continue;
-			n++;
-			xlo = fmin(xlo, p->ai), xhi = fmax(xhi, p->ai);
-			ylo = fmin(ylo, p->flops_s), yhi = fmax(yhi,
-			    p->flops_s);
-		}
-	if (n == 0) {
-		if (rc->opts->warn_roof)
-			diag_warn("%s: no kernel has the roofline columns 'ai' and "
-			    "'flops' (run prof-roofline): the chart is empty",
-			    m->path && strcmp(m->path,
-			    "-") ? m->path :
-			    "<stdin>");
-		fputs("<text x=\"10\" y=\"60\">No roofline data: no kernel "
-		    "record has the columns ai and flops (written by "
-		    "prof-roofline).</text>\n</svg>\n", rc->out);
-		return;
-	}
-	for (i = 0; i < m->npeaks; i++) {
-		double p = val(m->peaks[i].value);
-		if (p > 0 && !is_bw(m->peaks[i].name) &&
-		    strstr(m->peaks[i].name, "flop") != NULL)
-			yhi = fmax(yhi, p);
-	}
-	xlo /= 4, xhi *= 4, ylo /= 4, yhi *= 4;
-	log_axes(rc, x0, y0, w, h, xlo, xhi, ylo, yhi);
-	roofs(rc, x0, y0, w, h, xlo, xhi, ylo, yhi);
-	roof_legend(rc, x0);
-	if (m->npeaks == 0)
-		fprintf(rc->out,
-		    "<text x=\"%.1f\" y=\"%.1f\">no peak_* metrics "
-		    "in the stream: no roofs drawn</text>\n", x0 + 10, y0 + 14);
-	for (i = 0; i < m->ndevs; i++)
-		for (j = 0; j < m->devs[i]->npoints; j++) {
-			const struct rpoint *p = &m->devs[i]->points[j];
-			const char *c = strstr(p->bound, "mem") ? "#1f77b4" :
-			    strstr(p->bound, "comp") ? "#d62728" : "#7f7f7f";
-			if (p->ai <= 0 || p->flops_s <= 0)
-				continue;
-			fprintf(rc->out,
-			    "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
-			    "fill=\"%s\" fill-opacity=\"0.6\"><title>",
-			    x0 + logpos(p->ai, xlo, xhi, w),
-			    y0 + h - logpos(p->flops_s, ylo, yhi, h), c);
-			text(rc, name_short(p->name, nb, sizeof(nb),
-			    NAME_MAX_COLS));
-			fputs(" ", rc->out);
-			text(rc, p->bound);
-			fputs("</title></circle>\n", rc->out);
-		}
-	fputs("</svg>\n", rc->out);
+	text(rc, s);
 }

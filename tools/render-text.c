@@ -480,6 +480,16 @@ recommendations(struct rctx *rc)
 	recs_free(r, n);
 }
 
+/* A logical line of another file's section, wrapped. */
+static void
+put_line(struct rctx *rc, const char *s, size_t hang)
+{
+	struct tline l;
+
+	fputs(s, line_open(&l));
+	line_close(rc, &l, hang);
+}
+
 /* prof-cluster's findings, after the verdicts; nothing without them. */
 static void
 across_ranks(struct rctx *rc)
@@ -511,6 +521,15 @@ across_ranks(struct rctx *rc)
 			    "most over the least ", ranks_get(r, RK_CLUSTER, i,
 			    RC_EVIDENCE));
 			put_pct(f, ranks_get(r, RK_CLUSTER, i, RC_SKEW));
+		} else if (strcmp(name, "stage_imbalance") == 0) {
+			fprintf(f, "across ranks: pipeline stages %s",
+			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
+		} else if (strcmp(name, "slow_link") == 0) {
+			fprintf(f, "across ranks: slowest link %s",
+			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
+			if (strstr(ranks_get(r, RK_CLUSTER, i, RC_TAGS),
+			    "SLOW_LINK") != NULL)
+				fputs(" (SLOW_LINK)", f);
 		} else
 			fprintf(f, "across ranks: %s", name);
 		line_close(rc, &l, 4);
@@ -529,6 +548,7 @@ render_text(struct rctx *rc)
 	    m->ndevs, m->nrecords);
 	line_close(rc, &l, 2);
 	verdicts(rc);
+	text_ops(rc, put_line);
 	across_ranks(rc);
 	for (i = 0; i < m->ndevs; i++)
 		rank(rc, m->devs[i]);

@@ -254,7 +254,10 @@ put_md(FILE *f, const char *s)
 	putc('`', f);
 }
 
-/* The certainty wording of a cause's confidence (section 7). */
+/*
+ * The certainty wording of a cause's confidence (doc/analysis-rules.md,
+ * Reports).
+ */
 const char *
 certainty(const char *confidence)
 {

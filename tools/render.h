@@ -202,6 +202,7 @@ struct rmodel {
 	size_t		 nlabels;
 	struct rkv	*peaks;		/* peak_* metrics, for the roofline */
 	size_t		 npeaks;
+	char		*peak_chip, *peak_tags;	/* of the first peak */
 	int		 has_roofline;	/* kernels with ai and flops seen */
 	int		 has_verdict;	/* verdict records seen */
 	int		 has_advice;	/* advice records seen */
@@ -219,6 +220,7 @@ struct render_opts {
 	size_t		 maxpoints;
 	const char	*name;		/* -N */
 	int		 warn_roof;	/* say on stderr the roofline is empty */
+	int		 chrome;	/* CHROME_GZIP, CHROME_DEVICE_ONLY */
 };
 
 struct arch;
@@ -238,6 +240,7 @@ struct rctx {
 	struct arch		*arch;
 	struct chrome_out	*chrome;
 	struct ranks		*ranks;		/* prof-cluster's records */
+	struct opsview		*ops;		/* prof-ops', the simulator's */
 	int			 width;		/* -f text's columns */
 };
 
@@ -367,11 +370,15 @@ void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
 void		 render_svg_ranks(struct rctx *);
 void		 render_svg_roofline(struct rctx *);
+void		 svg_header(struct rctx *, double, const char *);
+void		 svg_text(struct rctx *, const char *);
 void		 render_chrome(struct rctx *);
 void		 render_arch(struct rctx *);
 
 /* render-chrome.c: written while the model is read. */
-struct chrome_out *chrome_open(FILE *);
+#define CHROME_GZIP		0x01	/* -z: gzip the trace */
+#define CHROME_DEVICE_ONLY	0x02	/* --device-only: no host side */
+struct chrome_out *chrome_open(FILE *, int);
 void		 chrome_record(const struct tsvr *, void *);
 void		 chrome_close(struct chrome_out *, const struct rmodel *);
 
@@ -454,5 +461,26 @@ int		 ranks_kind(const char *);
 size_t		 ranks_count(const struct ranks *, int);
 const char	*ranks_get(const struct ranks *, int, size_t, int);
 void		 md_ranks(struct rctx *);
+
+/* render-json.c: its writer, for the members other files write */
+struct jw;
+void		 jw_key(struct jw *, const char *);
+void		 jw_open(struct jw *, int);
+void		 jw_close(struct jw *, int);
+void		 jw_str(struct jw *, const char *);
+void		 jw_strnull(struct jw *, const char *);
+void		 jw_num(struct jw *, const char *, int);
+void		 jw_null(struct jw *);
+void		 jw_bool(struct jw *, int);
+
+/* render-ops.c: the Ops section (prof-ops, the op simulator's cycles) */
+typedef void	 render_line(struct rctx *, const char *, size_t);
+struct opsview	*opsv_open(void);
+void		 opsv_close(struct opsview *);
+void		 opsv_record(const struct tsvr *, void *);
+int		 opsv_any(const struct opsview *);
+void		 md_ops(struct rctx *);
+void		 text_ops(struct rctx *, render_line *);
+void		 json_ops(struct jw *, struct rctx *);
 
 #endif

@@ -40,6 +40,50 @@ static const struct rf_chip builtin[] = {
 	    "Huawei Atlas 800T A2, per NPU (uncertain)" },
 	{ "a3", { 0, 0, 376 * T, 376 * T, 0, 752 * T }, 1600 * G,
 	    "Huawei Atlas A3 (910C), per die as profiled (uncertain)" },
+	/*
+	 * Issue 20's rows, one block (the sources are listed in
+	 * prof-roofline(1) too).  Dense figures: the datasheets' sparse
+	 * TF32/BF16/FP16/FP8/INT8 tensor figures halved.
+	 */
+	/* Huawei Ascend 910 (first generation, Atlas 800 9000 / 300T):
+	 * 256 TFLOP/s fp16, 512 TOPS int8 as shipped, 4 HBM2 stacks at
+	 * 1.2 TB/s (Huawei's Ascend 910 launch, Aug 2019); uncertain. */
+	{ "910a", { 0, 0, 0, 256 * T, 0, 512 * T }, 1200 * G,
+	    "Huawei Ascend 910 (first generation; uncertain)" },
+	/* Ascend 310P3 (Atlas 300I Pro): 140 TFLOP/s fp16, 280 TOPS int8,
+	 * LPDDR4X 204.8 GB/s (Atlas 300I Pro data sheet); uncertain. */
+	{ "310p", { 0, 0, 0, 140 * T, 0, 280 * T }, 204800000000LL,
+	    "Huawei Ascend 310P3, Atlas 300I Pro (uncertain)" },
+	/* NVIDIA V100 SXM2 datasheet: 15.7 fp32, 125 tensor fp16,
+	 * 900 GB/s HBM2; no bf16, tf32, fp8 or int8 tensor unit. */
+	{ "v100", { 15700 * G, 0, 0, 125 * T, 0, 0 }, 900 * G,
+	    "NVIDIA V100 SXM2" },
+	/* NVIDIA A10 datasheet: 31.2 fp32; 125 tf32, 250 bf16/fp16,
+	 * 500 int8 sparse; 600 GB/s GDDR6. */
+	{ "a10", { 31200 * G, 62500 * G, 125 * T, 125 * T, 0, 250 * T },
+	    600 * G, "NVIDIA A10" },
+	/* NVIDIA L4 datasheet: 30.3 fp32; 120 tf32, 242 bf16/fp16, 485
+	 * fp8/int8 sparse; 300 GB/s GDDR6. */
+	{ "l4", { 30300 * G, 60 * T, 121 * T, 121 * T, 242500 * G,
+	    242500 * G }, 300 * G, "NVIDIA L4" },
+	/* NVIDIA L40S datasheet: 91.6 fp32; 366 tf32, 733 bf16/fp16,
+	 * 1466 fp8/int8 sparse; 864 GB/s GDDR6. */
+	{ "l40s", { 91600 * G, 183 * T, 366500 * G, 366500 * G, 733 * T,
+	    733 * T }, 864 * G, "NVIDIA L40S" },
+	/* AMD Instinct MI250X data sheet, per GCD (ROCm and the profilers
+	 * show each of the package's two GCDs as a device): 95.7 fp32
+	 * matrix, 383 bf16/fp16/int8 and 3.2768 TB/s per package,
+	 * halved. */
+	{ "mi250x", { 47850 * G, 0, 191500 * G, 191500 * G, 0, 191500 * G },
+	    1638400000000LL, "AMD Instinct MI250X, per GCD" },
+	/* Intel Gaudi 2 (HL-225): 432 bf16, 865 fp8 MME TFLOP/s, HBM2e
+	 * 2.46 TB/s (Intel Gaudi 2 white paper); uncertain. */
+	{ "gaudi2", { 0, 0, 432 * T, 432 * T, 865 * T, 0 }, 2460 * G,
+	    "Intel Gaudi 2 (uncertain)" },
+	/* Intel Gaudi 3 white paper: 1835 bf16/fp8 MME TFLOP/s, HBM2e
+	 * 3.7 TB/s (OAM HL-325L); uncertain. */
+	{ "gaudi3", { 0, 0, 1835 * T, 1835 * T, 1835 * T, 0 }, 3700 * G,
+	    "Intel Gaudi 3 (uncertain)" },
 	{ "a100", { 19500 * G, 156 * T, 312 * T, 312 * T, 0, 624 * T },
 	    2039 * G, "NVIDIA A100 SXM 80GB" },
 	{ "a100-40gb", { 19500 * G, 156 * T, 312 * T, 312 * T, 0, 624 * T },
@@ -359,6 +403,24 @@ rf_peaks_file(struct rf_peaks *pk, const char *path)
  * boards have other clocks and memory than the table's SXM parts, so
  * they match nothing rather than the wrong row.
  */
+/*
+ * W in S as a word of its own: not followed by a letter or digit (A10
+ * in "NVIDIA A10", not in "A100" or "A10G"; V100 in
+ * "Tesla V100-SXM2-32GB").
+ */
+static const char *
+word_in(const char *s, const char *w)
+{
+	const char *p;
+	size_t n = strlen(w);
+
+	for (p = s; (p = strcasestr(p, w)) != NULL; p++)
+		if ((p == s || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return p;
+	return NULL;
+}
+
 const char *
 rf_chip_of_device(const char *name, int64_t bytes)
 {
@@ -373,6 +435,16 @@ rf_chip_of_device(const char *name, int64_t bytes)
 	if (strcasestr(name, "PCIe") != NULL || strcasestr(name, "NVL") !=
 	    NULL)
 		return NULL;
+	if (word_in(name, "V100") != NULL)
+		return "v100";
+	if (word_in(name, "A10") != NULL)	/* not A100, not A10G */
+		return "a10";
+	if (word_in(name, "L40S") != NULL)
+		return "l40s";
+	if (word_in(name, "L4") != NULL)	/* not L40, not L40S */
+		return "l4";
+	if (word_in(name, "MI250X") != NULL)	/* not MI250: fewer units */
+		return "mi250x";
 	if (strcasestr(name, "A100") != NULL) {
 		/* 40 GB boards report about 42.5e9 bytes, 80 GB ones 85e9. */
 		if (bytes < 0)

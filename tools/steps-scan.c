@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "simd.h"
 
+#include "devtab.h"
 #include "diag.h"
 #include "hash.h"
 #include "steps.h"
@@ -54,7 +55,9 @@ struct scan {
 
 static struct sdev **devs;
 static size_t ndevs;
-static struct sdev *last_dev;
+/* The index of devs by dev text: a job of 100,000 ranks must not cost a
+ * scan of them all per record (devtab's item is the device's pointer). */
+static struct devtab devindex;
 
 /* ---- reading ---- */
 
@@ -238,16 +241,12 @@ field_is(const struct scan *sc, int k, const char *s)
 struct sdev *
 steps_dev(const char *key, size_t len)
 {
-	size_t i;
+	struct sdev **slot;
 
-	if (last_dev != NULL && last_dev->keylen == len &&
-	    memcmp(last_dev->key, key, len) == 0)
-		return last_dev;
-	for (i = 0; i < ndevs; i++)
-		if (devs[i]->keylen == len && memcmp(devs[i]->key, key,
-		    len) == 0)
-			return last_dev = devs[i];
-	return NULL;
+	if (devindex.isize == 0)
+		return NULL;
+	slot = devtab_find(&devindex, key, len);
+	return slot != NULL ? *slot : NULL;
 }
 
 static void	 unescape(const char *, size_t, char *);
@@ -256,17 +255,21 @@ static void	 unescape(const char *, size_t, char *);
 static struct sdev *
 dev_get(const char *key, size_t len, int64_t ts)
 {
-	struct sdev *d;
+	struct sdev *d, **slot;
 	char small[64];
+	int isnew;
 
 	if (memchr(key, '\\', len) != NULL && len < sizeof(small)) {
 		unescape(key, len, small);
 		key = small;
 		len = strlen(small);
 	}
-	if ((d = steps_dev(key, len)) != NULL)
-		return d;
-	d = xcalloc(1, sizeof(*d));
+	if (devindex.isize == 0)
+		devtab_init(&devindex, sizeof(struct sdev *));
+	slot = devtab_get(&devindex, key, len, &isnew);
+	if (!isnew)
+		return *slot;
+	d = *slot = xcalloc(1, sizeof(*d));
 	d->key = xstrndup(key, len);
 	d->keylen = len;
 	d->first_ts = ts;
@@ -276,7 +279,7 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
 	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
 	devs[ndevs++] = d;
-	return last_dev = d;
+	return d;
 }
 
 static void

@@ -1,6 +1,7 @@
 /*
  * prof-steps: the step windows of each device, from the best source it
- * has (spec 3.1): the kernels named by --step-kernel, else step markers,
+ * has (doc/analysis-rules.md, Step windows): the kernels named by
+ * --step-kernel, else step markers,
  * else the kernels' own step ids, else a repeating iteration detected in
  * the kernel sequence, else one pseudo-step for the whole capture.
  */

@@ -400,7 +400,10 @@ rank_ops(struct opent **v, size_t n, int (*cmp)(const void *,
 	}
 }
 
-/* The spec 5.3 class of an overlap OV out of a duration D > 0. */
+/*
+ * The class of an overlap OV out of a duration D > 0 (doc/analysis-
+ * rules.md, AI CPU overlap classes).
+ */
 const char *
 wa_aicpu_class(__int128 ov, __int128 d)
 {
@@ -412,8 +415,9 @@ wa_aicpu_class(__int128 ov, __int128 d)
 }
 
 /*
- * The op's tags, in a fixed order.  The wait anchor test is spec
- * section 10's score_wait_anchor on the per-op averages: wait ratio
+ * The op's tags, in a fixed order.  The wait anchor test is the
+ * reference script's score_wait_anchor on the per-op averages
+ * (doc/analysis-rules.md, Wait anchors): wait ratio
  * above 0.95, average duration below 10 us, cost rank within TOP; the
  * comparisons are made on the integer sums, exactly.
  */

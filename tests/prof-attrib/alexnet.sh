@@ -10,4 +10,4 @@ t=$top_srcdir/tests/prof-attrib
 prof-ingest -q "$top_srcdir/examples/data/alexnet_2rank" >in.tsv || exit 1
 awk -v min=500000 -f "$t/inject.awk" in.tsv in.tsv >bub.tsv
 prof-attrib bub.tsv | awk -F'\t' '$1 == "bubble" || $1 == "cause"' |
-    cut -f 1-4,6,25,27-
+    cut -f 1-4,6,26,28-

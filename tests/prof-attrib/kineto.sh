@@ -12,4 +12,4 @@ f=$CORPUS/pytorch_kineto/kineto_tb_plugin/resnet50_num_workers_0_worker0.1623143
 prof-ingest -q "$f" >in.tsv || exit 1
 awk -v min=200000 -f "$top_srcdir/tests/prof-attrib/inject.awk" in.tsv in.tsv >bub.tsv
 prof-attrib bub.tsv | awk -F'\t' '$1 == "cause" ||
-    ($1 == "bubble" && $3 >= 1000000)' | cut -f 1-4,6,25,27-
+    ($1 == "bubble" && $3 >= 1000000)' | cut -f 1-4,6,26,28-

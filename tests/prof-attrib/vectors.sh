@@ -1,6 +1,6 @@
-# The soft-attribution reference vectors of the analysis rules (section
-# 11), bubble [1000,2000] us, one rank per vector, with the reference's
-# three marker lists given as cat values (ref.markers):
+# The soft-attribution reference vectors (doc/analysis-rules.md, Reference
+# vectors), bubble [1000,2000] us, one rank per vector, with the
+# reference's three marker lists given as cat values (ref.markers):
 #   dev 0 no markers                      -> 0/0/0, untraced
 #   dev 1 host [900,1500]                 -> host 0.5, launch lag
 #   dev 2 host [1000,1070], one thread    -> host 0.07, par 1: serialization

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # Not run by make check: an independent re-implementation of the reference
-# script (analysis rules 10) that checked the golden numbers, and 400 random
-# streams.  Usage: check-reference.py INPUT.tsv PROF-BUBBLES-OUTPUT.tsv
-# Independent check: the reference script's math (section 10) on the
-# kernels of each window, compared with prof-bubbles' metric records.
+# script (doc/analysis-rules.md, Where the rules come from) that checked
+# the golden numbers, and 400 random streams.
+# Usage: check-reference.py INPUT.tsv PROF-BUBBLES-OUTPUT.tsv
+# Independent check: the reference script's math on the kernels of each
+# window, compared with prof-bubbles' metric records.
 import sys
 from fractions import Fraction as F
 def rows(path):

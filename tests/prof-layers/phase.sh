@@ -1,4 +1,4 @@
-# Prefill and decode where the spec's thresholds (> 10 ms, < 1 ms) do
+# Prefill and decode where the method's thresholds (> 10 ms, < 1 ms) do
 # not fit: GPU fmha markers of 0.4 ms, then 0.05, 0.06 and 0.4 ms, two
 # layers 1 ms apart per pass, passes 10 ms apart.  Pass 0 has no
 # earlier pass: forward.  Pass 1's median marker (0.05 ms) is at least

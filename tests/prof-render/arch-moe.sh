@@ -18,7 +18,7 @@
 # decode section with its costs and the prefill-versus-decode table), the
 # MoE types, a layer with sampling ops, a mismatch in bold, a second
 # stream (5, the all-to-all).  No #source line: the name hints come from
-# -N (the spec's example name).  Checked by hand above: 3 prefill and 3
+# -N (the method's example name).  Checked by hand above: 3 prefill and 3
 # decode markers of 20 and 0.2 ms, the GroupedMatmul mismatch of pass 0;
 # the alltoallv (83-87 ms, stream 5) overlaps only the GroupedMatmul of
 # 83-84 ms on stream 1, so 1 ms of its 4 ms is hidden: 25%.

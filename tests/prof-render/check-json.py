@@ -4,7 +4,8 @@
 # value, against the prof-tsv stream it was made from, reading the
 # stream here with Python's csv-free split and Decimal arithmetic, apart
 # from prof-render's C code: every step, the longest bubbles of each
-# rank, the chosen rank's capture figures, the ops and the causes.
+# rank, the chosen rank's capture figures, the ops and the causes, and
+# prof-ops' groups and the op simulator's in-core view.
 # With prof-verdict's records, the verdict array (one object per rank:
 # the run's verdict, its budget, each group's) and the recommendations
 # (every advice record, by rank and order) too.
@@ -207,6 +208,54 @@ for r in recs:
     same("advice share", d["share"], r.get("share_ratio"))
     text_same("advice evidence", d["evidence"], r.get("evidence", ""))
 same("advice count", len(advice), nadvice)
+
+# prof-ops' groups (the Ops section): every opgroup record's figures,
+# the groups and the tail adding up to the task time to the ns, and the
+# audit; the in-core view's cycles per pipe adding up to the core's.
+ops = report.get("ops")
+og = [r for r in recs if r["kind"] == "opgroup" and r.get("key") != "cycles"]
+if og and ops is None:
+    bad.append("opgroup records but no ops member")
+if ops is not None:
+    ranks = {x["dev"]: x for x in ops["ranks"]}
+    for r in og:
+        x = ranks.get(r["dev"])
+        if x is None:
+            bad.append("ops rank %s missing" % r["dev"])
+            continue
+        g = [y for y in x["groups"] if y["key"] == r["name"]]
+        if len(g) != 1:
+            bad.append("ops group %s/%s" % (r["dev"], r["name"]))
+            continue
+        g = g[0]
+        same("ops total " + r["name"], g["total_ms"], ms(r["dur_total_ns"]))
+        same("ops calls " + r["name"], g["calls"], r["calls"])
+        same("ops share " + r["name"], g["share_ratio"], r["share_ratio"])
+        same("ops avg " + r["name"], g["avg_us"], us(r["dur_avg_ns"]))
+        same("ops median " + r["name"], g["median_us"], us(r.get("dur_median_ns")))
+        same("ops max " + r["name"], g["max_us"], us(r["dur_max_ns"]))
+    for dev, x in ranks.items():
+        same("ops groups add up " + dev,
+             sum(Decimal(str(y["total_ms"])) for y in x["groups"]),
+             x["task_total_ms"])
+        tot = [r for r in recs if r["kind"] == "metric" and r["dev"] == dev
+               and r["name"] == "ops_task_total_ns"]
+        same("ops task total " + dev, x["task_total_ms"], ms(tot[0]["value"]))
+        for a in x["noncompute_audit"]:
+            w = [r for r in recs if r["kind"] == "opaudit" and
+                 r["dev"] == dev and r["name"] == a["class"]]
+            same("ops audit " + a["class"], a["total_ms"], ms(w[0]["dur_total_ns"]))
+    for c in ops["in_core"]:
+        pc = {r["track"]: r["value"] for r in recs if r["kind"] == "metric"
+              and r["name"] == "pipe_cycles" and r["core"] == c["core"]}
+        same("in-core pipes " + c["core"], len(c["pipes"]), len(pc))
+        for p in c["pipes"]:
+            same("in-core " + p["pipe"], p["cycles"], pc.get(p["pipe"]))
+        same("in-core cycles add up " + c["core"],
+             sum(Decimal(str(p["cycles"])) for p in c["pipes"]), c["cycles"])
+        best = max(c["pipes"], key=lambda p: Decimal(str(p["cycles"])))
+        same("in-core bound " + c["core"], 1 if
+             best["pipe"] == c["bounding_pipe"] else 0, 1)
 
 if bad:
     print("\n".join(bad[:20]))

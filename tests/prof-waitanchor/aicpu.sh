@@ -1,4 +1,5 @@
-# AI CPU masked ratio (spec 5.3) against the union of compute kernels on
+# AI CPU masked ratio (doc/analysis-rules.md, AI CPU overlap classes)
+# against the union of compute kernels on
 # other streams, HCCL excluded, and the exposure risk without bubbles.
 #   cpuA [100,300): Add [0,150) started before it, Mul [250,1000) starts
 #        after it: masked 50 + 50 of 200 -> 0.5, partially exposed

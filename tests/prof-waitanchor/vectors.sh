@@ -1,6 +1,7 @@
-# Spec section 11 wait-anchor vectors (score_wait_anchor on per-op
-# averages): each vector is one op on a device of its own, ranked behind
-# fillers of 2 ms so that its cost rank is the one the vector names.
+# The wait-anchor vectors (doc/analysis-rules.md, Reference vectors),
+# score_wait_anchor on per-op averages: each vector is one op on a device
+# of its own, ranked behind fillers of 2 ms so that its cost rank is the
+# one the vector names.
 #   dev 1: dur 5 us, wait 200 us, rank 3  -> ratio 0.97561, flagged
 #   dev 2: dur 5, wait 95, rank 3         -> ratio exactly 0.95, not
 #   dev 3: dur 9.99, wait 1000, rank 10   -> flagged

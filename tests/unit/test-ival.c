@@ -1,6 +1,6 @@
 /*
  * Unit tests of interval union and overlap, with the reference vectors of
- * the analysis rules (shared/spec/analysis-rules.md section 11).
+ * doc/analysis-rules.md (Reference vectors).
  */
 #include <config.h>
 

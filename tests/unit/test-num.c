@@ -1,6 +1,6 @@
 /*
  * Unit tests of exact ratio formatting and order statistics, with the
- * group-aggregate vector of the analysis rules (section 11).
+ * group-aggregate vector of doc/analysis-rules.md, Reference vectors.
  */
 #include <config.h>
 

@@ -1,0 +1,1009 @@
+/*
+ * prof-ingest reader for Ascend SQLite exports: torch_npu's
+ * ascend_pytorch_profiler_N.db (export_type=db), msprof's msprof_*.db and
+ * its 2024 generation report_*.db, and torch_npu's analysis.db.
+ *
+ * The records are those of the text export, so that every stage works
+ * unchanged: a kernel is a row of TASK joined with COMPUTE_TASK_INFO (the
+ * rows of kernel_details.csv), and each op of COMMUNICATION_OP is a
+ * kernel on the HCCL core as kernel_details.csv has it, with the wait
+ * computed as torch_npu computes that column: the idle time since the
+ * end of the task before, over all of them in start order.  Host API
+ * calls (CANN_API, or API in 2024), framework ops (PYTORCH_API), mstx
+ * ranges, flows from a launching API call to its device task (their
+ * shared connectionId), the HCCL op and task records of trace_view.json
+ * and the step_trace_time metrics of analysis.db follow.  Every name is
+ * an id into STRING_IDS, loaded once; every column is found by name (the
+ * schema changed across releases and MindStudio-Insight adds columns),
+ * a missing one reads as absent.
+ *
+ * Kernels come ordered by start time from SQLite (an index on TASK's
+ * start in torch_npu files; a sort in temporary files otherwise) since
+ * the wait needs the task before; the rest is ordered by the sink.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "dtime.h"
+#include "ingest-sqlite.h"
+#include "tsv.h"
+#include "xalloc.h"
+
+/* A step of STEP_TIME. */
+struct astep {
+	int64_t		 id, start, end;
+};
+
+struct adb {
+	struct sqdb	*q;
+	struct irec	 r;
+	struct astep	*steps;
+	size_t		 nsteps;
+	char		 stepbuf[24], trackbuf[24], waitbuf[24], corrbuf[24];
+	char		 pidbuf[24], bytesbuf[24];
+	char		*pmubuf, *namebuf;
+	size_t		 pmucap, namecap;
+	int		 pmu, shapes, stepids;
+	int64_t		 prev_end;	/* of the device task before */
+	int		 have_prev;
+	const char	*api;		/* CANN_API or API */
+};
+
+/* Whether S (LEN bytes) is the text export's absent value. */
+static int
+absent(const char *s, size_t len)
+{
+	return s == NULL || len == 0 || (len == 3 && memcmp(s, "N/A", 3) == 0)
+	    || (len == 2 && memcmp(s, "NA", 2) == 0);
+}
+
+/* Set column IC from string id column I, as kernel_details.csv has it. */
+static int
+set_str(struct adb *a, sqlite3_stmt *st, int i, int ic)
+{
+	size_t len;
+	const char *s = sq_col_str(a->q, st, i, &len);
+
+	if (absent(s, len))
+		return 0;
+	/* torch_npu keeps a literal pair of quotes around shapes. */
+	if (ic >= IC_IN_SHAPES && ic <= IC_OUT_DTYPES && len >= 2 &&
+	    s[0] == '"' && s[len - 1] == '"') {
+		s++;
+		len -= 2;
+		if (len == 0)
+			return 0;
+	}
+	a->r.v[ic] = s;
+	a->r.len[ic] = len;
+	return 1;
+}
+
+static void
+rec_start(struct adb *a, int kind)
+{
+	memset(&a->r, 0, sizeof(a->r));
+	a->r.kind = kind;
+	a->r.dev = IREC_DEV_SRC;
+}
+
+/* ---- steps ---- */
+
+static int
+load_steps(struct adb *a)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!sq_has_table(a->q, "STEP_TIME") ||
+	    !sq_has_col(a->q, "STEP_TIME", "startNs"))
+		return 0;
+	st = sq_prepare(a->q, "SELECT id, startNs, endNs FROM STEP_TIME "
+	    "WHERE startNs IS NOT NULL AND endNs IS NOT NULL ORDER BY startNs",
+	    "STEP_TIME");
+	if (st == NULL)
+		return -1;
+	while ((r = sq_step(a->q, st, "STEP_TIME")) == 1) {
+		a->steps = xreallocarray(a->steps, a->nsteps + 1,
+		    sizeof(*a->steps));
+		a->steps[a->nsteps].id = sqlite3_column_int64(st, 0);
+		a->steps[a->nsteps].start = sqlite3_column_int64(st, 1);
+		a->steps[a->nsteps].end = sqlite3_column_int64(st, 2);
+		a->nsteps++;
+	}
+	sqlite3_finalize(st);
+	sq_table(a->q, "STEP_TIME", (int64_t)a->nsteps,
+	    "step ids of the device tasks and HCCL ops");
+	return r;
+}
+
+/* The step a device task starting at TS lies in (the last that starts
+ * at or before it and ends after it), as kernel_details' Step Id. */
+static void
+set_step(struct adb *a, int64_t ts)
+{
+	size_t lo = 0, hi = a->nsteps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->steps[mid].start <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || ts > a->steps[lo - 1].end)
+		return;
+	sq_set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[lo - 1].id);
+	a->stepids = 1;
+}
+
+/* The wait of a device task: idle time since the task before ended. */
+static void
+set_wait(struct adb *a)
+{
+	int64_t w = 0, end;
+
+	if (a->have_prev && a->r.ts > a->prev_end)
+		w = a->r.ts - a->prev_end;
+	a->r.v[IC_WAIT] = a->waitbuf;
+	a->r.len[IC_WAIT] = dtime_format(w, 0, a->waitbuf);
+	if (__builtin_add_overflow(a->r.ts, a->r.dur, &end))
+		end = INT64_MAX;
+	a->prev_end = end;
+	a->have_prev = 1;
+}
+
+/* ---- PMU counters ---- */
+
+/*
+ * TASK_PMU_INFO holds kernel_details' PMU columns as (task, name, value)
+ * rows, with no index on the task: one pass gathers each task's
+ * counters into a temporary table keyed by task (in temporary files,
+ * not in memory) that the kernel query joins.
+ */
+static int64_t
+count_rows(struct sqdb *q, const char *t)
+{
+	char sql[96];
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", t);
+	if ((st = sq_prepare(q, sql, t)) == NULL)
+		return -1;
+	if (sq_step(q, st, t) == 1)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static int
+prepare_pmu(struct adb *a)
+{
+	char *err = NULL;
+
+	if (!sq_has_table(a->q, "TASK_PMU_INFO") ||
+	    !sq_has_col(a->q, "TASK_PMU_INFO", "globalTaskId") ||
+	    !sq_has_col(a->q, "TASK_PMU_INFO", "name") ||
+	    !sq_has_col(a->q, "TASK_PMU_INFO", "value"))
+		return 0;
+	if (sqlite3_exec(a->q->db, "CREATE TEMP TABLE prof_pmu (id INTEGER "
+	    "PRIMARY KEY, txt TEXT); INSERT INTO temp.prof_pmu SELECT "
+	    "globalTaskId, group_concat(name || ':' || value, ',') FROM "
+	    "TASK_PMU_INFO WHERE globalTaskId IS NOT NULL GROUP BY "
+	    "globalTaskId", NULL, NULL, &err) != SQLITE_OK) {
+		diag_at(a->q->where, 0, "table TASK_PMU_INFO: %s", err);
+		sqlite3_free(err);
+		a->q->failed = 1;
+		return -1;
+	}
+	/* Its rows are counted for -i only: a scan of the largest table. */
+	sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
+	    count_rows(a->q, "TASK_PMU_INFO") : -1, "PMU counters");
+	return 1;
+}
+
+/* Grow the PMU buffer to hold N more bytes after LEN. */
+static char *
+pmu_room(struct adb *a, size_t len, size_t n)
+{
+	if (a->pmucap - len < n) {
+		a->pmucap = (a->pmucap + n) * 2;
+		a->pmubuf = xrealloc(a->pmubuf, a->pmucap);
+	}
+	return a->pmubuf + len;
+}
+
+/*
+ * Move the decimal point of the number S (N bytes) 3 places left: the
+ * database's PMU times are ns, kernel_details' are us.
+ */
+static size_t
+ns_to_us(const char *s, size_t n, char *out)
+{
+	char d[64];
+	size_t nd = 0, il = 0, k, o = 0;
+	int dot = 0;
+
+	if (n >= sizeof(d) - 4 || memchr(s, 'e', n) != NULL) {
+		memcpy(out, s, n);	/* not plain decimal: as it is */
+		return n;
+	}
+	if (n > 0 && s[0] == '-')
+		out[o++] = '-';
+	for (k = 0; k < n; k++) {
+		if (s[k] == '.')
+			dot = 1;
+		else if (s[k] >= '0' && s[k] <= '9') {
+			d[nd++] = s[k];
+			il += !dot;
+		}
+	}
+	while (il <= 3) {
+		memmove(d + 1, d, nd++);
+		d[0] = '0';
+		il++;
+	}
+	il -= 3;
+	for (k = 0; k < il; k++)
+		out[o++] = d[k];
+	while (nd > il && d[nd - 1] == '0')
+		nd--;
+	if (nd > il) {
+		out[o++] = '.';
+		for (k = il; k < nd; k++)
+			out[o++] = d[k];
+	}
+	return o;
+}
+
+/*
+ * The PMU text of a task from "nameid:value,..." as kernel_details'
+ * column keys have it: a time (ns) becomes NAME_us in microseconds, the
+ * totals aic_total_time and aiv_total_time are aicore_time_us and
+ * aiv_time_us there; every other counter keeps its name.
+ */
+static void
+set_pmu(struct adb *a, const char *txt, size_t n)
+{
+	const char *p = txt, *end = txt + n, *comma, *colon, *name;
+	size_t len = 0, nl, vl;
+	char *o;
+
+	while (p < end) {
+		comma = memchr(p, ',', (size_t)(end - p));
+		if (comma == NULL)
+			comma = end;
+		colon = memchr(p, ':', (size_t)(comma - p));
+		if (colon != NULL && (name = sq_str(a->q,
+		    strtoll(p, NULL, 10), &nl)) != NULL && nl > 0) {
+			vl = (size_t)(comma - colon - 1);
+			o = pmu_room(a, len, nl + vl + 16);
+			if (nl == 14 && memcmp(name, "aic_total_time", 14) == 0)
+				o += sprintf(o, "aicore_time_us=");
+			else if (nl == 14 &&
+			    memcmp(name, "aiv_total_time", 14) == 0)
+				o += sprintf(o, "aiv_time_us=");
+			else if (nl > 5 && memcmp(name + nl - 5, "_time", 5) ==
+			    0) {
+				memcpy(o, name, nl);
+				o += nl;
+				o += sprintf(o, "_us=");
+			} else {
+				memcpy(o, name, nl);
+				o += nl;
+				*o++ = '=';
+			}
+			if (o[-2] == 's' && o[-3] == 'u' && o[-4] == '_')
+				o += ns_to_us(colon + 1, vl, o);
+			else {
+				memcpy(o, colon + 1, vl);
+				o += vl;
+			}
+			*o++ = ',';
+			len = (size_t)(o - a->pmubuf);
+		}
+		p = comma + 1;
+	}
+	if (len > 0) {
+		a->r.v[IC_PMU] = a->pmubuf;
+		a->r.len[IC_PMU] = len - 1;
+		a->pmu = 1;
+	}
+}
+
+/* ---- device tasks: kernels and HCCL ops, merged in start order ---- */
+
+enum { K_TS, K_END, K_DEV, K_STREAM, K_NAME, K_TYPE, K_CORE, K_SHAPE,
+	K_CONN = K_SHAPE + 4, K_PMU };
+
+static sqlite3_stmt *
+kernel_query(struct adb *a, int pmu)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	static const char *const shapes[] = {
+		"inputShapes", "inputDataTypes", "outputShapes",
+		"outputDataTypes"
+	};
+	sqlite3_stmt *st;
+	int i;
+
+	sq_sql(&b, "SELECT t.startNs, t.endNs");
+	sq_sql_col(q, &b, "TASK", "t", "deviceId");
+	sq_sql_col(q, &b, "TASK", "t", "streamId");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "name");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "opType");
+	sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", "taskType");
+	for (i = 0; i < 4; i++)
+		sq_sql_col(q, &b, "COMPUTE_TASK_INFO", "c", shapes[i]);
+	sq_sql_col(q, &b, "TASK", "t", "connectionId");
+	sq_sql(&b, "%s FROM TASK t CROSS JOIN COMPUTE_TASK_INFO c ON "
+	    "c.globalTaskId = t.globalTaskId", pmu ? ", p.txt" : "");
+	if (pmu)
+		sq_sql(&b, " LEFT JOIN temp.prof_pmu p ON p.id = "
+		    "t.globalTaskId");
+	sq_sql(&b, " ORDER BY t.startNs, t.globalTaskId");
+	st = sq_prepare(q, b.s, "TASK");
+	free(b.s);
+	return st;
+}
+
+static int
+kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
+{
+	int i;
+
+	rec_start(a, IK_KERNEL);
+	if (sq_times(a->q, st, K_TS, "TASK", 0, &a->r) != 0)
+		return 0;
+	if (!SQ_NULL(st, K_DEV))
+		a->r.dev = sqlite3_column_int64(st, K_DEV);
+	if (!SQ_NULL(st, K_STREAM))
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
+		    sqlite3_column_int64(st, K_STREAM));
+	set_str(a, st, K_NAME, IC_NAME);
+	set_str(a, st, K_TYPE, IC_TYPE);
+	set_str(a, st, K_CORE, IC_CORE);
+	for (i = 0; i < 4; i++)
+		if (set_str(a, st, K_SHAPE + i, IC_IN_SHAPES + i) && i == 0)
+			a->shapes = 1;
+	set_step(a, a->r.ts);
+	set_wait(a);
+	if (pmu && !SQ_NULL(st, K_PMU))
+		set_pmu(a, (const char *)sqlite3_column_text(st, K_PMU),
+		    (size_t)sqlite3_column_bytes(st, K_PMU));
+	sink_add(a->q->src, &a->r);
+	/* The launch's flow ends at the task (trace_view's HostToDevice). */
+	if (!SQ_NULL(st, K_CONN)) {
+		int64_t ts = a->r.ts, dev = a->r.dev;
+		const char *track = a->r.v[IC_TRACK];
+		size_t tl = a->r.len[IC_TRACK];
+
+		rec_start(a, IK_FLOW);
+		a->r.ts = ts;
+		a->r.dev = dev;
+		a->r.v[IC_TRACK] = track;
+		a->r.len[IC_TRACK] = tl;
+		a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
+		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
+		a->r.v[IC_TYPE] = "f";
+		a->r.len[IC_TYPE] = 1;
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf,
+		    sqlite3_column_int64(st, K_CONN));
+		sink_add(a->q->src, &a->r);
+	}
+	return 1;
+}
+
+enum { C_TS, C_END, C_NAME, C_TYPE, C_GROUP, C_CONN };
+
+static sqlite3_stmt *
+commop_query(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+
+	if (!sq_has_table(q, "COMMUNICATION_OP") ||
+	    !sq_has_col(q, "COMMUNICATION_OP", "startNs"))
+		return NULL;
+	sq_sql(&b, "SELECT o.startNs, o.endNs");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "opName");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "opType");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "groupName");
+	sq_sql_col(q, &b, "COMMUNICATION_OP", "o", "connectionId");
+	sq_sql(&b, " FROM COMMUNICATION_OP o ORDER BY o.startNs");
+	st = sq_prepare(q, b.s, "COMMUNICATION_OP");
+	free(b.s);
+	return st;
+}
+
+/*
+ * An HCCL op: the kernel record kernel_details.csv has for it (core
+ * HCCL, no stream), and the op record of communication.json (category
+ * communication, collective or p2p, its group by name).
+ */
+static int
+commop_row(struct adb *a, sqlite3_stmt *st)
+{
+	const char *name;
+	size_t nlen;
+
+	rec_start(a, IK_KERNEL);
+	if (sq_times(a->q, st, C_TS, "COMMUNICATION_OP", 0, &a->r) != 0)
+		return 0;
+	set_str(a, st, C_NAME, IC_NAME);
+	set_str(a, st, C_TYPE, IC_TYPE);
+	a->r.v[IC_CORE] = "HCCL";
+	a->r.len[IC_CORE] = 4;
+	set_step(a, a->r.ts);
+	set_wait(a);
+	sink_add(a->q->src, &a->r);
+
+	a->r.kind = IK_COMM;
+	a->r.v[IC_WAIT] = NULL;
+	a->r.len[IC_WAIT] = 0;
+	a->r.v[IC_CORE] = NULL;
+	a->r.len[IC_CORE] = 0;
+	a->r.v[IC_CAT] = "communication";
+	a->r.len[IC_CAT] = 13;
+	name = a->r.v[IC_TYPE] != NULL ? a->r.v[IC_TYPE] : a->r.v[IC_NAME];
+	nlen = a->r.v[IC_TYPE] != NULL ? a->r.len[IC_TYPE] :
+	    a->r.len[IC_NAME];
+	a->r.v[IC_TYPE] = "collective";
+	/* send, receive and batch send/recv ops are point to point. */
+	if (name != NULL && (memmem(name, nlen, "end", 3) != NULL ||
+	    memmem(name, nlen, "eceive", 6) != NULL ||
+	    memmem(name, nlen, "ecv", 3) != NULL))
+		a->r.v[IC_TYPE] = "p2p";
+	a->r.len[IC_TYPE] = strlen(a->r.v[IC_TYPE]);
+	set_str(a, st, C_GROUP, IC_GROUP);
+	sink_add(a->q->src, &a->r);
+	return 1;
+}
+
+static int
+device_tasks(struct adb *a)
+{
+	sqlite3_stmt *k = NULL, *c = NULL;
+	int rk = 0, rc = 0, pmu = 0;
+	int64_t nk = 0, nc = 0;
+
+	if (sq_has_table(a->q, "TASK") &&
+	    sq_has_table(a->q, "COMPUTE_TASK_INFO") &&
+	    sq_has_col(a->q, "TASK", "startNs") &&
+	    sq_has_col(a->q, "TASK", "globalTaskId") &&
+	    sq_has_col(a->q, "COMPUTE_TASK_INFO", "globalTaskId")) {
+		if ((pmu = prepare_pmu(a)) < 0)
+			return -1;
+		if ((k = kernel_query(a, pmu)) == NULL)
+			return -1;
+		rk = sq_step(a->q, k, "TASK");
+	}
+	if ((c = commop_query(a)) == NULL && a->q->failed) {
+		sqlite3_finalize(k);
+		return -1;
+	}
+	if (c != NULL)
+		rc = sq_step(a->q, c, "COMMUNICATION_OP");
+	/* Both come in start order: merge them for the wait. */
+	while (rk == 1 || rc == 1) {
+		if (rk == 1 && (rc != 1 || sqlite3_column_int64(k, K_TS) <=
+		    sqlite3_column_int64(c, C_TS))) {
+			nk += kernel_row(a, k, pmu);
+			rk = sq_step(a->q, k, "TASK");
+		} else {
+			nc += commop_row(a, c);
+			rc = sq_step(a->q, c, "COMMUNICATION_OP");
+		}
+	}
+	sqlite3_finalize(k);
+	sqlite3_finalize(c);
+	if (k != NULL) {
+		sq_table(a->q, "COMPUTE_TASK_INFO", nk,
+		    "kernels, joined with TASK");
+		sq_table(a->q, "TASK", nk, "the times of the kernels and "
+		    "HCCL tasks; its other runtime tasks are not read");
+	}
+	if (c != NULL)
+		sq_table(a->q, "COMMUNICATION_OP", nc,
+		    "HCCL ops: kernels on the HCCL core and comm ops");
+	return rk < 0 || rc < 0 ? -1 : 0;
+}
+
+/* ---- HCCL tasks ---- */
+
+static int
+comm_tasks(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	int r;
+
+	if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
+	    !sq_has_table(q, "TASK") ||
+	    !sq_has_col(q, "COMMUNICATION_TASK_INFO", "globalTaskId"))
+		return 0;
+	sq_sql(&b, "SELECT t.startNs, t.endNs");
+	sq_sql_col(q, &b, "TASK", "t", "deviceId");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "planeId");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "taskType");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "size");
+	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
+	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
+	    "t.globalTaskId = i.globalTaskId");
+	st = sq_prepare(q, b.s, "COMMUNICATION_TASK_INFO");
+	free(b.s);
+	if (st == NULL)
+		return -1;
+	while ((r = sq_step(q, st, "COMMUNICATION_TASK_INFO")) == 1) {
+		rec_start(a, IK_COMM);
+		if (sq_times(a->q, st, 0, "TASK", 0, &a->r) != 0)
+			continue;
+		if (!SQ_NULL(st, 2))
+			a->r.dev = sqlite3_column_int64(st, 2);
+		/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
+		if (!SQ_NULL(st, 3))
+			sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
+			    sqlite3_column_int64(st, 3) + 1);
+		set_str(a, st, 4, IC_NAME);
+		if (!SQ_NULL(st, 5))
+			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf,
+			    sqlite3_column_int64(st, 5));
+		set_str(a, st, 6, IC_GROUP);
+		sink_add(q->src, &a->r);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sq_table(q, "COMMUNICATION_TASK_INFO", n, "HCCL tasks, joined with "
+	    "TASK");
+	return r;
+}
+
+/* ---- host side ---- */
+
+/* The level of a CANN API call as trace_view.json names it. */
+static const char *
+api_prefix(int64_t type)
+{
+	switch (type) {
+	case 5000:	return "Runtime";
+	case 5500:	return "Hccl";
+	case 10000:	return "Node";
+	case 15000:	return "Model";
+	case 20000:	return "AscendCL";
+	default:	return NULL;
+	}
+}
+
+/* globalTid: the pid in the high 32 bits, the tid in the low. */
+static void
+set_tid(struct adb *a, sqlite3_stmt *st, int i)
+{
+	uint64_t g;
+
+	if (SQ_NULL(st, i))
+		return;
+	g = (uint64_t)sqlite3_column_int64(st, i);
+	sq_set_i64(&a->r, IC_TRACK, a->trackbuf, (int64_t)(g & 0xffffffffu));
+	sq_set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
+}
+
+/*
+ * The connection ids of TASK, for the calls that launched a task: TASK
+ * has no index on them, and a lookup per call would scan it per call.
+ * One pass puts them in a temporary table keyed by id.
+ */
+static int
+launched(struct adb *a)
+{
+	char *err = NULL;
+
+	if (sqlite3_exec(a->q->db, "CREATE TEMP TABLE prof_conn (id INTEGER "
+	    "PRIMARY KEY); INSERT OR IGNORE INTO temp.prof_conn SELECT "
+	    "connectionId FROM TASK WHERE connectionId IS NOT NULL", NULL,
+	    NULL, &err) == SQLITE_OK)
+		return 0;
+	diag_at(a->q->where, 0, "table TASK: %s", err);
+	sqlite3_free(err);
+	a->q->failed = 1;
+	return -1;
+}
+
+static int
+cann_api(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	const char *pre, *s;
+	int64_t n = 0;
+	size_t len, pl;
+	int r, conn = 0;
+
+	if ((a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
+	    sq_has_table(q, "API") ? "API" : NULL) == NULL ||
+	    !sq_has_col(q, a->api, "startNs"))
+		return 0;
+	conn = sq_has_col(q, a->api, "connectionId") &&
+	    sq_has_col(q, "TASK", "connectionId");
+	sq_sql(&b, "SELECT a.startNs, a.endNs");
+	sq_sql_col(q, &b, a->api, "a", "type");
+	sq_sql_col(q, &b, a->api, "a", "globalTid");
+	sq_sql_col(q, &b, a->api, "a", "name");
+	if (conn && launched(a) < 0)
+		return -1;
+	if (conn)
+		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
+		    "temp.prof_conn c WHERE c.id = a.connectionId)");
+	else
+		sq_sql(&b, ", NULL, 0");
+	sq_sql(&b, " FROM %s a", a->api);
+	st = sq_prepare(q, b.s, a->api);
+	free(b.s);
+	if (st == NULL)
+		return -1;
+	while ((r = sq_step(q, st, a->api)) == 1) {
+		rec_start(a, IK_HOST);
+		if (sq_times(a->q, st, 0, a->api, 0, &a->r) != 0)
+			continue;
+		set_tid(a, st, 3);
+		s = sq_col_str(q, st, 4, &len);
+		pre = SQ_NULL(st, 2) ? NULL :
+		    api_prefix(sqlite3_column_int64(st, 2));
+		if (s != NULL && pre != NULL) {
+			pl = strlen(pre);
+			if (a->namecap < pl + len + 2) {
+				a->namecap = pl + len + 64;
+				a->namebuf = xrealloc(a->namebuf, a->namecap);
+			}
+			memcpy(a->namebuf, pre, pl);
+			a->namebuf[pl] = '@';
+			memcpy(a->namebuf + pl + 1, s, len);
+			a->r.v[IC_NAME] = a->namebuf;
+			a->r.len[IC_NAME] = pl + 1 + len;
+		} else if (s != NULL) {
+			a->r.v[IC_NAME] = s;
+			a->r.len[IC_NAME] = len;
+		}
+		sink_add(q->src, &a->r);
+		n++;
+		/* A call that launched device tasks starts their flow. */
+		if (sqlite3_column_int(st, 6)) {
+			a->r.kind = IK_FLOW;
+			a->r.has_dur = 0;
+			a->r.dur = 0;
+			a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
+			a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
+			a->r.v[IC_TYPE] = "s";
+			a->r.len[IC_TYPE] = 1;
+			sq_set_i64(&a->r, IC_CORR, a->corrbuf,
+			    sqlite3_column_int64(st, 5));
+			sink_add(q->src, &a->r);
+		}
+	}
+	sqlite3_finalize(st);
+	sq_table(q, a->api, n, "host API calls");
+	return r;
+}
+
+/*
+ * The category trace_view.json gives a framework event, from its
+ * ENUM_API_TYPE level: op, queue (Enqueue / Dequeue@...), trace (python
+ * functions), mstx.
+ */
+static void
+set_fw_cat(struct adb *a, int64_t type)
+{
+	const char *c = NULL;
+
+	switch (type) {
+	case 50001: c = "cpu_op"; break;
+	case 50002:
+		c = a->r.len[IC_NAME] >= 7 &&
+		    memcmp(a->r.v[IC_NAME], "Dequeue", 7) == 0 ? "dequeue" :
+		    "enqueue";
+		break;
+	case 50003: c = "python_function"; break;
+	case 50004: c = "mstx"; break;
+	}
+	if (c != NULL) {
+		a->r.v[IC_CAT] = c;
+		a->r.len[IC_CAT] = strlen(c);
+	}
+}
+
+static int
+pytorch_api(struct adb *a, int *nsteps)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	int r;
+
+	if (!sq_has_table(q, "PYTORCH_API") ||
+	    !sq_has_col(q, "PYTORCH_API", "startNs"))
+		return 0;
+	/* Declared TEXT in torch_npu: read as the integers they hold. */
+	sq_sql(&b, "SELECT CAST(p.startNs AS INTEGER), "
+	    "CAST(p.endNs AS INTEGER)");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "globalTid");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "name");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "type");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
+	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
+	sq_sql(&b, " FROM PYTORCH_API p");
+	st = sq_prepare(q, b.s, "PYTORCH_API");
+	free(b.s);
+	if (st == NULL)
+		return -1;
+	while ((r = sq_step(q, st, "PYTORCH_API")) == 1) {
+		rec_start(a, IK_HOST);
+		if (sq_times(a->q, st, 0, "PYTORCH_API", 0, &a->r) != 0)
+			continue;
+		set_tid(a, st, 2);
+		set_str(a, st, 3, IC_NAME);
+		if (!SQ_NULL(st, 4))
+			set_fw_cat(a, sqlite3_column_int64(st, 4));
+		set_str(a, st, 5, IC_IN_SHAPES);
+		set_str(a, st, 6, IC_IN_DTYPES);
+		sq_check_step(&a->r);
+		*nsteps += a->r.kind == IK_STEP;
+		sink_add(q->src, &a->r);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sq_table(q, "PYTORCH_API", n, "framework ops, queue and python "
+	    "events");
+	return r;
+}
+
+/* Without framework step markers, STEP_TIME's steps are the markers. */
+static void
+step_markers(struct adb *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nsteps; i++) {
+		rec_start(a, IK_STEP);
+		a->r.ts = a->steps[i].start;
+		a->r.dur = a->steps[i].end - a->steps[i].start;
+		a->r.has_dur = a->r.dur >= 0;
+		if (a->r.dur < 0)
+			continue;
+		if (a->namecap < 48) {
+			a->namecap = 48;
+			a->namebuf = xrealloc(a->namebuf, a->namecap);
+		}
+		a->r.v[IC_NAME] = a->namebuf;
+		a->r.len[IC_NAME] = (size_t)snprintf(a->namebuf, 48,
+		    "ProfilerStep#%" PRId64, a->steps[i].id);
+		a->r.v[IC_CAT] = "STEP_TIME";
+		a->r.len[IC_CAT] = 9;
+		sq_set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[i].id);
+		sink_add(a->q->src, &a->r);
+	}
+}
+
+/* msprof's mstx ranges and marks (MSTX_EVENTS). */
+static int
+mstx_events(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	int r;
+
+	if (!sq_has_table(q, "MSTX_EVENTS") ||
+	    !sq_has_col(q, "MSTX_EVENTS", "startNs"))
+		return 0;
+	sq_sql(&b, "SELECT m.startNs, coalesce(m.endNs, m.startNs)");
+	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
+	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
+	sq_sql(&b, " FROM MSTX_EVENTS m");
+	st = sq_prepare(q, b.s, "MSTX_EVENTS");
+	free(b.s);
+	if (st == NULL)
+		return -1;
+	while ((r = sq_step(q, st, "MSTX_EVENTS")) == 1) {
+		rec_start(a, IK_HOST);
+		if (sq_times(a->q, st, 0, "MSTX_EVENTS", 0, &a->r) != 0)
+			continue;
+		if (a->r.dur == 0)
+			a->r.kind = IK_MARK;
+		set_tid(a, st, 2);
+		set_str(a, st, 3, IC_NAME);
+		a->r.v[IC_CAT] = "mstx";
+		a->r.len[IC_CAT] = 4;
+		sq_check_step(&a->r);
+		sink_add(q->src, &a->r);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sq_table(q, "MSTX_EVENTS", n, "mstx ranges and marks");
+	return r;
+}
+
+/* The rank of a database whose path does not say: RANK_DEVICE_MAP. */
+static void
+db_rank(struct adb *a)
+{
+	sqlite3_stmt *st;
+
+	if (a->q->ctx->rank >= 0 || !sq_has_table(a->q, "RANK_DEVICE_MAP") ||
+	    sqlite3_prepare_v2(a->q->db, "SELECT min(rankId), max(rankId) "
+	    "FROM RANK_DEVICE_MAP WHERE rankId >= 0", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW && !SQ_NULL(st, 0) &&
+	    sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1)) {
+		sink_set_rank(a->q->src, sqlite3_column_int64(st, 0));
+		sq_table(a->q, "RANK_DEVICE_MAP", 1, "the rank");
+	}
+	sqlite3_finalize(st);
+}
+
+static void
+not_read(struct sqdb *q)
+{
+	static const struct {
+		const char	*t, *why;
+	} nr[] = {
+		{ "PYTORCH_CALLCHAINS", "call stacks: evidence only" },
+		{ "CONNECTION_IDS", "framework op to task links: not used" },
+		{ "NPU_MEM", "memory counters: not ingested" },
+		{ "NPU_MODULE_MEM", "memory counters: not ingested" },
+		{ "NPU_OP_MEM", "memory counters: not ingested" },
+		{ "MEMORY_RECORD", "memory counters: not ingested" },
+		{ "OP_MEMORY", "memory counters: not ingested" },
+		{ "HBM", "bandwidth counters: not ingested" },
+		{ "LLC", "cache counters: not ingested" },
+		{ "DDR", "bandwidth counters: not ingested" },
+		{ "ACC_PMU", "counters: not ingested" },
+		{ "SOC_BANDWIDTH_LEVEL", "counters: not ingested" },
+		{ "AICORE_FREQ", "frequency counters: not ingested" },
+		{ "OVERLAP_ANALYSIS", "MindStudio-Insight's derived view" },
+		{ NULL, NULL }
+	};
+	size_t i;
+
+	for (i = 0; nr[i].t != NULL; i++)
+		sq_table(q, nr[i].t, -1, nr[i].why);
+}
+
+int
+ingest_ascend_db(struct sqdb *q)
+{
+	struct adb a;
+	int rc = 0, nsteps = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.q = q;
+	if (sq_load_strings(q, "STRING_IDS") < 0)
+		return -1;
+	db_rank(&a);
+	if (sq_has_table(q, "PYTORCH_CALLCHAINS"))
+		sink_note(q->src, "stacks");
+	if (load_steps(&a) < 0 || device_tasks(&a) < 0 ||
+	    comm_tasks(&a) < 0 || cann_api(&a) < 0 ||
+	    pytorch_api(&a, &nsteps) < 0 || mstx_events(&a) < 0)
+		rc = -1;
+	if (rc == 0 && nsteps == 0)
+		step_markers(&a);
+	if (a.shapes)
+		sink_note(q->src, "shapes");
+	if (a.pmu)
+		sink_note(q->src, "pmu");
+	if (a.stepids)
+		sink_note(q->src, "step_ids");
+	not_read(q);
+	free(a.steps);
+	free(a.pmubuf);
+	free(a.namebuf);
+	return rc;
+}
+
+/* ---- analysis.db ---- */
+
+/*
+ * StepTraceTime: step_trace_time.csv's twin, in us, one metric per
+ * present value column (profiler_<column>_ns, exact integer ns), as the
+ * text reader writes them.  The CommAnalyzer tables hold REAL start times
+ * that lost up to tens of microseconds (15 significant digits): the ops
+ * come exactly from the profiler database's COMMUNICATION_OP instead.
+ */
+int
+ingest_analysis_db(struct sqdb *q)
+{
+	sqlite3_stmt *st;
+	char num[64], vbuf[32], key[160], stepbuf[64];
+	struct irec r;
+	int64_t v, n = 0;
+	int ncol, i, rs, step = -1, dev = -1;
+	enum dtime_err e;
+	size_t len, sl;
+	const char *s;
+
+	sq_table(q, "CommAnalyzerTime", -1, "REAL start times, lossy: the "
+	    "ops come from COMMUNICATION_OP");
+	sq_table(q, "CommAnalyzerBandwidth", -1, "per-link aggregates: not "
+	    "ingested");
+	sq_table(q, "CommAnalyzerMatrix", -1, "per-link aggregates: not "
+	    "ingested");
+	if (!sq_has_table(q, "StepTraceTime"))
+		return 0;
+	if ((st = sq_prepare(q, "SELECT * FROM StepTraceTime",
+	    "StepTraceTime")) == NULL)
+		return -1;
+	ncol = sqlite3_column_count(st);
+	for (i = 0; i < ncol; i++) {
+		if (strcmp(sqlite3_column_name(st, i), "step") == 0)
+			step = i;
+		else if (strcmp(sqlite3_column_name(st, i), "deviceId") == 0)
+			dev = i;
+	}
+	while ((rs = sq_step(q, st, "StepTraceTime")) == 1) {
+		memset(&r, 0, sizeof(r));
+		r.kind = IK_METRIC;
+		r.ts = IREC_NO_TS;
+		r.dev = dev >= 0 && sqlite3_column_type(st, dev) ==
+		    SQLITE_INTEGER ? sqlite3_column_int64(st, dev) :
+		    IREC_DEV_SRC;
+		r.v[IC_CAT] = "step_trace_time";
+		r.len[IC_CAT] = 15;
+		if (step >= 0 && !SQ_NULL(st, step)) {
+			s = (const char *)sqlite3_column_text(st, step);
+			sl = (size_t)sqlite3_column_bytes(st, step);
+			/* "step50" in some releases, "50" in others. */
+			if (sl > 4 && memcmp(s, "step", 4) == 0) {
+				s += 4;
+				sl -= 4;
+			}
+			if (sl >= sizeof(stepbuf))
+				sl = sizeof(stepbuf) - 1;
+			memcpy(stepbuf, s, sl);
+			r.v[IC_STEP] = stepbuf;
+			r.len[IC_STEP] = sl;
+		}
+		for (i = 0; i < ncol; i++) {
+			const char *cn = sqlite3_column_name(st, i);
+
+			if (i == step || i == dev || SQ_NULL(st, i) ||
+			    strcmp(cn, "type") == 0 || strcmp(cn, "index") == 0)
+				continue;
+			s = (const char *)sqlite3_column_text(st, i);
+			len = (size_t)sqlite3_column_bytes(st, i);
+			if (s == NULL || len >= sizeof(num))
+				continue;
+			memcpy(num, s, len);
+			if ((e = dtime_parse(num, len, 3, &v)) != DTIME_OK) {
+				diag_at(q->where, 0, "table StepTraceTime: "
+				    "column '%s': invalid time '%.*s': %s", cn,
+				    (int)len, s, dtime_strerror(e));
+				sqlite3_finalize(st);
+				return -1;
+			}
+			snprintf(key, sizeof(key), "profiler_%s_ns", cn);
+			r.v[IC_NAME] = key;
+			r.len[IC_NAME] = strlen(key);
+			r.v[IC_VALUE] = vbuf;
+			r.len[IC_VALUE] = dtime_format(v, 0, vbuf);
+			sink_add(q->src, &r);
+		}
+		n++;
+	}
+	sqlite3_finalize(st);
+	sq_table(q, "StepTraceTime", n, "step_trace_time metrics");
+	return rs < 0 ? -1 : 0;
+}
