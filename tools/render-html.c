@@ -65,8 +65,8 @@ static const struct hsec html_sections[] = {
 	    "Host events during the idle time", "Kernels around each top bubble",
 	    "Candidate causes", "AI CPU", "Evidence gaps" }, NULL },
 	{ "recommendations", "Recommendations", { "Recommendations" }, NULL },
-	/* prof-ops' section (render-ops.c) belongs here, after the ops */
-	{ "ops", "Ops and layers", { "Wait anchors and costly ops", "Ops",
+	/* prof-ops' section (render-ops.c), prof-waitanchor's, the layers */
+	{ "ops", "Ops and layers", { "Ops", "Wait anchors and costly ops",
 	    "Structure" }, NULL },
 	{ "ranks", "Across ranks", { "Across ranks" }, "ranks" },
 	{ "metrics", "Metrics", { "Capture", "Step groups", "Steps" }, NULL },
@@ -132,11 +132,13 @@ inline_md(FILE *f, const char *s, size_t n)
 		    (size_t)(e - s - 1))) != NULL) {
 			esc_n(f, run, (size_t)(s - run));
 			fputs("<code>", f);
-			for (s++; s < t; s++)
-				if (*s == '\\' && s + 1 < t && s[1] == '|')
-					;
-				else
-					esc_n(f, s, 1);
+			/* whole characters: the span in runs, \| as | */
+			for (run = ++s; s < t; s++)
+				if (*s == '\\' && s + 1 < t && s[1] == '|') {
+					esc_n(f, run, (size_t)(s - run));
+					run = s + 1;
+				}
+			esc_n(f, run, (size_t)(t - run));
 			fputs("</code>", f);
 			run = s = t + 1;
 		} else if (*s == '*' && s + 1 < e && s[1] == '*') {
@@ -526,6 +528,20 @@ heading_is(const char *h, const char *name)
 	    strncmp(h + n, " (", 2) == 0);
 }
 
+/* Whether an entry of html_sections[] places the section headed H. */
+static int
+placed(const char *h)
+{
+	const struct hsec *s;
+	size_t k;
+
+	for (s = html_sections; s->id != NULL; s++)
+		for (k = 0; k < 10 && s->md[k] != NULL; k++)
+			if (heading_is(h, s->md[k]))
+				return 1;
+	return 0;
+}
+
 static const char sort_js[] =
     "<script>\n"
     "/* Click a column's heading to sort by it (again: the other way);\n"
@@ -550,24 +566,21 @@ static const char sort_js[] =
     "});\n"
     "</script>\n";
 
-void
-render_html(struct rctx *rc)
+/* The title, and what the stream went through. */
+static void
+page_title(struct rctx *rc)
 {
 	const struct rmodel *m = rc->m;
 	FILE *f = rc->out;
-	const struct hsec *s;
-	struct hdoc d;
-	size_t i, k, more = 0;
+	size_t i, j, l;
 
-	doc_read(&d, rc);
-	page_head(rc);
 	fputs("<header><h1>Profile report: ", f);
 	esc(f, m->name);
 	fprintf(f, "</h1>\n<p class=\"meta\">%zu rank(s), %" PRIu64
 	    " records; stages:", m->ndevs, m->nrecords);
 	/* each program once: the rank pipelines of prof-report repeat them */
 	for (i = 0; i < m->nstages; i++) {
-		size_t l = strcspn(m->stages[i], " "), j;
+		l = strcspn(m->stages[i], " ");
 		for (j = 0; j < i; j++)
 			if (strncmp(m->stages[j], m->stages[i], l) == 0 &&
 			    strcspn(m->stages[j], " ") == l)
@@ -579,17 +592,41 @@ render_html(struct rctx *rc)
 	}
 	fputs(".  Times in ms from the stream's origin; every number is "
 	    "a stage's record (prof-render(1)).</p></header>\n", f);
+}
+
+void
+render_html(struct rctx *rc)
+{
+	FILE *f = rc->out;
+	const struct hsec *s;
+	struct hdoc d;
+	size_t i, j, k, more = 0;
+
+	doc_read(&d, rc);
+	page_head(rc);
+	page_title(rc);
 	for (s = html_sections; s->id != NULL; s++) {
 		fprintf(f, "<section id=\"%s\">\n<h2>%s</h2>\n", s->id,
 		    s->title);
 		if (strcmp(s->id, "verdict") == 0)
 			cards(rc);
 		for (k = 0; k < 10 && s->md[k] != NULL; k++)
-			for (i = 0; i < d.n; i++)
-				if (!d.v[i].used && d.v[i].level > 1 &&
-				    heading_is(d.v[i].head, s->md[k]))
-					chunk_out(f, &d.v[i],
-					    strcmp(d.v[i].head, s->title) != 0);
+			for (i = 0; i < d.n; i++) {
+				if (d.v[i].used || d.v[i].level < 2 ||
+				    !heading_is(d.v[i].head, s->md[k]))
+					continue;
+				chunk_out(f, &d.v[i],
+				    strcmp(d.v[i].head, s->title) != 0);
+				/*
+				 * A "##" section brings its "###" ones that
+				 * no entry places elsewhere (the Ops section's
+				 * table per rank).
+				 */
+				for (j = i + 1; d.v[i].level == 2 && j < d.n &&
+				    d.v[j].level == 3; j++)
+					if (!d.v[j].used && !placed(d.v[j].head))
+						chunk_out(f, &d.v[j], 1);
+			}
 		if (s->chart != NULL)
 			chart(rc, s->chart);
 		if (strcmp(s->id, "charts") == 0)
