@@ -86,6 +86,17 @@ STREAMS = {
 MADE = {
     'job': 'sh "%s/tests/gen-ranks.sh" job 8' % TOP,
 }
+# Where a page's examples name another capture: prof-ingest(1) reads a
+# torch_npu database export as rank0_ascend_pt (the excerpt of
+# tests/data/ascend_pt_db.sql, built with sqlite3).
+PAGE_MADE = {
+    'prof-ingest.1': {
+        'rank0_ascend_pt': 'mkdir -p rank0_ascend_pt/ASCEND_PROFILER_OUTPUT && '
+        'sqlite3 rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/'
+        'ascend_pytorch_profiler_0.db < "%s/tests/data/ascend_pt_db.sql"'
+        % TOP,
+    },
+}
 
 
 def unescape(line):
@@ -186,11 +197,18 @@ def norm(s):
     return ' '.join(s.split())
 
 
-def setup(d):
+def setup(d, page):
     """The names the examples use, in directory D; what is missing."""
     missing = set()
+    made = PAGE_MADE.get(page, {})
+    for name, cmd in made.items():
+        if shutil.which('sqlite3') is None and 'sqlite3' in cmd:
+            missing.add(name)
+        elif subprocess.run(['sh', '-c', cmd], cwd=d).returncode != 0:
+            sys.exit('setup: %s' % name)
     for name, (target, _) in LINKS.items():
-        os.symlink(target, os.path.join(d, name))
+        if name not in made:
+            os.symlink(target, os.path.join(d, name))
     for name, rel in CORPUS_LINKS.items():
         p = os.path.join(CORPUS, rel) if CORPUS else ''
         if p and os.path.exists(p):
@@ -215,14 +233,18 @@ def setup(d):
 def redirected(cmd):
     """Whether CMD's standard output goes to a file."""
     last = cmd.rstrip().split('\n')[-1]
+    if re.search(r'prof-export\s+-f\s*sqlite', cmd):
+        return True
     return bool(re.search(r'(^|\s)>\s*\S+\s*$', last)) or \
         bool(re.search(r'\s-o\s+\S+', cmd)) and 'prof-render' in cmd \
         or bool(re.search(r'prof-report\b', cmd)) and ' -q' in cmd
 
 
 def written(cmd):
-    """The files CMD writes with '>'."""
-    return re.findall(r'>\s*([\w./-]+)', cmd)
+    """The files CMD writes: with '>', -o FILE, prof-export's FILE."""
+    return re.findall(r'>\s*([\w./-]+)', cmd) + \
+        re.findall(r'\s-o\s+([\w./-]+)', cmd) + \
+        re.findall(r'prof-export\s.*\s([\w./-]+\.db)\b', cmd)
 
 
 def check(d, cmd, shown, missing, known):
@@ -230,8 +252,9 @@ def check(d, cmd, shown, missing, known):
     for m in missing:
         if m in cmd:
             missing.update(written(cmd))
-            return 'skip', 'needs %s (the corpus is absent)' % m
-    for prog in ('mlr', 'jq', 'datamash', 'duckdb', 'sqlite3', 'column'):
+            return 'skip', 'needs %s, which is not here (the corpus, or a tool)' % m
+    for prog in ('mlr', 'jq', 'datamash', 'duckdb', 'sqlite3', 'column',
+                 'nsys'):
         if re.search(r'(^|[|;]\s*|\n\s*)%s\s' % prog, cmd) and \
                 shutil.which(prog) is None:
             missing.update(written(cmd))
@@ -298,7 +321,7 @@ def main():
         name = os.path.basename(page)
         d = os.path.join(SCRATCH, name)
         os.makedirs(d)
-        missing = setup(d)
+        missing = setup(d, name)
         known = {k.split('.')[0] for k in CORPUS_LINKS
                  if k.split('.')[0] not in missing}
         for cmd, shown in cmds:
