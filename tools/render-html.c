@@ -454,6 +454,8 @@ page_head(struct rctx *rc)
 	    "border-bottom:1px solid #d0d7de;font-size:.9rem;z-index:1}"
 	    "nav a{margin-right:.9rem;color:#0550ae;text-decoration:none}\n"
 	    ".meta{color:#57606a;font-size:.9rem}\n"
+	    /* a long kernel name or list breaks rather than widen the page */
+	    "p,li{overflow-wrap:break-word;overflow-wrap:anywhere}\n"
 	    ".cards{display:flex;flex-wrap:wrap;gap:.6rem;margin:1rem 0}"
 	    ".card{border:1px solid #d0d7de;border-left:6px solid #cf222e;"
 	    "border-radius:6px;padding:.5rem .8rem;min-width:14rem;"
