@@ -469,7 +469,7 @@ page_head(struct rctx *rc)
 	    "tbody tr:nth-child(even){background:#fafbfc}"
 	    "code{font:.85em ui-monospace,SFMono-Regular,Menlo,Consolas,"
 	    "monospace;background:#eff1f3;padding:0 .2em;border-radius:3px;"
-	    "word-break:break-all}\n"
+	    "word-break:break-all}.tw code{word-break:normal}\n"
 	    "figure.chart{margin:1rem 0}figure.chart svg{max-width:100%;"
 	    "height:auto;border:1px solid #d0d7de}"
 	    "figcaption{color:#57606a;font-size:.85rem}\n"
