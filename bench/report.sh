@@ -47,10 +47,10 @@ time_runs "$runs" pipeline "prof-ingest -q data/alexnet_2rank | prof-steps |
     prof-render -o $tmp/out $tmp/s.tsv"
 time_runs "$runs" report "prof-report -q -o $tmp/out data/alexnet_2rank"
 time_runs "$runs" ranks "for r in 0 1; do prof-ingest -q data/alexnet_2rank/rank\${r}_ascend_pt |
-    prof-steps | prof-merge | prof-bubbles | prof-attrib | prof-waitanchor |
-    prof-layers | prof-roofline | prof-ops >$tmp/r\$r.tsv || exit 1; done &&
-    prof-merge -m $tmp/r0.tsv $tmp/r1.tsv | prof-verdict | prof-cluster >$tmp/s.tsv &&
-    prof-render -o $tmp/out $tmp/s.tsv"
+    prof-steps | prof-merge | prof-bubbles | prof-attrib --device-elsewhere |
+    prof-waitanchor | prof-layers >$tmp/r\$r.tsv || exit 1; done &&
+    prof-merge -m $tmp/r0.tsv $tmp/r1.tsv | prof-roofline | prof-ops |
+    prof-verdict | prof-cluster >$tmp/s.tsv && prof-render -o $tmp/out $tmp/s.tsv"
 time_runs "$runs" j1 "prof-report -q -s ranks -j1 -o $tmp/out data/alexnet_2rank"
 time_runs "$runs" j2 "prof-report -q -s ranks -j2 -o $tmp/out data/alexnet_2rank"
 c=$(median "$tmp/cat")
