@@ -3,6 +3,8 @@
 # around them and their candidate causes, the soft root-cause summary,
 # and the three most expensive ops of each rank by average cost per call
 # (duration + wait).
+# From any directory: the data is found beside this script.
+cd "$(dirname "$0")" || exit 1
 prof-ingest -q data/alexnet_2rank | prof-steps | prof-merge |
     prof-bubbles | prof-attrib | prof-waitanchor |
 awk -F'\t' '

@@ -1,5 +1,7 @@
 # Device kernel count and busy-time sum per rank and step, straight from
 # the prof-tsv stream with awk (columns found by name in the header).
+# From any directory: the data is found beside this script.
+cd "$(dirname "$0")" || exit 1
 prof-ingest -q data/alexnet_2rank |
 awk -F'\t' '
 /^#/ { next }

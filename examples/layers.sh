@@ -5,6 +5,8 @@
 # step.  Then what each pass costs (wall, busy, the device idle inside
 # its layers + between them), and the stream roles and how much of the
 # HCCL all-reduce the compute hides.
+# From any directory: the data is found beside this script.
+cd "$(dirname "$0")" || exit 1
 prof-ingest -q data/alexnet_2rank | prof-layers |
 awk -F'\t' '
 function ms(ns) { return sprintf("%.3f", ns / 1e6) }

@@ -3,6 +3,8 @@
 # whose figures are themselves uncertain): the bounds that the PMU pipe
 # ratios give (bound_src pmu) hold whatever the chip; those from the
 # roofline (bound_src roofline) and the MFU depend on the assumed peaks.
+# From any directory: the data is found beside this script.
+cd "$(dirname "$0")" || exit 1
 echo "chip: assumed Ascend 910B3 (-c 910b3), not read from the capture"
 prof-ingest -q data/qwen_pp2dp2 | prof-steps | prof-layers |
     prof-roofline -c 910b3 |

@@ -17,9 +17,12 @@ corpus_dir() {
 skip_() { echo "SKIP: $*"; exit 77; }
 fail_() { echo "FAIL: $*" >&2; exit 1; }
 
-# Every installed program, found from the tools/*.c sources.
+# Every installed program, found from the tools/*.c sources and the
+# tools/*.in scripts (prof-report).
 tool_names() {
-	for src in "$top_srcdir"/tools/prof-*.c; do
+	for src in "$top_srcdir"/tools/prof-*.c "$top_srcdir"/tools/prof-*.in; do
+		[ -e "$src" ] || continue
+		src=${src%.in}
 		basename "$src" .c
 	done
 }

@@ -243,7 +243,7 @@ sum_has_device(int64_t dev)
 	size_t i;
 
 	if (any < 0)
-		for (i = any = 0; i < nsdevs; i++)
+		for (i = 0, any = aopt.device_elsewhere; i < nsdevs; i++)
 			any |= sdevs[i].device;
 	return ((size_t)dev < nsdevs && sdevs[dev].device) || !any;
 }

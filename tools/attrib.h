@@ -70,6 +70,8 @@ struct attrib_opts {
 	int64_t	small_share;	/* their time over the window time >= */
 	int64_t	small_host;	/* launch+host over their time >= */
 	int	step_causes;	/* also write step-scope cause records */
+	/* ranks outside the stream have device data (a rank pipeline) */
+	int	device_elsewhere;
 };
 extern struct attrib_opts aopt;
 

@@ -409,10 +409,72 @@ close_all(struct busy *b)
 	dueq_free(&b->due);
 }
 
+/*
+ * Whether the arguments of a "#stage prof-merge VERSION ARG..." line
+ * ask for a merge only (-m, --merge-only), which adds no busy record.
+ */
+static int
+merge_only_args(const char *a)
+{
+	const char *e;
+	size_t n;
+	int skip = 1;		/* the version */
+
+	for (; *a != '\0'; a = e + strspn(e, " ")) {
+		a += strspn(a, " ");
+		e = a + strcspn(a, " ");
+		n = (size_t)(e - a);
+		if (n == 0)
+			break;
+		if (skip) {
+			skip = 0;
+			continue;
+		}
+		if (n == 12 && strncmp(a, "--merge-only", 12) == 0)
+			return 1;
+		if (n == 2 && strncmp(a, "--", 2) == 0)
+			break;
+		if ((n == 7 && strncmp(a, "--kinds", 7) == 0) ||
+		    (n == 12 && strncmp(a, "--hold-limit", 12) == 0)) {
+			skip = 1;
+			continue;
+		}
+		if (n >= 2 && a[0] == '-' && a[1] != '-')
+			for (a++; a < e; a++) {
+				if (*a == 'm')
+					return 1;
+				if (*a == 'k' || *a == 'l') {
+					/* the option's value: here or next */
+					skip = a + 1 == e;
+					break;
+				}
+			}
+	}
+	return 0;
+}
+
+/*
+ * The preamble line (from 1) of a prof-merge that added busy records,
+ * or 0: run again, it would add every one of them a second time.
+ */
+static unsigned long
+busy_seen(const struct stage *st)
+{
+	const char *l;
+	size_t i;
+
+	for (i = 0; (l = stage_preamble(st, i)) != NULL; i++)
+		if (strncmp(l, "stage prof-merge ", 17) == 0 &&
+		    !merge_only_args(l + 17))
+			return (unsigned long)i + 1;
+	return 0;
+}
+
 void
 busy_run(const char *path, const struct busy_opts *o, int argc,
     char *argv[])
 {
+	unsigned long seen;
 	static const char *const add[] = { "step", "step_group" };
 	struct busy b;
 
@@ -422,6 +484,10 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	b.next_check = INT64_MAX;
 	b.oldest_n = UINT64_MAX;
 	b.st = stage_open(path, argc, argv, add, 2);
+	if ((seen = busy_seen(b.st)) != 0)
+		diag_at_fatal(EXIT_BAD, stage_path(b.st), seen, "input already "
+		    "annotated by prof-merge: its busy records would be added "
+		    "again (read them as they are, or merge streams with -m)");
 	b.c_step = stage_col(b.st, "step");
 	b.c_group = stage_col(b.st, "step_group");
 	busy_loop(&b);

@@ -26,7 +26,7 @@
 
 struct attrib_opts aopt = {
 	200000, 200000, 50000, 100000, 1200000, 200000, 300000, 500000,
-	1000000, 500000, 500000, 500000, 100000, 500000, 10, 50000, 500000, 0
+	1000000, 500000, 500000, 500000, 100000, 500000, 10, 50000, 500000, 0, 0
 };
 
 /* Input columns of the windows. */
@@ -147,7 +147,12 @@ usage(void)
 	    "(0.5)\n"
 	    "  -s, --significant=NS    significant bubble floor in ns "
 	    "(1000000)\n"
-	    "  -S, --step-causes       also write cause records per step\n\n");
+	    "  -S, --step-causes       also write cause records per step\n"
+	    "      --device-elsewhere  ranks of the job not in this stream have "
+	    "device data:\n"
+	    "                          a rank here without any is judged so "
+	    "(prof-report's\n"
+	    "                          pipeline per rank)\n\n");
 	printf("  -h, --help              display this help and exit\n"
 	    "  -V, --version           output version information and exit\n\n");
 	printf("Exit status: 0 on success, 1 for bad input or a write error, "
@@ -181,7 +186,7 @@ enum {
 	O_HOST = 256, O_SYNC, O_COMM, O_LAUNCH, O_INPUT, O_CPU, O_SYNCMIN,
 	O_COMMMIN, O_UNTRACED, O_LAUNCHMIN, O_PARMAX, O_SHARE, O_UNDERFEED,
 	O_CLEAR, O_INPUTMIN, O_STALLMIN, O_BUSYMIN, O_LSHARE, O_CPUMIN,
-	O_SMALLCOUNT, O_SMALLSHARE, O_SMALLHOST
+	O_SMALLCOUNT, O_SMALLSHARE, O_SMALLHOST, O_ELSEWHERE
 };
 
 static const struct option longopts[] = {
@@ -210,6 +215,7 @@ static const struct option longopts[] = {
 	{ "small-count",	required_argument,	NULL, O_SMALLCOUNT },
 	{ "small-share",	required_argument,	NULL, O_SMALLSHARE },
 	{ "small-host",		required_argument,	NULL, O_SMALLHOST },
+	{ "device-elsewhere",	no_argument,		NULL, O_ELSEWHERE },
 	{ "significant",	required_argument,	NULL, 's' },
 	{ "step-causes",	no_argument,		NULL, 'S' },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -310,6 +316,9 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			aopt.step_causes = 1;
+			break;
+		case O_ELSEWHERE:
+			aopt.device_elsewhere = 1;
 			break;
 		case O_SMALLCOUNT:
 			aopt.small_count = cli_parse_i64(optarg,

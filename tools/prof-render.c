@@ -38,6 +38,8 @@ const struct rformat render_formats[] = {
 	    "object", 0, render_json },
 	{ "text", NULL, "summary", "txt", "terminal summary", 0,
 	    render_text },
+	{ "html", NULL, "report", "html", "HTML report", RF_SPANS | RF_POINTS,
+	    render_html },
 	{ "chrome", NULL, "trace", "json", "Chrome trace", RF_STREAM,
 	    render_chrome },
 	{ "svg", "timeline", "timeline", "svg", "timeline chart", RF_SPANS,

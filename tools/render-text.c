@@ -63,39 +63,71 @@ put_part(FILE *f, const char *s, size_t n)
 		putc(*s == '\001' ? ' ' : *s, f);
 }
 
+/* The bytes of the word at S: up to a space, or through a comma. */
+static size_t
+word_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] != '\0' && s[n] != ' ' && (n == 0 || s[n - 1] != ','))
+		n++;
+	return n;
+}
+
 /*
  * Write the line wrapped to the width: break at the last space (or
  * after the last comma of a list written without spaces) that fits,
- * indent the continuation lines by HANG columns.
+ * indent the continuation lines by HANG columns.  A word is never
+ * broken: one wider than a continuation line (a long kernel name under
+ * a deep indent) starts its line further left, down to 2 columns, and
+ * only one wider than that is shortened with an ellipsis.
  */
 static void
 line_close(struct rctx *rc, struct tline *l, size_t hang)
 {
-	size_t width = (size_t)rc->width, avail = width, n, k;
+	size_t width = (size_t)rc->width, ind = 0, n, k, wl;
 	const char *s;
 
 	if (fclose(l->f) != 0)
 		diag_errno(EXIT_BAD, "open_memstream");
 	if (hang > width / 2)
 		hang = width / 2;
-	for (s = l->buf; ; avail = width - hang) {
-		if (text_width(s) <= avail) {
+	for (s = l->buf; ; ) {
+		if (text_width(s) <= width - ind) {
+			fprintf(rc->out, "%*s", (int)ind, "");
 			put_part(rc->out, s, strlen(s));
 			putc('\n', rc->out);
 			break;
 		}
-		n = fit(s, avail);
-		/* The last space within the fit, not the leading indent. */
-		for (k = n; k > 0 && s[k] != ' ' && s[k - 1] != ','; k--)
-			;
-		while (k > 0 && s[k - 1] == ' ')
-			k--;
-		if (k > strspn(s, " "))
-			n = k;
-		put_part(rc->out, s, n);
-		fprintf(rc->out, "\n%*s", (int)hang, "");
+		wl = word_len(s + strspn(s, " ")) + strspn(s, " ");
+		if (ind > 0)
+			while (ind > 2 && fit(s, width - ind) < wl)
+				ind--;
+		fprintf(rc->out, "%*s", (int)ind, "");
+		n = fit(s, width - ind);
+		if (n < wl) {
+			/* wider than any line: shortened */
+			n = fit(s, width - ind - 1);
+			put_part(rc->out, s, n);
+			fputs("\xe2\x80\xa6", rc->out);
+			n = wl;
+		} else {
+			/* the last space within the fit, not the indent */
+			for (k = n; k > 0 && s[k] != ' ' && s[k - 1] != ',';
+			    k--)
+				;
+			while (k > 0 && s[k - 1] == ' ')
+				k--;
+			if (k > strspn(s, " "))
+				n = k;
+			put_part(rc->out, s, n);
+		}
 		s += n;
 		s += strspn(s, " ");
+		putc('\n', rc->out);
+		if (*s == '\0')
+			break;
+		ind = hang;
 	}
 	free(l->buf);
 }

@@ -365,6 +365,7 @@ void		 render_md(struct rctx *);
 void		 render_md_findings(struct rctx *);
 void		 render_json(struct rctx *);
 void		 render_text(struct rctx *);
+void		 render_html(struct rctx *);
 void		 render_svg_timeline(struct rctx *);
 void		 render_svg_breakdown(struct rctx *);
 void		 render_svg_ranks(struct rctx *);

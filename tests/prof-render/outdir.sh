@@ -14,3 +14,4 @@ prof-render -f svg -c breakdown run.tsv | cmp - rep/breakdown_alexnet_2rank.svg 
 prof-render -f arch run.tsv | cmp - rep/model_architecture_report_alexnet_2rank.md && echo "arch same"
 prof-render -o rep2 -f svg -c timeline -N my-run run.tsv && ls rep2
 prof-render -o rep3 -f chrome run.tsv && ls -a rep3
+prof-render -f html run.tsv | cmp - rep/report_alexnet_2rank.html && echo "html same"
