@@ -66,6 +66,7 @@ CORPUS_LINKS = {
         'pytorch_kineto/kineto_tb_plugin/'
         'resnet50_num_workers_0_worker0.1623143089861.pt.trace.json.gz',
     'OPPROF_001': 'ascend_msprof_op_simulator/neo-pan_real_simulator_minimal',
+    'host.xplane.pb': 'tpu_xla/xprof/tpu_inference_2.xplane.pb',
 }
 # Streams made with the tools before the examples run.
 STREAMS = {
