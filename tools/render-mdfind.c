@@ -387,6 +387,13 @@ place(struct rctx *rc, const struct rdev *d, const struct rbubble *b)
 	const struct rlayer *prev = NULL, *next = NULL, *in = NULL;
 	size_t i;
 
+	/* past the layers kept for this, where it is is not known */
+	if (d->layers_past > 0 && d->nlayers > 0 &&
+	    b->ts >= d->layers[d->nlayers - 1].ts) {
+		fprintf(rc->out, "past the first %zu layers (the rest are "
+		    "not kept for placing)", d->nlayers);
+		return;
+	}
 	for (i = 0; i < d->nlayers; i++) {
 		const struct rlayer *l = &d->layers[i];
 		if (l->ts > b->ts) {
@@ -453,23 +460,7 @@ drilldown(struct rctx *rc)
 		    "table above).\n\n", rc->out);
 }
 
-static int64_t
-pos(int64_t v)
-{
-	return v > 0 ? v : 0;
-}
-
 /* Layers by the device idle inside them and before them, most first. */
-static int
-by_idle(const void *a, const void *b)
-{
-	const struct rlayer *x = a, *y = b;
-	int64_t u = pos(x->idle) + pos(x->gap), v = pos(y->idle) + pos(y->gap);
-
-	if (u != v)
-		return u > v ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
 
 /* MS, or "-" when the column was absent (-1). */
 static void
@@ -497,7 +488,7 @@ idle_drilldown(struct rctx *rc)
 
 	for (i = 0; i < rc->m->ndevs; i++) {
 		struct rdev *d = rc->m->devs[i];
-		struct rlayer *v;
+		const struct rlayer *v;
 
 		if (d->nltypes == 0 || d->ltypes[0].idle < 0)
 			continue;
@@ -529,12 +520,10 @@ idle_drilldown(struct rctx *rc)
 			ms_opt(rc, t->scost);
 			fputs(" |\n", rc->out);
 		}
-		if (d->nlayers == 0)
+		if (d->nidlest == 0)
 			continue;
-		v = xreallocarray(NULL, d->nlayers, sizeof(*v));
-		memcpy(v, d->layers, d->nlayers * sizeof(*v));
-		qsort(v, d->nlayers, sizeof(*v), by_idle);
-		n = d->nlayers < 5 ? d->nlayers : 5;
+		v = d->idlest;		/* most idle first, of every layer */
+		n = d->nidlest;
 		fprintf(rc->out, "\nRank %s, the layers with the most device "
 		    "idle (inside them, and in the gap before them: host "
 		    "launch lag between layers):\n\n| layer | start (ms) | "
@@ -558,7 +547,6 @@ idle_drilldown(struct rctx *rc)
 			ms_opt(rc, v[j].sbusy);
 			fputs(" |\n", rc->out);
 		}
-		free(v);
 		fputs("\n", rc->out);
 	}
 }

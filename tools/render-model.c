@@ -682,27 +682,80 @@ opt_i64(struct reader *rd, int c)
 	return absent ? -1 : v;
 }
 
-/* A layer record: its place, for the bubbles, and its idle and parts. */
+static int64_t
+nonneg(int64_t v)
+{
+	return v > 0 ? v : 0;
+}
+
+static void
+rlayer_free(struct rlayer *l)
+{
+	free(l->name);
+	free(l->pass);
+	free(l->layer);
+	free(l->mix);
+}
+
+int
+rlayer_idle_cmp(const struct rlayer *x, const struct rlayer *y)
+{
+	int64_t u = nonneg(x->idle) + nonneg(x->gap);
+	int64_t v = nonneg(y->idle) + nonneg(y->gap);
+
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * A layer record: its place, for the bubbles, and its idle and parts.
+ * The first RENDER_LAYERS_KEPT are kept for placing bubbles, and the
+ * RENDER_IDLEST most idle of all, so that memory does not grow with a
+ * capture whose period repeats over all of it.
+ */
 static void
 on_layer(struct reader *rd, struct rdev *d, int64_t dur)
 {
-	struct rlayer *l;
+	struct rlayer l;
+	size_t i;
 
-	d->layers = xreallocarray(d->layers, d->nlayers + 1,
-	    sizeof(*d->layers));
-	l = &d->layers[d->nlayers++];
-	l->ts = tsvr_i64(rd->in, 1, NULL);
-	l->dur = dur;
-	l->name = xstrdup(fixed(rd, 5));
-	l->pass = fld(rd, C_PASS);
-	l->layer = fld(rd, C_LAYER);
-	l->mix = fld(rd, C_MIX);
-	l->idle = opt_i64(rd, C_LIDLE);
-	l->gap = opt_i64(rd, C_LGAP);
-	l->bbusy = opt_i64(rd, C_BBUSY);
-	l->sbusy = opt_i64(rd, C_SBUSY);
-	l->bcost = opt_i64(rd, C_BCOST);
-	l->scost = opt_i64(rd, C_SCOST);
+	l.ts = tsvr_i64(rd->in, 1, NULL);
+	l.dur = dur;
+	l.name = xstrdup(fixed(rd, 5));
+	l.pass = fld(rd, C_PASS);
+	l.layer = fld(rd, C_LAYER);
+	l.mix = fld(rd, C_MIX);
+	l.idle = opt_i64(rd, C_LIDLE);
+	l.gap = opt_i64(rd, C_LGAP);
+	l.bbusy = opt_i64(rd, C_BBUSY);
+	l.sbusy = opt_i64(rd, C_SBUSY);
+	l.bcost = opt_i64(rd, C_BCOST);
+	l.scost = opt_i64(rd, C_SCOST);
+	l.kept = d->nlayers < RENDER_LAYERS_KEPT;
+	if (l.kept) {
+		d->layers = xreallocarray(d->layers, d->nlayers + 1,
+		    sizeof(*d->layers));
+		d->layers[d->nlayers++] = l;
+	} else
+		d->layers_past++;
+	/* the most idle: copies, the text owned by layers when kept */
+	if (d->nidlest == RENDER_IDLEST &&
+	    rlayer_idle_cmp(&l, &d->idlest[RENDER_IDLEST - 1]) >= 0) {
+		if (!l.kept)
+			rlayer_free(&l);
+		return;
+	}
+	if (d->nidlest == RENDER_IDLEST) {
+		if (!d->idlest[RENDER_IDLEST - 1].kept)
+			rlayer_free(&d->idlest[RENDER_IDLEST - 1]);
+		d->nidlest--;
+	}
+	for (i = d->nidlest; i > 0 && rlayer_idle_cmp(&l,
+	    &d->idlest[i - 1]) < 0; i--)
+		d->idlest[i] = d->idlest[i - 1];
+	d->idlest[i] = l;
+	d->nidlest++;
 }
 
 /* A layer_type summary record: its layers' idle and parts. */

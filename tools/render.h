@@ -126,7 +126,13 @@ struct rlayer {
 	int64_t	 ts, dur;
 	char	*name, *pass, *layer, *mix;
 	int64_t	 idle, gap, bbusy, sbusy, bcost, scost;
+	int	 kept;		/* in the device's layers, which own its text */
 };
+
+#define RENDER_LAYERS_KEPT	65536
+#define RENDER_IDLEST		5
+/* The drill-down's order of layers: most idle (inside and before) first. */
+int	 rlayer_idle_cmp(const struct rlayer *, const struct rlayer *);
 
 /* A layer_type summary record (prof-layers): where its costs lie. */
 struct rltype {
@@ -165,8 +171,16 @@ struct rdev {
 	size_t		 nspans, capspans;
 	struct rpoint	*points;	/* for the roofline chart */
 	size_t		 npoints;
-	struct rlayer	*layers;	/* layer records, for the drill-down */
+	/*
+	 * Layer records for the drill-down: the first RENDER_LAYERS_KEPT
+	 * (a period over a whole capture makes hundreds of thousands), and
+	 * the RENDER_IDLEST with the most idle of all, most first.
+	 */
+	struct rlayer	*layers;
 	size_t		 nlayers;
+	uint64_t	 layers_past;	/* layers after the kept ones */
+	struct rlayer	 idlest[5];
+	size_t		 nidlest;
 	struct rltype	*ltypes;	/* layer_type records */
 	size_t		 nltypes;
 	struct rverdict	*verdict;	/* the run's, or NULL */
