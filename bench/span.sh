@@ -9,7 +9,9 @@
 # capture.  The output queue's budget is PROF_QUEUE_MEMORY (32 MiB).
 #
 # Environment: top_builddir; BENCH_DIR (default $top_builddir/bench/data);
-# SPAN_KERNELS (default 1000000).  Needs GNU time.  Prints a Markdown
+# SPAN_KERNELS (default 1000000; the 4N stream and two stages' outputs
+# need about 100 bytes a kernel of disk, 0.4 GB for the default, and the
+# spilled queues as much again in TMPDIR).  Needs GNU time.  Prints a Markdown
 # table, also written to $BENCH_DIR/span.md.
 
 set -eu
@@ -63,6 +65,9 @@ for t in $chain "prof-render -f md"; do
 		printf "| %s | %.2f | %.2f | %.0f | %.0f | %.2f |\n", n, s1, s2,
 		    m1 / 1024, m2 / 1024, m2 / m1 }' >>"$tmp/rows"
 	[ "$1" = prof-render ] && continue
+	# only the last stage's streams are kept: each is as big as the
+	# input and more, and eleven of them fill a disk
+	case $prev_s in "$dir"/out.*) rm -f "$prev_s" "$prev_b";; esac
 	mv "$tmp/out.s" "$dir/out.$N.$1.tsv"
 	mv "$tmp/out.b" "$dir/out.$big.$1.tsv"
 	prev_s=$dir/out.$N.$1.tsv prev_b=$dir/out.$big.$1.tsv
