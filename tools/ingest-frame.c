@@ -84,8 +84,13 @@ user_frame(const char *s, size_t n)
 const char *
 ingest_user_frame(const char *s, size_t n, size_t *len)
 {
-	const char *e = s + n, *p, *q;
+	const char *e, *p, *q;
 
+	if (s == NULL || n == 0) {	/* no stack: no offset from nothing */
+		*len = 0;
+		return NULL;
+	}
+	e = s + n;
 	for (p = s; p < e; p = q + 1) {
 		while (p < e && (*p == ' ' || *p == '\r' || *p == '\n' ||
 		    *p == '\t'))
