@@ -649,13 +649,6 @@ ingest_content_op_summary(const char *head, size_t len)
 }
 
 int
-ingest_op_summary(struct input *in, const char *where,
-    const struct ingest_ctx *ctx)
-{
-	return read_table(in, where, ctx, AT_OP_SUMMARY);
-}
-
-int
 ingest_name_kernel_details(const char *base)
 {
 	return ingest_has_prefix(base, "kernel_details") &&
@@ -667,13 +660,6 @@ ingest_content_kernel_details(const char *head, size_t len)
 {
 	return csv_head_has(head, len, "Start Time(us)") &&
 	    ingest_head_has(head, len, "Duration(us)");
-}
-
-int
-ingest_kernel_details(struct input *in, const char *where,
-    const struct ingest_ctx *ctx)
-{
-	return read_table(in, where, ctx, AT_KERNEL_DETAILS);
 }
 
 int
@@ -690,13 +676,6 @@ ingest_content_cluster_step(const char *head, size_t len)
 }
 
 int
-ingest_cluster_step(struct input *in, const char *where,
-    const struct ingest_ctx *ctx)
-{
-	return read_table(in, where, ctx, AT_CLUSTER_STEP);
-}
-
-int
 ingest_name_step_trace(const char *base)
 {
 	return strcmp(base, "step_trace_time.csv") == 0;
@@ -709,11 +688,31 @@ ingest_content_step_trace(const char *head, size_t len)
 	    ingest_head_has(head, len, "Free");
 }
 
+/*
+ * The four tables, told apart by the format table's row that matched:
+ * they share a reader and differ only in their column names.
+ */
 int
-ingest_step_trace(struct input *in, const char *where,
+ingest_ascend_table(struct input *in, const char *where,
     const struct ingest_ctx *ctx)
 {
-	return read_table(in, where, ctx, AT_STEP_TRACE);
+	static const struct {
+		const char	*fmt;
+		enum atable	 table;
+	} tables[] = {
+		{ "op_summary", AT_OP_SUMMARY },
+		{ "kernel_details", AT_KERNEL_DETAILS },
+		{ "cluster_step_trace_time", AT_CLUSTER_STEP },
+		{ "step_trace_time", AT_STEP_TRACE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (strcmp(ctx->fmt->name, tables[i].fmt) == 0)
+			return read_table(in, where, ctx, tables[i].table);
+	diag_at(where, 0, "internal error: no table for format %s",
+	    ctx->fmt->name);
+	return -1;
 }
 
 /* ---- communication.json ---- */

@@ -171,14 +171,13 @@ struct ingest_ctx {
 };
 
 /* ingest-ascend.c: torch_npu and msprof text exports. */
+/* op_summary, kernel_details, (cluster_)step_trace_time: by ctx->fmt. */
+int	 ingest_ascend_table(struct input *, const char *,
+	    const struct ingest_ctx *);
 int	 ingest_name_op_summary(const char *);
 int	 ingest_content_op_summary(const char *, size_t);
-int	 ingest_op_summary(struct input *, const char *,
-	    const struct ingest_ctx *);
 int	 ingest_name_kernel_details(const char *);
 int	 ingest_content_kernel_details(const char *, size_t);
-int	 ingest_kernel_details(struct input *, const char *,
-	    const struct ingest_ctx *);
 /* The op simulator's CORE_instr_exe.csv (ingest-instr.c). */
 int	 ingest_name_instr_exe(const char *);
 int	 ingest_content_instr_exe(const char *, size_t);
@@ -186,12 +185,8 @@ int	 ingest_instr_exe(struct input *, const char *,
 	    const struct ingest_ctx *);
 int	 ingest_name_cluster_step(const char *);
 int	 ingest_content_cluster_step(const char *, size_t);
-int	 ingest_cluster_step(struct input *, const char *,
-	    const struct ingest_ctx *);
 int	 ingest_name_step_trace(const char *);
 int	 ingest_content_step_trace(const char *, size_t);
-int	 ingest_step_trace(struct input *, const char *,
-	    const struct ingest_ctx *);
 int	 ingest_name_cluster_comm(const char *);
 int	 ingest_cluster_comm(struct input *, const char *,
 	    const struct ingest_ctx *);
