@@ -198,24 +198,29 @@ stage_queue_mem(void)
 	return mem;
 }
 
+/* Where the spill file goes: $TMPDIR, else /tmp. */
+static const char *
+spill_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir != NULL && *dir != '\0' ? dir : "/tmp";
+}
+
 static void
 spill_fail(const char *what)
 {
 	diag_err(EXIT_BAD, "cannot %s the output queue's temporary file in "
-	    "%s: %s", what, getenv("TMPDIR") != NULL &&
-	    *getenv("TMPDIR") != '\0' ? getenv("TMPDIR") : "/tmp",
-	    strerror(errno));
+	    "%s: %s", what, spill_dir(), strerror(errno));
 }
 
 static void
 spill_open(struct fifo *f)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = spill_dir();
 	char *path;
 	size_t n;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
 	n = strlen(dir) + sizeof("/prof-queue.XXXXXX");
 	path = xmalloc(n);
 	(void)snprintf(path, n, "%s/prof-queue.XXXXXX", dir);
