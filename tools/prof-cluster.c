@@ -288,6 +288,7 @@ on_links(struct stage *st, struct rdev *d)
 	static const char time_key[] = "_transit_time_ms=";
 	size_t n, kl, vl;
 	const char *p, *e, *eq, *v, *end;
+	struct rlink *l;
 	int64_t x;
 	int is_size;
 
@@ -313,12 +314,11 @@ on_links(struct stage *st, struct rdev *d)
 		if ((kl == 4 && memcmp(p, "sdma", 4) == 0) ||
 		    dtime_parse(v, vl, 6, &x) != DTIME_OK || x < 0)
 			continue;
+		l = link_of(d, p, kl);
 		if (is_size)
-			link_of(d, p, kl)->bytes = num_sat_add(
-			    link_of(d, p, kl)->bytes, x);
+			l->bytes = num_sat_add(l->bytes, x);
 		else
-			link_of(d, p, kl)->transit_ns = num_sat_add(
-			    link_of(d, p, kl)->transit_ns, x);
+			l->transit_ns = num_sat_add(l->transit_ns, x);
 	}
 }
 
