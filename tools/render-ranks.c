@@ -175,14 +175,21 @@ md_ranks(struct rctx *rc)
 		}
 		fputs(".\n", f);
 	}
-	for (j = 0; j < ranks_count(r, RK_CLUSTER); j++)
+	for (j = 0; j < ranks_count(r, RK_CLUSTER); j++) {
+		int slow;
+
 		if (strcmp(ranks_get(r, RK_CLUSTER, j, RC_NAME),
-		    "slow_link") == 0)
-			fprintf(f, "- Slowest link, %s (communication.json's "
-			    "bytes over transit time)%s.\n", ranks_get(r,
-			    RK_CLUSTER, j, RC_EVIDENCE), strstr(ranks_get(r,
-			    RK_CLUSTER, j, RC_TAGS), "SLOW_LINK") != NULL ?
-			    " (**SLOW_LINK**: under 80 % of the median)" : "");
+		    "slow_link") != 0)
+			continue;
+		/* a link is only called slow where the ranks' differ */
+		slow = strstr(ranks_get(r, RK_CLUSTER, j, RC_TAGS),
+		    "SLOW_LINK") != NULL;
+		fprintf(f, "- %s, %s (communication.json's bytes over transit "
+		    "time): %s under 80 %% of the median.\n", slow ?
+		    "**Slow link (SLOW_LINK)**" : "Links", ranks_get(r,
+		    RK_CLUSTER, j, RC_EVIDENCE), slow ? "its slowest rank is" :
+		    "no rank is");
+	}
 	if ((n = ranks_count(r, RK_RANK_WAIT)) > 0) {
 		fputs("\n| rank | collectives matched | arrived last at | "
 		    "waited for others (ms) | others waited for it (ms) |\n"

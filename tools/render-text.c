@@ -525,11 +525,11 @@ across_ranks(struct rctx *rc)
 			fprintf(f, "across ranks: pipeline stages %s",
 			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
 		} else if (strcmp(name, "slow_link") == 0) {
-			fprintf(f, "across ranks: slowest link %s",
-			    ranks_get(r, RK_CLUSTER, i, RC_EVIDENCE));
-			if (strstr(ranks_get(r, RK_CLUSTER, i, RC_TAGS),
-			    "SLOW_LINK") != NULL)
-				fputs(" (SLOW_LINK)", f);
+			fprintf(f, "across ranks: links %s", ranks_get(r,
+			    RK_CLUSTER, i, RC_EVIDENCE));
+			fputs(strstr(ranks_get(r, RK_CLUSTER, i, RC_TAGS),
+			    "SLOW_LINK") != NULL ? " (SLOW_LINK: under 80% of "
+			    "the median)" : "; none under 80% of the median", f);
 		} else
 			fprintf(f, "across ranks: %s", name);
 		line_close(rc, &l, 4);
