@@ -52,6 +52,8 @@ static const char *const rule_names[] = {
  * other pass boundary would hold the whole capture.
  */
 #define PASS_LAYERS_MAX	4096
+/* passes whose layer counts the median is exact over (then medq) */
+#define LAYERS_PER_EXACT	65536
 
 const char *const phase_names[NPHASES] = {
 	"", "prefill", "decode", "forward", "backward"
@@ -529,7 +531,7 @@ static void
 put_pass(struct ldev *d)
 {
 	if (d->at_end && d->nlp > 0 &&
-	    d->pass_layers < d->layers_per[d->nlp - 1])
+	    d->pass_layers < d->lp_last)
 		srec_tag_add(d->pass_rec, lc_tags, "cut_end");
 	if (d->npasses == 0) {
 		d->first_rec = d->pass_rec;
@@ -602,7 +604,11 @@ close_pass(struct ldev *d, int64_t cut)
 	if (ph != PH_NONE)
 		d->ndir[d->pass_dir]++;
 	d->npasses++;
-	push64(&d->layers_per, &d->nlp, &d->lpcap, d->pass_layers);
+	medq_add(&d->layers_per, d->pass_layers, LAYERS_PER_EXACT);
+	d->nlp++;
+	d->lp_last = d->pass_layers;
+	if (d->pass_layers > d->lp_max)
+		d->lp_max = d->pass_layers;
 	d->deadline = INT64_MAX;
 	/* the first pass waits for a second no longer than it lasted */
 	if (d->first_rec != NULL)

@@ -316,6 +316,37 @@ seq_move(struct ltype *t, struct ltype *f)
 }
 
 /*
+ * Count a layer of WALL ns and KC kernels in a pass's type: its medians
+ * exact up to TYPE_EXACT layers, then within 1/MEDQ_SUB (the record is
+ * tagged median_approx), and the sum of squares for the variation in
+ * 128 bits, or in long double once even that overflows.
+ */
+#define TYPE_EXACT	65536
+
+static void
+type_add(struct ltype *to, int64_t wall, int64_t kc)
+{
+	unsigned __int128 sq = (unsigned __int128)(wall < 0 ? -(__int128)wall :
+	    wall) * (unsigned __int128)(wall < 0 ? -(__int128)wall : wall);
+
+	if (to->n == 0 || wall < to->wall_min)
+		to->wall_min = wall;
+	if (to->n == 0 || wall > to->wall_max)
+		to->wall_max = wall;
+	to->n++;
+	medq_add(&to->wall_med, wall, TYPE_EXACT);
+	medq_add(&to->kc_med, kc, TYPE_EXACT);
+	if (!to->sq_over && to->wall_sq > ~(unsigned __int128)0 - sq) {
+		to->sq_over = 1;
+		to->sq_approx = (long double)to->wall_sq;
+	}
+	if (to->sq_over)
+		to->sq_approx += (long double)wall * (long double)wall;
+	else
+		to->wall_sq += sq;
+}
+
+/*
  * The open pass closed with phase PH: its layers join the summaries of
  * their (phase, type), since a backward or decode layer is not a
  * forward or prefill one of the same type.
@@ -329,17 +360,8 @@ sum_pass(struct ldev *d, int ph)
 		struct ltype *f = ldev_pend(d, t), *to = ldev_type(d, ph, t);
 		size_t i;
 
-		for (i = 0; i < f->n; i++) {
-			if (to->n == to->cap) {
-				to->cap = to->cap ? 2 * to->cap : 64;
-				to->wall = xreallocarray(to->wall, to->cap,
-				    sizeof(int64_t));
-				to->kcount = xreallocarray(to->kcount,
-				    to->cap, sizeof(int64_t));
-			}
-			to->kcount[to->n] = f->kcount[i];
-			to->wall[to->n++] = f->wall[i];
-		}
+		for (i = 0; i < f->n; i++)
+			type_add(to, f->wall[i], f->kcount[i]);
 		to->wall_sum += f->wall_sum;
 		to->ksum += f->ksum;
 		to->busy += f->busy;
@@ -413,6 +435,62 @@ isqrt(__int128 v)
 	return x;
 }
 
+/* Square root by Newton's method from above (no libm for one call). */
+static long double
+sqrt_ld(long double v)
+{
+	long double x, y;
+	int i;
+
+	if (v <= 0)
+		return 0;
+	x = v > 1 ? v : 1;
+	for (i = 0; i < 256; i++) {
+		y = (x + v / x) / 2;
+		if (y >= x)
+			break;
+		x = y;
+	}
+	return x;
+}
+
+/*
+ * The coefficient of variation of a type's layer walls: the population
+ * standard deviation, rounded down to the nanosecond, over the mean.
+ * With S the sum and Q the sum of squares of the n walls,
+ * n Q - S^2 = n^2 sd^2, so n sd = sqrt(n Q - S^2) and cv = n sd / S;
+ * n sd is taken to a millionth of a nanosecond where that fits.  Walls
+ * so long that Q overflows 128 bits (hours, thousands of layers) give
+ * a cv from long double arithmetic.
+ */
+static void
+put_cv(struct srec *r, const struct ltype *ty, int64_t n)
+{
+	const unsigned __int128 umax = ~(unsigned __int128)0;
+	unsigned __int128 nq, s2;
+	__int128 scale = 1000000, var;
+	int64_t q = 1000000;
+
+	s2 = (unsigned __int128)((__int128)ty->wall_sum * ty->wall_sum);
+	nq = (unsigned __int128)n * ty->wall_sq;
+	if (ty->sq_over || ty->wall_sq > umax / (unsigned __int128)n ||
+	    nq - s2 > umax >> 1) {
+		long double sq = ty->sq_over ? ty->sq_approx :
+		    (long double)ty->wall_sq;
+		long double v = (long double)n * sq -
+		    (long double)ty->wall_sum * (long double)ty->wall_sum;
+
+		put_ratio(r, lc_cv, (int64_t)(sqrt_ld(v) /
+		    (long double)ty->wall_sum * 1000000), 1000000);
+		return;
+	}
+	var = (__int128)(nq - s2);
+	if (var >= (__int128)10000000000000 * 1000000000000 ||
+	    ty->wall_sum > INT64_MAX / q)
+		scale = q = 1;
+	put_ratio(r, lc_cv, isqrt(var * scale * scale), ty->wall_sum * q);
+}
+
 /*
  * Layer-to-layer variation of a type: min, median and max wall time and
  * the coefficient of variation (population standard deviation, rounded
@@ -423,40 +501,25 @@ put_type(struct ldev *d, int ph, int t)
 {
 	struct ltype *ty = ldev_type(d, ph, t);
 	struct srec *r = summary(d, "layer_type", ltype_names[t]);
-	__int128 var = 0, dev;
+	__int128 med2;
 	int64_t n = (int64_t)ty->n;
-	size_t i;
-	int p;
+	int p, approx, kapprox;
 
 	srec_set_str(r, lc_ltype, ltype_names[t]);
 	srec_set_str(r, lc_phase, phase_names[ph]);
 	srec_set_i64(r, lc_value, n);
-	for (i = 0; i < ty->n; i++) {
-		dev = (__int128)ty->wall[i] * n - ty->wall_sum;
-		var += dev * dev;
-	}
-	num_sort(ty->wall, ty->n);
-	srec_set_i64(r, lc_min, ty->wall[0]);
-	srec_set_i64(r, lc_median, median_of(ty->wall, ty->n));
-	srec_set_i64(r, lc_max, ty->wall[ty->n - 1]);
-	/*
-	 * var = n^3 sd^2, so n sd = sqrt(var / n) and cv = n sd / sum;
-	 * n sd is taken to a millionth of a nanosecond where that fits.
-	 */
-	var /= n;
-	if (ty->wall_sum > 0) {
-		__int128 scale = 1000000;
-		int64_t q = 1000000;
-
-		if (var >= (__int128)10000000000000 * 1000000000000 ||
-		    ty->wall_sum > INT64_MAX / q)
-			scale = q = 1;
-		put_ratio(r, lc_cv, isqrt(var * scale * scale), ty->wall_sum *
-		    q);
-	}
+	srec_set_i64(r, lc_min, ty->wall_min);
+	medq_median2(&ty->wall_med, &med2, &approx);
+	srec_set_i64(r, lc_median, (int64_t)(med2 / 2));
+	srec_set_i64(r, lc_max, ty->wall_max);
+	if (ty->wall_sum > 0)
+		put_cv(r, ty, n);
 	srec_set_i64(r, lc_ksum, ty->ksum);
 	srec_set_i64(r, lc_busy, ty->busy);
-	srec_set_i64(r, lc_kcount, median_of(ty->kcount, ty->n));
+	medq_median2(&ty->kc_med, &med2, &kapprox);
+	srec_set_i64(r, lc_kcount, (int64_t)(med2 / 2));
+	if (approx || kapprox)
+		srec_tag_add(r, lc_tags, "median_approx");
 	/* what the type's layers cost and where their idle time lies */
 	srec_set_i64(r, lc_cost, ty->cost);
 	srec_set_i64(r, lc_idle, ty->idle);
@@ -676,12 +739,12 @@ sum_dev(struct ldev *d)
 	metric(d, "sampling_layer_count", (int64_t)d->sample_layers);
 	metric(d, "marker_count", d->nmarkers);
 	if (d->nlp > 0) {
-		int64_t twice;
+		__int128 twice;
+		int approx;
 
-		num_sort(d->layers_per, d->nlp);
-		num_median(d->layers_per, d->nlp, &twice);
-		metric_ratio(d, "layers_per_pass_median", twice, 2);
-		metric(d, "layers_per_pass_max", d->layers_per[d->nlp - 1]);
+		medq_median2(&d->layers_per, &twice, &approx);
+		metric_ratio(d, "layers_per_pass_median", (int64_t)twice, 2);
+		metric(d, "layers_per_pass_max", d->lp_max);
 	}
 	metric(d, "kernel_count", d->nkernels);
 	metric(d, "stream_count", (int64_t)d->nstreams);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ival.h"
+#include "medq.h"
 
 struct stage;
 struct srec;
@@ -113,9 +114,21 @@ struct lcost {
 
 /* Per (dev, layer type) summary. */
 struct ltype {
-	int64_t		*wall;		/* every layer's wall, for variation */
+	/*
+	 * A pending type (ldev_pend) keeps the open pass's layers, at most
+	 * PASS_LAYERS_MAX, in wall and kcount; a pass's type (ldev_type)
+	 * keeps medians in bounded memory (wall_med, kc_med) and the sums
+	 * the variation is computed from, so that a capture of millions of
+	 * layers costs the same as one of a few.
+	 */
+	int64_t		*wall;		/* pending: every layer's wall */
 	int64_t		*kcount;	/* and its kernel count */
 	size_t		 n, cap;
+	struct medq	 wall_med, kc_med;
+	int64_t		 wall_min, wall_max;
+	unsigned __int128 wall_sq;	/* sum of squared walls */
+	int		 sq_over;	/* wall_sq overflowed: sq_approx */
+	long double	 sq_approx;
 	int64_t		 role_busy[NROLES], role_sum[NROLES];
 	uint64_t	 role_n[NROLES];
 	int64_t		 wall_sum, ksum, busy;
@@ -249,8 +262,9 @@ struct ldev {
 	int64_t		 npasses, nlayers, nmarkers, ndir[3];
 	int64_t		 nprefill, ndecode, nphase_layers[NPHASES];
 	int64_t		 nkernels;
-	int64_t		*layers_per;	/* layers of each pass */
-	size_t		 nlp, lpcap;
+	struct medq	 layers_per;	/* layers of each pass */
+	int64_t		 lp_last, lp_max;
+	size_t		 nlp;
 	struct lstream	*streams;
 	size_t		 nstreams;
 	struct lrun	 comm, comp;

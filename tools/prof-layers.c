@@ -236,6 +236,8 @@ ltype_free(struct ltype *t)
 {
 	free(t->wall);
 	free(t->kcount);
+	medq_free(&t->wall_med);
+	medq_free(&t->kc_med);
 	free(t->seq_name);
 	free(t->seq_track);
 	free(t->seq_rep);
@@ -272,7 +274,7 @@ free_devs(void)
 		free(d->k);
 		free(d->gaps);
 		free(d->mdur);
-		free(d->layers_per);
+		medq_free(&d->layers_per);
 		free(d->pass_step);
 		free(d->win_step);
 		free(d->run_step);
