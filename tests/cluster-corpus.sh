@@ -4,8 +4,15 @@
 # step_trace_time.csv's Stage column (awk), and each rank's wait at the
 # collectives matched by name in communication.json (python3, exact
 # decimals), must equal prof-cluster's step_skew and rank_wait records
-# to the nanosecond.  The bundled example always runs; the corpus runs
-# when ../shared/corpus is there.  On msprof-analyze's cluster-analysis
+# to the nanosecond; so must, per collective among the 20 with the most
+# waiting, the rank that arrived last and the spread of the arrivals
+# (in a send/receive pair the other rank waits that long for it), and
+# the pipeline-stage imbalance: each stage's mean Computing over its
+# ranks (stage = the rank's place in its pp group, profiler_metadata.json),
+# the slowest stage over the fastest.  The bundled example and the whole
+# Qwen PP=2 DP=2 job (tests/data/qwen_pp2dp2_4rank: all four ranks, of
+# which ../shared/corpus holds two) always run; the corpus runs when
+# ../shared/corpus is there.  On msprof-analyze's cluster-analysis
 # folders (cluster_step_trace_time.csv and cluster_communication.json),
 # every rank's step, compute, exposed communication and free time in
 # prof-cluster's rank_step records must equal the CSV's rank rows, each
@@ -21,7 +28,7 @@ PATH="$top_builddir/tools:$PATH"; export PATH
 tmp=$(scratch_dir)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
-runs="$top_srcdir/examples/data/alexnet_2rank"
+runs="$top_srcdir/examples/data/alexnet_2rank $top_srcdir/tests/data/qwen_pp2dp2_4rank"
 corpus=$(corpus_dir)
 if [ -d "$corpus" ]; then
 	for r in ascend_torch_npu/msinsight_qwen_llm_pp2dp2_4rank_2025-11; do
@@ -38,7 +45,12 @@ for run in $runs; do
 	    $1 == "step_skew" { printf "skew %s %s %s\n", $c["step"],
 		$c["skew_ratio"], $c["slow_rank"] }
 	    $1 == "rank_wait" { printf "wait %s %s %s\n", $4,
-		$c["waited_ns"], $c["caused_ns"] }' >"$tmp/got" || {
+		$c["waited_ns"], $c["caused_ns"] }
+	    $1 == "collective" { printf "op %s %s last %s skew %s\n",
+		$c["step"], $6, $c["last_rank"], $c["arrival_skew_ns"] }
+	    $1 == "cluster" && $6 == "stage_imbalance" && $c["min_ns"] != "" {
+		printf "stages %s %s %s %s %s\n", $c["min_ns"], $c["max_ns"],
+		$c["skew_ratio"], $c["slow_rank"], $c["fast_rank"] }' >"$tmp/got" || {
 		echo "FAIL: $name: the pipeline failed"; failed=1; continue; }
 	# Stage per rank from the CSVs: Device_id, Step, ..., Stage
 	for f in "$run"/*/ASCEND_PROFILER_OUTPUT/step_trace_time.csv; do
@@ -60,8 +72,8 @@ for run in $runs; do
 	    ' >"$tmp/want"
 	if [ -n "$py" ]; then
 		"$py" - "$run" >>"$tmp/want" <<'PY'
-import glob, json, sys
-from decimal import Decimal
+import csv, glob, json, sys
+from decimal import Decimal, ROUND_HALF_UP
 run = sys.argv[1]
 starts = {}
 files = sorted(glob.glob(run + '/*/ASCEND_PROFILER_OUTPUT/communication.json'))
@@ -85,10 +97,49 @@ for s in starts.values():
         caused[lastdev] = caused.get(lastdev, 0) + last - t
 for d in sorted(waited):
     print('wait %d %d %d' % (d, waited[d], caused.get(d, 0)))
+# the 20 collectives with the most waiting (prof-cluster(1)): the rank
+# that arrived last (the others wait for it: in a send/receive pair, its
+# peer) and the spread of the arrivals
+ops = []
+for (step, op), s in starts.items():
+    if len(s) < 2:
+        continue
+    last = max(s, key=lambda d: (s[d], -d))
+    ops.append((sum(s[last] - t for t in s.values()), step, op, last,
+        s[last] - min(s.values())))
+for w, step, op, last, skew in sorted(ops, reverse=True)[:20]:
+    print('op %s %s last %d skew %d' % (step.replace('step', ''), op,
+        last, skew))
+# pipeline stages: a rank's stage is its place in its pp group
+# (profiler_metadata.json); a stage's compute per step is the mean of
+# its ranks' Computing (step_trace_time.csv, us, to the ns)
+stage = {}
+comp = {}
+for dev, f in enumerate(sorted(glob.glob(run + '/*/profiler_metadata.json'))):
+    groups = json.load(open(f)).get('parallel_group_info', {})
+    for g in groups.values():
+        if g.get('group_name') == 'pp':
+            rank = int(f.split('/rank_')[1].split('_')[0])
+            stage[dev] = g['global_ranks'].index(rank)
+    for row in csv.DictReader(open(f.replace('profiler_metadata.json',
+            'ASCEND_PROFILER_OUTPUT/step_trace_time.csv'))):
+        comp.setdefault(dev, []).append(int((Decimal(row['Computing']) *
+            1000).quantize(Decimal(1), ROUND_HALF_UP)))
+if len(set(stage.values())) > 1:
+    per = {}
+    for dev, st in stage.items():
+        for c in comp.get(dev, []):
+            per.setdefault(st, []).append(c)
+    mean = {st: sum(v) // len(v) for st, v in per.items()}
+    lo = min(mean, key=lambda st: mean[st])
+    hi = max(mean, key=lambda st: mean[st])
+    r = ('%.6f' % (Decimal(mean[hi] - mean[lo]) / mean[lo])).rstrip('0').rstrip('.')
+    print('stages %d %d %s stage %d stage %d' % (mean[lo], mean[hi], r, hi, lo))
 PY
 	else
 		echo "note: no python3: rank waits of $name not checked"
-		grep -v '^wait' "$tmp/got" >"$tmp/g2"; mv "$tmp/g2" "$tmp/got"
+		grep -v -e '^wait' -e '^op' -e '^stages' "$tmp/got" >"$tmp/g2"
+		mv "$tmp/g2" "$tmp/got"
 	fi
 	sort "$tmp/got" >"$tmp/g"; sort "$tmp/want" >"$tmp/w"
 	if cmp -s "$tmp/g" "$tmp/w"; then

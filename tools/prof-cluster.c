@@ -90,6 +90,7 @@ struct rdev {
 	size_t		 idx;		/* in devs.v, which does not move */
 	int64_t		 pp_stage;	/* its place in its pp group, or -1 */
 	int64_t		 pp_size;	/* pipeline stages, or 0: not said */
+	size_t		 p2p_root;	/* send/receive peers: union-find */
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
 };
@@ -199,6 +200,7 @@ dev_of(struct stage *st, size_t *idx)
 	if (isnew) {
 		d->idx = devs.n - 1;
 		d->pp_stage = -1;
+		d->p2p_root = devs.n - 1;
 	}
 	*idx = d->idx;
 	return d;
@@ -491,6 +493,39 @@ by_wait(const void *a, const void *b)
  * collective.  Each rank waits from its own start to the last rank's;
  * the last rank is charged with the others' waiting.
  */
+/* The root of DEV's group of send/receive peers. */
+static size_t
+p2p_find(size_t dev)
+{
+	while (dev_at(dev)->p2p_root != dev) {
+		struct rdev *d = dev_at(dev);
+
+		d->p2p_root = dev_at(d->p2p_root)->p2p_root;
+		dev = d->p2p_root;
+	}
+	return dev;
+}
+
+/*
+ * A point-to-point op of HCCL: hcom_send, hcom_receive,
+ * hcom_batchSendRecv.  Matched on two ranks, it joins them as pipeline
+ * neighbours.  NCCL's SendRecv kernel is left out: NCCL builds its
+ * all-to-all from it too (TorchRec's embedding exchange), so a pair of
+ * NCCL ranks that exchange data need not be pipeline stages.
+ */
+static int
+is_p2p(const char *key)
+{
+	const char *name = strchr(key, '\t');
+
+	name = name != NULL ? name + 1 : key;
+	if (strncmp(name, "hcom_", 5) != 0)
+		return 0;
+	return strcasestr(name, "send") != NULL ||
+	    strcasestr(name, "recv") != NULL ||
+	    strcasestr(name, "receive") != NULL;
+}
+
 static void
 collectives(struct stage *st, int top)
 {
@@ -524,6 +559,9 @@ collectives(struct stage *st, int top)
 		dev_at(ops[last].dev)->caused = num_sat_add(dev_at(ops[last].dev)->caused,
 		    cl[ncl].wait);
 		dev_at(ops[last].dev)->last_count++;
+		if (j - i == 2 && is_p2p(ops[i].key))
+			dev_at(p2p_find(ops[i].dev))->p2p_root =
+			    p2p_find(ops[i + 1].dev);
 		ncl++;
 	}
 	if (ncl > 1)
@@ -800,6 +838,52 @@ compute_mean(const struct rdev *d, int64_t *mean)
  * pipeline whose stream holds one stage only is said to be so (tag
  * one_stage), as its imbalance cannot be seen from one side.
  */
+/* Dev names in rank order: as numbers where both are, else as text. */
+static int
+rank_cmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	long long x = strtoll(a, &ea, 10), y = strtoll(b, &eb, 10);
+
+	if (*a != '\0' && *ea == '\0' && *b != '\0' && *eb == '\0')
+		return (x > y) - (x < y);
+	return strcmp(a, b);
+}
+
+/*
+ * Without the profiler's pp groups, the pipeline from the send/receive
+ * pairs prof-cluster matched: ranks joined by point-to-point ops are
+ * one pipeline, and a rank's stage is its place among them in rank
+ * order (Megatron's and MindSpeed's default layout puts the pipeline
+ * outermost, so a later stage has higher ranks).  Returns the number of
+ * stages, 0 when no pair was matched.
+ */
+static int64_t
+infer_stages(void)
+{
+	size_t i, j;
+	int64_t size = 0, place, members;
+
+	for (i = 0; i < devs.n; i++) {
+		size_t root = p2p_find(i);
+
+		members = place = 0;
+		for (j = 0; j < devs.n; j++) {
+			if (p2p_find(j) != root)
+				continue;
+			members++;
+			if (rank_cmp(devs.v[j].name, devs.v[i].name) < 0)
+				place++;
+		}
+		if (members < 2)
+			continue;
+		dev_at(i)->pp_stage = place;
+		if (members > size)
+			size = members;
+	}
+	return size;
+}
+
 static void
 stage_imbalance(struct stage *st)
 {
@@ -810,12 +894,16 @@ stage_imbalance(struct stage *st)
 	int64_t s, slow = -1, fast = -1;
 	char ev[1024], ms[NUM_BUFSIZE], buf[32];
 	struct srec *r;
+	int inferred = 0;
 
+	for (i = 0; i < devs.n; i++)
+		if (dev_at(i)->pp_size > size)
+			size = dev_at(i)->pp_size;
+	if (size < 2 && (size = infer_stages()) >= 2)
+		inferred = 1;
 	for (i = 0; i < devs.n; i++) {
 		const struct rdev *d = dev_at(i);
 
-		if (d->pp_size > size)
-			size = d->pp_size;
 		if (d->pp_stage < 0 || d->pp_stage >= MAXSTAGES ||
 		    !compute_mean(d, &mean))
 			continue;
@@ -851,10 +939,13 @@ stage_imbalance(struct stage *st)
 			    "holds measured ranks of one: its imbalance cannot "
 			    "be measured", size);
 		srec_set_str(r, stage_col(st, "evidence"), ev);
-		srec_set_str(r, stage_col(st, "tags"), "one_stage");
+		srec_set_str(r, stage_col(st, "tags"), inferred ?
+		    "one_stage,stages_inferred" : "one_stage");
 		stage_put(st, r);
 		return;
 	}
+	if (inferred)
+		srec_set_str(r, stage_col(st, "tags"), "stages_inferred");
 	srec_set_i64(r, stage_col(st, "min_ns"), mn);
 	srec_set_i64(r, stage_col(st, "max_ns"), mx);
 	set_ratio(r, "skew_ratio", st, mx - mn, mn);
@@ -864,9 +955,14 @@ stage_imbalance(struct stage *st)
 	srec_set_str(r, stage_col(st, "fast_rank"), buf);
 	num_ratio(ms, mx - mn, 1000000, 3);
 	if (len + 1 < sizeof(ev))
-		(void)snprintf(ev + len, sizeof(ev) - len, "; stage %" PRId64
-		    " idles up to %s ms a step waiting for stage %" PRId64,
-		    fast, ms, slow);
+		len += (size_t)snprintf(ev + len, sizeof(ev) - len, "; stage %"
+		    PRId64 " idles up to %s ms a step waiting for stage %"
+		    PRId64, fast, ms, slow);
+	if (inferred && len + 1 < sizeof(ev))
+		(void)snprintf(ev + len, sizeof(ev) - len, "; stages inferred "
+		    "from the send/receive pairs (no profiler_metadata.json pp "
+		    "group): a rank's stage is its place in rank order among "
+		    "the ranks it exchanges with");
 	srec_set_str(r, stage_col(st, "evidence"), ev);
 	stage_put(st, r);
 }

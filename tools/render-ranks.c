@@ -166,8 +166,11 @@ md_ranks(struct rctx *rc)
 		fputs(".\n", f);
 	}
 	if ((i = finding(r, "stage_imbalance")) >= 0) {
-		fputs("- Pipeline stages (compute per step, from the "
-		    "profiler's pp groups): ", f);
+		fputs(strstr(ranks_get(r, RK_CLUSTER, (size_t)i, RC_TAGS),
+		    "stages_inferred") != NULL ? "- Pipeline stages (compute "
+		    "per step): " :
+		    "- Pipeline stages (compute per step, from the profiler's "
+		    "pp groups): ", f);
 		fputs(ranks_get(r, RK_CLUSTER, (size_t)i, RC_EVIDENCE), f);
 		if (*ranks_get(r, RK_CLUSTER, (size_t)i, RC_SKEW) != '\0') {
 			fputs("; the slowest over the fastest ", f);
