@@ -30,11 +30,13 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "devtab.h"
@@ -46,12 +48,13 @@
 #include "stage.h"
 #include "xalloc.h"
 
+/* The last two only with --link-peak. */
 static const char *const added[] = {
 	"step", "scope", "ranks", "step_ns", "compute_ns",
 	"comm_exposed_ns", "idle_ns", "min_ns", "median_ns", "max_ns",
 	"skew_ratio", "slow_rank", "fast_rank", "last_rank", "seq",
 	"arrival_skew_ns", "waited_ns", "caused_ns", "matched", "last_count",
-	"transit_ns", "gbps", "evidence", "tags"
+	"transit_ns", "gbps", "evidence", "tags", "peak_gbps", "peak_ratio"
 };
 
 /* The step_trace_time metrics kept per step (prof-ingest's names). */
@@ -147,9 +150,58 @@ op_slot(size_t dev, int kernel, const char *key)
 static struct {
 	int step, core, value, cat, pmu, type;
 } c;
+/* A link type's peak, from --link-peak TYPE=GBPS. */
+struct lpeak {
+	char		 name[16];	/* lower case, as link records have it */
+	int64_t		 milli;		/* GB/s x 1000 */
+};
+
 static struct {
 	int64_t		 skew_num, skew_den;	/* flag skew above this */
-} opt = { 5, 100 };
+	struct lpeak	 peaks[16];
+	size_t		 npeaks;
+} opt = { 5, 100, { { "", 0 } }, 0 };
+
+/* --link-peak TYPE=GBPS: TYPE is matched without regard to case. */
+static void
+add_peak(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n = eq != NULL ? (size_t)(eq - arg) : 0, i;
+	struct lpeak *p;
+
+	if (eq == NULL || n == 0 || n >= sizeof(opt.peaks[0].name))
+		cli_usage_error("--link-peak: '%s' is not TYPE=GBPS (a link "
+		    "type such as hccs, then its peak in GB/s)", arg);
+	for (i = 0; i < opt.npeaks; i++)
+		if (strncasecmp(opt.peaks[i].name, arg, n) == 0 &&
+		    opt.peaks[i].name[n] == '\0')
+			break;
+	if (i == opt.npeaks) {
+		if (opt.npeaks == sizeof(opt.peaks) / sizeof(opt.peaks[0]))
+			cli_usage_error("--link-peak: at most %zu link types",
+			    opt.npeaks);
+		opt.npeaks++;
+	}
+	p = &opt.peaks[i];
+	for (i = 0; i < n; i++)
+		p->name[i] = (char)tolower((unsigned char)arg[i]);
+	p->name[n] = '\0';
+	p->milli = cli_parse_fixed(eq + 1, "--link-peak", 3, 1,
+	    (int64_t)1000000 * 1000);
+}
+
+/* The peak of link type NAME in GB/s x 1000, or 0: not given. */
+static int64_t
+peak_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < opt.npeaks; i++)
+		if (strcasecmp(opt.peaks[i].name, name) == 0)
+			return opt.peaks[i].milli;
+	return 0;
+}
 
 static void
 usage(void)
@@ -161,7 +213,12 @@ usage(void)
 	printf("Reads a merged prof-tsv stream of several ranks (prof-steps, "
 	    "prof-merge).\nWith no FILE, or when FILE is -, reads standard "
 	    "input.\n\n");
-	printf("      --skew=RATIO      flag a step whose slowest rank takes "
+	printf("      --link-peak=TYPE=GBPS  the peak of a link type (hccs, "
+	    "rdma, pcie, ...)\n"
+	    "                        in GB/s: links are also measured against "
+	    "it; repeat\n"
+	    "                        for more types (none is assumed)\n"
+	    "      --skew=RATIO      flag a step whose slowest rank takes "
 	    "more than this\n"
 	    "                        over its fastest (default 0.05)\n"
 	    "  -h, --help            display this help and exit\n"
@@ -1034,7 +1091,8 @@ static void
 links(struct stage *st)
 {
 	char names[16][16], buf[NUM_BUFSIZE], mb[NUM_BUFSIZE], ev[512];
-	size_t nn = 0, i, j, k, n;
+	size_t nn = 0, i, j, k, n, len;
+	int64_t peak;
 	int64_t *bw = xreallocarray(NULL, devs.n + 1, sizeof(*bw)), worst, med;
 	const char *slow;
 	struct srec *r;
@@ -1051,6 +1109,15 @@ links(struct stage *st)
 				srec_set(r, stage_col(st, "gbps"), buf,
 				    num_ratio(buf, l->bytes, l->transit_ns,
 				    3));
+			if ((peak = peak_of(l->name)) > 0) {
+				srec_set(r, stage_col(st, "peak_gbps"), buf,
+				    num_ratio(buf, peak, 1000, 3));
+				if (l->transit_ns > 0)
+					set_ratio(r, "peak_ratio", st,
+					    (int64_t)((__int128)l->bytes *
+					    1000000 / l->transit_ns),
+					    peak * 1000);
+			}
 			stage_put(st, r);
 			for (k = 0; k < nn && strcmp(names[k], l->name); k++)
 				;
@@ -1087,9 +1154,18 @@ links(struct stage *st)
 		    1000000, 3));
 		set_ratio(r, "skew_ratio", st, med - worst, worst);
 		num_ratio(mb, med, 1000000, 3);
-		snprintf(ev, sizeof(ev), "%s: rank %s moved %s GB/s against "
-		    "a median of %s GB/s over %zu ranks", names[k], slow, buf,
-		    mb, n);
+		len = (size_t)snprintf(ev, sizeof(ev), "%s: rank %s moved %s "
+		    "GB/s against a median of %s GB/s over %zu ranks",
+		    names[k], slow, buf, mb, n);
+		if ((peak = peak_of(names[k])) > 0 && len < sizeof(ev)) {
+			char pk[NUM_BUFSIZE], pc[NUM_BUFSIZE];
+
+			/* worst is bytes per ms: GB/s x 1e6; peak GB/s x 1e3 */
+			num_ratio(pk, peak, 1000, 3);
+			num_ratio(pc, (int64_t)((__int128)worst / 10), peak, 1);
+			(void)snprintf(ev + len, sizeof(ev) - len, "; %s %% of "
+			    "the %s GB/s peak given with --link-peak", pc, pk);
+		}
 		srec_set_str(r, stage_col(st, "evidence"), ev);
 		if ((__int128)worst * 100 < (__int128)med * 80)
 			srec_set_str(r, stage_col(st, "tags"), "SLOW_LINK");
@@ -1158,7 +1234,7 @@ run(const char *path, int argc, char *argv[])
 	size_t i, j;
 
 	st = stage_open(path, argc, argv, added,
-	    sizeof(added) / sizeof(added[0]));
+	    sizeof(added) / sizeof(added[0]) - (opt.npeaks > 0 ? 0 : 2));
 	if ((seen = stage_seen(st, "prof-cluster", "arrival_skew_ns")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
 		    "annotated by prof-cluster: its records would be "
@@ -1195,6 +1271,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "link-peak",	required_argument,	NULL, 'P' },
 		{ "skew",	required_argument,	NULL, 's' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 }
@@ -1206,6 +1283,9 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'h':
 			usage();
+			break;
+		case 'P':
+			add_peak(optarg);
 			break;
 		case 's':	/* a decimal ratio, exactly */
 			opt.skew_den = 1000000000;
