@@ -151,6 +151,102 @@ PY
 	fi
 done
 
+# Two Kineto ranks (HTA's sampled ranks 0 and 1 of a 128-rank job): a
+# rank's step time is from its ProfilerStep#N host marker's start to the
+# next one's, and for the last step to the end of the last kernel the
+# marker launched (matched by correlation id); per step the skew is the
+# longest over the shortest less one, the slow rank the longest; at each
+# NCCL kernel matched on both ranks (by the step that launched it, its
+# name and its occurrence), the rank that started first waits for the
+# other: each rank's waits, and what it made the other wait, summed.
+kin=
+[ -d "$corpus" ] && kin="$corpus/pytorch_kineto/hta/sampled_rank-0_world128.json.gz $corpus/pytorch_kineto/hta/sampled_rank-1_world128.json.gz"
+if [ -n "$kin" ] && [ -n "$py" ]; then
+	# shellcheck disable=SC2086
+	prof-ingest -q $kin | prof-steps -q | prof-merge | prof-cluster |
+	    awk -F'\t' '/^#/ { next }
+	    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	    $1 == "rank_step" { printf "rank %s step %s %s\n", $4,
+		$c["step"], $c["step_ns"] }
+	    $1 == "step_skew" { printf "skew %s %s %s\n", $c["step"],
+		$c["skew_ratio"], $c["slow_rank"] }
+	    $1 == "rank_wait" { printf "wait %s %s %s\n", $4,
+		$c["waited_ns"], $c["caused_ns"] }' | sort >"$tmp/g" || {
+		echo "FAIL: kineto ranks: the pipeline failed"; failed=1; }
+	# shellcheck disable=SC2086
+	"$py" - $kin <<'PY' | sort >"$tmp/w"
+import gzip, json, sys
+from decimal import Decimal
+times = {}
+coll = {}
+for dev, path in enumerate(sys.argv[1:]):
+    doc = json.load(gzip.open(path), parse_float=Decimal)
+    ev = [e for e in doc['traceEvents'] if e.get('ph') == 'X']
+    rank = doc.get('distributedInfo', {}).get('rank', dev)
+    marks = sorted((Decimal(e['ts']), Decimal(e['dur']), e['name'])
+        for e in ev if str(e.get('name', '')).startswith('ProfilerStep#')
+        and e.get('cat') != 'gpu_user_annotation')
+    launch = {e['args']['correlation']: Decimal(e['ts']) for e in ev
+        if e.get('cat') in ('cuda_runtime', 'cuda_driver')
+        and 'correlation' in e.get('args', {})}
+    ends = [(launch.get(e.get('args', {}).get('correlation')),
+        Decimal(e['ts']) + Decimal(e['dur'])) for e in ev
+        if e.get('cat') in ('kernel', 'gpu_memcpy', 'gpu_memset')]
+    for i, (ts, dur, name) in enumerate(marks):
+        if i + 1 < len(marks):
+            end = marks[i + 1][0]
+        else:
+            end = max(k for l, k in ends
+                if l is not None and ts <= l < ts + dur)
+        step = name.split('#')[1]
+        times.setdefault(step, {})[rank] = int((end - ts) * 1000)
+        print('rank %s step %s %d' % (rank, step, times[step][rank]))
+    # NCCL kernels, by the step whose marker launched them, in order;
+    # one that starts inside the last of its name is a second copy
+    occ = {}
+    nccl = [(launch.get(e.get('args', {}).get('correlation')),
+        Decimal(e['ts']), Decimal(e['dur']), e['name']) for e in ev
+        if e.get('cat') == 'kernel' and 'nccl' in e['name'].lower()]
+    for l, ts, dur, name in sorted(nccl, key=lambda k: k[1]):
+        step = ''
+        for mts, mdur, mname in marks:
+            if l is not None and mts <= l < mts + mdur:
+                step = mname.split('#')[1]
+        key = (step, name)
+        prev = occ.get((rank, key))
+        if prev is not None and ts < prev[1] + prev[2]:
+            continue
+        n = prev[0] + 1 if prev is not None else 0
+        occ[(rank, key)] = (n, ts, dur)
+        coll.setdefault((key, n), {})[rank] = int(ts * 1000)
+for step, t in times.items():
+    lo, hi = min(t.values()), max(t.values())
+    slow = max(t, key=lambda r: t[r])
+    r = ('%.6f' % (Decimal(hi - lo) / lo)).rstrip('0').rstrip('.')
+    print('skew %s %s %s' % (step, r, slow))
+# at each collective matched on both ranks, the first waits for the last
+waited = {}; caused = {}
+for s in coll.values():
+    if len(s) < 2:
+        continue
+    last = max(s, key=lambda d: (s[d], d))
+    for d, t in s.items():
+        waited[d] = waited.get(d, 0) + s[last] - t
+        caused[last] = caused.get(last, 0) + s[last] - t
+for d in sorted(waited):
+    print('wait %s %d %d' % (d, waited[d], caused.get(d, 0)))
+PY
+	if cmp -s "$tmp/g" "$tmp/w"; then
+		echo "ok: kineto ranks: $(grep -c . "$tmp/w") figures agree"
+	else
+		echo "FAIL: kineto ranks: prof-cluster (<) against the traces (>):"
+		diff "$tmp/g" "$tmp/w"
+		failed=1
+	fi
+elif [ -n "$kin" ]; then
+	echo "note: no python3: the Kineto ranks are not checked"
+fi
+
 # The cluster-analysis outputs, read as what they are.
 clusters=
 [ -d "$corpus" ] && for r in msinsight_2023-09 msprof_analyze_2023-09; do
