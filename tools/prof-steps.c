@@ -40,7 +40,7 @@ static const char *const metric_name[M_N] = {
 	"step_id_mismatch_count"
 };
 static const char *const src_name[] = {
-	"marker", "step_id", "detected", "capture"
+	"marker", "step_id", "detected", "capture", "host_loop"
 };
 
 #define SIGBITS		512	/* bits of the kernel-name set signature */
@@ -265,7 +265,7 @@ tags_text(const struct run *r, char *buf, size_t sz)
 		{ WT_DETECTED, "detected" }, { WT_CONFIRMED, "confirmed" },
 		{ WT_LAUNCH, "launch_aligned" }, { WT_PASS, "pass" },
 		{ WT_DEVMISMATCH, "device_marker_mismatch" },
-		{ WT_FORCED, "forced" },
+		{ WT_FORCED, "forced" }, { WT_HOSTLOOP, "host_loop" },
 	};
 	size_t i;
 
@@ -538,7 +538,7 @@ put_periods(struct sdev *d, int64_t end)
 	static const struct { int bit; const char *name; } evtag[] = {
 		{ PE_KERNELS, "detected" }, { PE_OPTIMIZER, "optimizer" },
 		{ PE_BRACKETED, "bracketed" }, { PE_PASSES, "passes" },
-		{ PE_FORCED, "forced" },
+		{ PE_FORCED, "forced" }, { PE_HOSTLOOP, "host_loop" },
 	};
 	char tags[96], val[NUM_BUFSIZE];
 	size_t i;
@@ -624,6 +624,8 @@ put_summary(struct sdev *d, int64_t end, const char *path)
 		    d->conf_den, 6));
 		if (d->src == SRC_DETECTED)
 			srec_set_str(m, c_tags, "detected");
+		else if (d->win_tags & WT_HOSTLOOP)
+			srec_set_str(m, c_tags, "host_loop");
 		stage_put(st, m);
 	}
 	put_periods(d, end);
@@ -677,7 +679,8 @@ run(const char *path, int argc, char **argv)
 
 	devs = steps_scan(path, &ndevs);
 	make_events(devs, ndevs);
-	st = stage_open(path, argc, argv, add, sizeof(add) / sizeof(add[0]));
+	st = stage_open(steps_spooled ? "-" : path, argc, argv, add,
+	    sizeof(add) / sizeof(add[0]));
 	c_cat = stage_col(st, "cat");
 	c_step = stage_col(st, "step");
 	c_value = stage_col(st, "value");

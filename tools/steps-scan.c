@@ -24,6 +24,7 @@
 #include "devtab.h"
 #include "diag.h"
 #include "hash.h"
+#include "num.h"
 #include "steps.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -55,6 +56,12 @@ struct scan {
 
 static struct sdev **devs;
 static size_t ndevs;
+/*
+ * The second scan, for devices whose windows come from the host's loop
+ * (steps-loop.c): their loops by dev key, found after the first.
+ */
+static struct sdev **loops;
+static size_t nloops;
 /* The index of devs by dev text: a job of 100,000 ranks must not cost a
  * scan of them all per record (devtab's item is the device's pointer). */
 static struct devtab devindex;
@@ -258,6 +265,7 @@ dev_get(const char *key, size_t len, int64_t ts)
 	struct sdev *d, **slot;
 	char small[64];
 	int isnew;
+	size_t i;
 
 	if (memchr(key, '\\', len) != NULL && len < sizeof(small)) {
 		unescape(key, len, small);
@@ -277,6 +285,12 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->all_uend = d->out_uend = INT64_MIN;	/* empty unions */
 	d->first_linked = SIZE_MAX;
 	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
+	for (i = 0; i < nloops; i++)
+		if (loops[i]->keylen == len &&
+		    memcmp(loops[i]->key, key, len) == 0) {
+			d->loop = loops[i]->loop;
+			loops[i]->loop.start = NULL;
+		}
 	devs = xreallocarray(devs, ndevs + 1, sizeof(*devs));
 	devs[ndevs++] = d;
 	return d;
@@ -570,6 +584,41 @@ out:
 		free(name);
 }
 
+/*
+ * The host's loop, where a device has no marker: its iterations become
+ * host markers (class 0) as the second scan reaches them, so that the
+ * launches inside each are linked to it as ProfilerStep's are.
+ */
+static int
+loop_wanted(void)
+{
+	return steps_opt.detect && steps_opt.step_kernel == NULL &&
+	    steps_opt.period == 0 && !steps_opt.host_windows;
+}
+
+static void
+open_iteration(struct sdev *d)
+{
+	size_t i = d->loop_next++;
+	struct smark *m;
+
+	if (d->nmk[0] == d->mkcap[0]) {
+		d->mkcap[0] = d->mkcap[0] ? 2 * d->mkcap[0] : 16;
+		d->mk[0] = xreallocarray(d->mk[0], d->mkcap[0], sizeof(*m));
+	}
+	m = &d->mk[0][d->nmk[0]++];
+	d->mkmask |= 1U;
+	memset(m, 0, sizeof(*m));
+	m->ts = m->kend = d->loop.start[i];
+	m->end = i + 1 < d->loop.k ? d->loop.start[i + 1] : d->loop.last_end;
+	m->num = (int64_t)i + 1;
+	m->name = xasprintf("iteration %zu", i + 1);
+	if (d->lncap > 0)
+		launch_prune(d, 0, d->nmk[0] - 1);
+	if (!d->no_tuples)
+		drop_tuples(d);
+}
+
 /* ---- kernels ---- */
 
 static void
@@ -719,6 +768,8 @@ scan_record(struct scan *sc, const char *line, size_t len)
 	}
 	if (end > d->last_end)
 		d->last_end = end;
+	while (d->loop_next < d->loop.k && ts >= d->loop.start[d->loop_next])
+		open_iteration(d);
 	if (field_is(sc, F_KIND, "kernel")) {
 		add_kernel(sc, d, ts, end);
 		return;
@@ -726,6 +777,10 @@ scan_record(struct scan *sc, const char *line, size_t len)
 	if (field_is(sc, F_KIND, "host")) {
 		if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows)
 			add_launch(sc, d, ts);
+		if (nloops == 0 && loop_wanted() &&
+		    field_is(sc, F_CAT, "user_annotation"))
+			steps_loop_see(d, sc->f[F_NAME], sc->fl[F_NAME], ts,
+			    end);
 		if (!d->no_tuples)
 			scan_host(sc, d, ts, end);
 	}
@@ -799,15 +854,49 @@ scan_close(struct scan *sc, const char *path)
 	free(sc->want);
 }
 
-struct sdev **
-steps_scan(const char *path, size_t *n)
+/*
+ * A device's steps from its host loop: written as a step period with
+ * the loop's confidence (tag host_loop), its median kernels and length
+ * those of its windows.
+ */
+static void
+loop_period(struct sdev *d)
+{
+	int64_t *kv = xreallocarray(NULL, d->nwin + 1, sizeof(*kv));
+	int64_t *dv = xreallocarray(NULL, d->nwin + 1, sizeof(*dv));
+	size_t i;
+
+	for (i = 0; i < d->nwin; i++) {
+		kv[i] = d->win[i].nkern;
+		dv[i] = d->win[i].e - d->win[i].s;
+	}
+	num_sort(kv, d->nwin);
+	num_sort(dv, d->nwin);
+	if (d->src == SRC_MARKER)	/* the iterations' windows */
+		d->src = SRC_HOSTLOOP;
+	d->detect_ran = 1;
+	d->conf_num = d->loop.conf_num;
+	d->conf_den = d->loop.conf_den;
+	d->per[PL_STEP] = (struct speriod){ (int64_t)d->loop.k,
+	    d->nwin > 0 ? kv[(d->nwin - 1) / 2] : 0,
+	    d->nwin > 0 ? dv[(d->nwin - 1) / 2] : 0, d->loop.conf_num,
+	    d->loop.conf_den, PE_HOSTLOOP };
+	free(kv);
+	free(dv);
+}
+
+/* One scan of PATH; whether it was spooled to standard input. */
+static int
+scan_all(const char *path)
 {
 	struct scan sc;
 	char *line;
 	size_t len;
+	int spooled;
 
 	memset(&sc, 0, sizeof(sc));
 	scan_open(&sc, path);
+	spooled = sc.spool >= 0;
 	if (sc.fd >= 0)
 		while (!sc.stop && (line = next_line(&sc, &len)) != NULL) {
 			if (!sc.header_seen && len > 0 && line[0] == '#')
@@ -818,8 +907,102 @@ steps_scan(const char *path, size_t *n)
 				scan_record(&sc, line, len);
 		}
 	scan_close(&sc, path);
-	for (len = 0; len < ndevs; len++)
-		steps_windows(devs[len]);
+	return spooled;
+}
+
+static void
+sdev_free(struct sdev *d)
+{
+	size_t c, i;
+
+	for (c = 0; c < 2 * STEPS_MAXPAT; c++) {
+		for (i = 0; i < d->nmk[c]; i++)
+			free(d->mk[c][i].name);
+		free(d->mk[c]);
+	}
+	free(d->key);
+	free(d->ids);
+	free(d->stt);
+	free(d->ln);
+	free(d->kt);
+	free(d->lnk);
+	free(d->optln);
+	free(d->win);
+	free(d->ann);
+	free(d->loop.start);
+	free(d);
+}
+
+/*
+ * The devices that have neither markers nor step ids but whose host
+ * runs an annotated loop: moved to LOOPS (each keeps its key and loop
+ * only), and the others freed, for the second scan.  Returns how many.
+ */
+static size_t
+take_loops(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ndevs; i++) {
+		struct sdev *d = devs[i];
+
+		if (d->mkmask == 0 && d->nids == 0 && d->nkern > 0 &&
+		    d->nann > 0 && steps_loop_find(d, &d->loop))
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	loops = xreallocarray(NULL, n, sizeof(*loops));
+	for (i = 0; i < ndevs; i++) {
+		struct sdev *d = devs[i];
+
+		if (d->loop.k > 0) {
+			loops[nloops++] = xcalloc(1, sizeof(**loops));
+			loops[nloops - 1]->key = d->key;
+			loops[nloops - 1]->keylen = d->keylen;
+			loops[nloops - 1]->loop = d->loop;
+			d->key = NULL;
+			d->loop.start = NULL;
+		}
+		sdev_free(d);
+	}
+	free(devs);
+	devs = NULL;
+	ndevs = 0;
+	devtab_free(&devindex);
+	memset(&devindex, 0, sizeof(devindex));
+	return n;
+}
+
+int steps_spooled;
+
+struct sdev **
+steps_scan(const char *path, size_t *n)
+{
+	size_t i;
+	int spooled = steps_spooled = scan_all(path);
+
+	if (loop_wanted() && take_loops() > 0) {
+		/* the input is standard input again, rewound, if spooled */
+		(void)scan_all(spooled ? "-" : path);
+		for (i = 0; i < nloops; i++) {
+			free(loops[i]->key);
+			free(loops[i]->loop.start);
+			free(loops[i]);
+		}
+		free(loops);
+		loops = NULL;
+		nloops = 0;
+	}
+	for (i = 0; i < ndevs; i++) {
+		free(devs[i]->ann);
+		devs[i]->ann = NULL;
+		if (devs[i]->loop.k > 0)
+			devs[i]->win_tags |= WT_HOSTLOOP;
+		steps_windows(devs[i]);
+		if (devs[i]->loop.k > 0)
+			loop_period(devs[i]);
+	}
 	*n = ndevs;
 	return devs;
 }

@@ -15,7 +15,7 @@
 #define STEPS_MAXPAT	16
 
 /* Where a window came from: the cat of the window record. */
-enum wsrc { SRC_MARKER, SRC_STEP_ID, SRC_DETECTED, SRC_CAPTURE };
+enum wsrc { SRC_MARKER, SRC_STEP_ID, SRC_DETECTED, SRC_CAPTURE, SRC_HOSTLOOP };
 
 /* Window tags (bits). */
 #define WT_CUT_START	0x01
@@ -26,6 +26,7 @@ enum wsrc { SRC_MARKER, SRC_STEP_ID, SRC_DETECTED, SRC_CAPTURE };
 #define WT_PASS		0x20	/* a detected pass taken as the step */
 #define WT_DEVMISMATCH	0x40	/* device markers disagreed: host ones used */
 #define WT_FORCED	0x80	/* from --period or --step-kernel */
+#define WT_HOSTLOOP	0x100	/* from the host's annotated loop */
 
 /* Levels of a detected period, coarsest first. */
 enum plevel { PL_STEP, PL_PASS, PL_LAYER, PL_N };
@@ -37,6 +38,7 @@ enum plevel { PL_STEP, PL_PASS, PL_LAYER, PL_N };
 #define PE_PASSES	0x08	/* steps are passes: nothing above them */
 #define PE_FORCED	0x10	/* the user named the period */
 #define PE_IDLE		0x20	/* the device idles longest between periods */
+#define PE_HOSTLOOP	0x40	/* the host's annotated regions repeat */
 
 /* A period the detection placed: count 0 when the level was not seen. */
 struct speriod {
@@ -86,6 +88,20 @@ struct ktup {
 	int64_t		 ts, end;
 };
 
+/* A user annotation of the host, for the loop (steps-loop.c). */
+struct sann {
+	uint64_t	 name;		/* hash of the name */
+	int64_t		 ts, end;
+};
+
+/* The host's loop: K iterations, the i-th from start[i]. */
+struct sloop {
+	int64_t		*start;
+	size_t		 k, names;	/* names that keep the order */
+	int64_t		 last_end;	/* of the last iteration */
+	int64_t		 conf_num, conf_den;
+};
+
 struct sdev {
 	char		*key;		/* the dev field, escaped */
 	size_t		 keylen;
@@ -120,6 +136,12 @@ struct sdev {
 	int64_t		 conf_num, conf_den;
 	struct speriod	 per[PL_N];	/* what detection placed */
 	int		 win_tags;	/* tags every window gets */
+	/* the host's annotations and loop (steps-loop.c) */
+	struct sann	*ann;
+	size_t		 nann, anncap;
+	int		 ann_over;	/* too many to be a loop's */
+	struct sloop	 loop;		/* k 0: none */
+	size_t		 loop_next;	/* the next iteration to open */
 	/* stage loop state, see prof-steps.c */
 	void		*run;
 };
@@ -144,6 +166,12 @@ extern struct steps_opts steps_opt;
  * becomes standard input) and build the windows.  Returns the devices.
  */
 struct sdev	**steps_scan(const char *, size_t *);
+/*
+ * Whether it spooled the input: then standard input is the spool,
+ * rewound, and the stage loop reads it from there, not from PATH (a
+ * pipe or FIFO the scan has emptied).
+ */
+extern int	 steps_spooled;
 /* The device for an escaped dev field, or NULL when the scan never saw it. */
 struct sdev	*steps_dev(const char *, size_t);
 
@@ -172,6 +200,14 @@ void		 steps_level(struct sdev *, const struct pcand *,
 /* Intern a kernel name for detection; how many names there are. */
 uint32_t	 steps_intern(const char *, size_t);
 uint32_t	 steps_nnames(void);
+/*
+ * The host's loop (steps-loop.c): keep a user annotation of D; find D's
+ * loop once the scan is done (1: found, in *LP, whose start the caller
+ * frees).  The annotations are freed either way.
+ */
+void		 steps_loop_see(struct sdev *, const char *, size_t, int64_t,
+		    int64_t);
+int		 steps_loop_find(struct sdev *, struct sloop *);
 /* Make D's windows from the best source it has (steps-windows.c). */
 void		 steps_windows(struct sdev *);
 
