@@ -28,6 +28,18 @@ PATH="$top_builddir/tools:$PATH"; export PATH
 tmp=$(scratch_dir)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
+# agree NAME WHAT GOT WANT: prof-cluster's figures (GOT) against those
+# computed from the files (WANT), both sorted; a difference fails.
+agree() {
+	if cmp -s "$3" "$4"; then
+		echo "ok: $1: $(grep -c . "$4") figures agree"
+	else
+		echo "FAIL: $1: prof-cluster (<) against $2 (>):"
+		diff "$3" "$4"
+		failed=1
+	fi
+}
+
 runs="$top_srcdir/examples/data/alexnet_2rank $top_srcdir/tests/data/qwen_pp2dp2_4rank"
 corpus=$(corpus_dir)
 if [ -d "$corpus" ]; then
@@ -142,13 +154,7 @@ PY
 		mv "$tmp/g2" "$tmp/got"
 	fi
 	sort "$tmp/got" >"$tmp/g"; sort "$tmp/want" >"$tmp/w"
-	if cmp -s "$tmp/g" "$tmp/w"; then
-		echo "ok: $name: $(grep -c . "$tmp/w") figures agree"
-	else
-		echo "FAIL: $name: prof-cluster (<) against the CSVs (>):"
-		diff "$tmp/g" "$tmp/w"
-		failed=1
-	fi
+	agree "$name" "the CSVs" "$tmp/g" "$tmp/w"
 done
 
 # Two Kineto ranks (HTA's sampled ranks 0 and 1 of a 128-rank job): a
@@ -236,13 +242,7 @@ for s in coll.values():
 for d in sorted(waited):
     print('wait %s %d %d' % (d, waited[d], caused.get(d, 0)))
 PY
-	if cmp -s "$tmp/g" "$tmp/w"; then
-		echo "ok: kineto ranks: $(grep -c . "$tmp/w") figures agree"
-	else
-		echo "FAIL: kineto ranks: prof-cluster (<) against the traces (>):"
-		diff "$tmp/g" "$tmp/w"
-		failed=1
-	fi
+	agree "kineto ranks" "the traces" "$tmp/g" "$tmp/w"
 elif [ -n "$kin" ]; then
 	echo "note: no python3: the Kineto ranks are not checked"
 fi
@@ -301,12 +301,6 @@ for (rank, t), (b, tt) in link.items():
     print('link %s %s: %d bytes in %d ns' % (rank, t, b, tt))
 PY
 	sort "$tmp/g" >"$tmp/g2"; sort "$tmp/w" >"$tmp/w2"
-	if cmp -s "$tmp/g2" "$tmp/w2"; then
-		echo "ok: $name: $(grep -c . "$tmp/w2") figures agree"
-	else
-		echo "FAIL: $name: prof-cluster (<) against the files (>):"
-		diff "$tmp/g2" "$tmp/w2"
-		failed=1
-	fi
+	agree "$name" "the files" "$tmp/g2" "$tmp/w2"
 done
 exit $failed
