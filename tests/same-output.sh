@@ -50,6 +50,8 @@ for d in */*; do
 	run prof-ingest -q "$d"
 	run prof-ingest -q -k "$d"
 	run prof-ingest -i "$d"
+	# The sink's spill and its merge in groups, on a small budget.
+	run env PROF_INGEST_MERGE_FAN=2 prof-ingest -q -m 1M "$d"
 	stream_of "$d" >"$tmp/s.tsv"
 	for st in $stages; do
 		run sh -c "$st <'$tmp/s.tsv'"

@@ -379,7 +379,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 	if (pmu && !SQ_NULL(st, K_PMU))
 		set_pmu(a, (const char *)sqlite3_column_text(st, K_PMU),
 		    (size_t)sqlite3_column_bytes(st, K_PMU));
-	sink_add(a->q->src, &a->r);
+	sink_add(a->q->sink, a->q->src, &a->r);
 	/* The launch's flow ends at the task (trace_view's HostToDevice). */
 	if (!SQ_NULL(st, K_CONN)) {
 		int64_t ts = a->r.ts, dev = a->r.dev;
@@ -397,7 +397,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 		a->r.len[IC_TYPE] = 1;
 		sq_set_i64(&a->r, IC_CORR, a->corrbuf,
 		    sqlite3_column_int64(st, K_CONN));
-		sink_add(a->q->src, &a->r);
+		sink_add(a->q->sink, a->q->src, &a->r);
 	}
 	return 1;
 }
@@ -445,7 +445,7 @@ commop_row(struct adb *a, sqlite3_stmt *st)
 	a->r.len[IC_CORE] = 4;
 	set_step(a, a->r.ts);
 	set_wait(a);
-	sink_add(a->q->src, &a->r);
+	sink_add(a->q->sink, a->q->src, &a->r);
 
 	a->r.kind = IK_COMM;
 	a->r.v[IC_WAIT] = NULL;
@@ -465,7 +465,7 @@ commop_row(struct adb *a, sqlite3_stmt *st)
 		a->r.v[IC_TYPE] = "p2p";
 	a->r.len[IC_TYPE] = strlen(a->r.v[IC_TYPE]);
 	set_str(a, st, C_GROUP, IC_GROUP);
-	sink_add(a->q->src, &a->r);
+	sink_add(a->q->sink, a->q->src, &a->r);
 	return 1;
 }
 
@@ -560,7 +560,7 @@ comm_tasks(struct adb *a)
 			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf,
 			    sqlite3_column_int64(st, 5));
 		set_str(a, st, 6, IC_GROUP);
-		sink_add(q->src, &a->r);
+		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -675,7 +675,7 @@ cann_api(struct adb *a)
 			a->r.v[IC_NAME] = s;
 			a->r.len[IC_NAME] = len;
 		}
-		sink_add(q->src, &a->r);
+		sink_add(q->sink, q->src, &a->r);
 		n++;
 		/* A call that launched device tasks starts their flow. */
 		if (sqlite3_column_int(st, 6)) {
@@ -688,7 +688,7 @@ cann_api(struct adb *a)
 			a->r.len[IC_TYPE] = 1;
 			sq_set_i64(&a->r, IC_CORR, a->corrbuf,
 			    sqlite3_column_int64(st, 5));
-			sink_add(q->src, &a->r);
+			sink_add(q->sink, q->src, &a->r);
 		}
 	}
 	sqlite3_finalize(st);
@@ -759,7 +759,7 @@ pytorch_api(struct adb *a, int *nsteps)
 		set_str(a, st, 6, IC_IN_DTYPES);
 		sq_check_step(&a->r);
 		*nsteps += a->r.kind == IK_STEP;
-		sink_add(q->src, &a->r);
+		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -791,7 +791,7 @@ step_markers(struct adb *a)
 		a->r.v[IC_CAT] = "STEP_TIME";
 		a->r.len[IC_CAT] = 9;
 		sq_set_i64(&a->r, IC_STEP, a->stepbuf, a->steps[i].id);
-		sink_add(a->q->src, &a->r);
+		sink_add(a->q->sink, a->q->src, &a->r);
 	}
 }
 
@@ -827,7 +827,7 @@ mstx_events(struct adb *a)
 		a->r.v[IC_CAT] = "mstx";
 		a->r.len[IC_CAT] = 4;
 		sq_check_step(&a->r);
-		sink_add(q->src, &a->r);
+		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -848,7 +848,8 @@ db_rank(struct adb *a)
 		return;
 	if (sqlite3_step(st) == SQLITE_ROW && !SQ_NULL(st, 0) &&
 	    sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1)) {
-		sink_set_rank(a->q->src, sqlite3_column_int64(st, 0));
+		sink_set_rank(a->q->sink, a->q->src,
+		    sqlite3_column_int64(st, 0));
 		sq_table(a->q, "RANK_DEVICE_MAP", 1, "the rank");
 	}
 	sqlite3_finalize(st);
@@ -894,7 +895,7 @@ ingest_ascend_db(struct sqdb *q)
 		return -1;
 	db_rank(&a);
 	if (sq_has_table(q, "PYTORCH_CALLCHAINS"))
-		sink_note(q->src, "stacks");
+		sink_note(q->sink, q->src, "stacks");
 	if (load_steps(&a) < 0 || device_tasks(&a) < 0 ||
 	    comm_tasks(&a) < 0 || cann_api(&a) < 0 ||
 	    pytorch_api(&a, &nsteps) < 0 || mstx_events(&a) < 0)
@@ -902,11 +903,11 @@ ingest_ascend_db(struct sqdb *q)
 	if (rc == 0 && nsteps == 0)
 		step_markers(&a);
 	if (a.shapes)
-		sink_note(q->src, "shapes");
+		sink_note(q->sink, q->src, "shapes");
 	if (a.pmu)
-		sink_note(q->src, "pmu");
+		sink_note(q->sink, q->src, "pmu");
 	if (a.stepids)
-		sink_note(q->src, "step_ids");
+		sink_note(q->sink, q->src, "step_ids");
 	not_read(q);
 	free(a.steps);
 	free(a.pmubuf);
@@ -999,7 +1000,7 @@ ingest_analysis_db(struct sqdb *q)
 			r.len[IC_NAME] = strlen(key);
 			r.v[IC_VALUE] = vbuf;
 			r.len[IC_VALUE] = dtime_format(v, 0, vbuf);
-			sink_add(q->src, &r);
+			sink_add(q->sink, q->src, &r);
 		}
 		n++;
 	}

@@ -39,6 +39,7 @@ struct kcols {
 struct areader {
 	struct csvin	*cv;
 	const char	*where;
+	struct sink	*sink;
 	int		 src;
 	char		**keys;		/* sanitised column names */
 	size_t		*keylen;
@@ -357,7 +358,7 @@ skip_row(const struct areader *a)
 {
 	if (!ingest_lenient)
 		return -1;
-	sink_skip(a->src, "malformed row (--lenient)");
+	sink_skip(a->sink, a->src, "malformed row (--lenient)");
 	return 0;
 }
 
@@ -440,7 +441,7 @@ kernel_row(struct areader *a, const struct kcols *k)
 			a->shapes = 1;
 	if (k->pmu >= 0)
 		set_pmu(a, &r, k->pmu);
-	sink_add(a->src, &r);
+	sink_add(a->sink, a->src, &r);
 	return 0;
 }
 
@@ -528,7 +529,7 @@ step_row(struct areader *a, int step, int dev, int type)
 		}
 		r.v[IC_VALUE] = vbuf;
 		r.len[IC_VALUE] = dtime_format(v, 0, vbuf);
-		sink_add(a->src, &r);
+		sink_add(a->sink, a->src, &r);
 	}
 	return 0;
 }
@@ -567,11 +568,11 @@ static void
 ascend_notes(const struct areader *a)
 {
 	if (a->shapes)
-		sink_note(a->src, "shapes");
+		sink_note(a->sink, a->src, "shapes");
 	if (a->pmu)
-		sink_note(a->src, "pmu");
+		sink_note(a->sink, a->src, "pmu");
 	if (a->steps)
-		sink_note(a->src, "step_ids");
+		sink_note(a->sink, a->src, "step_ids");
 }
 
 /*
@@ -608,7 +609,8 @@ read_table(struct input *in, const char *where,
 
 	memset(&a, 0, sizeof(a));
 	a.where = where;
-	a.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	a.sink = ctx->sink;
+	a.src = sink_begin(a.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	if ((a.cv = csvin_open(in, where, 0)) != NULL) {
 		make_keys(&a, fmt);
 		if (fmt == AT_STEP_TRACE || fmt == AT_CLUSTER_STEP)
@@ -623,7 +625,7 @@ read_table(struct input *in, const char *where,
 		csvin_close(a.cv);
 	}
 	free(a.buf);
-	sink_end(a.src);
+	sink_end(a.sink, a.src);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -721,6 +723,7 @@ ingest_ascend_table(struct input *in, const char *where,
 struct creader {
 	const struct json_doc *doc;
 	const char	*where;
+	struct sink	*sink;
 	int		 src;
 	char		*key;		/* decoded op key */
 	size_t		 keycap;
@@ -907,7 +910,8 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	    "Communication Time Info");
 	if (json_get(d->text, d->tok, d->ntok, info,
 	    "Start Timestamp(us)") < 0) {
-		sink_skip(c->src, "communication op without a start time");
+		sink_skip(c->sink, c->src,
+		    "communication op without a start time");
 		return 0;
 	}
 	memset(&r, 0, sizeof(r));
@@ -929,7 +933,7 @@ comm_op(struct creader *c, int key, int val, const char *step,
 	r.v[IC_CAT] = "communication";
 	r.len[IC_CAT] = strlen(r.v[IC_CAT]);
 	(void)comm_figures(c, val, info, &r, bytes);
-	sink_add(c->src, &r);
+	sink_add(c->sink, c->src, &r);
 	return 0;
 }
 
@@ -1025,11 +1029,12 @@ ingest_comm_json(struct input *in, const char *where,
 	memset(&c, 0, sizeof(c));
 	c.where = where;
 	c.doc = &doc;
-	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	c.sink = ctx->sink;
+	c.src = sink_begin(c.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	/* A damaged file keeps the ops that were whole before the damage. */
 	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
 	    &doc)) < 0) {
-		sink_end(c.src);
+		sink_end(c.sink, c.src);
 		return -1;
 	}
 	if (doc.tok[0].type != JSMN_OBJECT) {
@@ -1046,7 +1051,7 @@ ingest_comm_json(struct input *in, const char *where,
 	free(c.key);
 	free(c.pmu);
 	json_free(&doc);
-	sink_end(c.src);
+	sink_end(c.sink, c.src);
 	return damaged ? -1 : rc;
 }
 
@@ -1142,10 +1147,11 @@ ingest_cluster_comm(struct input *in, const char *where,
 	memset(&c, 0, sizeof(c));
 	c.where = where;
 	c.doc = &doc;
-	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	c.sink = ctx->sink;
+	c.src = sink_begin(c.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	if ((damaged = json_load_prefix(in, where, ASCEND_MAXJSON,
 	    &doc)) < 0) {
-		sink_end(c.src);
+		sink_end(c.sink, c.src);
 		return -1;
 	}
 	if (doc.tok[0].type != JSMN_OBJECT) {
@@ -1161,6 +1167,6 @@ ingest_cluster_comm(struct input *in, const char *where,
 	free(c.key);
 	free(c.pmu);
 	json_free(&doc);
-	sink_end(c.src);
+	sink_end(c.sink, c.src);
 	return damaged ? -1 : rc;
 }

@@ -265,7 +265,7 @@ note(struct chrome *c, int *done, const char *what)
 {
 	if (!*done) {
 		*done = 1;
-		sink_note(c->src, what);
+		sink_note(c->sink, c->src, what);
 	}
 }
 
@@ -489,12 +489,12 @@ do_complete(struct chrome *c, const struct evf *f)
 		return bad_event(c, "invalid 'dur' value", f->dur,
 		    "negative duration");
 	if (f->dur < 0) {
-		sink_skip(c->src, "complete event without 'dur'");
+		sink_skip(c->sink, c->src, "complete event without 'dur'");
 		return 0;
 	}
 	if (build_span(c, f, ts, dur, 0) < 0)
 		return -1;
-	sink_add(c->src, &c->rec);
+	sink_add(c->sink, c->src, &c->rec);
 	return 0;
 }
 
@@ -506,7 +506,7 @@ do_instant(struct chrome *c, const struct evf *f)
 
 	if (get_ts(c, f, &ts) < 0 || build_span(c, f, ts, 0, 1) < 0)
 		return -1;
-	sink_add(c->src, &c->rec);
+	sink_add(c->sink, c->src, &c->rec);
 	return 0;
 }
 
@@ -523,7 +523,7 @@ do_flow(struct chrome *c, const struct evf *f)
 	r->len[IC_TYPE] = 1;
 	if (f->id >= 0 && set_col(c, IC_CORR, f->id) < 0)
 		return -1;
-	sink_add(c->src, r);
+	sink_add(c->sink, c->src, r);
 	return 0;
 }
 
@@ -580,21 +580,21 @@ do_counter(struct chrome *c, const struct evf *f)
 		return -1;
 	if (f->args < 0 || c->tok[f->args].type != JSMN_OBJECT ||
 	    (nkeys = c->tok[f->args].size) == 0) {
-		sink_skip(c->src, "counter event without values");
+		sink_skip(c->sink, c->src, "counter event without values");
 		return 0;
 	}
 	base = r->v[IC_NAME];
 	blen = r->len[IC_NAME];
 	for (k = 0, i = f->args + 1; k < nkeys && i + 1 < c->ntok; k++) {
 		if (!is_number(c, i + 1))
-			sink_skip(c->src, "non-numeric counter value");
+			sink_skip(c->sink, c->src, "non-numeric counter value");
 		else if (nkeys > 1 && counter_name(c, base, blen, i) < 0)
 			return -1;
 		else {
 			r->v[IC_VALUE] = c->js + c->tok[i + 1].start;
 			r->len[IC_VALUE] = (size_t)(c->tok[i + 1].end -
 			    c->tok[i + 1].start);
-			sink_add(c->src, r);
+			sink_add(c->sink, c->src, r);
 		}
 		i = next_tok(c, i + 1);
 	}
@@ -618,7 +618,7 @@ do_meta(struct chrome *c, const struct evf *f)
 		return bad_event(c, "bad escape in process name", v, NULL);
 	if (in_list(c->kbuf, (size_t)n, ascend_procs))
 		c->ascend_proc = 1;
-	sink_set_process(c->src, pid, c->kbuf);
+	sink_set_process(c->sink, c->src, pid, c->kbuf);
 	return 0;
 }
 
@@ -635,7 +635,7 @@ do_event(struct chrome *c, const struct jsonev_event *e)
 	c->line = c->col = 0;
 	find_fields(c, &f);
 	if (f.ph < 0 || c->tok[f.ph].end - c->tok[f.ph].start != 1) {
-		sink_skip(c->src, f.ph < 0 ? "event without 'ph'" :
+		sink_skip(c->sink, c->src, f.ph < 0 ? "event without 'ph'" :
 		    "unsupported event phase");
 		return 0;
 	}
@@ -655,7 +655,7 @@ do_event(struct chrome *c, const struct jsonev_event *e)
 	case 'M':
 		return do_meta(c, &f);
 	default:
-		sink_skip(c->src, "unsupported event phase");
+		sink_skip(c->sink, c->src, "unsupported event phase");
 		return 0;
 	}
 }
@@ -761,7 +761,8 @@ ingest_chrome(struct input *in, const char *where,
 
 	memset(&c, 0, sizeof(c));
 	c.where = where;
-	c.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	c.sink = ctx->sink;
+	c.src = sink_begin(c.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	ev = jsonev_open(in, where, 0);
 	c.ev = ev;
 	jsonev_ontop(ev, on_top, &c);
@@ -774,14 +775,14 @@ ingest_chrome(struct input *in, const char *where,
 			 * --lenient only the event is.
 			 */
 			c.failed = 0;
-			sink_skip(c.src, "malformed event (--lenient)");
+			sink_skip(c.sink, c.src, "malformed event (--lenient)");
 		}
 	if (c.failed)
 		r = -1;
 	else if (r == 0)
 		be_flush(&c, 1);	/* count what never paired */
-	sink_set_fmt(c.src, decide_fmt(&c, ctx->fmt));
-	sink_end(c.src);
+	sink_set_fmt(c.sink, c.src, decide_fmt(&c, ctx->fmt));
+	sink_end(c.sink, c.src);
 	jsonev_close(ev);
 	chrome_free(&c);
 	return r < 0 ? -1 : 0;

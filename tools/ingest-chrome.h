@@ -41,6 +41,7 @@ struct bkey {
 };
 
 struct chrome {
+	struct sink	*sink;
 	int		 src;
 	const char	*where;
 	/* The event being read. */

@@ -104,8 +104,8 @@ core_of(const char *where)
 }
 
 static void
-put_metric(int src, const char *name, const char *track, const char *core,
-    const char *type, int64_t v)
+put_metric(struct sink *sk, int src, const char *name, const char *track,
+    const char *core, const char *type, int64_t v)
 {
 	struct irec r;
 	char buf[24];
@@ -127,7 +127,7 @@ put_metric(int src, const char *name, const char *track, const char *core,
 	r.v[IC_VALUE] = buf;
 	r.len[IC_VALUE] = (size_t)snprintf(buf, sizeof(buf), "%lld",
 	    (long long)v);
-	sink_add(src, &r);
+	sink_add(sk, src, &r);
 }
 
 /* Sum the rows per pipe; -1 after a diagnostic. */
@@ -173,7 +173,9 @@ ingest_instr_exe(struct input *in, const char *where,
 {
 	struct pipesum p[INSTR_NPIPES];
 	size_t n = 0, i;
-	int src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank), rc = -1;
+	struct sink *sk = ctx->sink;
+	int src = sink_begin(sk, ctx->fmt, where, ctx->run, ctx->rank);
+	int rc = -1;
 	int64_t total = 0, cube = 0;
 	struct csvin *cv;
 	char *core = core_of(where);
@@ -185,9 +187,9 @@ ingest_instr_exe(struct input *in, const char *where,
 	}
 	qsort(p, n, sizeof(*p), cmp_flow);
 	for (i = 0; i < n; i++) {
-		put_metric(src, "pipe_cycles", p[i].name, core, "",
+		put_metric(sk, src, "pipe_cycles", p[i].name, core, "",
 		    p[i].cycles);
-		put_metric(src, "pipe_instr_count", p[i].name, core, "",
+		put_metric(sk, src, "pipe_instr_count", p[i].name, core, "",
 		    p[i].calls);
 		if (__builtin_add_overflow(total, p[i].cycles, &total))
 			total = INT64_MAX;	/* held: still not near zero */
@@ -198,10 +200,10 @@ ingest_instr_exe(struct input *in, const char *where,
 	    (strstr(core, "cube") != NULL && cube == 0))
 		why = "degenerate_trace";
 	if (rc == 0)
-		put_metric(src, "core_cycles", "", core, why, total);
+		put_metric(sk, src, "core_cycles", "", core, why, total);
 	for (i = 0; i < n; i++)
 		free(p[i].name);
 	free(core);
-	sink_end(src);
+	sink_end(sk, src);
 	return rc;
 }

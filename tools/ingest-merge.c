@@ -18,29 +18,29 @@
 
 /* Absolute time of a record, timeless ones first. */
 int64_t
-abs_ts(const struct srec *sr)
+sink_abs_ts(const struct sink *sk, const struct sink_rec *sr)
 {
 	if (sr->ts == IREC_NO_TS)
 		return INT64_MIN;
 	/* A bad source's records are dropped; their key needs no base. */
-	if (srcs[sr->src].bad)
+	if (sk->srcs[sr->src].bad)
 		return sr->ts;
-	return sr->ts + srcs[sr->src].base;
+	return sr->ts + sk->srcs[sr->src].base;
 }
 
 /* Make sure a whole record is buffered at bufpos of a file run. */
 static int
-run_fill(struct run *r)
+run_fill(const struct sink *sk, struct sink_run *r)
 {
-	size_t have = r->buflen - r->bufpos, need = sizeof(struct srec);
+	size_t have = r->buflen - r->bufpos, need = sizeof(struct sink_rec);
 	off_t end = r->foff + r->flen;
 
 	for (;;) {
-		if (have >= sizeof(struct srec)) {
-			const struct srec *sr = (const void *)(r->buf +
+		if (have >= sizeof(struct sink_rec)) {
+			const struct sink_rec *sr = (const void *)(r->buf +
 			    r->bufpos);
 
-			need = SREC_SIZE(sr->textlen);
+			need = SINK_REC_SIZE(sr->textlen);
 			if (have >= need) {
 				r->cur = sr;
 				return 1;
@@ -61,7 +61,7 @@ run_fill(struct run *r)
 
 			if ((off_t)want > end - r->fread_off)
 				want = (size_t)(end - r->fread_off);
-			got = pread(fileno(spill), r->buf + have, want,
+			got = pread(fileno(sk->spill), r->buf + have, want,
 			    r->fread_off);
 			if (got <= 0)
 				diag_errno(EXIT_BAD, "temporary file");
@@ -74,7 +74,7 @@ run_fill(struct run *r)
 
 /*
  * The merge reads every spilled run through its own buffer; their sizes
- * share one budget, and reduce_runs() keeps the number of runs merged at
+ * share one budget, and sink_reduce_runs() keeps the number of runs merged at
  * once under MERGE_FAN, so memory stays bounded whatever the input size.
  * A run is some 6 MB of records (half of -m): 1024 of them, in 8 KiB
  * buffers, cover a 3 GB kernel_details.csv in one pass, where a second
@@ -84,9 +84,9 @@ run_fill(struct run *r)
 #define MERGE_FAN	1024
 
 static size_t
-merge_bufsize(void)
+merge_bufsize(const struct sink *sk)
 {
-	size_t n = nruns > 0 ? nruns : 1, sz = MERGE_BUDGET / n;
+	size_t n = sk->nruns > 0 ? sk->nruns : 1, sz = MERGE_BUDGET / n;
 
 	if (sz < (8 << 10))
 		sz = 8 << 10;
@@ -95,54 +95,51 @@ merge_bufsize(void)
 
 /* Move a run's cursor to its next record; returns 0 at its end. */
 static int
-run_next_raw(struct run *r)
+run_next_raw(struct sink *sk, struct sink_run *r)
 {
 	if (r->index != NULL) {
 		if (r->pos >= r->count)
 			return (r->cur = NULL, 0);
-		r->cur = (const void *)(arena + r->index[r->pos++]);
+		r->cur = (const void *)(sk->arena + r->index[r->pos++]);
 		return 1;
 	}
 	if (r->cur != NULL) {
-		r->bufpos += SREC_SIZE(r->cur->textlen);
+		r->bufpos += SINK_REC_SIZE(r->cur->textlen);
 		r->cur = NULL;
 	}
-	return run_fill(r);
+	return run_fill(sk, r);
 }
 
 /* Advance a run and cache its current record's merge key. */
 int
-run_next(struct run *r)
+sink_run_next(struct sink *sk, struct sink_run *r)
 {
-	int more = run_next_raw(r);
+	int more = run_next_raw(sk, r);
 
 	if (more)
-		r->key = abs_ts(r->cur);
+		r->key = sink_abs_ts(sk, r->cur);
 	return more;
 }
 
 void
-run_start(struct run *r)
+sink_run_start(struct sink *sk, struct sink_run *r)
 {
 	r->pos = 0;
 	r->cur = NULL;
 	if (r->index == NULL) {
-		r->bufcap = merge_bufsize();
+		r->bufcap = merge_bufsize(sk);
 		r->buf = xmalloc(r->bufcap);
 		r->buflen = r->bufpos = 0;
 		r->fread_off = r->foff;
 	}
-	run_next(r);
+	sink_run_next(sk, r);
 }
 
-/* Heap of run indices ordered by their current record's time. */
-static size_t *heap;
-static size_t nheap;
-
+/* The heap's order: the current record's time, then the run's index. */
 static int
-heap_less(size_t a, size_t b)
+heap_less(const struct sink *sk, size_t a, size_t b)
 {
-	int64_t ta = runs[a].key, tb = runs[b].key;
+	int64_t ta = sk->runs[a].key, tb = sk->runs[b].key;
 
 	if (ta != tb)
 		return ta < tb;
@@ -150,14 +147,16 @@ heap_less(size_t a, size_t b)
 }
 
 static void
-heap_down(size_t i)
+heap_down(struct sink *sk, size_t i)
 {
+	size_t *heap = sk->heap, nheap = sk->nheap;
+
 	for (;;) {
 		size_t l = 2 * i + 1, m = i, t;
 
-		if (l < nheap && heap_less(heap[l], heap[m]))
+		if (l < nheap && heap_less(sk, heap[l], heap[m]))
 			m = l;
-		if (l + 1 < nheap && heap_less(heap[l + 1], heap[m]))
+		if (l + 1 < nheap && heap_less(sk, heap[l + 1], heap[m]))
 			m = l + 1;
 		if (m == i)
 			return;
@@ -168,48 +167,47 @@ heap_down(size_t i)
 
 /* Start merging the runs FIRST .. FIRST+N-1 (those with records). */
 static void
-heap_build_range(size_t first, size_t n)
+heap_build_range(struct sink *sk, size_t first, size_t n)
 {
 	size_t i;
 
-	free(heap);
-	heap = xreallocarray(NULL, n + 1, sizeof(*heap));
-	nheap = 0;
+	free(sk->heap);
+	sk->heap = xreallocarray(NULL, n + 1, sizeof(*sk->heap));
+	sk->nheap = 0;
 	for (i = first; i < first + n; i++) {
-		run_start(&runs[i]);
-		if (runs[i].cur != NULL)
-			heap[nheap++] = i;
+		sink_run_start(sk, &sk->runs[i]);
+		if (sk->runs[i].cur != NULL)
+			sk->heap[sk->nheap++] = i;
 	}
-	for (i = nheap / 2; i-- > 0;)
-		heap_down(i);
+	for (i = sk->nheap / 2; i-- > 0;)
+		heap_down(sk, i);
 }
 
 void
-heap_build(void)
+sink_heap_build(struct sink *sk)
 {
-	heap_build_range(0, nruns);
+	heap_build_range(sk, 0, sk->nruns);
 }
 
-/* Pop the earliest record; NULL when all runs are done. */
-const struct srec *
-heap_pop(size_t *which)
+const struct sink_rec *
+sink_heap_top(const struct sink *sk, size_t *which)
 {
-	if (nheap == 0)
+	if (sk->nheap == 0)
 		return NULL;
-	*which = heap[0];
-	return runs[heap[0]].cur;
+	*which = sk->heap[0];
+	return sk->runs[sk->heap[0]].cur;
 }
 
 void
-heap_advance(void)
+sink_heap_advance(struct sink *sk)
 {
-	if (run_next(&runs[heap[0]]) == 0)
-		heap[0] = heap[--nheap];
-	heap_down(0);
+	if (sink_run_next(sk, &sk->runs[sk->heap[0]]) == 0)
+		sk->heap[0] = sk->heap[--sk->nheap];
+	heap_down(sk, 0);
 }
 
 static void
-run_release(struct run *r)
+run_release(struct sink_run *r)
 {
 	free(r->buf);
 	r->buf = NULL;
@@ -223,36 +221,36 @@ run_release(struct run *r)
  * (every source has ended), so runs of different sources mix freely.
  */
 static void
-merge_group(size_t first, size_t n)
+merge_group(struct sink *sk, size_t first, size_t n)
 {
-	const struct srec *sr;
-	struct run merged;
+	const struct sink_rec *sr;
+	struct sink_run merged;
 	size_t which, i;
 
 	memset(&merged, 0, sizeof(merged));
-	if (fseeko(spill, 0, SEEK_END) != 0)
+	if (fseeko(sk->spill, 0, SEEK_END) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
-	merged.foff = spill_len;
-	heap_build_range(first, n);
-	while ((sr = heap_pop(&which)) != NULL) {
-		size_t sz = SREC_SIZE(sr->textlen);
+	merged.foff = sk->spill_len;
+	heap_build_range(sk, first, n);
+	while ((sr = sink_heap_top(sk, &which)) != NULL) {
+		size_t sz = SINK_REC_SIZE(sr->textlen);
 
-		if (fwrite(sr, 1, sz, spill) != sz)
+		if (fwrite(sr, 1, sz, sk->spill) != sz)
 			diag_errno(EXIT_BAD, "temporary file");
-		spill_len += (off_t)sz;
+		sk->spill_len += (off_t)sz;
 		merged.count++;
-		heap_advance();
+		sink_heap_advance(sk);
 	}
-	if (fflush(spill) != 0)
+	if (fflush(sk->spill) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
-	merged.flen = spill_len - merged.foff;
-	merged.src = runs[first].src;
+	merged.flen = sk->spill_len - merged.foff;
+	merged.src = sk->runs[first].src;
 	for (i = first; i < first + n; i++)
-		run_release(&runs[i]);
-	runs[first] = merged;
-	memmove(&runs[first + 1], &runs[first + n],
-	    (nruns - first - n) * sizeof(*runs));
-	nruns -= n - 1;
+		run_release(&sk->runs[i]);
+	sk->runs[first] = merged;
+	memmove(&sk->runs[first + 1], &sk->runs[first + n],
+	    (sk->nruns - first - n) * sizeof(*sk->runs));
+	sk->nruns -= n - 1;
 }
 
 /*
@@ -262,20 +260,20 @@ merge_group(size_t first, size_t n)
  * first, so records of equal times keep the order a single pass gives.
  */
 void
-reduce_runs(void)
+sink_reduce_runs(struct sink *sk)
 {
 	const char *env = getenv("PROF_INGEST_MERGE_FAN");
 	size_t fan = MERGE_FAN;
 
 	if (env != NULL && atoi(env) >= 2 && atoi(env) < MERGE_FAN)
 		fan = (size_t)atoi(env);
-	while (nruns > fan) {
+	while (sk->nruns > fan) {
 		size_t first = 0, n;
 
 		/* In-memory runs cost no buffer: merge spilled ones only. */
-		while (first < nruns && runs[first].index != NULL)
+		while (first < sk->nruns && sk->runs[first].index != NULL)
 			first++;
-		if (nruns - first < 2)
+		if (sk->nruns - first < 2)
 			break;
 		/*
 		 * No more runs than it takes to get down to FAN: merging N
@@ -283,22 +281,23 @@ reduce_runs(void)
 		 * here is written and read once more: 1200 runs rewrite
 		 * 177 of them, not 1024.
 		 */
-		n = nruns - fan + 1;
+		n = sk->nruns - fan + 1;
 		if (n > fan)
 			n = fan;
-		if (n > nruns - first)
-			n = nruns - first;
-		merge_group(first, n);
+		if (n > sk->nruns - first)
+			n = sk->nruns - first;
+		merge_group(sk, first, n);
 	}
 }
 
 /* The runs that never left memory are sorted only now. */
 void
-sort_memory_runs(void)
+sink_sort_memory_runs(struct sink *sk)
 {
 	size_t i;
 
-	for (i = 0; i < nruns; i++)
-		if (runs[i].index != NULL)
-			sort_run(arena, runs[i].index, runs[i].count);
+	for (i = 0; i < sk->nruns; i++)
+		if (sk->runs[i].index != NULL)
+			sink_sort_run(sk->arena, sk->runs[i].index,
+			    sk->runs[i].count);
 }

@@ -34,6 +34,7 @@
 
 struct meta {
 	const struct json_doc *d;
+	struct sink	*sink;
 	int		 src;
 	char		*key;
 	size_t		 keycap;
@@ -60,7 +61,7 @@ put_metric(struct meta *m, const char *name, size_t nlen, const char *type,
 	r.len[IC_GROUP] = glen;
 	r.v[IC_VALUE] = vbuf;
 	r.len[IC_VALUE] = (size_t)snprintf(vbuf, sizeof(vbuf), "%" PRId64, v);
-	sink_add(m->src, &r);
+	sink_add(m->sink, m->src, &r);
 }
 
 /* The integer or boolean at token T into *V; 0 when it is neither. */
@@ -144,15 +145,16 @@ ingest_metadata(struct input *in, const char *where,
 
 	memset(&m, 0, sizeof(m));
 	m.d = &doc;
-	m.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	m.sink = ctx->sink;
+	m.src = sink_begin(m.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	if (json_load(in, where, META_MAXJSON, &doc) != 0) {
-		sink_end(m.src);
+		sink_end(m.sink, m.src);
 		return -1;
 	}
 	if (doc.tok[0].type != JSMN_OBJECT) {
 		diag_at(where, 0, "not a profiler_metadata.json object");
 		json_free(&doc);
-		sink_end(m.src);
+		sink_end(m.sink, m.src);
 		return -1;
 	}
 	t = json_get(doc.text, doc.tok, doc.ntok, 0, "distributed_args");
@@ -168,9 +170,9 @@ ingest_metadata(struct input *in, const char *where,
 		}
 	}
 	if (ctx->rank < 0 && rank >= 0)
-		sink_set_rank(m.src, rank);
+		sink_set_rank(m.sink, m.src, rank);
 	free(m.key);
 	json_free(&doc);
-	sink_end(m.src);
+	sink_end(m.sink, m.src);
 	return 0;
 }

@@ -142,7 +142,7 @@ kernels(struct nsys *n)
 			continue;
 		n->r.v[IC_NAME] = sq_col_str(n->q, st, D_X,
 		    &n->r.len[IC_NAME]);
-		sink_add(n->q->src, &n->r);
+		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
 	}
 	sqlite3_finalize(st);
@@ -216,7 +216,7 @@ memops(struct nsys *n, const char *t, int memset_)
 			    sqlite3_column_int64(st, D_X + 3)));
 		n->r.v[IC_NAME] = n->namebuf;
 		n->r.len[IC_NAME] = strlen(n->namebuf);
-		sink_add(n->q->src, &n->r);
+		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
 	}
 	sqlite3_finalize(st);
@@ -304,8 +304,9 @@ runtime(struct nsys *n)
 	while ((r = sq_step(n->q, st, T_RUNTIME)) == 1) {
 		cls = SQ_NULL(st, 2) ? 0 : sqlite3_column_int64(st, 2);
 		if (cls != 0 && cls != 1) {
-			sink_skip(n->q->src, "CUDA API row of another event "
-			    "class (a backtrace's copy of a call)");
+			sink_skip(n->q->sink, n->q->src, "CUDA API row of "
+			    "another event class (a backtrace's copy of a "
+			    "call)");
 			continue;
 		}
 		rec_start(n, IK_HOST);
@@ -323,7 +324,7 @@ runtime(struct nsys *n)
 		n->r.len[IC_NAME] = len;
 		n->r.v[IC_CAT] = cls == 1 ? "cuda_driver" : "cuda_runtime";
 		n->r.len[IC_CAT] = strlen(n->r.v[IC_CAT]);
-		sink_add(n->q->src, &n->r);
+		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
 	}
 	sqlite3_finalize(st);
@@ -375,7 +376,7 @@ nvtx(struct nsys *n)
 		n->r.v[IC_CAT] = "nvtx";
 		n->r.len[IC_CAT] = 4;
 		sq_check_step(&n->r);
-		sink_add(n->q->src, &n->r);
+		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
 	}
 	sqlite3_finalize(st);
@@ -413,7 +414,7 @@ gpus(struct nsys *n)
 		if (!SQ_NULL(st, 2))
 			sq_set_i64(&n->r, IC_VALUE, mem,
 			    sqlite3_column_int64(st, 2));
-		sink_add(n->q->src, &n->r);
+		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
 	}
 	sqlite3_finalize(st);
@@ -450,7 +451,7 @@ ingest_nsys_db(struct sqdb *q)
 	if (sq_has_col(q, "TARGET_INFO_SESSION_START_TIME", "utcEpochNs")) {
 		base = one_int(&n, "SELECT utcEpochNs FROM "
 		    "TARGET_INFO_SESSION_START_TIME", 0);
-		sink_set_base(q->src, base);
+		sink_set_base(q->sink, q->src, base);
 		sq_table(q, "TARGET_INFO_SESSION_START_TIME", 1,
 		    "the time base");
 	}

@@ -19,9 +19,9 @@
 
 /* The kind a record finally gets, or -1 when it is dropped. */
 static int
-resolve_kind(const struct srec *sr)
+resolve_kind(const struct sink *sk, const struct sink_rec *sr)
 {
-	const struct source *s = &srcs[sr->src];
+	const struct sink_source *s = &sk->srcs[sr->src];
 	size_t i;
 
 	if (s->bad || s->skip_all)
@@ -32,13 +32,13 @@ resolve_kind(const struct srec *sr)
 		if (s->procs[i].pid != sr->pid)
 			continue;
 		switch (s->procs[i].cls) {
-		case PC_DEVICE:
+		case SINK_PC_DEVICE:
 			return s->skip_device ? -1 : IK_KERNEL;
-		case PC_HCCL:
+		case SINK_PC_HCCL:
 			return IK_COMM;
-		case PC_DERIVED:
+		case SINK_PC_DERIVED:
 			return -1;
-		case PC_HOST:
+		case SINK_PC_HOST:
 			break;
 		}
 		break;
@@ -47,9 +47,9 @@ resolve_kind(const struct srec *sr)
 }
 
 static int64_t
-resolve_dev(const struct srec *sr)
+resolve_dev(const struct sink *sk, const struct sink_rec *sr)
 {
-	const struct source *s = &srcs[sr->src];
+	const struct sink_source *s = &sk->srcs[sr->src];
 
 	if (s->rank >= 0)
 		return s->rank;
@@ -60,22 +60,22 @@ resolve_dev(const struct srec *sr)
 
 /* The origin: the earliest absolute time of any timed record. */
 static int64_t
-find_origin(void)
+find_origin(struct sink *sk)
 {
 	int64_t origin = INT64_MAX;
 	size_t i;
 
-	for (i = 0; i < nruns; i++) {
-		struct run *r = &runs[i];
-		const struct srec *sr;
+	for (i = 0; i < sk->nruns; i++) {
+		struct sink_run *r = &sk->runs[i];
+		const struct sink_rec *sr;
 
 		/* Runs are sorted: the first timed record is the minimum. */
-		run_start(r);
+		sink_run_start(sk, r);
 		while ((sr = r->cur) != NULL && (sr->ts == IREC_NO_TS ||
-		    resolve_kind(sr) < 0))
-			run_next(r);
-		if (sr != NULL && abs_ts(sr) < origin)
-			origin = abs_ts(sr);
+		    resolve_kind(sk, sr) < 0))
+			sink_run_next(sk, r);
+		if (sr != NULL && sink_abs_ts(sk, sr) < origin)
+			origin = sink_abs_ts(sk, sr);
 		free(r->buf);
 		r->buf = NULL;
 	}
@@ -101,8 +101,10 @@ append_escaped(char *dst, size_t cap, const char *s)
 }
 
 static void
-write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
+write_preamble(const struct sink *sk, struct tsvw *w, int64_t origin,
+    int argc, char **argv)
 {
+	const struct sink_source *s;
 	char line[8192];
 	size_t i, n;
 	int k;
@@ -111,21 +113,21 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 	tsvw_preamble(w, line);
 	snprintf(line, sizeof(line), "origin_ns %" PRId64, origin);
 	tsvw_preamble(w, line);
-	for (i = 0; i < nsrcs; i++) {
+	for (i = 0; i < sk->nsrcs; i++) {
 		char rank[24] = "-";
 
-		if (srcs[i].rank >= 0)
-			snprintf(rank, sizeof(rank), "%" PRId64, srcs[i].rank);
+		s = &sk->srcs[i];
+		if (s->rank >= 0)
+			snprintf(rank, sizeof(rank), "%" PRId64, s->rank);
 		n = (size_t)snprintf(line, sizeof(line), "source %zu %s %s ",
-		    i, srcs[i].fmt->name, rank);
+		    i, s->fmt->name, rank);
 		if (n < sizeof(line))
-			append_escaped(line + n, sizeof(line) - n,
-			    srcs[i].path);
+			append_escaped(line + n, sizeof(line) - n, s->path);
 		tsvw_preamble(w, line);
 		/* What the source holds that no column carries (stacks). */
-		if (srcs[i].notes[0] != '\0') {
+		if (s->notes[0] != '\0') {
 			snprintf(line, sizeof(line), "evidence %zu %s", i,
-			    srcs[i].notes);
+			    s->notes);
 			tsvw_preamble(w, line);
 		}
 	}
@@ -141,19 +143,20 @@ write_preamble(struct tsvw *w, int64_t origin, int argc, char **argv)
 }
 
 static void
-write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
+write_record(const struct sink *sk, struct tsvw *w, const struct sink_rec *sr,
+    int kind, int64_t origin)
 {
 	/* Kind names are plain words: no escaping, length known. */
-	tsvw_raw(w, ingest_kindnames[kind], kindlen[kind]);
+	tsvw_raw(w, ingest_kindnames[kind], sk->kindlen[kind]);
 	if (sr->ts == IREC_NO_TS)
 		tsvw_empty(w);
 	else
-		tsvw_i64(w, abs_ts(sr) - origin);
+		tsvw_i64(w, sink_abs_ts(sk, sr) - origin);
 	if (sr->has_dur)
 		tsvw_i64(w, sr->dur);
 	else
 		tsvw_empty(w);
-	tsvw_i64(w, resolve_dev(sr));
+	tsvw_i64(w, resolve_dev(sk, sr));
 	tsvw_raw(w, (const char *)(sr + 1), sr->textlen);
 	tsvw_i64(w, sr->src);
 	tsvw_end(w);
@@ -161,9 +164,9 @@ write_record(struct tsvw *w, const struct srec *sr, int kind, int64_t origin)
 
 /* Count a record into its source's inventory. */
 static void
-tally(const struct srec *sr, int kind)
+tally(struct sink *sk, const struct sink_rec *sr, int kind)
 {
-	struct source *s = &srcs[sr->src];
+	struct sink_source *s = &sk->srcs[sr->src];
 	int64_t t;
 
 	if (kind < 0) {
@@ -173,7 +176,7 @@ tally(const struct srec *sr, int kind)
 	s->nkind[kind]++;
 	if (sr->ts == IREC_NO_TS)
 		return;
-	t = abs_ts(sr);
+	t = sink_abs_ts(sk, sr);
 	if (t < s->first)
 		s->first = t;
 	t += sr->has_dur ? sr->dur : 0;
@@ -189,7 +192,7 @@ static const char *const inventory_cols[] = {
 
 /* The "has" column: which kinds of evidence a source holds. */
 static void
-inventory_has(const struct source *s, char *buf, size_t cap)
+inventory_has(const struct sink_source *s, char *buf, size_t cap)
 {
 	size_t n = 0;
 
@@ -216,7 +219,7 @@ inventory_has(const struct source *s, char *buf, size_t cap)
 }
 
 static void
-inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
+inventory_row(struct tsvw *w, const struct sink_source *s, int64_t origin)
 {
 	char has[256], skipped[1024];
 	uint64_t total = 0;
@@ -262,17 +265,17 @@ inventory_row(struct tsvw *w, const struct source *s, int64_t origin)
  * but not ingested, so a user sees at once what the profile holds.
  */
 static void
-write_inventory(struct tsvw *w, int64_t origin)
+write_inventory(const struct sink *sk, struct tsvw *w, int64_t origin)
 {
 	size_t i, k, ncols = sizeof(inventory_cols) / sizeof(*inventory_cols);
 
 	tsvw_header(w, inventory_cols, ncols);
-	for (i = 0; i < nsrcs; i++)
-		inventory_row(w, &srcs[i], origin);
-	for (i = 0; i < nignored; i++) {
-		char *tab = strchr(ignored[i], '\t');
+	for (i = 0; i < sk->nsrcs; i++)
+		inventory_row(w, &sk->srcs[i], origin);
+	for (i = 0; i < sk->nignored; i++) {
+		const char *ig = sk->ignored[i], *tab = strchr(ig, '\t');
 
-		tsvw_field(w, ignored[i], (size_t)(tab - ignored[i]));
+		tsvw_field(w, ig, (size_t)(tab - ig));
 		tsvw_str(w, "-");
 		for (k = 2; k < ncols - 2; k++)
 			tsvw_empty(w);
@@ -283,44 +286,19 @@ write_inventory(struct tsvw *w, int64_t origin)
 }
 
 /*
- * A rank's kernel_details.csv holds the same device tasks as its
- * trace_view.json, with shapes, wait time and PMU data: when both were
- * read, the trace_view copies are dropped so each task appears once.
- * Which format gives way to which is the format table's to say.
- */
-static void
-mark_duplicate_device_tasks(void)
-{
-	size_t i, j;
-
-	for (i = 0; i < nsrcs; i++) {
-		for (j = 0; srcs[i].fmt->yields_to != NULL && j < nsrcs; j++)
-			if (ingest_yields_all(srcs[i].fmt, srcs[j].fmt) &&
-			    strcmp(srcs[j].run, srcs[i].run) == 0)
-				srcs[i].skip_all = 1;
-		if (srcs[i].fmt->device_yields_to == NULL)
-			continue;
-		for (j = 0; j < nsrcs; j++)
-			if (ingest_yields_device(srcs[i].fmt, srcs[j].fmt) &&
-			    strcmp(srcs[j].run, srcs[i].run) == 0)
-				srcs[i].skip_device = 1;
-	}
-}
-
-/*
  * Every time is written relative to the origin, the earliest one: the
  * sources' times must not span more than an int64, which only sources
  * hundreds of years apart do.  Nothing is written then: no origin could
  * place them all, and a time that wrapped around would be a lie.
  */
 static void
-check_span(void)
+check_span(const struct sink *sk)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN, t;
 	size_t i;
 
-	for (i = 0; i < nsrcs; i++) {
-		const struct source *s = &srcs[i];
+	for (i = 0; i < sk->nsrcs; i++) {
+		const struct sink_source *s = &sk->srcs[i];
 
 		if (s->bad || s->tmin > s->tmax)
 			continue;
@@ -336,44 +314,43 @@ check_span(void)
 }
 
 int
-sink_finish(int argc, char **argv)
+sink_finish(struct sink *sk, int argc, char **argv)
 {
 	struct tsvw *w;
 	int64_t origin;
-	const struct srec *sr;
+	const struct sink_rec *sr;
 	size_t which, i;
 	int bad = 0;
 
-	if (nsrcs > 0 && srcs[nsrcs - 1].open)
-		sink_end((int)nsrcs - 1);
-	for (i = 0; i < nsrcs; i++)
-		bad |= srcs[i].bad;
-	check_span();
+	if (sk->nsrcs > 0 && sk->srcs[sk->nsrcs - 1].open)
+		sink_end(sk, (int)sk->nsrcs - 1);
+	for (i = 0; i < sk->nsrcs; i++)
+		bad |= sk->srcs[i].bad;
+	check_span(sk);
 	w = tsvw_open(STDOUT_FILENO, "<stdout>");
-	if (opts.progress)
+	if (sk->opts.progress)
 		fprintf(stderr, "\r\033[K%s: merging %zu sorted runs%s\n",
-		    diag_progname(), nruns, spill != NULL ?
+		    diag_progname(), sk->nruns, sk->spill != NULL ?
 		    " (spilled to disk)" : "");
-	spill_join();
-	sort_memory_runs();
-	mark_duplicate_device_tasks();
-	sink_apply_run_notes();
-	reduce_runs();
-	origin = find_origin();
+	sink_spill_join(sk);
+	sink_sort_memory_runs(sk);
+	sink_resolve_sources(sk);
+	sink_reduce_runs(sk);
+	origin = find_origin(sk);
 
-	if (!opts.inventory)
-		write_preamble(w, origin, argc, argv);
-	heap_build();
-	while ((sr = heap_pop(&which)) != NULL) {
-		int kind = resolve_kind(sr);
+	if (!sk->opts.inventory)
+		write_preamble(sk, w, origin, argc, argv);
+	sink_heap_build(sk);
+	while ((sr = sink_heap_top(sk, &which)) != NULL) {
+		int kind = resolve_kind(sk, sr);
 
-		tally(sr, kind);
-		if (kind >= 0 && !opts.inventory)
-			write_record(w, sr, kind, origin);
-		heap_advance();
+		tally(sk, sr, kind);
+		if (kind >= 0 && !sk->opts.inventory)
+			write_record(sk, w, sr, kind, origin);
+		sink_heap_advance(sk);
 	}
-	if (opts.inventory)
-		write_inventory(w, origin);
+	if (sk->opts.inventory)
+		write_inventory(sk, w, origin);
 	tsvw_close(w);
 	return bad ? -1 : 0;
 }

@@ -73,7 +73,8 @@ be_push(struct chrome *c, struct bkey *k, const struct jsonev_event *e,
 
 	if (c->nopen >= BE_MAX_OPEN ||
 	    c->openbytes + e->len > BE_MAX_BYTES) {
-		sink_skip(c->src, "B/E event beyond the open-event limit");
+		sink_skip(c->sink, c->src,
+		    "B/E event beyond the open-event limit");
 		return;
 	}
 	o = xcalloc(1, sizeof(*o));
@@ -110,7 +111,7 @@ emit_pair(struct chrome *c, const struct evf *f, int64_t beg, int64_t end)
 	int64_t dur;
 
 	if (end < beg) {
-		sink_skip(c->src, "E event earlier than its B event");
+		sink_skip(c->sink, c->src, "E event earlier than its B event");
 		return 0;
 	}
 	if (__builtin_sub_overflow(end, beg, &dur))
@@ -121,7 +122,7 @@ emit_pair(struct chrome *c, const struct evf *f, int64_t beg, int64_t end)
 	if (f->id >= 0 && c->rec.len[IC_CORR] == 0 &&
 	    set_col(c, IC_CORR, f->id) < 0)
 		return -1;
-	sink_add(c->src, &c->rec);
+	sink_add(c->sink, c->src, &c->rec);
 	return 0;
 }
 
@@ -187,7 +188,7 @@ do_end(struct chrome *c, const struct evf *f, const struct jsonev_event *e)
 		if (f->id >= 0)
 			be_push(c, k, e, ts, 0);
 		else
-			sink_skip(c->src, "unmatched E event");
+			sink_skip(c->sink, c->src, "unmatched E event");
 		return 0;
 	}
 	o = be_pop(c, k);
@@ -211,7 +212,8 @@ be_flush(struct chrome *c, int count)
 			while (k->top != NULL) {
 				o = be_pop(c, k);
 				if (count)
-					sink_skip(c->src, o->text != NULL ?
+					sink_skip(c->sink, c->src,
+					    o->text != NULL ?
 					    "B event without E event" :
 					    "unmatched E event");
 				free(o->text);

@@ -19,10 +19,6 @@
 #include "ingest-sink.h"
 #include "xalloc.h"
 
-static size_t *cur_index;	/* offsets of the open source's records, */
-static size_t cur_count, cur_cap;	/* kept as they are added */
-static size_t last_count;	/* the last run's size: the next one's guess */
-
 /* A record's sort key: its time made unsigned relative to the run's. */
 struct skey {
 	uint64_t	 k;
@@ -64,7 +60,7 @@ radix_sort(struct skey *a, size_t n, int bits)
 
 /* Sort the run's records by time unless they already came in order. */
 void
-sort_run(const unsigned char *base, size_t *index, size_t count)
+sink_sort_run(const unsigned char *base, size_t *index, size_t count)
 {
 	struct skey *key = xreallocarray(NULL, count, sizeof(*key));
 	uint64_t min = UINT64_MAX, max = 0, range;
@@ -73,7 +69,7 @@ sort_run(const unsigned char *base, size_t *index, size_t count)
 
 	for (i = 0; i < count; i++) {
 		/* Flip the sign bit: int64 order becomes uint64 order. */
-		key[i].k = (uint64_t)((const struct srec *)(base +
+		key[i].k = (uint64_t)((const struct sink_rec *)(base +
 		    index[i]))->ts ^ ((uint64_t)1 << 63);
 		key[i].off = index[i];
 		if (i > 0 && key[i].k < key[i - 1].k)
@@ -101,30 +97,31 @@ sort_run(const unsigned char *base, size_t *index, size_t count)
  * through memory that has left the cache.
  */
 void
-index_add(size_t off)
+sink_index_add(struct sink *sk, size_t off)
 {
-	if (cur_count == cur_cap) {
-		cur_cap = cur_cap > 0 ? 2 * cur_cap : last_count +
-		    last_count / 8 + 4096;
-		cur_index = xreallocarray(cur_index, cur_cap,
-		    sizeof(*cur_index));
+	if (sk->cur_count == sk->cur_cap) {
+		sk->cur_cap = sk->cur_cap > 0 ? 2 * sk->cur_cap :
+		    sk->last_count + sk->last_count / 8 + 4096;
+		sk->cur_index = xreallocarray(sk->cur_index, sk->cur_cap,
+		    sizeof(*sk->cur_index));
 	}
-	cur_index[cur_count++] = off;
+	sk->cur_index[sk->cur_count++] = off;
 }
 
 /* Turn the open source's records in the arena into a sorted run. */
 void
-close_run(uint32_t src)
+sink_close_run(struct sink *sk, uint32_t src)
 {
-	struct run *r;
+	struct sink_run *r;
+	size_t n = sk->nruns;
 
-	if (arena_len == cur_start)
+	if (sk->arena_len == sk->cur_start)
 		return;
 	/* Doubling: one run per file of a walk through thousands. */
-	if ((nruns & (nruns - 1)) == 0)
-		runs = xreallocarray(runs, nruns > 0 ? 2 * nruns : 1,
-		    sizeof(*runs));
-	r = &runs[nruns++];
+	if ((n & (n - 1)) == 0)
+		sk->runs = xreallocarray(sk->runs, n > 0 ? 2 * n : 1,
+		    sizeof(*sk->runs));
+	r = &sk->runs[sk->nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;
 	/*
@@ -132,29 +129,29 @@ close_run(uint32_t src)
 	 * would otherwise keep 32 KiB, outside the memory budget, for each
 	 * of thousands of small files until the merge.
 	 */
-	r->index = xreallocarray(cur_index, cur_count, sizeof(*cur_index));
-	r->count = last_count = cur_count;
-	cur_index = NULL;
-	cur_count = cur_cap = 0;
+	r->index = xreallocarray(sk->cur_index, sk->cur_count,
+	    sizeof(*sk->cur_index));
+	r->count = sk->last_count = sk->cur_count;
+	sk->cur_index = NULL;
+	sk->cur_count = sk->cur_cap = 0;
 	/* Sorted later: by the spill thread, or before the merge. */
-	cur_start = arena_len;
+	sk->cur_start = sk->arena_len;
 }
 
 #define SPILL_BUF	(1 << 20)
-static char *spill_buf;		/* spill's stdio buffer, kept to the end */
 
 static void
-spill_open(void)
+spill_open(struct sink *sk)
 {
 	char path[4096];
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/prof-ingest.XXXXXX",
-	    opts.tmpdir != NULL ? opts.tmpdir : "/tmp");
+	    sk->opts.tmpdir != NULL ? sk->opts.tmpdir : "/tmp");
 	if ((fd = mkstemp(path)) < 0)
 		diag_errno(EXIT_BAD, "%s", path);
 	unlink(path);
-	if ((spill = fdopen(fd, "w+")) == NULL)
+	if ((sk->spill = fdopen(fd, "w+")) == NULL)
 		diag_errno(EXIT_BAD, "%s", path);
 	/*
 	 * Gigabytes go through here: few large writes, not 4 KiB ones.  The
@@ -162,8 +159,8 @@ spill_open(void)
 	 * NULL it kept 4 KiB, a write(2) per 4 KiB, most of the time of a
 	 * 2 GB kernel_details.csv going to the kernel.
 	 */
-	spill_buf = xmalloc(SPILL_BUF);
-	setvbuf(spill, spill_buf, _IOFBF, SPILL_BUF);
+	sk->spill_buf = xmalloc(SPILL_BUF);
+	setvbuf(sk->spill, sk->spill_buf, _IOFBF, SPILL_BUF);
 }
 
 /*
@@ -172,7 +169,8 @@ spill_open(void)
  * owns copies of what it needs; its results are copied back into the
  * runs (whose array may move meanwhile) when it is joined.
  */
-struct spill_job {
+struct sink_spill_job {
+	struct sink	*sk;		/* for its spill file only */
 	unsigned char	*base;
 	size_t		 n;
 	size_t		*run;		/* indices into runs[] */
@@ -181,47 +179,45 @@ struct spill_job {
 	off_t		*foff, *flen;
 };
 
-static pthread_t spill_thread;
-static struct spill_job *pending;
-
 static void *
 spill_work(void *arg)
 {
-	struct spill_job *j = arg;
+	struct sink_spill_job *j = arg;
+	struct sink *sk = j->sk;
 	size_t i, k;
 
 	for (i = 0; i < j->n; i++) {
-		sort_run(j->base, j->index[i], j->count[i]);
-		j->foff[i] = spill_len;
+		sink_sort_run(j->base, j->index[i], j->count[i]);
+		j->foff[i] = sk->spill_len;
 		for (k = 0; k < j->count[i]; k++) {
-			const struct srec *sr = (const void *)(j->base +
+			const struct sink_rec *sr = (const void *)(j->base +
 			    j->index[i][k]);
-			size_t sz = SREC_SIZE(sr->textlen);
+			size_t sz = SINK_REC_SIZE(sr->textlen);
 
-			if (fwrite(sr, 1, sz, spill) != sz)
+			if (fwrite(sr, 1, sz, sk->spill) != sz)
 				diag_errno(EXIT_BAD, "temporary file");
-			spill_len += (off_t)sz;
+			sk->spill_len += (off_t)sz;
 		}
-		j->flen[i] = spill_len - j->foff[i];
+		j->flen[i] = sk->spill_len - j->foff[i];
 	}
-	if (fflush(spill) != 0)
+	if (fflush(sk->spill) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
 	return NULL;
 }
 
 /* Wait for the spill in flight and record where its runs went. */
 void
-spill_join(void)
+sink_spill_join(struct sink *sk)
 {
-	struct spill_job *j = pending;
+	struct sink_spill_job *j = sk->pending;
 	size_t i;
 
 	if (j == NULL)
 		return;
-	if ((errno = pthread_join(spill_thread, NULL)) != 0)
+	if ((errno = pthread_join(sk->spill_thread, NULL)) != 0)
 		diag_errno(EXIT_BAD, "spill thread");
 	for (i = 0; i < j->n; i++) {
-		struct run *r = &runs[j->run[i]];
+		struct sink_run *r = &sk->runs[j->run[i]];
 
 		r->foff = j->foff[i];
 		r->flen = j->flen[i];
@@ -234,23 +230,24 @@ spill_join(void)
 	free(j->foff);
 	free(j->flen);
 	free(j);
-	pending = NULL;
+	sk->pending = NULL;
 }
 
 /* Hand every in-memory run to the spill thread; switch arenas. */
 static void
-spill_all(void)
+spill_all(struct sink *sk)
 {
-	struct spill_job *j;
+	struct sink_spill_job *j;
 	size_t i;
 
-	spill_join();
-	if (spill == NULL)
-		spill_open();
+	sink_spill_join(sk);
+	if (sk->spill == NULL)
+		spill_open(sk);
 	j = xcalloc(1, sizeof(*j));
-	j->base = arena;
-	for (i = 0; i < nruns; i++)
-		if (runs[i].index != NULL)
+	j->sk = sk;
+	j->base = sk->arena;
+	for (i = 0; i < sk->nruns; i++)
+		if (sk->runs[i].index != NULL)
 			j->n++;
 	j->run = xreallocarray(NULL, j->n, sizeof(*j->run));
 	j->index = xreallocarray(NULL, j->n, sizeof(*j->index));
@@ -258,34 +255,36 @@ spill_all(void)
 	j->foff = xreallocarray(NULL, j->n, sizeof(*j->foff));
 	j->flen = xreallocarray(NULL, j->n, sizeof(*j->flen));
 	j->n = 0;
-	for (i = 0; i < nruns; i++) {
-		if (runs[i].index == NULL)
+	for (i = 0; i < sk->nruns; i++) {
+		if (sk->runs[i].index == NULL)
 			continue;
 		j->run[j->n] = i;
-		j->index[j->n] = runs[i].index;
-		j->count[j->n++] = runs[i].count;
+		j->index[j->n] = sk->runs[i].index;
+		j->count[j->n++] = sk->runs[i].count;
 	}
-	pending = j;
-	if ((errno = pthread_create(&spill_thread, NULL, spill_work, j)) != 0)
+	sk->pending = j;
+	if ((errno = pthread_create(&sk->spill_thread, NULL, spill_work,
+	    j)) != 0)
 		diag_errno(EXIT_BAD, "spill thread");
-	cur_arena ^= 1;
-	arena = arenas[cur_arena];
-	arena_cap = arena_caps[cur_arena];
-	arena_len = cur_start = 0;
+	sk->cur_arena ^= 1;
+	sk->arena = sk->arenas[sk->cur_arena];
+	sk->arena_cap = sk->arena_caps[sk->cur_arena];
+	sk->arena_len = sk->cur_start = 0;
 }
 
 /* Make room for SZ bytes in the arena, spilling when it is full. */
 unsigned char *
-arena_reserve(uint32_t src, size_t sz)
+sink_arena_reserve(struct sink *sk, uint32_t src, size_t sz)
 {
-	if (arena_len + sz > arena_cap) {
-		close_run(src);
-		spill_all();
-		if (sz > arena_cap) {
+	if (sk->arena_len + sz > sk->arena_cap) {
+		sink_close_run(sk, src);
+		spill_all(sk);
+		if (sz > sk->arena_cap) {
 			/* One record larger than the whole budget. */
-			arena_cap = arena_caps[cur_arena] = sz;
-			arena = arenas[cur_arena] = xrealloc(arena, arena_cap);
+			sk->arena_cap = sk->arena_caps[sk->cur_arena] = sz;
+			sk->arena = sk->arenas[sk->cur_arena] =
+			    xrealloc(sk->arena, sk->arena_cap);
 		}
 	}
-	return arena + arena_len;
+	return sk->arena + sk->arena_len;
 }

@@ -11,10 +11,11 @@
  * Ascend trace_view, the rank), so times are stored on the source's own
  * clock and kinds may be deferred; both are resolved during the merge.
  *
- * This file holds the sink's state and what the readers call while they
- * read: sources, their facts, and storing records.  The runs and the
- * spilling are in ingest-runs.c, the merge in ingest-merge.c, the stream
- * and the inventory in ingest-output.c; ingest-sink.h ties them together.
+ * This file holds what the readers call while they read (sources, their
+ * facts, and storing records) and what those facts decide once all have
+ * ended.  The runs and the spilling are in ingest-runs.c, the merge in
+ * ingest-merge.c, the stream and the inventory in ingest-output.c; the
+ * state they share is struct sink, in ingest-sink.h.
  */
 #include <config.h>
 
@@ -41,58 +42,43 @@ const char *const ingest_kindnames[IK_NKINDS] = {
 	"metric", "device"
 };
 
-struct sink_opts opts;
-struct source *srcs;
-size_t nsrcs;
-unsigned char *arena;		/* the one being filled */
-size_t arena_len, arena_cap;
-unsigned char *arenas[2];
-size_t arena_caps[2];
-int cur_arena;
-size_t cur_start;	/* arena offset where the open source began */
-struct run *runs;
-size_t nruns;
-FILE *spill;
-off_t spill_len;
-char **ignored;
-size_t nignored;
-static char *textbuf;
-static size_t textcap;
-size_t kindlen[IK_NKINDS];
-
-void
-sink_init(const struct sink_opts *o)
+struct sink *
+sink_open(const struct sink_opts *o)
 {
+	struct sink *sk = xcalloc(1, sizeof(*sk));
 	int k;
 
-	opts = *o;
-	if (opts.mem_limit < (1 << 20))
-		opts.mem_limit = 1 << 20;
+	sk->opts = *o;
+	if (sk->opts.mem_limit < (1 << 20))
+		sk->opts.mem_limit = 1 << 20;
 	/* Two arenas: one filling, one being spilled. */
-	arena_cap = arena_caps[0] = arena_caps[1] = opts.mem_limit / 2;
-	arenas[0] = arena = xmalloc(arena_cap);
-	arenas[1] = xmalloc(arena_cap);
+	sk->arena_cap = sk->arena_caps[0] = sk->arena_caps[1] =
+	    sk->opts.mem_limit / 2;
+	sk->arenas[0] = sk->arena = xmalloc(sk->arena_cap);
+	sk->arenas[1] = xmalloc(sk->arena_cap);
 	for (k = 0; k < IK_NKINDS; k++)
-		kindlen[k] = strlen(ingest_kindnames[k]);
+		sk->kindlen[k] = strlen(ingest_kindnames[k]);
+	return sk;
 }
 
 int
-sink_begin(const struct ingest_format *fmt, const char *path, const char *run,
-    int64_t rank)
+sink_begin(struct sink *sk, const struct ingest_format *fmt,
+    const char *path, const char *run, int64_t rank)
 {
-	struct source *s;
+	struct sink_source *s;
+	size_t n = sk->nsrcs;
 
 	/* A reader that stopped at bad data keeps what it had emitted. */
-	if (nsrcs > 0 && srcs[nsrcs - 1].open)
-		sink_end((int)nsrcs - 1);
-	if (opts.progress)
+	if (n > 0 && sk->srcs[n - 1].open)
+		sink_end(sk, (int)n - 1);
+	if (sk->opts.progress)
 		fprintf(stderr, "\r\033[K%s: reading %s", diag_progname(),
 		    path);
 	/* Doubling: a walk may begin thousands of sources. */
-	if ((nsrcs & (nsrcs - 1)) == 0)
-		srcs = xreallocarray(srcs, nsrcs > 0 ? 2 * nsrcs : 1,
-		    sizeof(*srcs));
-	s = &srcs[nsrcs];
+	if ((n & (n - 1)) == 0)
+		sk->srcs = xreallocarray(sk->srcs, n > 0 ? 2 * n : 1,
+		    sizeof(*sk->srcs));
+	s = &sk->srcs[n];
 	memset(s, 0, sizeof(*s));
 	s->fmt = fmt;
 	s->path = xstrdup(path);
@@ -102,45 +88,45 @@ sink_begin(const struct ingest_format *fmt, const char *path, const char *run,
 	s->first = s->tmin = INT64_MAX;
 	s->last = s->tmax = INT64_MIN;
 	s->open = 1;
-	cur_start = arena_len;
-	return (int)nsrcs++;
+	sk->cur_start = sk->arena_len;
+	return (int)sk->nsrcs++;
 }
 
 void
-sink_set_base(int src, int64_t base)
+sink_set_base(struct sink *sk, int src, int64_t base)
 {
-	srcs[src].base = base;
+	sk->srcs[src].base = base;
 }
 
 void
-sink_set_rank(int src, int64_t rank)
+sink_set_rank(struct sink *sk, int src, int64_t rank)
 {
-	srcs[src].rank = rank;
+	sk->srcs[src].rank = rank;
 }
 
 void
-sink_set_fmt(int src, const struct ingest_format *fmt)
+sink_set_fmt(struct sink *sk, int src, const struct ingest_format *fmt)
 {
-	srcs[src].fmt = fmt;
+	sk->srcs[src].fmt = fmt;
 }
 
 /* Classify an Ascend trace_view process by its name. */
-static enum proc_class
+static enum sink_pclass
 process_class(const char *name)
 {
 	if (strcmp(name, "Ascend Hardware") == 0)
-		return PC_DEVICE;
+		return SINK_PC_DEVICE;
 	if (strcmp(name, "HCCL") == 0)
-		return PC_HCCL;
+		return SINK_PC_HCCL;
 	if (strcmp(name, "Overlap Analysis") == 0)
-		return PC_DERIVED;	/* the profiler's own derived view */
-	return PC_HOST;
+		return SINK_PC_DERIVED;	/* the profiler's derived view */
+	return SINK_PC_HOST;
 }
 
 void
-sink_set_process(int src, int64_t pid, const char *name)
+sink_set_process(struct sink *sk, int src, int64_t pid, const char *name)
 {
-	struct source *s = &srcs[src];
+	struct sink_source *s = &sk->srcs[src];
 	size_t i;
 
 	for (i = 0; i < s->nprocs; i++)
@@ -156,15 +142,16 @@ sink_set_process(int src, int64_t pid, const char *name)
 }
 
 void
-sink_ignored(const char *path, const char *why)
+sink_ignored(struct sink *sk, const char *path, const char *why)
 {
-	size_t n = strlen(path) + strlen(why) + 2;
+	size_t n = strlen(path) + strlen(why) + 2, k = sk->nignored;
 
-	if ((nignored & (nignored - 1)) == 0)
-		ignored = xreallocarray(ignored, nignored > 0 ? 2 * nignored :
-		    1, sizeof(*ignored));
-	ignored[nignored] = xmalloc(n);
-	snprintf(ignored[nignored++], n, "%s\t%s", path, why);
+	if ((k & (k - 1)) == 0)
+		sk->ignored = xreallocarray(sk->ignored, k > 0 ? 2 * k : 1,
+		    sizeof(*sk->ignored));
+	sk->ignored[k] = xmalloc(n);
+	snprintf(sk->ignored[k], n, "%s\t%s", path, why);
+	sk->nignored++;
 }
 
 /*
@@ -173,39 +160,21 @@ sink_ignored(const char *path, const char *why)
  * on.  The run's sources may come before or after it, so the notes wait
  * for the end.
  */
-static char **run_notes;	/* "RUN\tNOTE" */
-static size_t nrun_notes;
-
 void
-sink_run_note(const char *run, const char *note)
+sink_run_note(struct sink *sk, const char *run, const char *note)
 {
 	size_t n = strlen(run) + strlen(note) + 2;
 
-	run_notes = xreallocarray(run_notes, nrun_notes + 1,
-	    sizeof(*run_notes));
-	run_notes[nrun_notes] = xmalloc(n);
-	snprintf(run_notes[nrun_notes++], n, "%s\t%s", run, note);
-}
-
-/* Give every source the notes of its run's side files. */
-void
-sink_apply_run_notes(void)
-{
-	size_t i, j, len;
-
-	for (i = 0; i < nrun_notes; i++) {
-		len = strcspn(run_notes[i], "\t");
-		for (j = 0; j < nsrcs; j++)
-			if (strlen(srcs[j].run) == len &&
-			    strncmp(srcs[j].run, run_notes[i], len) == 0)
-				sink_note((int)j, run_notes[i] + len + 1);
-	}
+	sk->run_notes = xreallocarray(sk->run_notes, sk->nrun_notes + 1,
+	    sizeof(*sk->run_notes));
+	sk->run_notes[sk->nrun_notes] = xmalloc(n);
+	snprintf(sk->run_notes[sk->nrun_notes++], n, "%s\t%s", run, note);
 }
 
 void
-sink_note(int src, const char *note)
+sink_note(struct sink *sk, int src, const char *note)
 {
-	struct source *s = &srcs[src];
+	struct sink_source *s = &sk->srcs[src];
 	size_t len = strlen(s->notes);
 
 	if (strstr(s->notes, note) != NULL)
@@ -215,9 +184,9 @@ sink_note(int src, const char *note)
 }
 
 void
-sink_skip(int src, const char *why)
+sink_skip(struct sink *sk, int src, const char *why)
 {
-	struct source *s = &srcs[src];
+	struct sink_source *s = &sk->srcs[src];
 	size_t i;
 
 	for (i = 0; i < s->nskip; i++)
@@ -237,9 +206,9 @@ sink_skip(int src, const char *why)
 
 /* Sources begun so far. */
 size_t
-sink_nsources(void)
+sink_nsources(const struct sink *sk)
 {
-	return nsrcs;
+	return sk->nsrcs;
 }
 
 /*
@@ -264,10 +233,8 @@ text_bound(const struct irec *r)
  * later stage or report has to doubt its input.
  */
 static size_t
-render_text(const struct irec *r, char *out, size_t *nbad)
+render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 {
-	static char *fixed;
-	static size_t fixedcap;
 	size_t i, n = 0, fl;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
@@ -279,12 +246,12 @@ render_text(const struct irec *r, char *out, size_t *nbad)
 			n += tsv_escape(r->v[i], r->len[i], out + n);
 			continue;
 		}
-		if (fixedcap < 3 * r->len[i]) {
-			fixedcap = 3 * r->len[i];
-			fixed = xrealloc(fixed, fixedcap);
+		if (sk->fixedcap < 3 * r->len[i]) {
+			sk->fixedcap = 3 * r->len[i];
+			sk->fixed = xrealloc(sk->fixed, sk->fixedcap);
 		}
-		fl = utf8_sanitize(r->v[i], r->len[i], fixed, nbad);
-		n += tsv_escape(fixed, fl, out + n);
+		fl = utf8_sanitize(r->v[i], r->len[i], sk->fixed, nbad);
+		n += tsv_escape(sk->fixed, fl, out + n);
 	}
 	return n;
 }
@@ -295,29 +262,31 @@ render_text(const struct irec *r, char *out, size_t *nbad)
  * fills and spills by the records' true sizes either way.
  */
 void
-sink_add(int src, const struct irec *r)
+sink_add(struct sink *sk, int src, const struct irec *r)
 {
+	struct sink_source *s = &sk->srcs[src];
 	size_t need = text_bound(r), tl, sz, nbad = 0;
-	struct srec *sr;
+	struct sink_rec *sr;
 
-	if (arena_len + SREC_SIZE(need) <= arena_cap) {
-		sr = (struct srec *)(void *)(arena + arena_len);
-		tl = render_text(r, (char *)(sr + 1), &nbad);
+	if (sk->arena_len + SINK_REC_SIZE(need) <= sk->arena_cap) {
+		sr = (struct sink_rec *)(void *)(sk->arena + sk->arena_len);
+		tl = render_text(sk, r, (char *)(sr + 1), &nbad);
 	} else {
-		if (need > textcap) {
-			textcap = need + need / 2;
-			textbuf = xrealloc(textbuf, textcap);
+		if (need > sk->textcap) {
+			sk->textcap = need + need / 2;
+			sk->textbuf = xrealloc(sk->textbuf, sk->textcap);
 		}
-		tl = render_text(r, textbuf, &nbad);
+		tl = render_text(sk, r, sk->textbuf, &nbad);
 		sr = NULL;
 	}
-	srcs[src].utf8_fixed += nbad;
+	s->utf8_fixed += nbad;
 	if (tl > UINT32_MAX)
-		diag_err(EXIT_BAD, "%s: record too large", srcs[src].path);
-	sz = SREC_SIZE(tl);
+		diag_err(EXIT_BAD, "%s: record too large", s->path);
+	sz = SINK_REC_SIZE(tl);
 	if (sr == NULL) {
-		sr = (struct srec *)arena_reserve((uint32_t)src, sz);
-		memcpy(sr + 1, textbuf, tl);
+		sr = (struct sink_rec *)sink_arena_reserve(sk, (uint32_t)src,
+		    sz);
+		memcpy(sr + 1, sk->textbuf, tl);
 	}
 	memset(sr, 0, sizeof(*sr));
 	sr->ts = r->ts;
@@ -328,10 +297,9 @@ sink_add(int src, const struct irec *r)
 	sr->textlen = (uint32_t)tl;
 	sr->kind = (uint8_t)r->kind;
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
-	index_add(arena_len);
-	arena_len += sz;
+	sink_index_add(sk, sk->arena_len);
+	sk->arena_len += sz;
 	if (r->ts != IREC_NO_TS) {
-		struct source *s = &srcs[src];
 		int64_t end;
 
 		if (r->ts < s->tmin)
@@ -343,8 +311,6 @@ sink_add(int src, const struct irec *r)
 			s->tmax = end;
 	}
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
-		struct source *s = &srcs[src];
-
 		if (s->lone_dev == -1)
 			s->lone_dev = r->dev;
 		else if (s->lone_dev != r->dev)
@@ -358,7 +324,7 @@ sink_add(int src, const struct irec *r)
  * the source's records are dropped and the diagnostic says why.
  */
 static void
-check_base(struct source *s)
+check_base(struct sink_source *s)
 {
 	int64_t t;
 
@@ -374,9 +340,9 @@ check_base(struct source *s)
 }
 
 void
-sink_end(int src)
+sink_end(struct sink *sk, int src)
 {
-	struct source *s = &srcs[src];
+	struct sink_source *s = &sk->srcs[src];
 	size_t i;
 
 	/*
@@ -394,6 +360,61 @@ sink_end(int src)
 		    "in names replaced by U+FFFD", s->utf8_fixed,
 		    s->utf8_fixed == 1 ? "" : "s");
 	check_base(s);
-	close_run((uint32_t)src);
-	srcs[src].open = 0;
+	sink_close_run(sk, (uint32_t)src);
+	s->open = 0;
+}
+
+/* Give every source the notes of its run's side files. */
+static void
+apply_run_notes(struct sink *sk)
+{
+	size_t i, j, len;
+
+	for (i = 0; i < sk->nrun_notes; i++) {
+		len = strcspn(sk->run_notes[i], "\t");
+		for (j = 0; j < sk->nsrcs; j++)
+			if (strlen(sk->srcs[j].run) == len && strncmp(
+			    sk->srcs[j].run, sk->run_notes[i], len) == 0)
+				sink_note(sk, (int)j,
+				    sk->run_notes[i] + len + 1);
+	}
+}
+
+/*
+ * A source whose run holds a better copy of its device tasks, or of all
+ * its records, gives them way, so each task appears once (a rank's
+ * kernel_details.csv beside its trace_view.json, a run exported both as
+ * text and as databases).  Which format gives way to which is the format
+ * table's to say (ingest-formats.c); the sink only applies it.
+ */
+static void
+mark_yielding(struct sink *sk)
+{
+	struct sink_source *s, *o;
+	size_t i, j;
+
+	for (i = 0; i < sk->nsrcs; i++) {
+		s = &sk->srcs[i];
+		/* Most formats yield to none: a walk of thousands is quick. */
+		if (s->fmt->yields_to == NULL &&
+		    s->fmt->device_yields_to == NULL)
+			continue;
+		for (j = 0; j < sk->nsrcs; j++) {
+			o = &sk->srcs[j];
+			if (ingest_yields_all(s->fmt, o->fmt) &&
+			    strcmp(o->run, s->run) == 0)
+				s->skip_all = 1;
+			if (ingest_yields_device(s->fmt, o->fmt) &&
+			    strcmp(o->run, s->run) == 0)
+				s->skip_device = 1;
+		}
+	}
+}
+
+/* Once every source has ended: the facts that depend on the others. */
+void
+sink_resolve_sources(struct sink *sk)
+{
+	mark_yielding(sk);
+	apply_run_notes(sk);
 }

@@ -3,12 +3,14 @@
  * by concern: ingest-sink.c takes the sources and their records,
  * ingest-runs.c sorts them into runs and spills those to disk,
  * ingest-merge.c merges the runs back into time order, and
- * ingest-output.c writes the stream or the inventory.  The sink is a
- * single object whose state is these globals; nothing else includes this.
+ * ingest-output.c writes the stream or the inventory.  The sink is one
+ * object, struct sink, that the readers reach through their context;
+ * nothing but those four files includes this.
  */
 #ifndef PROF_INGEST_SINK_H
 #define PROF_INGEST_SINK_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,7 +19,7 @@
 #include "ingest.h"
 
 /* A stored record: this header, then TEXTLEN bytes, padded to 8. */
-struct srec {
+struct sink_rec {
 	int64_t		 ts;
 	int64_t		 dur;
 	int64_t		 dev;
@@ -29,20 +31,20 @@ struct srec {
 	uint8_t		 pad[6];
 };
 
-#define SREC_SIZE(textlen) \
-	((sizeof(struct srec) + (textlen) + 7) & ~(size_t)7)
+#define SINK_REC_SIZE(textlen) \
+	((sizeof(struct sink_rec) + (textlen) + 7) & ~(size_t)7)
 
 /* What an Ascend trace_view process holds, from its name. */
-enum proc_class {
-	PC_HOST, PC_DEVICE, PC_HCCL, PC_DERIVED
+enum sink_pclass {
+	SINK_PC_HOST, SINK_PC_DEVICE, SINK_PC_HCCL, SINK_PC_DERIVED
 };
 
-struct process {
+struct sink_proc {
 	int64_t		 pid;
-	enum proc_class	 cls;
+	enum sink_pclass cls;
 };
 
-struct source {
+struct sink_source {
 	const struct ingest_format *fmt;
 	char		*path;
 	char		*run;
@@ -52,7 +54,7 @@ struct source {
 	int		 bad;		/* its times cannot be placed */
 	int		 skip_device;
 	int		 skip_all;	/* another source of its run has it all */
-	struct process	*procs;
+	struct sink_proc *procs;
 	size_t		 nprocs;
 	int64_t		 lone_dev;	/* -1 none yet, -2 several */
 	char		 notes[128];
@@ -68,7 +70,7 @@ struct source {
 };
 
 /* A sorted run: in the arena (index array) or in the spill file. */
-struct run {
+struct sink_run {
 	uint32_t	 src;
 	size_t		 count;
 	size_t		*index;		/* arena offsets, when in memory */
@@ -79,46 +81,68 @@ struct run {
 	unsigned char	*buf;
 	size_t		 bufcap, buflen, bufpos;
 	off_t		 fread_off;
-	const struct srec *cur;
-	int64_t		 key;		/* abs_ts(cur), cached for the heap */
+	const struct sink_rec *cur;
+	int64_t		 key;		/* sink_abs_ts(cur), the heap's */
 };
 
-/* The sink's state (defined in ingest-sink.c). */
-extern struct sink_opts opts;
-extern struct source *srcs;
-extern size_t nsrcs;
-extern unsigned char *arena;		/* the one being filled */
-extern size_t arena_len, arena_cap;
-extern unsigned char *arenas[2];
-extern size_t arena_caps[2];
-extern int cur_arena;
-extern size_t cur_start;	/* arena offset where the open source began */
-extern struct run *runs;
-extern size_t nruns;
-extern FILE *spill;
-extern off_t spill_len;
-extern char **ignored;
-extern size_t nignored;
-extern size_t kindlen[IK_NKINDS];
+struct sink_spill_job;
 
-/* ingest-sink.c */
-void	 sink_apply_run_notes(void);
+struct sink {
+	struct sink_opts opts;
+	struct sink_source *srcs;
+	size_t		 nsrcs;
+	/* Two arenas: one filling, one being spilled. */
+	unsigned char	*arena;		/* the one being filled */
+	size_t		 arena_len, arena_cap;
+	unsigned char	*arenas[2];
+	size_t		 arena_caps[2];
+	int		 cur_arena;
+	size_t		 cur_start;	/* where the open run began */
+	/* The offsets of the open run's records, kept as they are added. */
+	size_t		*cur_index;
+	size_t		 cur_count, cur_cap;
+	size_t		 last_count;	/* the last run's size, a guess */
+	struct sink_run	*runs;
+	size_t		 nruns;
+	/* The spill file, and the thread that writes one arena's runs. */
+	FILE		*spill;
+	off_t		 spill_len;
+	char		*spill_buf;
+	pthread_t	 spill_thread;
+	struct sink_spill_job *pending;
+	/* The merge: run indices ordered by their current record's time. */
+	size_t		*heap;
+	size_t		 nheap;
+	/* Files found and not read, and notes of a run's side files. */
+	char		**ignored;	/* "PATH\tWHY" */
+	size_t		 nignored;
+	char		**run_notes;	/* "RUN\tNOTE" */
+	size_t		 nrun_notes;
+	/* Scratch of sink_add. */
+	char		*textbuf, *fixed;
+	size_t		 textcap, fixedcap;
+	size_t		 kindlen[IK_NKINDS];
+};
+
+/* ingest-sink.c: what the sources' facts decide at the end. */
+void	 sink_resolve_sources(struct sink *);
 
 /* ingest-runs.c */
-void	 sort_run(const unsigned char *, size_t *, size_t);
-void	 index_add(size_t);
-void	 close_run(uint32_t);
-void	 spill_join(void);
-unsigned char *arena_reserve(uint32_t, size_t);
+void	 sink_sort_run(const unsigned char *, size_t *, size_t);
+void	 sink_index_add(struct sink *, size_t);
+void	 sink_close_run(struct sink *, uint32_t);
+void	 sink_spill_join(struct sink *);
+unsigned char *sink_arena_reserve(struct sink *, uint32_t, size_t);
 
 /* ingest-merge.c */
-int64_t	 abs_ts(const struct srec *);
-int	 run_next(struct run *);
-void	 run_start(struct run *);
-void	 heap_build(void);
-const struct srec *heap_pop(size_t *);
-void	 heap_advance(void);
-void	 reduce_runs(void);
-void	 sort_memory_runs(void);
+int64_t	 sink_abs_ts(const struct sink *, const struct sink_rec *);
+int	 sink_run_next(struct sink *, struct sink_run *);
+void	 sink_run_start(struct sink *, struct sink_run *);
+void	 sink_heap_build(struct sink *);
+/* The earliest record, and in *WHICH its run; NULL when all are done. */
+const struct sink_rec *sink_heap_top(const struct sink *, size_t *);
+void	 sink_heap_advance(struct sink *);
+void	 sink_reduce_runs(struct sink *);
+void	 sink_sort_memory_runs(struct sink *);
 
 #endif

@@ -475,7 +475,8 @@ sq_times(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
 	int64_t s, e;
 
 	if (SQ_NULL(st, i) || (!open_end && SQ_NULL(st, i + 1))) {
-		sink_skip(q->src, open_end ? "row without a start time" :
+		sink_skip(q->sink, q->src, open_end ?
+		    "row without a start time" :
 		    "row without a start or end time");
 		return -1;
 	}
@@ -486,7 +487,7 @@ sq_times(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
 
 		snprintf(why, sizeof(why), "%s row ending before it starts",
 		    table);
-		sink_skip(q->src, why);
+		sink_skip(q->sink, q->src, why);
 		return -1;
 	}
 	r->ts = s;
@@ -585,7 +586,7 @@ list_inventory(struct sqdb *q)
 			if (q->why[i] != NULL)
 				strncat(why, ")", sizeof(why) - strlen(why) - 1);
 		}
-		sink_ignored(path, why);
+		sink_ignored(q->sink, path, why);
 		free(path);
 	}
 }
@@ -651,6 +652,7 @@ ingest_sqlite(struct input *in, const char *where,
 	memset(&q, 0, sizeof(q));
 	q.where = where;
 	q.ctx = ctx;
+	q.sink = ctx->sink;
 	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
 		return -1;
 	/* A copy has no log or lock of its own: the checks are for files. */
@@ -676,7 +678,7 @@ ingest_sqlite(struct input *in, const char *where,
 		sq_close(&q);
 		return -1;
 	}
-	q.src = sink_begin(fmt, where, ctx->run, ctx->rank);
+	q.src = sink_begin(ctx->sink, fmt, where, ctx->run, ctx->rank);
 	if (strcmp(fmt->name, "nsys") == 0)
 		rc = ingest_nsys_db(&q);
 	else if (strcmp(fmt->name, "ascend_db") == 0)
@@ -687,7 +689,7 @@ ingest_sqlite(struct input *in, const char *where,
 		rc = -1;
 	if (ctx->inventory)
 		list_inventory(&q);
-	sink_end(q.src);
+	sink_end(q.sink, q.src);
 	sq_close(&q);
 	return rc;
 }

@@ -24,6 +24,7 @@
 struct sqdb {
 	sqlite3		*db;
 	const char	*where;		/* for diagnostics */
+	struct sink	*sink;
 	int		 src;		/* the sink's source */
 	const struct ingest_ctx *ctx;
 	/* Its tables, with the rows each reader took from them. */

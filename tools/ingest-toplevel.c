@@ -44,7 +44,7 @@ top_base(struct chrome *c, const char *val, size_t n)
 		c->failed = 1;
 		return;
 	}
-	sink_set_base(c->src, base);
+	sink_set_base(c->sink, c->src, base);
 }
 
 /* distributedInfo.rank is the trace's own word on its rank. */
@@ -60,7 +60,7 @@ top_rank(struct chrome *c, const char *val, size_t n)
 	v = json_get(val, c->btok, r, 0, "rank");
 	if (v >= 0 && json_dec(val, c->btok, v, 0, &rank) == DTIME_OK &&
 	    rank >= 0)
-		sink_set_rank(c->src, rank);
+		sink_set_rank(c->sink, c->src, rank);
 }
 
 /*
@@ -109,6 +109,6 @@ top_devices(struct chrome *c, const char *val, size_t n)
 			r.len[IC_VALUE] = (size_t)snprintf(mem, sizeof(mem),
 			    "%" PRId64, bytes);
 		}
-		sink_add(c->src, &r);
+		sink_add(c->sink, c->src, &r);
 	}
 }

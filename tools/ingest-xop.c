@@ -18,9 +18,6 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-struct pbuf xerr_buf;
-const char *xerr_what;
-
 static const char *const statnames[XS_N] = {
 	"", "hlo_category", "flops", "model_flops", "bytes_accessed",
 	"source", "source_stack", "tf_op", "shape_with_layout", "hlo_op",
@@ -32,21 +29,22 @@ static const char *const statnames[XS_N] = {
 
 /* A wire error inside table data: remembered for the diagnostic. */
 static int
-bad(const struct pbuf *b, const char *what)
+bad(struct xplane_tabs *t, const struct pbuf *b, const char *what)
 {
-	xerr_buf = *b;
-	xerr_what = what;
+	t->err_buf = *b;
+	t->err_what = what;
 	return -1;
 }
 
 /* A field with the wrong wire type for its schema. */
 static int
-badwt(const struct pbuf *b, const struct pbuf_field *f, const char *what)
+badwt(struct xplane_tabs *t, const struct pbuf *b, const struct pbuf_field *f,
+    const char *what)
 {
-	xerr_buf = *b;
-	xerr_buf.err = PBE_OK;
-	xerr_buf.errat = f->at;
-	xerr_what = what;
+	t->err_buf = *b;
+	t->err_buf.err = PBE_OK;
+	t->err_buf.errat = f->at;
+	t->err_what = what;
 	return -1;
 }
 
@@ -166,14 +164,15 @@ xtab_stat_entry(struct xplane_tabs *t, const struct pbuf *pb,
 					name = (const char *)g.data;
 					namel = g.len;
 				} else if (g.num == 2)
-					return badwt(&m, &g, "XStatMetadata.name");
+					return badwt(t, &m, &g,
+					    "XStatMetadata.name");
 			if (r < 0)
-				return bad(&m, "XStatMetadata");
+				return bad(t, &m, "XStatMetadata");
 		} else if (f.num <= 2)
-			return badwt(&e, &f, "stat_metadata entry");
+			return badwt(t, &e, &f, "stat_metadata entry");
 	}
 	if (r < 0)
-		return bad(&e, "stat_metadata entry");
+		return bad(t, &e, "stat_metadata entry");
 	if (2 * (t->sn + 1) > t->scap)
 		stat_grow(t);
 	if ((j = stat_find(t, key)) == SIZE_MAX) {
@@ -317,7 +316,7 @@ xtab_event_entry(struct xplane_tabs *t, const struct pbuf *pb,
 			while ((r = pbuf_next(&m, &g)) > 0) {
 				if ((g.num == 2 || g.num == 4) &&
 				    g.wt != PB_LEN)
-					return badwt(&m, &g,
+					return badwt(t, &m, &g,
 					    "XEventMetadata name");
 				if (g.num == 2) {
 					op.name = (const char *)g.data;
@@ -328,12 +327,12 @@ xtab_event_entry(struct xplane_tabs *t, const struct pbuf *pb,
 				}
 			}
 			if (r < 0)
-				return bad(&m, "XEventMetadata");
+				return bad(t, &m, "XEventMetadata");
 		} else if (f.num <= 2)
-			return badwt(&e, &f, "event_metadata entry");
+			return badwt(t, &e, &f, "event_metadata entry");
 	}
 	if (r < 0)
-		return bad(&e, "event_metadata entry");
+		return bad(t, &e, "event_metadata entry");
 	if (op.msg == NULL)
 		op.msg = (const unsigned char *)"";
 	note_module(t, op.name, op.namel);
@@ -364,7 +363,7 @@ xtab_event_entry(struct xplane_tabs *t, const struct pbuf *pb,
  * 7 ref}: its value goes to VALS under its code (*CODE).
  */
 int
-xtab_stat(const struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
+xtab_stat(struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
     int *code)
 {
 	struct pbuf_field f;
@@ -379,7 +378,7 @@ xtab_stat(const struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 		    PB_VARINT, PB_LEN, PB_LEN, PB_VARINT };
 
 		if (f.num <= 7 && f.wt != want[f.num])
-			return badwt(s, &f, "XStat");
+			return badwt(t, s, &f, "XStat");
 		switch (f.num) {
 		case 1:
 			id = pbuf_i64(f.u);
@@ -411,7 +410,7 @@ xtab_stat(const struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 		}
 	}
 	if (r < 0)
-		return bad(s, "XStat");
+		return bad(t, s, "XStat");
 	j = stat_find(t, id);
 	*code = j == SIZE_MAX ? XS_OTHER : t->scode[j];
 	if (*code != XS_OTHER && v.k != XV_NONE) {
@@ -652,13 +651,13 @@ xop_decode(struct xplane_tabs *t, struct xop *op, struct pbuf *parent)
 		if (f.num != 5)
 			continue;
 		if (f.wt != PB_LEN)
-			return badwt(&m, &f, "XEventMetadata.stats");
+			return badwt(t, &m, &f, "XEventMetadata.stats");
 		pbuf_sub(&s, &m, &f);
 		if (xtab_stat(t, &s, &op->base, &code) < 0)
 			return -1;
 	}
 	if (r < 0)
-		return bad(&m, "XEventMetadata");
+		return bad(t, &m, "XEventMetadata");
 	hlo_parse(op);
 	/* The name, its display name (the HLO op) when it has one. */
 	op->cname = op->displ > 0 ? op->disp : op->name;

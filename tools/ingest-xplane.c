@@ -52,6 +52,7 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 
 struct xr {
 	const char	*where;
+	struct sink	*sink;
 	int		 src;
 	const unsigned char *map;
 	size_t		 size, released;
@@ -94,10 +95,12 @@ wire_error(struct xr *x, const struct pbuf *b, const char *what)
 static int
 tab_error(struct xr *x)
 {
-	if (xerr_buf.err != PBE_OK)
-		return wire_error(x, &xerr_buf, xerr_what);
+	const struct pbuf *b = &x->t.err_buf;
+
+	if (b->err != PBE_OK)
+		return wire_error(x, b, x->t.err_what);
 	diag_at(x->where, 0, "byte %" PRIu64 ": a field of %s has the wrong "
-	    "wire type", pbuf_off(&xerr_buf, xerr_buf.errat), xerr_what);
+	    "wire type", pbuf_off(b, b->errat), x->t.err_what);
 	return -1;
 }
 
@@ -256,9 +259,9 @@ note_stack(struct xr *x, uint64_t h, const char *s, size_t n)
 	s = clean(x, 0, s, &n);
 	xext_add(&x->mext, "stack", s, n);
 	set_col(&r, IC_EXT, x->mext.b, x->mext.n);
-	sink_add(x->src, &r);
+	sink_add(x->sink, x->src, &r);
 	if (!x->noted_stacks) {
-		sink_note(x->src, "stacks");
+		sink_note(x->sink, x->src, "stacks");
 		x->noted_stacks = 1;
 	}
 }
@@ -389,7 +392,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (val_int(v, XS_FLOPS, &i) && i >= 0) {
 		set_int(r, IC_FLOPS, fb, i);
 		if (!x->noted_flops) {
-			sink_note(x->src, "flops");
+			sink_note(x->sink, x->src, "flops");
 			x->noted_flops = 1;
 		}
 	}
@@ -400,7 +403,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (op->in_shapes != NULL) {
 		set_col(r, IC_IN_SHAPES, op->in_shapes, strlen(op->in_shapes));
 		if (!x->noted_shapes) {
-			sink_note(x->src, "shapes");
+			sink_note(x->sink, x->src, "shapes");
 			x->noted_shapes = 1;
 		}
 	}
@@ -561,8 +564,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	if (r1 < 0)
 		return wire_error(x, &e, "XEvent");
 	if (nocc && !has_off) {
-		sink_skip(x->src, "aggregated event (num_occurrences, no "
-		    "start)");
+		sink_skip(x->sink, x->src, "aggregated event "
+		    "(num_occurrences, no start)");
 		return 0;
 	}
 	if ((op = xtab_op(&x->t, mid)) != NULL && !op->decoded &&
@@ -628,7 +631,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		xext_add(&x->ext, "ps", ps, n);
 	}
 	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
-	sink_add(x->src, &r);
+	sink_add(x->sink, x->src, &r);
 	return 0;
 }
 
@@ -729,12 +732,13 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 			return wrong_type(x, &l, &f, "XLine", PB_LEN);
 		events = 1;
 		if (x->lcls == LC_SKIP)
-			sink_skip(x->src, "event of a counter line");
+			sink_skip(x->sink, x->src, "event of a counter line");
 		else if (read_event(x, &l, &f) < 0) {
 			/* The event's own bytes are bad, not the line's. */
 			if (!ingest_lenient)
 				return -1;
-			sink_skip(x->src, "malformed event (--lenient)");
+			sink_skip(x->sink, x->src,
+			    "malformed event (--lenient)");
 		}
 		release(x, f.data + f.len);
 	}
@@ -808,7 +812,7 @@ device_record(struct xr *x, const struct xvals *v)
 		xext_addi(&x->ext, "peak_hbm_mbps",
 		    (int64_t)(v->v[XS_PEAK_HBM].x.d * 1000));
 	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
-	sink_add(x->src, &r);
+	sink_add(x->sink, x->src, &r);
 }
 
 /*
@@ -874,7 +878,8 @@ read_plane(struct xr *x, const struct pbuf *top, const struct pbuf_field *pf)
 		if (f.num != 3)
 			continue;
 		if (x->pcls == XP_SKIP)
-			sink_skip(x->src, "line of a plane that is not read");
+			sink_skip(x->sink, x->src,
+			    "line of a plane that is not read");
 		else if (read_line(x, &p, &f) < 0)
 			return -1;
 	}
@@ -965,7 +970,7 @@ read_space(struct xr *x)
 	if (rc < 0 && good == 0)
 		return -1;
 	if (x->start_ns > 0)
-		sink_set_base(x->src, x->start_ns);
+		sink_set_base(x->sink, x->src, x->start_ns);
 	pbuf_init(&top, x->map, good, x->map);
 	while (pbuf_next(&top, &f) > 0)
 		if (f.num == 1 && read_plane(x, &top, &f) < 0)
@@ -1012,9 +1017,10 @@ ingest_xplane(struct input *in, const char *where,
 		munmap((void *)(uintptr_t)x.map, x.size);
 		return -1;
 	}
-	x.src = sink_begin(ctx->fmt, where, ctx->run, ctx->rank);
+	x.sink = ctx->sink;
+	x.src = sink_begin(x.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	rc = read_space(&x);
-	sink_end(x.src);
+	sink_end(x.sink, x.src);
 	munmap((void *)(uintptr_t)x.map, x.size);
 	xtab_free(&x.t);
 	free(x.stk);

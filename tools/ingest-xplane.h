@@ -82,6 +82,9 @@ struct xplane_tabs {
 	const char	**pname;
 	size_t		*pnamel;
 	size_t		 pcap, pn;
+	/* Where the last wire error in the tables was, for the diagnostic. */
+	struct pbuf	 err_buf;
+	const char	*err_what;
 };
 
 void	 xtab_clear(struct xplane_tabs *);
@@ -93,15 +96,11 @@ int	 xtab_event_entry(struct xplane_tabs *, const struct pbuf *,
 	    const struct pbuf_field *);
 struct xop *xtab_op(struct xplane_tabs *, int64_t);
 /* Decode one XStat into VALS (by its code); -1 on bad wire data. */
-int	 xtab_stat(const struct xplane_tabs *, struct pbuf *,
+int	 xtab_stat(struct xplane_tabs *, struct pbuf *,
 	    struct xvals *, int *);
 /* Decode an op's metadata stats and HLO text, once. */
 int	 xop_decode(struct xplane_tabs *, struct xop *, struct pbuf *);
 const char *xtab_module(const struct xplane_tabs *, uint64_t, size_t *);
-
-/* Where the last wire error was, for the diagnostic. */
-extern struct pbuf xerr_buf;
-extern const char *xerr_what;
 
 /* ext text: "key=value" entries joined by ';' ('%' and ';' escaped). */
 struct xext {

@@ -112,6 +112,14 @@ int	 ingest_looks_json(const char *, size_t);
 
 /* ---- sink (ingest-sink.c) ---- */
 
+/*
+ * The sink: it takes every reader's records, orders them by time with
+ * bounded memory, and writes the stream (or the inventory) at the end.
+ * Readers reach it through their context and name their source by the
+ * index sink_begin() returned.
+ */
+struct sink;
+
 struct sink_opts {
 	size_t		 mem_limit;	/* bytes of records kept in memory */
 	const char	*tmpdir;
@@ -119,39 +127,39 @@ struct sink_opts {
 	int		 progress;	/* progress on stderr */
 };
 
-void	 sink_init(const struct sink_opts *);
+struct sink *sink_open(const struct sink_opts *);
 /*
  * Start a source: returns its index.  RANK is -1 when unknown; RUN names
  * the profile run (directory) for the inventory.
  */
-int	 sink_begin(const struct ingest_format *, const char *, const char *,
-	    int64_t);
+int	 sink_begin(struct sink *, const struct ingest_format *,
+	    const char *, const char *, int64_t);
 /* Nanoseconds to add to every time of source SRC (Kineto's base). */
-void	 sink_set_base(int, int64_t);
-void	 sink_set_rank(int, int64_t);
+void	 sink_set_base(struct sink *, int, int64_t);
+void	 sink_set_rank(struct sink *, int, int64_t);
 /* Record that source SRC's pid PID is a process named NAME. */
-void	 sink_set_process(int, int64_t, const char *);
+void	 sink_set_process(struct sink *, int, int64_t, const char *);
 /* Change source SRC's format once its content has told what it is. */
-void	 sink_set_fmt(int, const struct ingest_format *);
+void	 sink_set_fmt(struct sink *, int, const struct ingest_format *);
 /* List a file that was found but not ingested, with the reason. */
-void	 sink_ignored(const char *, const char *);
+void	 sink_ignored(struct sink *, const char *, const char *);
 /* Note evidence that a side file of run RUN holds on the run's sources. */
-void	 sink_run_note(const char *, const char *);
+void	 sink_run_note(struct sink *, const char *, const char *);
 /* Note facts for the inventory: shapes, stacks, flops present. */
-void	 sink_note(int, const char *);
+void	 sink_note(struct sink *, int, const char *);
 /* Add one record of source SRC; the sink copies what it needs. */
-void	 sink_add(int, const struct irec *);
+void	 sink_add(struct sink *, int, const struct irec *);
 /* Count a row or event that was skipped, with the reason. */
-void	 sink_skip(int, const char *);
+void	 sink_skip(struct sink *, int, const char *);
 /* The number of sources begun so far. */
-size_t	 sink_nsources(void);
+size_t	 sink_nsources(const struct sink *);
 /* End source SRC (its records may now be spilled as one sorted run). */
-void	 sink_end(int);
+void	 sink_end(struct sink *, int);
 /* Write the preamble, header and all records in time order, or the
  * inventory.  ARGV is recorded in the preamble.  Returns -1 when a
  * source's records were dropped because its times cannot be placed
  * (a diagnostic said so), else 0. */
-int	 sink_finish(int, char **);
+int	 sink_finish(struct sink *, int, char **);
 
 /* ---- readers ---- */
 
@@ -163,6 +171,7 @@ extern int ingest_lenient;
 
 /* Per-run context shared by the readers of one profile directory. */
 struct ingest_ctx {
+	struct sink	*sink;		/* where the records go */
 	int64_t		 rank;		/* -1 when unknown */
 	const char	*run;		/* run directory, for the inventory */
 	const struct ingest_format *fmt; /* the row the file matched */

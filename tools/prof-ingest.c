@@ -31,6 +31,7 @@
 static int exit_status = EXIT_OK;
 static const char *tmp_dir;	/* -T, for the readers' copies */
 static int inventory;		/* -i */
+static struct sink *sink;	/* where every reader's records go */
 int ingest_lenient;
 
 static int	 is_output(const char *);
@@ -170,6 +171,7 @@ ingest_member(struct input *in, const char *name,
 	char *run = run_of(name);
 
 	memset(&ctx, 0, sizeof(ctx));
+	ctx.sink = sink;
 	ctx.rank = rank_from_path(name);
 	if (ctx.rank < 0 && !input_is_archive(in))
 		ctx.rank = rank_from_run_dir(run);
@@ -209,9 +211,9 @@ side_file_notes(struct input *in, const char *name)
 	len = nl != NULL ? (size_t)(nl - (const char *)head) : (size_t)n;
 	run = run_of(name);
 	if (ingest_head_has(head, len, "Call Stack"))
-		sink_run_note(run, "stacks");
+		sink_run_note(sink, run, "stacks");
 	if (ingest_head_has(head, len, "Input Shapes"))
-		sink_run_note(run, "shapes");
+		sink_run_note(sink, run, "shapes");
 	free(run);
 }
 
@@ -243,7 +245,7 @@ ingest_path(const char *path, int explicit)
 		/* Inside a directory, known side files are only listed. */
 		if (what != NULL && what->read == NULL && !named) {
 			side_file_notes(in, name);
-			sink_ignored(input_where(in), what->not_read);
+			sink_ignored(sink, input_where(in), what->not_read);
 			continue;
 		}
 		if ((n = input_peek(in, &head, 64 << 10)) < 0) {
@@ -254,7 +256,7 @@ ingest_path(const char *path, int explicit)
 			what = ingest_format_by_content(head, (size_t)n);
 		if (what != NULL && what->stray != NULL && !named &&
 		    (stray = what->stray(base, head, (size_t)n)) != NULL) {
-			sink_ignored(input_where(in), stray);
+			sink_ignored(sink, input_where(in), stray);
 			continue;
 		}
 		if (what == NULL) {
@@ -271,7 +273,7 @@ ingest_path(const char *path, int explicit)
 				exit_status = EXIT_BAD;
 				input_drain(in);
 			} else
-				sink_ignored(input_where(in),
+				sink_ignored(sink, input_where(in),
 				    "unsupported format");
 			continue;
 		}
@@ -391,7 +393,7 @@ static void
 ingest_operand(const char *path)
 {
 	struct stat st;
-	size_t before = sink_nsources();
+	size_t before = sink_nsources(sink);
 	int status = exit_status;
 
 	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
@@ -411,7 +413,7 @@ ingest_operand(const char *path)
 	 * a fine thing to have; -i lists it).  An operand that failed has
 	 * already said why.
 	 */
-	if (exit_status == EXIT_OK && sink_nsources() == before)
+	if (exit_status == EXIT_OK && sink_nsources(sink) == before)
 		diag_at(path, 0, "no profile found (no file this version "
 		    "reads; -i lists what is there)");
 	if (status != EXIT_OK)
@@ -586,12 +588,12 @@ main(int argc, char **argv)
 
 	tmp_dir = so.tmpdir;
 	inventory = so.inventory;
-	sink_init(&so);
+	sink = sink_open(&so);
 	if (optind == argc)
 		ingest_operand("-");
 	for (i = optind; i < argc; i++)
 		ingest_operand(argv[i]);
-	if (sink_finish(argc, argv) != 0)
+	if (sink_finish(sink, argc, argv) != 0)
 		exit_status = EXIT_BAD;
 	output_commit();
 	return exit_status;
