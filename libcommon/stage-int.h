@@ -103,17 +103,13 @@ struct stage {
 	struct tsvr	*in;
 	struct tsvw	*out;
 	size_t		 nin;		/* input columns */
-	int		 c_wait;	/* input column wait_ns, or -1 */
 	size_t		 ncols;		/* output columns */
 	size_t		 nwords;	/* of a record's set bits */
 	char		**names;
 	/* current record */
 	int64_t		 ts, dur;
-	int64_t		 last_ts;	/* ts of the last timed input record */
-	int		 timed_seen;
 	uint64_t	 seq;		/* last key sequence number given */
 	uint64_t	 cur_seq;	/* that of the current record */
-	int64_t		 end_ts;
 	int		 incur;		/* a current record was read */
 	const char	*kind;		/* the current record's kind */
 	size_t		 kindlen;

@@ -18,67 +18,18 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-static const char *const fixed_cols[COL_NFIXED] = {
-	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
-};
-
-/* Check the input's columns (tsvr_open() checked its magic line). */
-static void
-check_input(struct stage *st)
-{
-	size_t i;
-
-	if (st->nin == 0)
-		return;
-	for (i = 0; i < COL_NFIXED; i++)
-		if (i >= st->nin ||
-		    strcmp(tsvr_colname(st->in, i), fixed_cols[i]) != 0)
-			diag_at_fatal(EXIT_BAD, tsvr_path(st->in),
-			    tsvr_npreamble(st->in) + 1,
-			    "not a prof-tsv stream: column %zu is '%s', "
-			    "expected '%s'", i + 1,
-			    i < st->nin ? tsvr_colname(st->in, i) : "",
-			    fixed_cols[i]);
-}
-
-/* Append S to the line being built in DST (CAP bytes), escaped. */
-static size_t
-append_word(char *dst, size_t cap, const char *s)
-{
-	size_t len = strlen(s);
-	char *tmp;
-	size_t n;
-
-	if (2 * len + 1 >= cap)
-		return 0;
-	tmp = xmalloc(2 * len + 1);
-	n = tsv_escape(s, len, tmp);
-	memcpy(dst, tmp, n);
-	free(tmp);
-	return n;
-}
-
 static void
 write_preamble(struct stage *st, int argc, char *argv[])
 {
-	char line[4096];
 	const char *prog = argc > 0 ? argv[0] : "prof-stage";
 	const char *slash = strrchr(prog, '/');
-	size_t i, n, np = tsvr_npreamble(st->in);
-	int k;
+	size_t i, np = tsvr_npreamble(st->in);
 
 	if (np == 0 || strncmp(tsvr_preamble(st->in, 0), "prof-tsv ", 9) != 0)
 		tsvw_preamble(st->out, "prof-tsv 1");
 	for (i = 0; i < np; i++)
 		tsvw_preamble(st->out, tsvr_preamble(st->in, i));
-	n = (size_t)snprintf(line, sizeof(line), "stage %s %s",
-	    slash != NULL ? slash + 1 : prog, PACKAGE_VERSION);
-	for (k = 1; k < argc && n + 1 < sizeof(line); k++) {
-		line[n++] = ' ';
-		n += append_word(line + n, sizeof(line) - n, argv[k]);
-	}
-	line[n < sizeof(line) ? n : sizeof(line) - 1] = '\0';
-	tsvw_preamble(st->out, line);
+	tsvw_stage(st->out, slash != NULL ? slash + 1 : prog, argc, argv);
 	tsvw_header(st->out, (const char *const *)st->names, st->ncols);
 }
 
@@ -86,23 +37,31 @@ struct stage *
 stage_open(const char *path, int argc, char *argv[],
     const char *const *add, size_t nadd)
 {
-	struct stage *st;
+	struct tsvr *in;
 
 	/* A bad PROF_QUEUE_MEMORY is told before any input is read. */
 	(void)stage_queue_mem();
-	st = xcalloc(1, sizeof(*st));
+	if ((in = tsvr_open_stream(path)) == NULL)
+		exit(EXIT_BAD);
+	return stage_open_input(in, argc, argv, add, nadd);
+}
+
+struct stage *
+stage_open_input(struct tsvr *in, int argc, char *argv[],
+    const char *const *add, size_t nadd)
+{
+	struct stage *st;
 	size_t i, j;
 
-	if ((st->in = tsvr_open(path)) == NULL)
-		exit(EXIT_BAD);
+	(void)stage_queue_mem();
+	st = xcalloc(1, sizeof(*st));
+	st->in = in;
 	st->nin = tsvr_ncols(st->in);
-	check_input(st);
-	st->c_wait = tsvr_col(st->in, "wait_ns");
 	st->names = xreallocarray(NULL, st->nin + nadd + COL_NFIXED,
 	    sizeof(*st->names));
 	if (st->nin == 0)		/* empty input: no header at all */
 		for (i = 0; i < COL_NFIXED; i++)
-			st->names[st->ncols++] = xstrdup(fixed_cols[i]);
+			st->names[st->ncols++] = xstrdup(tsv_fixed_cols[i]);
 	for (i = 0; i < st->nin; i++)
 		st->names[st->ncols++] = xstrdup(tsvr_colname(st->in, i));
 	for (j = 0; j < nadd; j++) {
@@ -118,7 +77,6 @@ stage_open(const char *path, int argc, char *argv[],
 	st->setcap = xcalloc(st->ncols, sizeof(*st->setcap));
 	st->isset = xcalloc(st->ncols, 1);
 	st->out = tsvw_open(STDOUT_FILENO, "standard output");
-	st->end_ts = STAGE_NO_TS;
 	st->last_out = STAGE_NO_TS;
 	write_preamble(st, argc, argv);
 	return st;
@@ -181,64 +139,22 @@ stage_seen(const struct stage *st, const char *prog, const char *col)
 /* ---- reading ---- */
 
 /*
- * A queue time is a time: a whole int64, never negative (prof-tsv(5)),
- * checked here so that no stage sums what another refuses.
- */
-static int
-wait_ok(struct stage *st)
-{
-	size_t len;
-	const char *s = tsvr_field(st->in, (size_t)st->c_wait, &len);
-	int64_t w;
-
-	if (len == 0)
-		return 1;
-	if (tsv_parse_i64(s, len, &w) != 0)
-		tsvr_damage(st->in, "column 'wait_ns': invalid integer '%s'", s);
-	else if (w < 0)
-		tsvr_damage(st->in, "column 'wait_ns': negative wait '%s'", s);
-	else
-		return 1;
-	return 0;
-}
-
-/*
- * Read the next input record and check its times and order.  Damage
- * ends the input here: the stage finishes its work on the records
- * before, as at the end of the input, and stage_close() writes it all
- * and exits 1 (every record that can be kept is kept).
+ * Read the next input record, checked as prof-tsv(5) says by the one
+ * reader of the contract (tsvr_record()).  Damage ends the input here:
+ * the stage finishes its work on the records before, as at the end of
+ * the input, and stage_close() writes it all and exits 1 (every record
+ * that can be kept is kept).
  */
 int
 stage_next(struct stage *st)
 {
-	int64_t end;
-
 	if (st->nset > 0)	/* most records have nothing set */
 		memset(st->isset, 0, st->ncols);
 	st->nset = st->inset = 0;
 	st->setsum = 0;
 	st->incur = 0;
-	if (tsvr_next(st->in) <= 0 || tsvr_times(st->in, &st->ts,
-	    &st->dur) < 0 || (st->c_wait >= 0 && !wait_ok(st)))
+	if (tsvr_record(st->in, &st->ts, &st->dur) <= 0)
 		return 0;
-	if (st->ts == STAGE_NO_TS) {
-		if (st->timed_seen) {
-			tsvr_damage(st->in, "records out of order: a timeless "
-			    "record after timed ones");
-			return 0;
-		}
-	} else {
-		if (st->timed_seen && st->ts < st->last_ts) {
-			tsvr_damage(st->in, "records out of order: ts_ns %"
-			    PRId64 " after %" PRId64, st->ts, st->last_ts);
-			return 0;
-		}
-		st->timed_seen = 1;
-		st->last_ts = st->ts;
-		end = st->dur > 0 ? st->ts + st->dur : st->ts;
-		if (st->end_ts == STAGE_NO_TS || end > st->end_ts)
-			st->end_ts = end;
-	}
 	st->incur = 1;
 	st->cur_seq = ++st->seq;
 	/* stages ask for the kind two or three times a record */
@@ -340,7 +256,7 @@ stage_lineno(const struct stage *st)
 int64_t
 stage_end_ts(const struct stage *st)
 {
-	return st->end_ts;
+	return tsvr_end(st->in);
 }
 
 /* ---- setting fields of the current record ---- */

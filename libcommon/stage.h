@@ -49,6 +49,13 @@ struct srec;
 struct stage	*stage_open(const char *, int, char *[], const char *const *,
 		    size_t);
 
+/*
+ * The same with the input already open: IN, from tsvr_open_stream(), or
+ * read once before and rewound; the stage owns it from then on.
+ */
+struct stage	*stage_open_input(struct tsvr *, int, char *[],
+		    const char *const *, size_t);
+
 /* Output column of NAME, or -1: input columns first, then added ones. */
 int		 stage_col(const struct stage *, const char *);
 size_t		 stage_ncols(const struct stage *);

@@ -13,6 +13,10 @@
 
 #define TSV_VERSION	1
 
+/* The fixed leading columns of every stream: kind ts_ns dur_ns dev track name. */
+#define TSV_NFIXED	6
+extern const char *const tsv_fixed_cols[TSV_NFIXED];
+
 /* ---- writer ---- */
 
 struct tsvw;
@@ -21,6 +25,14 @@ struct tsvw;
 struct tsvw	*tsvw_open(int, const char *);
 /* Write "#" LINE "\n"; LINE must not hold a newline. */
 void		 tsvw_preamble(struct tsvw *, const char *);
+/*
+ * Write the provenance line of a program that wrote the stream,
+ * "#stage PROG VERSION ARG...": ARGV[1] .. ARGV[ARGC - 1], each escaped
+ * as a field and after a space.  Every program that writes a stream
+ * writes it through here, so that prof-merge and a reader of the
+ * preamble find one form.
+ */
+void		 tsvw_stage(struct tsvw *, const char *, int, char *const []);
 /* Write the header line from N column names. */
 void		 tsvw_header(struct tsvw *, const char *const *, size_t);
 /* Append one field, escaping \t \n \r \\ as needed. */
@@ -67,6 +79,14 @@ struct tsvr;
  * Returns NULL after a diagnostic.
  */
 struct tsvr	*tsvr_open(const char *);
+/*
+ * Open PATH as a prof-tsv stream, as every program that reads one does
+ * (the stage loop, prof-merge, prof-render): tsvr_open(), then the fixed
+ * leading columns checked, a fatal "not a prof-tsv stream: column N is
+ * 'NAME', expected 'kind'" otherwise.  An empty input has no columns
+ * and no records.  Read its records with tsvr_record().
+ */
+struct tsvr	*tsvr_open_stream(const char *);
 /* The preamble lines, without "#" and newline. */
 size_t		 tsvr_npreamble(const struct tsvr *);
 const char	*tsvr_preamble(const struct tsvr *, size_t);
@@ -92,6 +112,19 @@ int		 tsvr_next(struct tsvr *);
 void		 tsvr_damage(struct tsvr *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 int		 tsvr_failed(const struct tsvr *);
+/*
+ * The next record, checked against prof-tsv(5) as every program that
+ * reads the stream checks it, so that none computes on what another
+ * refuses: tsvr_next(); the times (tsvr_times()); wait_ns, when the
+ * stream has it, a whole int64 and not negative; the order, timeless
+ * records first, then ts_ns never decreasing.  Returns 1 and the times
+ * as tsvr_times() gives them, 0 at the end, or -1 after the diagnostic:
+ * the records before are good, and a caller finishes its work on them,
+ * then exits 1.
+ */
+int		 tsvr_record(struct tsvr *, int64_t *, int64_t *);
+/* The largest ts_ns + dur_ns tsvr_record() took (TSV_NO_TS before any). */
+int64_t		 tsvr_end(const struct tsvr *);
 /* ts_ns of a timeless record (an empty ts_ns field). */
 #define TSV_NO_TS	INT64_MIN
 /*

@@ -51,6 +51,11 @@ struct tsvr {
 	int		 bad;		/* a record was damaged: no more */
 	int		 timed;		/* a timed record was read */
 	int64_t		 min_ts, max_end;	/* of every timed record */
+	/* tsvr_record(): the order and the stream's end */
+	int		 c_wait;	/* column wait_ns, or -1 */
+	int		 rec_timed;	/* a timed record was taken */
+	int64_t		 rec_last;	/* its ts_ns */
+	int64_t		 rec_end;	/* the largest end taken */
 	/*
 	 * Lines are read in big blocks into iobuf (RBUF_SIZE bytes, more for
 	 * a longer line, and RBUF_SLACK) and used where they lie, between
@@ -198,6 +203,7 @@ parse_header(struct tsvr *r)
 				diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 				    "duplicate column '%s'", r->names[i]);
 	/* room for the eight-at-a-time stores of split_fields */
+	r->c_wait = tsvr_col(r, "wait_ns");
 	r->pos = xcalloc(r->ncols + 1 + 8, sizeof(*r->pos));
 	r->fld = xcalloc(r->ncols, sizeof(*r->fld));
 	r->flen = xcalloc(r->ncols, sizeof(*r->flen));
@@ -223,6 +229,8 @@ tsvr_open(const char *path)
 	struct tsvr *r = xcalloc(1, sizeof(*r));
 
 	r->path = path == NULL ? "-" : path;
+	r->c_wait = -1;
+	r->rec_end = TSV_NO_TS;
 	if (strcmp(r->path, "-") == 0)
 		r->fp = stdin;
 	else if ((r->fp = fopen(r->path, "r")) == NULL) {
@@ -260,6 +268,27 @@ tsvr_open(const char *path)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 		    "unexpected end of file: no header line after the "
 		    "preamble (the stream is cut short)");
+	return r;
+}
+
+const char *const tsv_fixed_cols[TSV_NFIXED] = {
+	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
+};
+
+struct tsvr *
+tsvr_open_stream(const char *path)
+{
+	struct tsvr *r = tsvr_open(path);
+	size_t i;
+
+	if (r == NULL || r->ncols == 0)
+		return r;
+	for (i = 0; i < TSV_NFIXED; i++)
+		if (i >= r->ncols || strcmp(r->names[i], tsv_fixed_cols[i]) != 0)
+			diag_at_fatal(EXIT_BAD, r->path, r->npre + 1,
+			    "not a prof-tsv stream: column %zu is '%s', "
+			    "expected '%s'", i + 1,
+			    i < r->ncols ? r->names[i] : "", tsv_fixed_cols[i]);
 	return r;
 }
 
@@ -714,6 +743,64 @@ tsvr_times(struct tsvr *r, int64_t *ts, int64_t *dur)
 	else if (tlen == 0 || span_fits(r, *ts, dlen > 0 ? end : *ts))
 		return 0;
 	return -1;
+}
+
+/*
+ * A queue time is a time: a whole int64, never negative (prof-tsv(5)).
+ */
+static int
+wait_ok(struct tsvr *r)
+{
+	size_t len;
+	const char *s = tsvr_field(r, (size_t)r->c_wait, &len);
+	int64_t w;
+
+	if (len == 0)
+		return 1;
+	if (tsv_parse_i64(s, len, &w) != 0)
+		tsvr_damage(r, "column 'wait_ns': invalid integer '%s'", s);
+	else if (w < 0)
+		tsvr_damage(r, "column 'wait_ns': negative wait '%s'", s);
+	else
+		return 1;
+	return 0;
+}
+
+int
+tsvr_record(struct tsvr *r, int64_t *ts, int64_t *dur)
+{
+	int64_t end;
+	int rc = tsvr_next(r);
+
+	if (rc <= 0)
+		return rc;
+	if (tsvr_times(r, ts, dur) < 0 || (r->c_wait >= 0 && !wait_ok(r)))
+		return -1;
+	if (*ts == TSV_NO_TS) {
+		if (r->rec_timed) {
+			tsvr_damage(r, "records out of order: a timeless "
+			    "record after timed ones");
+			return -1;
+		}
+		return 1;
+	}
+	if (r->rec_timed && *ts < r->rec_last) {
+		tsvr_damage(r, "records out of order: ts_ns %" PRId64
+		    " after %" PRId64, *ts, r->rec_last);
+		return -1;
+	}
+	r->rec_timed = 1;
+	r->rec_last = *ts;
+	end = *dur > 0 ? *ts + *dur : *ts;
+	if (r->rec_end == TSV_NO_TS || end > r->rec_end)
+		r->rec_end = end;
+	return 1;
+}
+
+int64_t
+tsvr_end(const struct tsvr *r)
+{
+	return r->rec_end;
 }
 
 unsigned long

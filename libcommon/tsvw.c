@@ -110,6 +110,26 @@ tsvw_write(struct tsvw *w, const char *s, size_t len)
 	w->n += len;
 }
 
+void
+tsvw_stage(struct tsvw *w, const char *prog, int argc, char *const argv[])
+{
+	size_t n, cap = strlen(prog) + sizeof(PACKAGE_VERSION) + 8;
+	char *line;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		cap += 2 * strlen(argv[i]) + 1;
+	line = xmalloc(cap);
+	n = (size_t)snprintf(line, cap, "stage %s %s", prog, PACKAGE_VERSION);
+	for (i = 1; i < argc; i++) {
+		line[n++] = ' ';
+		n += tsv_escape(argv[i], strlen(argv[i]), line + n);
+	}
+	line[n] = '\0';
+	tsvw_preamble(w, line);
+	free(line);
+}
+
 static void
 wsep(struct tsvw *w)
 {

@@ -5,7 +5,9 @@
 # "PROG: FILE:LINE: what is wrong", value in single quotes, after
 # writing every record before the damaged one; an empty input gives an
 # empty stream and status 0; a record with an 8 MiB name (made here)
-# passes through whole.
+# passes through whole.  The other readers of the stream, prof-merge's
+# k-way merge (-m) and prof-render, read it through the same reader of
+# the contract: they must stop with the same diagnostic.
 . "${top_srcdir:-.}/tests/lib.sh"
 PATH="$top_builddir/tools:$PATH"; export PATH
 tmp=$(scratch_dir)
@@ -45,6 +47,17 @@ rawbad() {
 			echo "FAIL: $t, $1: record before the damage lost: $rec"
 			status=1
 		done <before
+	done
+	for t in "prof-merge -m" "prof-render -f text"; do
+		n=$((n + 1))
+		$t in.tsv >out 2>err
+		st=$?
+		want="${t%% *}: in.tsv:$2"
+		if [ $st -ne 1 ] || [ "$(cat err)" != "$want" ]; then
+			echo "FAIL: $t, $1: exit $st, stderr:"; cat err
+			echo "  want exit 1 and: $want"
+			status=1
+		fi
 	done
 }
 
@@ -87,6 +100,10 @@ printf '#prof-tsv 1\n#origin' >in.tsv
 rawbad cut-in-preamble "2: unexpected end of file: the preamble line has no newline (the stream is cut short)"
 printf '#prof-tsv 2\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >in.tsv
 rawbad version "1: unsupported prof-tsv version '2'"
+printf '#prof-tsv 1\nkind\tts\tdur_ns\tdev\ttrack\tname\nkernel\t1\t1\t0\tt\ta\n' >in.tsv
+rawbad columns "2: not a prof-tsv stream: column 2 is 'ts', expected 'ts_ns'"
+printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\n' >in.tsv
+rawbad few-columns "2: not a prof-tsv stream: column 5 is '', expected 'track'"
 # -2^63 stands for an empty ts_ns in every program: never a value.
 bad ts-min 'kernel\t-9223372036854775808\t1\t0\tt\ta\n' \
     "3: column 'ts_ns': '-9223372036854775808' is out of range (the earliest time is -9223372036854775807)"

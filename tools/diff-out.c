@@ -373,27 +373,12 @@ diff_write_tsv(const struct dres *res, const struct dopts *o, int argc,
     char **argv)
 {
 	struct tsvw *w = tsvw_open(STDOUT_FILENO, "<stdout>");
-	char line[4096], b[NUM_BUFSIZE], *esc;
+	char b[NUM_BUFSIZE];
 	__int128 d = res->change;
-	size_t n, i, al;
-	int k;
+	size_t i;
 
 	tsvw_preamble(w, "prof-tsv 1");
-	n = (size_t)snprintf(line, sizeof(line), "stage prof-diff %s",
-	    PACKAGE_VERSION);
-	for (k = 1; k < argc; k++) {
-		al = strlen(argv[k]);
-		esc = xmalloc(2 * al + 1);
-		al = tsv_escape(argv[k], al, esc);
-		if (n + al + 2 < sizeof(line)) {
-			line[n++] = ' ';
-			memcpy(line + n, esc, al);
-			n += al;
-		}
-		free(esc);
-	}
-	line[n] = '\0';
-	tsvw_preamble(w, line);
+	tsvw_stage(w, "prof-diff", argc, argv);
 	tsvw_header(w, tsv_cols, NTSV);
 	tsv_metric(w, "diff_a_total_ns", b, ops_i128(b, res->a->total));
 	tsv_metric(w, "diff_b_total_ns", b, ops_i128(b, res->b->total));

@@ -107,7 +107,6 @@ write_preamble(const struct sink *sk, struct tsvw *w, int64_t origin,
 	const struct sink_source *s;
 	char line[8192];
 	size_t i, n;
-	int k;
 
 	snprintf(line, sizeof(line), "prof-tsv %d", TSV_VERSION);
 	tsvw_preamble(w, line);
@@ -131,14 +130,7 @@ write_preamble(const struct sink *sk, struct tsvw *w, int64_t origin,
 			tsvw_preamble(w, line);
 		}
 	}
-	n = (size_t)snprintf(line, sizeof(line), "stage prof-ingest %s",
-	    PACKAGE_VERSION);
-	for (k = 1; k < argc && n < sizeof(line); k++) {
-		line[n++] = ' ';
-		n += append_escaped(line + n, sizeof(line) - n, argv[k]);
-	}
-	line[n < sizeof(line) ? n : sizeof(line) - 1] = '\0';
-	tsvw_preamble(w, line);
+	tsvw_stage(w, "prof-ingest", argc, argv);
 	tsvw_header(w, ingest_colnames, IC_NCOLS);
 }
 

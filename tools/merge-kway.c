@@ -29,10 +29,6 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-static const char *const fixed_cols[COL_NFIXED] = {
-	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
-};
-
 /* One input stream and the record it holds. */
 struct kin {
 	struct tsvr	 *r;
@@ -47,8 +43,6 @@ struct kin {
 	int		 *map;		/* output column -> input column */
 	int		  verbatim;	/* raw line is the output line */
 	int64_t		  key;		/* rebased ts, INT64_MIN timeless */
-	int64_t		  last;		/* input ts of the last timed record */
-	int		  timed_seen;
 	const char	**fp;		/* raw fields of the current record */
 	size_t		 *fl;
 };
@@ -83,7 +77,7 @@ parse_i64(const char *s, int64_t *v)
 	return 1;
 }
 
-/* Read origin and sources (tsvr_open() checked the magic line). */
+/* Read origin and sources (tsvr_open_stream() checked the rest). */
 static void
 scan_preamble(struct kin *k)
 {
@@ -112,22 +106,6 @@ scan_preamble(struct kin *k)
 	}
 }
 
-static void
-check_columns(const struct kin *k)
-{
-	size_t i, n = tsvr_ncols(k->r);
-
-	if (n == 0)
-		return;
-	for (i = 0; i < COL_NFIXED; i++)
-		if (i >= n || strcmp(tsvr_colname(k->r, i),
-		    fixed_cols[i]) != 0)
-			diag_at_fatal(EXIT_BAD, k->path,
-			    tsvr_npreamble(k->r) + 1, "not a prof-tsv stream: "
-			    "column %zu is '%s', expected '%s'", i + 1,
-			    i < n ? tsvr_colname(k->r, i) : "", fixed_cols[i]);
-}
-
 static int
 find_col(char **cols, size_t n, const char *name)
 {
@@ -147,7 +125,7 @@ union_columns(struct kway *kw)
 
 	kw->cols = xreallocarray(NULL, COL_NFIXED, sizeof(*kw->cols));
 	for (i = 0; i < COL_NFIXED; i++)
-		kw->cols[kw->ncols++] = xstrdup(fixed_cols[i]);
+		kw->cols[kw->ncols++] = xstrdup(tsv_fixed_cols[i]);
 	for (i = 0; i < kw->n; i++)
 		for (j = COL_NFIXED; j < tsvr_ncols(kw->in[i].r); j++) {
 			const char *name = tsvr_colname(kw->in[i].r, j);
@@ -247,29 +225,6 @@ source_key(const char *p)
 	return 0;
 }
 
-/* "#stage prof-merge VERSION ARG...", the arguments escaped. */
-static void
-write_stage_line(struct kway *kw, int argc, char *argv[])
-{
-	const char *slash = strrchr(argv[0], '/');
-	size_t n, cap = 64;
-	char *line;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		cap += 2 * strlen(argv[i]) + 1;
-	line = xmalloc(cap);
-	n = (size_t)snprintf(line, cap, "stage %s %s",
-	    slash != NULL ? slash + 1 : argv[0], PACKAGE_VERSION);
-	for (i = 1; i < argc; i++) {
-		line[n++] = ' ';
-		n += tsv_escape(argv[i], strlen(argv[i]), line + n);
-	}
-	line[n] = '\0';
-	tsvw_preamble(kw->out, line);
-	free(line);
-}
-
 static void
 write_preamble(struct kway *kw, int argc, char *argv[])
 {
@@ -299,49 +254,37 @@ write_preamble(struct kway *kw, int argc, char *argv[])
 				tsvw_preamble(kw->out, p);
 		}
 	if (argc > 0)
-		write_stage_line(kw, argc, argv);
+		tsvw_stage(kw->out, strrchr(argv[0], '/') != NULL ?
+		    strrchr(argv[0], '/') + 1 : argv[0], argc, argv);
 	tsvw_header(kw->out, (const char *const *)kw->cols, kw->ncols);
 }
 
 /*
- * Read the next record of K and compute its key: 1, or 0 at the end.
- * Order within the input is checked here, since the heap would hide it.
- * A damaged record ends that input after the diagnostic: its records
- * before are merged, the other inputs go on, and the merge fails.
+ * Read the next record of K, checked by the one reader of the contract
+ * (tsvr_record(): its order within the input, which the heap would
+ * hide), and compute its key: 1, or 0 at the end.  A damaged record
+ * ends that input after the diagnostic: its records before are merged,
+ * the other inputs go on, and the merge fails.
  */
 static int
 advance(struct kway *kw, struct kin *k)
 {
 	int64_t ts, dur, end, src;
 	size_t len;
-	int rc = tsvr_next(k->r);
+	int rc = tsvr_record(k->r, &ts, &dur);
 
 	if (rc == 0)
 		return 0;
-	if (rc < 0 || tsvr_times(k->r, &ts, &dur) < 0)
+	if (rc < 0)
 		goto bad;
-	if (ts == TSV_NO_TS) {
-		if (k->timed_seen) {
-			tsvr_damage(k->r, "records out of order: a timeless "
-			    "record after timed ones");
-			goto bad;
-		}
+	if (ts == TSV_NO_TS)
 		k->key = INT64_MIN;
-	} else {
-		if (k->timed_seen && ts < k->last) {
-			tsvr_damage(k->r, "records out of order: ts_ns %"
-			    PRId64 " after %" PRId64, ts, k->last);
-			goto bad;
-		}
-		k->timed_seen = 1;
-		k->last = ts;
-		if (__builtin_add_overflow(ts, k->delta, &k->key) ||
-		    k->key == INT64_MIN || (dur > 0 &&
-		    __builtin_add_overflow(k->key, dur, &end))) {
-			tsvr_damage(k->r, "ts_ns %" PRId64 " overflows when "
-			    "rebased by %" PRId64, ts, k->delta);
-			goto bad;
-		}
+	else if (__builtin_add_overflow(ts, k->delta, &k->key) ||
+	    k->key == INT64_MIN || (dur > 0 &&
+	    __builtin_add_overflow(k->key, dur, &end))) {
+		tsvr_damage(k->r, "ts_ns %" PRId64 " overflows when "
+		    "rebased by %" PRId64, ts, k->delta);
+		goto bad;
 	}
 	if (k->src_col >= 0 && k->src_off != 0) {
 		const char *s = tsvr_field(k->r, (size_t)k->src_col, &len);
@@ -446,11 +389,10 @@ open_inputs(struct kway *kw, char *const *paths, size_t n)
 	for (i = 0; i < n; i++) {
 		struct kin *k = &kw->in[i];
 
-		if ((k->r = tsvr_open(paths[i])) == NULL)
+		if ((k->r = tsvr_open_stream(paths[i])) == NULL)
 			exit(EXIT_BAD);
 		k->path = paths[i];
 		scan_preamble(k);
-		check_columns(k);
 	}
 }
 
