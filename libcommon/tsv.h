@@ -87,6 +87,28 @@ struct tsvr	*tsvr_open(const char *);
  * and no records.  Read its records with tsvr_record().
  */
 struct tsvr	*tsvr_open_stream(const char *);
+/*
+ * Open PATH as tsvr_open_stream() does, to be read twice: a program that
+ * needs the whole stream before it writes (prof-steps finds the step
+ * windows first) reads the records, then tsvr_rewind() and reads them
+ * again.  A regular file is read again where it lies; anything else (a
+ * pipe, a FIFO, <(...)) is copied as it is read to a temporary file in
+ * TMPDIR, removed at once, and read again from there (exit 1 when it
+ * cannot be made or written).  The first pass ends at a damaged record
+ * without a diagnostic: the second pass tells it.
+ */
+struct tsvr	*tsvr_open_twice(const char *, const char *);
+/*
+ * Start the second pass at the first record: the line numbers, the
+ * checks of the order and the span, and the damage begin again.
+ */
+void		 tsvr_rewind(struct tsvr *);
+/*
+ * Whether damage is told (0) or only ends the records (1): a pass
+ * between the first and the last, read again after tsvr_rewind(),
+ * leaves the telling to the last.
+ */
+void		 tsvr_set_quiet(struct tsvr *, int);
 /* The preamble lines, without "#" and newline. */
 size_t		 tsvr_npreamble(const struct tsvr *);
 const char	*tsvr_preamble(const struct tsvr *, size_t);

@@ -7,7 +7,10 @@
  */
 #include <config.h>
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +34,7 @@
 #define RBUF_SLACK	(1 + 64)
 
 struct tsvr {
-	FILE		*fp;
+	int		 fd;
 	const char	*path;
 	unsigned long	 lineno;
 	char		*line;		/* raw line in iobuf, newline removed */
@@ -64,6 +67,18 @@ struct tsvr {
 	char		*iobuf;
 	size_t		 rcap, rstart, rend;
 	int		 reof;
+	/*
+	 * An input read twice (tsvr_open_twice()): where the records start
+	 * (bytes from where reading began), and the file they are read
+	 * again from.  A regular file is read again where it lies (from
+	 * START_OFF, its offset when it was opened); anything else is
+	 * copied to a temporary file (SPOOL) as it is read.
+	 */
+	uint64_t	 base;		/* bytes read before iobuf[0] */
+	uint64_t	 data_off;	/* of the first record */
+	off_t		 start_off;
+	int		 spool;		/* or -1 */
+	int		 quiet;		/* damage is told in the second pass */
 };
 
 void
@@ -71,9 +86,11 @@ tsvr_damage(struct tsvr *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	diag_vat(r->path, r->lineno, fmt, ap);
-	va_end(ap);
+	if (!r->quiet) {
+		va_start(ap, fmt);
+		diag_vat(r->path, r->lineno, fmt, ap);
+		va_end(ap);
+	}
 	r->bad = 1;
 }
 
@@ -86,6 +103,23 @@ tsvr_failed(const struct tsvr *r)
 	return r->bad;
 }
 
+/* Write LEN bytes at P to the spool file. */
+static void
+spool_write(struct tsvr *r, const char *p, size_t len)
+{
+	ssize_t w;
+
+	while (len > 0) {
+		w = write(r->spool, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			diag_errno(EXIT_BAD, "spool file");
+		p += w;
+		len -= (size_t)w;
+	}
+}
+
 /*
  * Refill the read buffer after what is left of it.
  */
@@ -96,6 +130,7 @@ rfill(struct tsvr *r)
 
 	if (r->rstart > 0) {
 		memmove(r->iobuf, r->iobuf + r->rstart, r->rend - r->rstart);
+		r->base += r->rstart;
 		r->rend -= r->rstart;
 		r->rstart = 0;
 	}
@@ -105,12 +140,14 @@ rfill(struct tsvr *r)
 		memset(r->iobuf + r->rcap / 2, 0, r->rcap / 2 + RBUF_SLACK);
 	}
 	do
-		got = read(fileno(r->fp), r->iobuf + r->rend, r->rcap - r->rend);
+		got = read(r->fd, r->iobuf + r->rend, r->rcap - r->rend);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		diag_errno(EXIT_BAD, "%s: read error", diag_path(r->path));
 	if (got == 0)
 		r->reof = 1;
+	if (got > 0 && r->spool >= 0)
+		spool_write(r, r->iobuf + r->rend, (size_t)got);
 	r->rend += (size_t)got;
 }
 
@@ -223,17 +260,19 @@ check_magic(struct tsvr *r)
 		    "unsupported prof-tsv version '%s'", v + 9);
 }
 
-struct tsvr *
-tsvr_open(const char *path)
+/* Open PATH ("-": standard input) for reading, or NULL after a warning. */
+static struct tsvr *
+ropen(const char *path)
 {
 	struct tsvr *r = xcalloc(1, sizeof(*r));
 
 	r->path = path == NULL ? "-" : path;
 	r->c_wait = -1;
 	r->rec_end = TSV_NO_TS;
+	r->spool = -1;
 	if (strcmp(r->path, "-") == 0)
-		r->fp = stdin;
-	else if ((r->fp = fopen(r->path, "r")) == NULL) {
+		r->fd = STDIN_FILENO;
+	else if ((r->fd = open(r->path, O_RDONLY)) < 0) {
 		diag_warnerr("%s", r->path);
 		free(r);
 		return NULL;
@@ -244,6 +283,13 @@ tsvr_open(const char *path)
 	 */
 	r->rcap = RBUF_SIZE;
 	r->iobuf = xcalloc(1, r->rcap + RBUF_SLACK);
+	return r;
+}
+
+/* Read the preamble and the header (fatal errors), as tsvr_open() says. */
+static struct tsvr *
+rhead(struct tsvr *r)
+{
 	while (rgetline(r, 0) >= 0) {
 		if (r->cut)
 			diag_at_fatal(EXIT_BAD, r->path, r->lineno,
@@ -252,6 +298,7 @@ tsvr_open(const char *path)
 			    r->line[0] == '#' ? "preamble" : "header");
 		if (r->line[0] != '#') {
 			parse_header(r);
+			r->data_off = r->base + r->rstart;
 			return r;
 		}
 		if (r->npre == 0)
@@ -268,17 +315,26 @@ tsvr_open(const char *path)
 		diag_at_fatal(EXIT_BAD, r->path, r->lineno,
 		    "unexpected end of file: no header line after the "
 		    "preamble (the stream is cut short)");
+	r->data_off = r->base + r->rstart;
 	return r;
+}
+
+struct tsvr *
+tsvr_open(const char *path)
+{
+	struct tsvr *r = ropen(path);
+
+	return r != NULL ? rhead(r) : NULL;
 }
 
 const char *const tsv_fixed_cols[TSV_NFIXED] = {
 	"kind", "ts_ns", "dur_ns", "dev", "track", "name"
 };
 
-struct tsvr *
-tsvr_open_stream(const char *path)
+/* The fixed leading columns, as tsvr_open_stream() says. */
+static struct tsvr *
+check_fixed(struct tsvr *r)
 {
-	struct tsvr *r = tsvr_open(path);
 	size_t i;
 
 	if (r == NULL || r->ncols == 0)
@@ -290,6 +346,83 @@ tsvr_open_stream(const char *path)
 			    "expected '%s'", i + 1,
 			    i < r->ncols ? r->names[i] : "", tsv_fixed_cols[i]);
 	return r;
+}
+
+struct tsvr *
+tsvr_open_stream(const char *path)
+{
+	return check_fixed(tsvr_open(path));
+}
+
+/* A temporary file in DIR, removed at once: it lives while it is open. */
+static int
+spool_open(const char *dir)
+{
+	size_t n = strlen(dir) + 32;
+	char *path = xmalloc(n);
+	int fd, err;
+
+	snprintf(path, n, "%s/prof-spool.XXXXXX", dir);
+	fd = mkstemp(path);
+	err = errno;
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	if (fd < 0) {
+		errno = err;
+		diag_errno(EXIT_BAD, "%s: temporary file", dir);
+	}
+	return fd;
+}
+
+struct tsvr *
+tsvr_open_twice(const char *path, const char *tmpdir)
+{
+	struct tsvr *r = ropen(path);
+	struct stat sb;
+
+	if (r == NULL)
+		return NULL;
+	if (fstat(r->fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (r->start_off = lseek(r->fd, 0, SEEK_CUR)) >= 0)
+		;		/* read again where it lies */
+	else
+		r->spool = spool_open(tmpdir);
+	r->quiet = 1;
+	return check_fixed(rhead(r));
+}
+
+void
+tsvr_rewind(struct tsvr *r)
+{
+	off_t at = r->start_off + (off_t)r->data_off;
+
+	if (r->spool >= 0) {
+		while (!r->reof) {	/* copy what the first pass left */
+			r->rstart = r->rend;
+			rfill(r);
+		}
+		if (r->fd != STDIN_FILENO)
+			(void)close(r->fd);
+		r->fd = r->spool;
+		r->spool = -1;
+		at = (off_t)r->data_off;
+	}
+	if (lseek(r->fd, at, SEEK_SET) != at)
+		diag_errno(EXIT_BAD, "%s: cannot read it again",
+		    diag_path(r->path));
+	r->base = r->data_off;
+	r->rstart = r->rend = 0;
+	r->reof = r->cut = r->bad = r->quiet = 0;
+	r->lineno = r->npre + (r->ncols > 0);
+	r->timed = r->rec_timed = 0;
+	r->rec_end = TSV_NO_TS;
+}
+
+void
+tsvr_set_quiet(struct tsvr *r, int quiet)
+{
+	r->quiet = quiet;
 }
 
 size_t
@@ -822,8 +955,8 @@ tsvr_close(struct tsvr *r)
 
 	if (r == NULL)
 		return;
-	if (r->fp != stdin)
-		fclose(r->fp);
+	if (r->fd != STDIN_FILENO)
+		(void)close(r->fd);
 	for (i = 0; i < r->npre; i++)
 		free(r->pre[i]);
 	for (i = 0; i < r->ncols; i++)

@@ -6,7 +6,8 @@
  *
  * The windows come first from a scan of the whole input (steps-scan.c,
  * steps-windows.c, steps-detect.c); this file is the stage loop that
- * then reads the input again and writes the annotated stream.
+ * then reads the input again (libcommon's reader rewinds it, from a
+ * temporary copy when it is a pipe) and writes the annotated stream.
  */
 #include <config.h>
 
@@ -674,13 +675,17 @@ run(const char *path, int argc, char **argv)
 		"cat", "step", "value", "step_group", "tags"
 	};
 	struct sdev **devs;
+	struct tsvr *in;
 	size_t ndevs, i;
 	int64_t ts;
 
-	devs = steps_scan(path, &ndevs);
+	if ((in = tsvr_open_twice(path, steps_opt.tmpdir)) == NULL)
+		exit(EXIT_BAD);
+	devs = steps_scan(in, &ndevs);
 	make_events(devs, ndevs);
-	st = stage_open(steps_spooled ? "-" : path, argc, argv, add,
-	    sizeof(add) / sizeof(add[0]));
+	tsvr_rewind(in);
+	st = stage_open_input(in, argc, argv, add, sizeof(add) /
+	    sizeof(add[0]));
 	c_cat = stage_col(st, "cat");
 	c_step = stage_col(st, "step");
 	c_value = stage_col(st, "value");

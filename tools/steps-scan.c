@@ -1,25 +1,20 @@
 /*
- * prof-steps, first pass: a fast scan of the raw stream that keeps only
- * what the windows need (markers, per step id kernel spans, step ids of
- * step_trace_time, and for devices with none of these a compact
- * (name, start, end) tuple per kernel), then makes the windows.
+ * prof-steps, first pass: the records of the whole input, read through
+ * libcommon's reader of the contract (tsvr_open_twice(): the stage loop
+ * reads them again), of which the scan keeps only what the windows need
+ * (markers, per step id kernel spans, step ids of step_trace_time, and
+ * for devices with none of these a compact (name, start, end) tuple per
+ * kernel), then makes the windows.
  *
- * The scan does not validate: the stage loop reads the same bytes again
- * and reports anything malformed at its line.  The scan only stops
- * looking at the first line it cannot make sense of, so that a broken
- * stream gives the stage library's diagnostic and nothing else.
+ * A damaged record ends the scan as it ends the stage loop, which tells
+ * it at its line; the windows are made from the records before.
  */
 #include <config.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include "simd.h"
 
 #include "devtab.h"
 #include "diag.h"
@@ -29,28 +24,18 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-#define SCAN_BUF	(1 << 20)
 #define TS_LIMIT	((int64_t)1 << 62)	/* 146 years in ns */
 #define LAUNCH_KEEP	8	/* host steps whose launches are kept */
 
 /* Columns the scan looks at. */
 enum {
-	F_KIND, F_TS, F_DUR, F_DEV, F_TRACK, F_NAME, F_CAT, F_STEP, F_CORR, F_N
+	F_KIND, F_DEV, F_NAME, F_CAT, F_STEP, F_CORR, F_N
 };
 
 struct scan {
-	int		 fd;
-	int		 spool;		/* fd of the spool file, or -1 */
-	char		*buf;
-	size_t		 cap, len, off;
-	int		 eof;
-	int		 col[F_N];	/* field index of each, or -1 */
-	int		 maxcol;
-	signed char	*want;		/* [0..maxcol]: the F_ of a field, or -1 */
-	int		 header_seen;
-	int		 stop;		/* unparseable: leave it to the stage */
-	int64_t		 last_ts;
-	const char	*f[F_N];	/* current record's fields (escaped) */
+	struct tsvr	*in;
+	int		 col[F_N];	/* input column of each, or -1 */
+	const char	*f[F_N];	/* current record's fields */
 	size_t		 fl[F_N];
 };
 
@@ -65,168 +50,6 @@ static size_t nloops;
 /* The index of devs by dev text: a job of 100,000 ranks must not cost a
  * scan of them all per record (devtab's item is the device's pointer). */
 static struct devtab devindex;
-
-/* ---- reading ---- */
-
-static void
-fill(struct scan *sc)
-{
-	ssize_t n;
-
-	if (sc->off > 0) {
-		memmove(sc->buf, sc->buf + sc->off, sc->len - sc->off);
-		sc->len -= sc->off;
-		sc->off = 0;
-	}
-	if (sc->len == sc->cap) {
-		sc->cap *= 2;
-		sc->buf = xrealloc(sc->buf, sc->cap);
-	}
-	do
-		n = read(sc->fd, sc->buf + sc->len, sc->cap - sc->len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		diag_errno(EXIT_BAD, "read error");
-	if (n == 0)
-		sc->eof = 1;
-	if (n > 0 && sc->spool >= 0 &&
-	    write(sc->spool, sc->buf + sc->len, (size_t)n) != n)
-		diag_errno(EXIT_BAD, "spool file");
-	sc->len += (size_t)n;
-}
-
-/* The next line (without LF) or NULL at the end. */
-static char *
-next_line(struct scan *sc, size_t *len)
-{
-	char *nl;
-
-	for (;;) {
-		nl = memchr(sc->buf + sc->off, '\n', sc->len - sc->off);
-		if (nl != NULL || sc->eof)
-			break;
-		fill(sc);
-	}
-	if (nl == NULL) {
-		if (sc->off == sc->len)
-			return NULL;
-		nl = sc->buf + sc->len;	/* last line without LF */
-	}
-	{
-		char *line = sc->buf + sc->off;
-
-		*len = (size_t)(nl - line);
-		sc->off = nl < sc->buf + sc->len ? (size_t)(nl - sc->buf) + 1 :
-		    sc->len;
-		return line;
-	}
-}
-
-static void
-parse_header(struct scan *sc, char *line, size_t len)
-{
-	static const char *const want[F_N] = {
-		"kind", "ts_ns", "dur_ns", "dev", "track", "name", "cat",
-		"step", "corr"
-	};
-	size_t i, start = 0;
-	int k, idx = 0;
-
-	for (k = 0; k < F_N; k++)
-		sc->col[k] = -1;
-	for (i = 0; i <= len; i++) {
-		if (i < len && line[i] != '\t')
-			continue;
-		for (k = 0; k < F_N; k++)
-			if (strlen(want[k]) == i - start &&
-			    memcmp(line + start, want[k], i - start) == 0)
-				sc->col[k] = idx;
-		idx++;
-		start = i + 1;
-	}
-	sc->maxcol = -1;
-	for (k = 0; k < F_N; k++)
-		if (sc->col[k] > sc->maxcol)
-			sc->maxcol = sc->col[k];
-	for (k = 0; k < F_NAME + 1; k++)
-		if (sc->col[k] != k)
-			sc->stop = 1;
-	if (sc->maxcol >= 0) {
-		sc->want = xmalloc((size_t)sc->maxcol + 1);
-		memset(sc->want, -1, (size_t)sc->maxcol + 1);
-		for (k = 0; k < F_N; k++)
-			if (sc->col[k] >= 0)
-				sc->want[sc->col[k]] = (signed char)k;
-	}
-	sc->header_seen = 1;
-}
-
-/*
- * The TAB bytes of the 16 bytes at P as a bit mask.  A record of the
- * Ascend stream runs to 700 bytes, of which the scan wants the first
- * hundred or so; a block at a time costs less than a byte loop there.
- */
-#ifdef PROF_SSE2
-#define TAB_STEP	16
-static inline unsigned
-tab_mask(const char *p)
-{
-	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
-	    _mm_set1_epi8('\t')));
-}
-#endif
-
-/*
- * Point sc->f at the fields the scan wants; 0 if the line is short.
- * Whole blocks of bytes while they lie inside the line (the buffer may
- * end with it), then a plain byte loop for the rest.
- */
-static int
-split(struct scan *sc, const char *line, size_t len)
-{
-	const char *p = line, *end = line + len, *start = line;
-	const signed char *want = sc->want;
-	int idx = 0, k;
-
-	for (k = 0; k < F_N; k++) {
-		sc->f[k] = "";
-		sc->fl[k] = 0;
-	}
-	if (sc->maxcol < 0)
-		return 1;
-#ifdef TAB_STEP
-	for (; p + TAB_STEP <= end; p += TAB_STEP) {
-		unsigned tabs;
-
-		for (tabs = tab_mask(p); tabs != 0; tabs &= tabs - 1) {
-			const char *t = p + __builtin_ctz(tabs);
-
-			if ((k = want[idx]) >= 0) {
-				sc->f[k] = start;
-				sc->fl[k] = (size_t)(t - start);
-			}
-			if (++idx > sc->maxcol)
-				return 1;
-			start = t + 1;
-		}
-	}
-#endif
-	for (;; p++) {
-		if (p < end && *p != '\t')
-			continue;
-		if ((k = want[idx]) >= 0) {
-			sc->f[k] = start;
-			sc->fl[k] = (size_t)(p - start);
-		}
-		if (++idx > sc->maxcol)
-			return 1;
-		if (p == end)
-			return 0;
-		start = p + 1;
-	}
-}
 
 /* Whole decimal int64 (as prof-tsv writes it); 0 when it is not one. */
 static int
@@ -256,22 +79,14 @@ steps_dev(const char *key, size_t len)
 	return slot != NULL ? *slot : NULL;
 }
 
-static void	 unescape(const char *, size_t, char *);
-
-/* The device of a dev field (escaped), made on first sight. */
+/* The device of a dev field, made on first sight. */
 static struct sdev *
 dev_get(const char *key, size_t len, int64_t ts)
 {
 	struct sdev *d, **slot;
-	char small[64];
 	int isnew;
 	size_t i;
 
-	if (memchr(key, '\\', len) != NULL && len < sizeof(small)) {
-		unescape(key, len, small);
-		key = small;
-		len = strlen(small);
-	}
 	if (devindex.isize == 0)
 		devtab_init(&devindex, sizeof(struct sdev *));
 	slot = devtab_get(&devindex, key, len, &isnew);
@@ -508,23 +323,6 @@ scan_host(struct scan *sc, struct sdev *d, int64_t ts, int64_t end)
 
 /* ---- markers ---- */
 
-/* Decode the escapes of an escaped field into BUF (at least LEN + 1). */
-static void
-unescape(const char *s, size_t len, char *buf)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (s[i] == '\\' && i + 1 < len) {
-			i++;
-			buf[n++] = s[i] == 't' ? '\t' : s[i] == 'n' ? '\n' :
-			    s[i] == 'r' ? '\r' : s[i];
-		} else
-			buf[n++] = s[i];
-	}
-	buf[n] = '\0';
-}
-
 /* The pattern NAME matches (-1: none) and its trailing step number. */
 static int
 match_marker(const char *name, int64_t *num)
@@ -544,23 +342,21 @@ match_marker(const char *name, int64_t *num)
 static void
 add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 {
-	char small[256], *name = sc->fl[F_NAME] < sizeof(small) ? small :
-	    xmalloc(sc->fl[F_NAME] + 1);
+	const char *name = sc->f[F_NAME];
 	int64_t num;
 	int pat, cls;
 	size_t i;
 	struct smark *m;
 
-	unescape(sc->f[F_NAME], sc->fl[F_NAME], name);
 	if (steps_opt.step_kernel != NULL ||
 	    (pat = match_marker(name, &num)) < 0)
-		goto out;
+		return;
 	/* A device-side copy of the marker is on the kernels' clock. */
 	cls = 2 * pat + (field_is(sc, F_CAT, "gpu_user_annotation") ||
 	    field_is(sc, F_KIND, "mark"));
 	for (i = d->nmk[cls]; i > 0 && i + 64 > d->nmk[cls]; i--)
 		if (d->mk[cls][i - 1].num == num)
-			goto out;	/* repeated: the first one counts */
+			return;		/* repeated: the first one counts */
 	if (d->nmk[cls] == d->mkcap[cls]) {
 		d->mkcap[cls] = d->mkcap[cls] ? 2 * d->mkcap[cls] : 16;
 		d->mk[cls] = xreallocarray(d->mk[cls], d->mkcap[cls],
@@ -579,9 +375,6 @@ add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 		launch_prune(d, cls, d->nmk[cls] - 1);
 	if (!d->no_tuples)
 		drop_tuples(d);
-out:
-	if (name != small)
-		free(name);
 }
 
 /*
@@ -652,15 +445,7 @@ add_step_id(struct sdev *d, int64_t id, int64_t ts, int64_t end)
 static int
 kernel_named(const struct scan *sc)
 {
-	char small[256], *name = sc->fl[F_NAME] < sizeof(small) ? small :
-	    xmalloc(sc->fl[F_NAME] + 1);
-	int m;
-
-	unescape(sc->f[F_NAME], sc->fl[F_NAME], name);
-	m = fnmatch(steps_opt.step_kernel, name, 0) == 0;
-	if (name != small)
-		free(name);
-	return m;
+	return fnmatch(steps_opt.step_kernel, sc->f[F_NAME], 0) == 0;
 }
 
 static void
@@ -732,35 +517,36 @@ scan_timeless(struct scan *sc)
 		add_stt(dev_get(sc->f[F_DEV], sc->fl[F_DEV], 0), id);
 }
 
-static void
-scan_record(struct scan *sc, const char *line, size_t len)
+/*
+ * One record of the input.  Returns 0 to stop the scan at a time far
+ * beyond any real capture (the windows' arithmetic stays clear of
+ * overflow): the windows are made from the records before, and the
+ * stage loop reads on.
+ */
+static int
+scan_record(struct scan *sc, int64_t ts, int64_t dur)
 {
-	int64_t ts, dur = 0, end;
+	int64_t end;
 	struct sdev *d;
+	int k;
 
-	if (!split(sc, line, len)) {
-		sc->stop = 1;
-		return;
+	for (k = 0; k < F_N; k++)
+		if (sc->col[k] >= 0)
+			sc->f[k] = tsvr_field(sc->in, (size_t)sc->col[k],
+			    &sc->fl[k]);
+		else {
+			sc->f[k] = "";
+			sc->fl[k] = 0;
+		}
+	if (ts == TSV_NO_TS) {
+		scan_timeless(sc);
+		return 1;
 	}
-	if (sc->fl[F_TS] == 0) {
-		if (sc->last_ts != INT64_MIN)
-			sc->stop = 1;
-		else
-			scan_timeless(sc);
-		return;
-	}
-	if (!to_i64(sc->f[F_TS], sc->fl[F_TS], &ts) || ts < sc->last_ts ||
-	    (sc->fl[F_DUR] > 0 && !to_i64(sc->f[F_DUR], sc->fl[F_DUR], &dur))) {
-		sc->stop = 1;
-		return;
-	}
-	/* Far beyond any real capture: keep the arithmetic from overflow. */
-	if (ts < -TS_LIMIT || ts > TS_LIMIT || dur > TS_LIMIT) {
-		sc->stop = 1;
-		return;
-	}
-	sc->last_ts = ts;
-	end = ts + (dur > 0 ? dur : 0);
+	if (dur < 0)
+		dur = 0;
+	if (ts < -TS_LIMIT || ts > TS_LIMIT || dur > TS_LIMIT)
+		return 0;
+	end = ts + dur;
 	d = dev_get(sc->f[F_DEV], sc->fl[F_DEV], ts);
 	if (!d->timed) {
 		d->timed = 1;
@@ -772,7 +558,7 @@ scan_record(struct scan *sc, const char *line, size_t len)
 		open_iteration(d);
 	if (field_is(sc, F_KIND, "kernel")) {
 		add_kernel(sc, d, ts, end);
-		return;
+		return 1;
 	}
 	if (field_is(sc, F_KIND, "host")) {
 		if (sc->fl[F_CORR] > 0 && !steps_opt.host_windows)
@@ -787,127 +573,26 @@ scan_record(struct scan *sc, const char *line, size_t len)
 	if (field_is(sc, F_KIND, "step") || (steps_opt.custom_pat &&
 	    (field_is(sc, F_KIND, "host") || field_is(sc, F_KIND, "mark"))))
 		add_marker(sc, d, ts, dur);
+	return 1;
 }
 
-/* Spool standard input (or a pipe) so that it can be read again. */
-static int
-make_spool(void)
-{
-	size_t n = strlen(steps_opt.tmpdir) + 32;
-	char *path = xmalloc(n);
-	int fd, err;
-
-	snprintf(path, n, "%s/prof-steps.XXXXXX", steps_opt.tmpdir);
-	fd = mkstemp(path);
-	err = errno;
-	if (fd >= 0)
-		unlink(path);
-	free(path);
-	if (fd < 0) {
-		errno = err;
-		diag_errno(EXIT_BAD, "%s: temporary file", steps_opt.tmpdir);
-	}
-	return fd;
-}
-
-/*
- * Open the input for the scan: a regular file is read again by name
- * (or from its start when it is standard input); anything else is
- * copied to a spool file as it is scanned.
- */
+/* One scan of IN's records. */
 static void
-scan_open(struct scan *sc, const char *path)
+scan_all(struct tsvr *in)
 {
-	struct stat stb;
-
-	sc->spool = -1;
-	if (strcmp(path, "-") == 0)
-		sc->fd = STDIN_FILENO;
-	else if ((sc->fd = open(path, O_RDONLY)) < 0)
-		sc->fd = -1;	/* the stage names the error */
-	if (sc->fd >= 0 && (fstat(sc->fd, &stb) != 0 || !S_ISREG(stb.st_mode) ||
-	    (sc->fd == STDIN_FILENO && lseek(sc->fd, 0, SEEK_CUR) != 0)))
-		sc->spool = make_spool();
-	sc->cap = SCAN_BUF;
-	sc->buf = xmalloc(sc->cap);
-	sc->last_ts = INT64_MIN;
-}
-
-/* Make the spool standard input again for the stage loop. */
-static void
-scan_close(struct scan *sc, const char *path)
-{
-	if (sc->spool >= 0) {
-		while (!sc->eof) {	/* copy what the scan skipped */
-			sc->off = sc->len;
-			fill(sc);
-		}
-		if (dup2(sc->spool, STDIN_FILENO) < 0 ||
-		    lseek(STDIN_FILENO, 0, SEEK_SET) != 0)
-			diag_errno(EXIT_BAD, "spool file");
-		close(sc->spool);
-	} else if (sc->fd == STDIN_FILENO)
-		lseek(STDIN_FILENO, 0, SEEK_SET);
-	if (sc->fd > STDIN_FILENO && strcmp(path, "-") != 0)
-		close(sc->fd);
-	free(sc->buf);
-	free(sc->want);
-}
-
-/*
- * A device's steps from its host loop: written as a step period with
- * the loop's confidence (tag host_loop), its median kernels and length
- * those of its windows.
- */
-static void
-loop_period(struct sdev *d)
-{
-	int64_t *kv = xreallocarray(NULL, d->nwin + 1, sizeof(*kv));
-	int64_t *dv = xreallocarray(NULL, d->nwin + 1, sizeof(*dv));
+	static const char *const want[F_N] = {
+		"kind", "dev", "name", "cat", "step", "corr"
+	};
+	struct scan sc;
+	int64_t ts, dur;
 	size_t i;
 
-	for (i = 0; i < d->nwin; i++) {
-		kv[i] = d->win[i].nkern;
-		dv[i] = d->win[i].e - d->win[i].s;
-	}
-	num_sort(kv, d->nwin);
-	num_sort(dv, d->nwin);
-	if (d->src == SRC_MARKER)	/* the iterations' windows */
-		d->src = SRC_HOSTLOOP;
-	d->detect_ran = 1;
-	d->conf_num = d->loop.conf_num;
-	d->conf_den = d->loop.conf_den;
-	d->per[PL_STEP] = (struct speriod){ (int64_t)d->loop.k,
-	    d->nwin > 0 ? kv[(d->nwin - 1) / 2] : 0,
-	    d->nwin > 0 ? dv[(d->nwin - 1) / 2] : 0, d->loop.conf_num,
-	    d->loop.conf_den, PE_HOSTLOOP };
-	free(kv);
-	free(dv);
-}
-
-/* One scan of PATH; whether it was spooled to standard input. */
-static int
-scan_all(const char *path)
-{
-	struct scan sc;
-	char *line;
-	size_t len;
-	int spooled;
-
 	memset(&sc, 0, sizeof(sc));
-	scan_open(&sc, path);
-	spooled = sc.spool >= 0;
-	if (sc.fd >= 0)
-		while (!sc.stop && (line = next_line(&sc, &len)) != NULL) {
-			if (!sc.header_seen && len > 0 && line[0] == '#')
-				continue;
-			if (!sc.header_seen)
-				parse_header(&sc, line, len);
-			else
-				scan_record(&sc, line, len);
-		}
-	scan_close(&sc, path);
-	return spooled;
+	sc.in = in;
+	for (i = 0; i < F_N; i++)
+		sc.col[i] = tsvr_col(in, want[i]);
+	while (tsvr_record(in, &ts, &dur) > 0 && scan_record(&sc, ts, dur))
+		;
 }
 
 static void
@@ -974,17 +659,48 @@ take_loops(void)
 	return n;
 }
 
-int steps_spooled;
+/*
+ * A device's steps from its host loop: written as a step period with
+ * the loop's confidence (tag host_loop), its median kernels and length
+ * those of its windows.
+ */
+static void
+loop_period(struct sdev *d)
+{
+	int64_t *kv = xreallocarray(NULL, d->nwin + 1, sizeof(*kv));
+	int64_t *dv = xreallocarray(NULL, d->nwin + 1, sizeof(*dv));
+	size_t i;
+
+	for (i = 0; i < d->nwin; i++) {
+		kv[i] = d->win[i].nkern;
+		dv[i] = d->win[i].e - d->win[i].s;
+	}
+	num_sort(kv, d->nwin);
+	num_sort(dv, d->nwin);
+	if (d->src == SRC_MARKER)	/* the iterations' windows */
+		d->src = SRC_HOSTLOOP;
+	d->detect_ran = 1;
+	d->conf_num = d->loop.conf_num;
+	d->conf_den = d->loop.conf_den;
+	d->per[PL_STEP] = (struct speriod){ (int64_t)d->loop.k,
+	    d->nwin > 0 ? kv[(d->nwin - 1) / 2] : 0,
+	    d->nwin > 0 ? dv[(d->nwin - 1) / 2] : 0, d->loop.conf_num,
+	    d->loop.conf_den, PE_HOSTLOOP };
+	free(kv);
+	free(dv);
+}
 
 struct sdev **
-steps_scan(const char *path, size_t *n)
+steps_scan(struct tsvr *in, size_t *n)
 {
 	size_t i;
-	int spooled = steps_spooled = scan_all(path);
 
+	scan_all(in);
 	if (loop_wanted() && take_loops() > 0) {
-		/* the input is standard input again, rewound, if spooled */
-		(void)scan_all(spooled ? "-" : path);
+		/* a second pass: its damage is told by the stage loop's */
+		tsvr_rewind(in);
+		tsvr_set_quiet(in, 1);
+		scan_all(in);
 		for (i = 0; i < nloops; i++) {
 			free(loops[i]->key);
 			free(loops[i]->loop.start);

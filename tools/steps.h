@@ -1,6 +1,7 @@
 /*
- * prof-steps internals.  The program reads its input twice: a fast scan
- * (steps-scan.c) that finds, per device, the step markers, the kernels'
+ * prof-steps internals.  The program reads its input twice, through
+ * libcommon's reader (tsvr_open_twice()): a scan (steps-scan.c) that
+ * finds, per device, the step markers, the kernels'
  * own step ids and, where neither exists, the compact kernel sequence
  * that steps-detect.c searches for repeating periods and steps-level.c
  * places in the hierarchy step > pass > layer; then the stage loop
@@ -161,18 +162,15 @@ struct steps_opts {
 
 extern struct steps_opts steps_opt;
 
+struct tsvr;
+
 /*
- * Scan PATH ("-": standard input, spooled to a temporary file that then
- * becomes standard input) and build the windows.  Returns the devices.
+ * Read the records of IN (the first of its passes; a second when a
+ * device's steps come from the host's loop, which is known only at the
+ * end of the first) and build the windows.  Returns the devices.
  */
-struct sdev	**steps_scan(const char *, size_t *);
-/*
- * Whether it spooled the input: then standard input is the spool,
- * rewound, and the stage loop reads it from there, not from PATH (a
- * pipe or FIFO the scan has emptied).
- */
-extern int	 steps_spooled;
-/* The device for an escaped dev field, or NULL when the scan never saw it. */
+struct sdev	**steps_scan(struct tsvr *, size_t *);
+/* The device of a dev field, or NULL when the scan never saw it. */
 struct sdev	*steps_dev(const char *, size_t);
 
 /*
