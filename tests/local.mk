@@ -157,3 +157,9 @@ clean-local: clean-npm
 .PHONY: clean-npm
 clean-npm:
 	rm -rf tests/npm
+EXTRA_DIST += tests/viewer.sh tests/viewer.cjs
+.PHONY: check-viewer
+check-viewer: all
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    LC_ALL=C $(SHELL) $(srcdir)/tests/viewer.sh; st=$$?; \
+	    test $$st -eq 0 || test $$st -eq 77
