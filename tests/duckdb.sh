@@ -24,16 +24,11 @@ tmp=$(scratch_dir)
 trap 'rm -rf "$tmp"' EXIT
 failed=0 runs=0 sums=0
 corpus=$(corpus_dir)
-set -- "$top_srcdir/examples/data/alexnet_2rank"
-if [ -d "$corpus" ]; then
-	for r in "$corpus"/*/*; do [ -d "$r" ] && set -- "$@" "$r"; done
-else
-	echo "note: no corpus at $corpus: the bundled example only"
-fi
+corpus_runs 2>&1 >"$tmp/runs"
 
 # Each run's stream, its two exports, and the two reference answers:
 # awk over the stream (integers below 2^53, checked) and sqlite3.
-for run in "$@"; do
+while read -r run; do
 	d=$tmp/$runs
 	mkdir "$d"
 	prof-ingest -q -k "$run" >"$d/s.tsv" 2>/dev/null
@@ -56,7 +51,7 @@ for run in "$@"; do
 		: >"$d/sqlite3"
 	fi
 	echo "$d" >>"$tmp/list"
-done
+done <"$tmp/runs"
 [ $runs -gt 0 ] || fail_ "no run exported"
 
 node "$top_srcdir/tests/duckdb-check.cjs" "$npm_dir/node_modules" \

@@ -27,17 +27,13 @@ for b in chromium chromium-browser google-chrome; do
 	command -v "$b" >/dev/null 2>&1 && { browser=$(command -v "$b"); break; }
 done
 [ -n "$browser" ] || skip_ "no Chromium installed (.ci/run installs it)"
-npm_need speedscope@1.25.0 playwright-core@1.65.1
+# playwright-core 1.49 runs on node 18, Debian 12's nodejs (1.65 needs 20)
+npm_need speedscope@1.25.0 playwright-core@1.49.1
 PATH="$top_builddir/tools:$PATH"; export PATH
 tmp=$(scratch_dir)
 trap 'rm -rf "$tmp"' EXIT
 corpus=$(corpus_dir)
-set -- "$top_srcdir/examples/data/alexnet_2rank"
-if [ -d "$corpus" ]; then
-	for r in "$corpus"/*/*; do [ -d "$r" ] && set -- "$@" "$r"; done
-else
-	echo "note: no corpus at $corpus: the bundled example only"
-fi
+corpus_runs 2>&1 >"$tmp/runs"
 
 # export NAME INPUT [OPTION]: INPUT's Chrome trace into the list, when it
 # has slices to show.
@@ -53,7 +49,7 @@ export_() {
 	echo "$1${3:+ $3}" >>"$tmp/names"
 	n=$((n + 1))
 }
-for run in "$@"; do
+while read -r run; do
 	name=${run#"$corpus"/}
 	export_ "$name" "$run" || continue
 	long=$(awk -F'\t' '/^#/ || !h++ { next } $2 != "" {
@@ -67,7 +63,7 @@ for run in "$@"; do
 			[ -f "$f" ] && export_ "$name/${f##*/}" "$f"
 		done
 	fi
-done
+done <"$tmp/runs"
 export_ example "$top_srcdir/examples/data/alexnet_2rank" -D
 [ "$n" -gt 0 ] || fail_ "no trace exported"
 
