@@ -139,7 +139,8 @@ async function main() {
 			attach = false;
 			console.error(`note: DuckDB ${ver} has no sqlite extension ` +
 			    'built in and cannot install it (' +
-			    e2.message.split('\n')[0].slice(0, 120) + '): the ' +
+			    e2.message.split('\n')[0].replace(/ at URL.*/, '') +
+			    '): the ' +
 			    'SQLite file is read as the extension reads it (route ' +
 			    '"scan"), not by the extension');
 		}
