@@ -4,12 +4,14 @@
 #     BENCH_RUNS (default 9): cat of its files, the pipeline typed by
 #     hand on the whole capture (the same stages, then prof-render -o),
 #     prof-report (which runs that pipeline: the capture is under 8 MiB),
-#     the rank pipelines typed by hand and prof-report -s ranks -j1, -j2.
+#     the rank pipelines typed by hand and prof-report -s ranks -j2
+#     (which runs those, at once) and -j1 (both ranks in one).
 #  2. A generated job of 64 ranks (tests/gen-ranks.sh, BENCH_STEPS steps
 #     each, default 300: 9 MiB),
 #     medians of BENCH_RUNS64 (default 3): cat, prof-report (one pipeline
-#     on a machine of 12 processors or fewer), -j1 (a rank pipeline at a
-#     time) and -j2.
+#     on a machine of 12 processors or fewer), a rank pipeline per rank
+#     one at a time typed by hand (what -j1 ran before), -j1 (every rank
+#     in one rank pipeline) and -j2 (the ranks in two, at once).
 # Run by "make bench" after cluster.sh, or alone by "make bench-report".
 set -eu
 me=bench/report.sh
@@ -66,8 +68,8 @@ for k in cat pipeline report ranks j1 j2; do
 	pipeline) what='the pipeline by hand, then prof-render -o' b=$p ;;
 	report) what='prof-report (runs that pipeline)' b=$p ;;
 	ranks) what='the rank pipelines by hand, merged, rendered' b=$q ;;
-	j1) what='prof-report -s ranks -j1 (runs those)' b=$q ;;
-	j2) what='prof-report -s ranks -j2' b=$q ;;
+	j1) what='prof-report -s ranks -j1 (the two ranks in one rank pipeline)' b=$q ;;
+	j2) what='prof-report -s ranks -j2 (runs those two at once)' b=$q ;;
 	esac
 	m=$(median "$tmp/$k")
 	printf '| %s | %.3f | %s | %s | %s |\n' "$what" "$m" \
@@ -78,9 +80,18 @@ cd "$tmp"
 sh "$top_srcdir/tests/gen-ranks.sh" job 64 63 "$steps"
 time_runs "$runs64" cat64 "cat job/rank_*/trace.json >/dev/null"
 time_runs "$runs64" r0 "prof-report -q -o $tmp/out job"
+# one rank at a time: the rank pipelines of 0.1.0 before -j dealt ranks
+# to -j pipelines, one after another, then merged
+time_runs "$runs64" by1 "mkdir -p $tmp/r && for d in job/rank_*; do
+    prof-ingest -q \$d | prof-steps | prof-merge | prof-bubbles |
+    prof-attrib --device-elsewhere | prof-waitanchor | prof-layers \
+    >$tmp/r/\${d#job/}.tsv || exit 1; done &&
+    prof-merge -m $tmp/r/*.tsv | prof-roofline | prof-ops | prof-verdict |
+    prof-cluster >$tmp/s.tsv && prof-render -o $tmp/out $tmp/s.tsv"
 time_runs "$runs64" r1 "prof-report -q -j1 -o $tmp/out job"
 time_runs "$runs64" r2 "prof-report -q -j2 -o $tmp/out job"
 c=$(median "$tmp/cat64")
+b1=$(median "$tmp/by1")
 s1=$(median "$tmp/r1")
 s2=$(median "$tmp/r2")
 echo
@@ -92,9 +103,11 @@ printf '| cat of the traces | %.3f | %s | 1.00 |\n' "$c" "$(range "$tmp/cat64")"
 s0=$(median "$tmp/r0")
 printf '| prof-report (one pipeline) | %.3f | %s | %s |\n' "$s0" \
     "$(range "$tmp/r0")" "$(ratio "$s0" "$c")"
-printf '| prof-report -j1 (a rank pipeline at a time) | %.3f | %s | %s |\n' "$s1" \
+printf '| a rank pipeline per rank, one at a time, by hand | %.3f | %s | %s |\n' "$b1" \
+    "$(range "$tmp/by1")" "$(ratio "$b1" "$c")"
+printf '| prof-report -j1 (every rank in one rank pipeline) | %.3f | %s | %s |\n' "$s1" \
     "$(range "$tmp/r1")" "$(ratio "$s1" "$c")"
-printf '| prof-report -j2 | %.3f | %s | %s |\n' "$s2" "$(range "$tmp/r2")" \
+printf '| prof-report -j2 (32 ranks in each of two, at once) | %.3f | %s | %s |\n' "$s2" "$(range "$tmp/r2")" \
     "$(ratio "$s2" "$c")"
 echo
-echo "speed-up of -j2 over -j1: $(ratio "$s1" "$s2")x on $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') online processors"
+echo "-j2 against one rank at a time: $(ratio "$b1" "$s2")x faster; against -j1: $(ratio "$s1" "$s2")x; against one pipeline: $(ratio "$s0" "$s2")x; on $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') online processors, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -14,6 +14,20 @@ corpus_dir() {
 	fi
 }
 
+# corpus_runs: the bundled example, then every run of the corpus (a
+# directory two levels down), one a line; a note on standard error when
+# there is no corpus.
+corpus_runs() {
+	echo "$top_srcdir/examples/data/alexnet_2rank"
+	_c=$(corpus_dir)
+	if [ -d "$_c" ]; then
+		for _r in "$_c"/*/*; do [ -d "$_r" ] && echo "$_r"; done
+	else
+		echo "note: no corpus at $_c: the bundled example only" >&2
+	fi
+	return 0
+}
+
 skip_() { echo "SKIP: $*"; exit 77; }
 fail_() { echo "FAIL: $*" >&2; exit 1; }
 

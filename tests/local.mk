@@ -143,3 +143,23 @@ check-browser: all
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	    LC_ALL=C $(SHELL) $(srcdir)/tests/browser.sh; st=$$?; \
 	    test $$st -eq 0 || test $$st -eq 77
+# DuckDB on the SQLite export (issue 20) and the Chrome trace in an
+# offline viewer: not in make check (they install from the npm registry
+# into tests/npm); .ci/run runs them.  Status 77 (no node, npm or
+# registry) passes.
+EXTRA_DIST += tests/npm.sh tests/duckdb.sh tests/duckdb-check.cjs
+.PHONY: check-duckdb
+check-duckdb: all
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    LC_ALL=C $(SHELL) $(srcdir)/tests/duckdb.sh; st=$$?; \
+	    test $$st -eq 0 || test $$st -eq 77
+clean-local: clean-npm
+.PHONY: clean-npm
+clean-npm:
+	rm -rf tests/npm
+EXTRA_DIST += tests/viewer.sh tests/viewer.cjs
+.PHONY: check-viewer
+check-viewer: all
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    LC_ALL=C $(SHELL) $(srcdir)/tests/viewer.sh; st=$$?; \
+	    test $$st -eq 0 || test $$st -eq 77

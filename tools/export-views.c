@@ -28,8 +28,15 @@ struct exview {
 	const char	*order;		/* after the rank order; or NULL */
 };
 
-/* The device order of every report: ranks by value, then text. */
-#define DEVORDER	"CAST(dev AS INTEGER), dev"
+/*
+ * The device order of every report: ranks by value (a run of digits: by
+ * length, then as text), then the other names as text.  Not CAST(dev AS
+ * INTEGER): SQLite makes 'TPU:0' 0, but DuckDB, which runs these views'
+ * SQL as written when it attaches the file, refuses the cast, and the
+ * view could not be read there.
+ */
+#define DEVNUM		"ltrim(dev, '0123456789') = ''"
+#define DEVORDER	"NOT " DEVNUM ", CASE WHEN " DEVNUM " THEN length(dev) END, dev"
 
 static const struct exview views[] = {
 	{ "report_verdict", "verdict", "dev name scope step_group steps "

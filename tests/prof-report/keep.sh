@@ -1,5 +1,5 @@
 # -k keeps each stage's output (all/ for the one pipeline of a small
-# capture, rank_N/ per rank pipeline with -s ranks) and the stream the
+# capture, part_N/ per rank pipeline with -s ranks) and the stream the
 # reports are made from; -q prints nothing; -c reaches prof-roofline;
 # options may follow the operands.
 cd "$top_srcdir/examples" || exit 1
