@@ -101,6 +101,7 @@ struct chrome_out {
 	int		 c_step, c_type, c_corr, c_cat, c_pid, c_labels;
 	int		 c_value, c_core;
 	uint64_t	 skipped;
+	const char	*full_name;	/* of the slice being written, if cut */
 	/* op-simulator lanes: the cores and the pipes past dataflow[] */
 	char	       **cores, **pipes;
 	size_t		 ncores, npipes;
@@ -353,6 +354,38 @@ field_pid(const struct chrome_out *c)
 	return field(c->in, c->c_pid);
 }
 
+/*
+ * A slice's name, at most NAME_MAX_BYTES: C++ template and Triton kernel
+ * names run to thousands of characters, which timeline viewers draw as
+ * one unreadable line and speedscope 1.25 cannot import at all.  A
+ * longer name is cut at a character boundary and ends in "...", and the
+ * whole name goes into the slice's args as full_name (c->full_name,
+ * written by args()).
+ */
+#define NAME_MAX_BYTES	256
+
+static void
+slice_name(struct chrome_out *c, const char *name)
+{
+	size_t n = strlen(name), cut;
+	char *buf;
+
+	c->full_name = NULL;
+	if (n <= NAME_MAX_BYTES) {
+		put_json_str(c->f, name);
+		return;
+	}
+	cut = NAME_MAX_BYTES - 3;
+	while (cut > 0 && ((unsigned char)name[cut] & 0xc0) == 0x80)
+		cut--;		/* not inside a UTF-8 sequence */
+	buf = xmalloc(cut + 4);
+	memcpy(buf, name, cut);
+	memcpy(buf + cut, "...", 4);
+	put_json_str(c->f, buf);
+	free(buf);
+	c->full_name = name;
+}
+
 /* The other non-empty columns as string args. */
 static void
 args(struct chrome_out *c, const struct tsvr *in)
@@ -362,6 +395,12 @@ args(struct chrome_out *c, const struct tsvr *in)
 	const char *v;
 
 	fputs(",\"args\":{", c->f);
+	if (c->full_name != NULL) {
+		fputs("\"full_name\":", c->f);
+		put_json_str(c->f, c->full_name);
+		c->full_name = NULL;
+		any = 1;
+	}
 	for (i = 6; i < tsvr_ncols(in); i++) {
 		v = tsvr_field(in, i, &n);
 		if (n == 0)
@@ -496,7 +535,7 @@ span(struct chrome_out *c, const struct tsvr *in, const char *name,
 	fputs("{\"ph\":", c->f);
 	fputs(absent ? "\"i\",\"s\":\"t\"" : "\"X\"", c->f);
 	fputs(",\"name\":", c->f);
-	put_json_str(c->f, name);
+	slice_name(c, name);
 	fputs(",\"cat\":", c->f);
 	put_json_str(c->f, cat);
 	fputs(",\"pid\":", c->f);
