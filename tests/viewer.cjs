@@ -18,8 +18,9 @@
 //    not nest (one ended while another was open above it, or still open
 //    at the end).
 // speedscope 1.25 cannot import a slice name of some thousand characters
-// (Triton and C++ template kernels); prof-render -f chrome cuts names to
-// 256 bytes, the whole name in args.full_name, so every export loads.
+// (Triton and C++ template kernels), nor a long string among the args
+// (part of its frame key): prof-render -f chrome cuts names to 256
+// bytes and does not repeat them there, so every export loads.
 // It writes OUTDIR/N.png for each and prints a line per trace: N, the
 // threads, the warnings, the seconds to show it, the share of the page
 // drawn (%).  Exit 1 when a check failed.

@@ -13,8 +13,9 @@
 # nested; so is a slice of no duration that starts with another.  None
 # may on the example's device tracks and overlays (-D).  Slice names of
 # over 1000 characters (Triton kernels) stop speedscope 1.25's import:
-# prof-render -f chrome cuts names to 256 bytes (the whole name in
-# args.full_name), and every export must load.
+# prof-render -f chrome cuts names to 256 bytes (and does not repeat
+# the whole name among the args, which speedscope makes part of a
+# frame's key), and every export must load.
 # The exports are those tests/chrome-corpus.sh checks (every flow bound,
 # device tracks nested).  A run that is a folder of unrelated traces
 # taken months apart (more than a day from first to last event) is

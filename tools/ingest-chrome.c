@@ -397,37 +397,17 @@ check_step(struct chrome *c)
 	}
 }
 
-/*
- * Whether token T may be a name prof-render -f chrome cut (253 bytes or
- * more of JSON, ending in "..."): the whole name is then its args'
- * full_name, when they have one,
- * so that a trace read back gives the names it was made from.
- */
-static int
-cut_name(const struct chrome *c, int t)
-{
-	const jsmntok_t *k = &c->tok[t];
-
-	return k->type == JSMN_STRING && k->end - k->start >= 253 &&
-	    memcmp(c->js + k->end - 3, "...", 3) == 0;
-}
-
 /* Start a record of KIND at TS with the columns every event has. */
 static int
 rec_start(struct chrome *c, const struct evf *f, int kind, int64_t ts)
 {
 	struct irec *r = &c->rec;
-	int name = f->name;
 
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
 	r->ts = ts;
 	r->dev = IREC_DEV_SRC;
-	if (name >= 0 && f->args >= 0 && cut_name(c, name))
-		name = json_get(c->js, c->tok, c->ntok, f->args, "full_name");
-	if (name < 0)
-		name = f->name;
-	if ((name >= 0 && set_col(c, IC_NAME, name) < 0) ||
+	if ((f->name >= 0 && set_col(c, IC_NAME, f->name) < 0) ||
 	    (f->cat >= 0 && set_col(c, IC_CAT, f->cat) < 0) ||
 	    (f->pid >= 0 && set_col(c, IC_PID, f->pid) < 0) ||
 	    (f->tid >= 0 && set_col(c, IC_TRACK, f->tid) < 0))

@@ -101,7 +101,6 @@ struct chrome_out {
 	int		 c_step, c_type, c_corr, c_cat, c_pid, c_labels;
 	int		 c_value, c_core;
 	uint64_t	 skipped;
-	const char	*full_name;	/* of the slice being written, if cut */
 	/* op-simulator lanes: the cores and the pipes past dataflow[] */
 	char	       **cores, **pipes;
 	size_t		 ncores, npipes;
@@ -357,10 +356,10 @@ field_pid(const struct chrome_out *c)
 /*
  * A slice's name, at most NAME_MAX_BYTES: C++ template and Triton kernel
  * names run to thousands of characters, which timeline viewers draw as
- * one unreadable line and speedscope 1.25 cannot import at all.  A
- * longer name is cut at a character boundary and ends in "...", and the
- * whole name goes into the slice's args as full_name (c->full_name,
- * written by args()).
+ * one unreadable line and speedscope 1.25 cannot import at all (nor a
+ * long string among the args, which it makes part of a frame's key, so
+ * the whole name is not repeated there: it stays in the stream).  A
+ * longer name is cut at a character boundary and ends in "...".
  */
 #define NAME_MAX_BYTES	256
 
@@ -370,7 +369,6 @@ slice_name(struct chrome_out *c, const char *name)
 	size_t n = strlen(name), cut;
 	char *buf;
 
-	c->full_name = NULL;
 	if (n <= NAME_MAX_BYTES) {
 		put_json_str(c->f, name);
 		return;
@@ -383,7 +381,6 @@ slice_name(struct chrome_out *c, const char *name)
 	memcpy(buf + cut, "...", 4);
 	put_json_str(c->f, buf);
 	free(buf);
-	c->full_name = name;
 }
 
 /* The other non-empty columns as string args. */
@@ -395,12 +392,6 @@ args(struct chrome_out *c, const struct tsvr *in)
 	const char *v;
 
 	fputs(",\"args\":{", c->f);
-	if (c->full_name != NULL) {
-		fputs("\"full_name\":", c->f);
-		put_json_str(c->f, c->full_name);
-		c->full_name = NULL;
-		any = 1;
-	}
 	for (i = 6; i < tsvr_ncols(in); i++) {
 		v = tsvr_field(in, i, &n);
 		if (n == 0)
