@@ -171,6 +171,11 @@ const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
  * for a stage that copies whole records.
  */
 char *const	*tsvr_fields(struct tsvr *, const size_t **);
+/*
+ * Whether the current record has no escape: its raw line is its
+ * decoded text, field for field.
+ */
+int		 tsvr_plain(const struct tsvr *);
 /* Field I of the current record as it was read, still escaped. */
 const char	*tsvr_rawfield(const struct tsvr *, size_t, size_t *);
 /* The current record's raw (still escaped) line without the newline. */

@@ -232,6 +232,12 @@ tsvr_rawfield(const struct tsvr *r, size_t i, size_t *len)
 	return r->line + f->off;
 }
 
+int
+tsvr_plain(const struct tsvr *r)
+{
+	return !r->escaped;
+}
+
 const char *
 tsvr_line(const struct tsvr *r, size_t *len)
 {
