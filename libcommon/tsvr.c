@@ -435,20 +435,23 @@ tsvr_col(const struct tsvr *r, const char *name)
 }
 
 /*
- * One 64-byte block of a record line, looked at in one go: its TABs,
- * its newlines and the rarer bytes that need a closer look (backslash,
- * NUL), each as a bit mask (bit K for byte K).  Nothing is copied: a
- * stage reads a few columns of records that run to a kilobyte (Ascend
- * kernels, with 500 bytes of PMU counters and, late in a pipeline, a
- * hundred empty columns), and writes most of them through unchanged.
+ * One 64-byte block of a record line, looked at in one go: its TABs as
+ * a bit mask (bit K for byte K), returned, and in *RARE whether it
+ * holds a newline, a backslash or a NUL byte, which scan_rare() then
+ * finds.  Nothing is copied: a stage reads a few columns of records
+ * that run to a kilobyte (Ascend kernels, with 500 bytes of PMU
+ * counters and, late in a pipeline, a hundred empty columns), and
+ * writes most of them through unchanged.  A line's blocks are mostly
+ * of the common kind: one mask is made of them, not three.
  */
 #ifdef PROF_SSE2
-static inline void
-scan_block(const char *p, uint64_t *tabs, uint64_t *nls, uint64_t *spec)
+static inline uint64_t
+scan_block(const char *p, int *rare)
 {
 	const __m128i tab = _mm_set1_epi8('\t'), nl = _mm_set1_epi8('\n');
 	const __m128i bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
-	uint64_t t = 0, n = 0, s = 0;
+	__m128i any = nul;
+	uint64_t t = 0;
 	int k;
 
 	for (k = 0; k < 4; k++) {
@@ -457,12 +460,32 @@ scan_block(const char *p, uint64_t *tabs, uint64_t *nls, uint64_t *spec)
 
 		t |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
 		    tab)) << (16 * k);
+		any = _mm_or_si128(any, _mm_or_si128(_mm_cmpeq_epi8(v, nl),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v,
+		    nul))));
+	}
+	*rare = _mm_movemask_epi8(any);
+	return t;
+}
+
+/* The newlines of the block at P in *NLS, its backslashes and NULs. */
+static void
+scan_rare(const char *p, uint64_t *nls, uint64_t *spec)
+{
+	const __m128i nl = _mm_set1_epi8('\n'), bs = _mm_set1_epi8('\\');
+	const __m128i nul = _mm_setzero_si128();
+	uint64_t n = 0, s = 0;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (p + 16 * k));
+
 		n |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
 		    nl)) << (16 * k);
 		s |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
 		    _mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v, nul))) << (16 * k);
 	}
-	*tabs = t;
 	*nls = n;
 	*spec = s;
 }
@@ -483,26 +506,51 @@ word_bits(uint64_t m)
 	return (unsigned)(((m >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-static inline void
-scan_block(const char *p, uint64_t *tabs, uint64_t *nls, uint64_t *spec)
+/* The 8 bytes at P as a word, the first byte lowest. */
+static inline uint64_t
+word_at(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+static inline uint64_t
+scan_block(const char *p, int *rare)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	uint64_t t = 0, n = 0, s = 0, w;
+	uint64_t t = 0, any = 0, w;
 	int k;
 
 	for (k = 0; k < 8; k++) {
-		memcpy(&w, p + 8 * k, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		w = __builtin_bswap64(w);	/* first byte lowest */
-#endif
+		w = word_at(p + 8 * k);
 		t |= (uint64_t)word_bits(word_zero(w ^ (ones * '\t'))) <<
 		    (8 * k);
+		any |= word_zero(w ^ (ones * '\n')) |
+		    word_zero(w ^ (ones * '\\')) | word_zero(w);
+	}
+	*rare = any != 0;
+	return t;
+}
+
+static void
+scan_rare(const char *p, uint64_t *nls, uint64_t *spec)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t n = 0, s = 0, w;
+	int k;
+
+	for (k = 0; k < 8; k++) {
+		w = word_at(p + 8 * k);
 		n |= (uint64_t)word_bits(word_zero(w ^ (ones * '\n'))) <<
 		    (8 * k);
 		s |= (uint64_t)word_bits(word_zero(w ^ (ones * '\\')) |
 		    word_zero(w)) << (8 * k);
 	}
-	*tabs = t;
 	*nls = n;
 	*spec = s;
 }
@@ -591,7 +639,7 @@ scan_record(struct tsvr *r)
 	const char *p;
 	size_t i, avail, nb, ntab;
 	uint64_t t, n, s, m;
-	int nul;
+	int nul, rare;
 
 	for (;;) {
 		p = r->iobuf + r->rstart;
@@ -599,7 +647,10 @@ scan_record(struct tsvr *r)
 		nb = ntab = 0;
 		nul = r->escaped = 0;
 		for (i = 0; i < avail; i += TSVR_BLOCK) {
-			scan_block(p + i, &t, &n, &s);
+			t = scan_block(p + i, &rare);
+			n = s = 0;
+			if (rare)
+				scan_rare(p + i, &n, &s);
 			if (avail - i < TSVR_BLOCK) {	/* past the data */
 				m = ((uint64_t)1 << (avail - i)) - 1;
 				t &= m;
