@@ -10,7 +10,10 @@
 # Prints a Markdown table and writes it to $BENCH_DIR/stages.md.
 #
 # Environment: top_builddir, BENCH_DIR, BENCH_RUNS as for bench/run.sh;
-# BENCH_RECORDS caps the records taken from each stream (default 3000000).
+# BENCH_RECORDS caps the records taken from each stream (default 3000000);
+# BENCH_STREAMS names the inputs to time, "kineto", "ascend" or both (the
+# default), so that one of them can be measured without the other's
+# gigabytes.
 
 set -eu
 
@@ -22,13 +25,19 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd) || die "no top_builddir"
 BENCH_DIR=${BENCH_DIR:-$top_builddir/bench/data}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_RECORDS=${BENCH_RECORDS:-3000000}
+BENCH_STREAMS=${BENCH_STREAMS:-kineto ascend}
 tools=$top_builddir/tools
 case $BENCH_RUNS in ''|*[!0-9]*|0) die "BENCH_RUNS must be a positive integer";; esac
 case $BENCH_RECORDS in ''|*[!0-9]*|0) die "BENCH_RECORDS must be a positive integer";; esac
 
 kineto=$BENCH_DIR/kineto/rank0.pt.trace.json
 kdcsv=$BENCH_DIR/kd/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
-for f in "$kineto" "$kdcsv"; do
+for label in $BENCH_STREAMS; do
+	case $label in
+	kineto) f=$kineto ;;
+	ascend) f=$kdcsv ;;
+	*) die "BENCH_STREAMS: '$label' is neither kineto nor ascend" ;;
+	esac
 	[ -s "$f" ] || die "missing $f: run bench/run.sh (make bench) first"
 done
 [ -x "$tools/prof-ingest" ] || die "$tools/prof-ingest is not built"
@@ -164,7 +173,7 @@ bench_pipeline() {
 }
 
 : >"$tmp/rows"; : >"$tmp/pipes"
-for label in kineto ascend; do
+for label in $BENCH_STREAMS; do
 	raw=$kineto
 	[ "$label" = ascend ] && raw=$kdcsv
 	make_streams "$label" "$raw"
@@ -186,8 +195,8 @@ for label in kineto ascend; do
 	targs=
 done
 note "timing the whole pipeline"
-bench_pipeline "Kineto JSON" "$kineto"
-bench_pipeline "kernel_details.csv" "$kdcsv"
+case " $BENCH_STREAMS " in *" kineto "*) bench_pipeline "Kineto JSON" "$kineto";; esac
+case " $BENCH_STREAMS " in *" ascend "*) bench_pipeline "kernel_details.csv" "$kdcsv";; esac
 
 {
 	printf '## Analysis stages benchmark\n\n'
