@@ -64,10 +64,18 @@ done
 
 # Programs built beyond that list are found, so none is left out: a
 # stage (it writes a prof-tsv stream with its own "#stage" line from a
-# minimal one) joins the end of the chain; any other program (a report
-# writer) is timed on the chain's last stream, outside the chain.
+# minimal one) joins the end of the chain; a report writer (it reads one
+# stream, with "-f md" where it takes -f) is timed on the chain's last
+# stream, outside the chain; the others (prof-diff reads two streams,
+# prof-export writes a database, prof-report runs the pipeline) are
+# left out, with a note.
 writers=
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >"$tmp/probe.tsv"
+printf 'kernel\t1\t1\t0\t1\tk\n' >>"$tmp/probe.tsv"
+# writer_args TOOL: the options a report writer is timed with.
+writer_args() {
+	"$tools/$1" --help 2>/dev/null | grep -q -- '-f' && echo "-f md"
+}
 for p in "$tools"/prof-*; do
 	t=${p##*/}
 	[ -x "$p" ] && [ -f "$p" ] || continue
@@ -76,8 +84,10 @@ for p in "$tools"/prof-*; do
 	    head -n 1 "$tmp/probe.out" | grep -q '^#prof-tsv ' &&
 	    grep -q "^#stage $t " "$tmp/probe.out"; then
 		present="$present $t"
-	else
+	elif "$p" $(writer_args "$t") "$tmp/probe.tsv" >/dev/null 2>&1; then
 		writers="$writers $t"
+	else
+		note "$t reads no single stream with $(writer_args "$t"): left out"
 	fi
 done
 
@@ -187,8 +197,7 @@ for label in $BENCH_STREAMS; do
 	done
 	# Report writers read the last stream; "-f md" where they take it.
 	for t in $writers; do
-		targs=
-		"$tools/$t" --help 2>/dev/null | grep -q -- '-f' && targs="-f md"
+		targs=$(writer_args "$t")
 		note "$label: timing $t $targs"
 		bench_stage "$label" "$t" "$last_stream"
 	done
