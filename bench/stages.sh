@@ -10,7 +10,10 @@
 # Prints a Markdown table and writes it to $BENCH_DIR/stages.md.
 #
 # Environment: top_builddir, BENCH_DIR, BENCH_RUNS as for bench/run.sh;
-# BENCH_RECORDS caps the records taken from each stream (default 3000000).
+# BENCH_RECORDS caps the records taken from each stream (default 3000000);
+# BENCH_STREAMS names the inputs to time, "kineto", "ascend" or both (the
+# default), so that one of them can be measured without the other's
+# gigabytes.
 
 set -eu
 
@@ -22,13 +25,19 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd) || die "no top_builddir"
 BENCH_DIR=${BENCH_DIR:-$top_builddir/bench/data}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_RECORDS=${BENCH_RECORDS:-3000000}
+BENCH_STREAMS=${BENCH_STREAMS:-kineto ascend}
 tools=$top_builddir/tools
 case $BENCH_RUNS in ''|*[!0-9]*|0) die "BENCH_RUNS must be a positive integer";; esac
 case $BENCH_RECORDS in ''|*[!0-9]*|0) die "BENCH_RECORDS must be a positive integer";; esac
 
 kineto=$BENCH_DIR/kineto/rank0.pt.trace.json
 kdcsv=$BENCH_DIR/kd/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
-for f in "$kineto" "$kdcsv"; do
+for label in $BENCH_STREAMS; do
+	case $label in
+	kineto) f=$kineto ;;
+	ascend) f=$kdcsv ;;
+	*) die "BENCH_STREAMS: '$label' is neither kineto nor ascend" ;;
+	esac
 	[ -s "$f" ] || die "missing $f: run bench/run.sh (make bench) first"
 done
 [ -x "$tools/prof-ingest" ] || die "$tools/prof-ingest is not built"
@@ -55,10 +64,18 @@ done
 
 # Programs built beyond that list are found, so none is left out: a
 # stage (it writes a prof-tsv stream with its own "#stage" line from a
-# minimal one) joins the end of the chain; any other program (a report
-# writer) is timed on the chain's last stream, outside the chain.
+# minimal one) joins the end of the chain; a report writer (it reads one
+# stream, with "-f md" where it takes -f) is timed on the chain's last
+# stream, outside the chain; the others (prof-diff reads two streams,
+# prof-export writes a database, prof-report runs the pipeline) are
+# left out, with a note.
 writers=
 printf '#prof-tsv 1\nkind\tts_ns\tdur_ns\tdev\ttrack\tname\n' >"$tmp/probe.tsv"
+printf 'kernel\t1\t1\t0\t1\tk\n' >>"$tmp/probe.tsv"
+# writer_args TOOL: the options a report writer is timed with.
+writer_args() {
+	"$tools/$1" --help 2>/dev/null | grep -q -- '-f' && echo "-f md"
+}
 for p in "$tools"/prof-*; do
 	t=${p##*/}
 	[ -x "$p" ] && [ -f "$p" ] || continue
@@ -67,8 +84,10 @@ for p in "$tools"/prof-*; do
 	    head -n 1 "$tmp/probe.out" | grep -q '^#prof-tsv ' &&
 	    grep -q "^#stage $t " "$tmp/probe.out"; then
 		present="$present $t"
-	else
+	elif "$p" $(writer_args "$t") "$tmp/probe.tsv" >/dev/null 2>&1; then
 		writers="$writers $t"
+	else
+		note "$t reads no single stream with $(writer_args "$t"): left out"
 	fi
 done
 
@@ -164,7 +183,7 @@ bench_pipeline() {
 }
 
 : >"$tmp/rows"; : >"$tmp/pipes"
-for label in kineto ascend; do
+for label in $BENCH_STREAMS; do
 	raw=$kineto
 	[ "$label" = ascend ] && raw=$kdcsv
 	make_streams "$label" "$raw"
@@ -178,16 +197,15 @@ for label in kineto ascend; do
 	done
 	# Report writers read the last stream; "-f md" where they take it.
 	for t in $writers; do
-		targs=
-		"$tools/$t" --help 2>/dev/null | grep -q -- '-f' && targs="-f md"
+		targs=$(writer_args "$t")
 		note "$label: timing $t $targs"
 		bench_stage "$label" "$t" "$last_stream"
 	done
 	targs=
 done
 note "timing the whole pipeline"
-bench_pipeline "Kineto JSON" "$kineto"
-bench_pipeline "kernel_details.csv" "$kdcsv"
+case " $BENCH_STREAMS " in *" kineto "*) bench_pipeline "Kineto JSON" "$kineto";; esac
+case " $BENCH_STREAMS " in *" ascend "*) bench_pipeline "kernel_details.csv" "$kdcsv";; esac
 
 {
 	printf '## Analysis stages benchmark\n\n'

@@ -51,6 +51,13 @@ struct srec {
 	 * it needs no escaping; setting an input column ends that.
 	 */
 	size_t		 rawlen;
+	/*
+	 * Kept whole: the first RAWLEN bytes of buf are the input line as
+	 * read, TABs and all, and the input columns' values are found in
+	 * it only when one is asked for or set (keep_split()).  prof-layers
+	 * keeps nearly every kernel and only adds columns to them.
+	 */
+	int		 whole;
 	int		 discard;	/* opened past a damaged input's end */
 	struct srec	*next_free;
 };

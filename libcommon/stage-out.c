@@ -686,6 +686,7 @@ srec_alloc(struct stage *st, struct okey key)
 	for (i = 0; i < st->nwords; i++)
 		r->set[i] = 0;
 	r->blen = r->rawlen = 0;
+	r->whole = 0;
 	r->key = key;
 	r->discard = discard;
 	if (st->nopen == st->opencap) {
@@ -706,6 +707,33 @@ srec_alloc(struct stage *st, struct okey key)
  * the caller is to copy them.  All else is stored first, so that nothing
  * has to be loaded again after the copy, which may alias any of it.
  */
+/*
+ * The input columns' values of R kept whole, found in its line: the
+ * TABs become NULs, as in a record kept by fields, which srec_line()
+ * puts back.
+ */
+static void
+keep_split(struct srec *r)
+{
+	size_t i, nin = r->st->nin, off = 0;
+	char *buf = r->buf, *t;
+
+	for (i = 0; i < nin; i++) {
+		t = i + 1 < nin ? memchr(buf + off, '\t', r->rawlen - off) :
+		    buf + r->rawlen;
+		r->v[i].off = off;
+		r->v[i].len = (size_t)(t - buf) - off;
+		r->v[i].plain = 0;
+		*t = '\0';
+		off = (size_t)(t - buf) + 1;
+	}
+	for (i = 0; i < nin / 64; i++)
+		r->set[i] = ~(uint64_t)0;
+	if (nin % 64 != 0)
+		r->set[nin / 64] |= ((uint64_t)1 << (nin % 64)) - 1;
+	r->whole = 0;
+}
+
 static char *
 value_at(struct srec *r, int col, size_t len, int plain)
 {
@@ -713,6 +741,8 @@ value_at(struct srec *r, int col, size_t len, int plain)
 	struct sval *v = &r->v[col];
 	char *d;
 
+	if ((size_t)col < r->st->nin && r->whole)
+		keep_split(r);
 	if ((size_t)col < r->st->nin)
 		r->rawlen = 0;
 	if (off + len + 1 > r->bcap) {
@@ -758,6 +788,10 @@ const char *
 srec_get(const struct srec *r, int col, size_t *len)
 {
 	const struct sval *v = &r->v[col];
+
+	/* the values are found in the kept line: R's content is the same */
+	if (r->whole && (size_t)col < r->st->nin)
+		keep_split((struct srec *)r);
 	int empty = !(r->set[col / 64] >> (col % 64) & 1);
 
 	if (len != NULL)
@@ -809,6 +843,26 @@ keep_input(struct stage *st, struct srec *r)
 		r->rawlen = linelen;
 }
 
+/*
+ * Take the current record's line whole, when it needs no decoding and
+ * no input column was set: one copy now and one when it is written.
+ */
+static void
+keep_whole(struct stage *st, struct srec *r)
+{
+	size_t linelen;
+	const char *line = tsvr_line(st->in, &linelen);
+
+	if (r->bcap < linelen + 1) {
+		r->bcap = linelen + 1 + linelen / 4 + 64;
+		r->buf = xrealloc(r->buf, r->bcap);
+	}
+	memcpy(r->buf, line, linelen + 1);
+	r->blen = linelen + 1;
+	r->rawlen = linelen;
+	r->whole = 1;
+}
+
 struct srec *
 stage_keep(struct stage *st)
 {
@@ -816,7 +870,9 @@ stage_keep(struct stage *st)
 	struct srec *r = srec_alloc(st, key);
 	size_t i;
 
-	if (st->nin > 0)
+	if (st->nin > 0 && !st->inset && tsvr_plain(st->in))
+		keep_whole(st, r);
+	else if (st->nin > 0)
 		keep_input(st, r);
 	for (i = 0; st->nset > 0 && i < st->ncols; i++) {
 		if (!st->isset[i])
@@ -900,7 +956,7 @@ srec_line(const struct stage *st, const struct srec *r, char *p)
 		/* the input columns as read: put the TABs back */
 		memcpy(p, r->buf, r->rawlen);
 		/* each value but the first starts after a TAB */
-		for (i = 1; i < st->nin; i++)
+		for (i = 1; !r->whole && i < st->nin; i++)
 			p[r->v[i].off - 1] = '\t';
 		n = r->rawlen;
 		next = st->nin;

@@ -63,6 +63,16 @@ uint64_t	 tsvw_bytes(const struct tsvw *);
 void		 tsvw_flush(struct tsvw *);
 void		 tsvw_close(struct tsvw *);
 
+/*
+ * Make a pipe at FD hold TSV_PIPE_SIZE bytes (where the system allows:
+ * Linux's F_SETPIPE_SZ; a refusal is no error).  A pipeline moves
+ * gigabytes from stage to stage, and with the 64 KiB default every
+ * stage wakes its neighbours sixteen times a megabyte.  The reader and
+ * the writer both call it.
+ */
+#define TSV_PIPE_SIZE	(1 << 20)
+void		 tsv_widen_pipe(int);
+
 /* Decimal text of an int64 at BUF (no NUL); returns its length. */
 #define TSV_I64_MAX	20
 size_t		 tsv_i64(char *, int64_t);
@@ -166,7 +176,12 @@ const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
  * one buffer, the first at its beginning) and, in *LENS, their lengths;
  * for a stage that copies whole records.
  */
-char *const	*tsvr_fields(const struct tsvr *, const size_t **);
+char *const	*tsvr_fields(struct tsvr *, const size_t **);
+/*
+ * Whether the current record has no escape: its raw line is its
+ * decoded text, field for field.
+ */
+int		 tsvr_plain(const struct tsvr *);
 /* Field I of the current record as it was read, still escaped. */
 const char	*tsvr_rawfield(const struct tsvr *, size_t, size_t *);
 /* The current record's raw (still escaped) line without the newline. */

@@ -5,7 +5,10 @@
  */
 #include <config.h>
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +32,25 @@ struct tsvw {
 	uint64_t	 bytes;
 };
 
+void
+tsv_widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat sb;
+
+	if (fstat(fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
+		(void)fcntl(fd, F_SETPIPE_SZ, TSV_PIPE_SIZE);
+#else
+	(void)fd;
+#endif
+}
+
 struct tsvw *
 tsvw_open(int fd, const char *path)
 {
 	struct tsvw *w = xcalloc(1, sizeof(*w));
 
+	tsv_widen_pipe(fd);
 	w->fd = fd;
 	w->path = path;
 	w->buf = xmalloc(WBUF_SIZE);

@@ -27,20 +27,26 @@ bad() {
 	rawbad "$1" "$3"
 }
 
+# refused CMD NAME MESSAGE: CMD (a program and its options) on in.tsv
+# exits 1 with "PROG: in.tsv:MESSAGE" alone on stderr; its stdout in out.
+refused() {
+	n=$((n + 1))
+	$1 in.tsv >out 2>err
+	st=$?
+	want="${1%% *}: in.tsv:$3"
+	if [ $st -ne 1 ] || [ "$(cat err)" != "$want" ]; then
+		echo "FAIL: $1, $2: exit $st, stderr:"; cat err
+		echo "  want exit 1 and: $want"
+		status=1
+	fi
+}
+
 # rawbad NAME MESSAGE: the same for a stream in.tsv already made.
 rawbad() {
 	at=${2%%:*}
 	awk -v at="$at" 'NR > 2 && NR < at' in.tsv | cut -f 1-6 >before
 	for t in $stages; do
-		n=$((n + 1))
-		"$t" in.tsv >out 2>err
-		st=$?
-		want="$t: in.tsv:$2"
-		if [ $st -ne 1 ] || [ "$(cat err)" != "$want" ]; then
-			echo "FAIL: $t, $1: exit $st, stderr:"; cat err
-			echo "  want exit 1 and: $want"
-			status=1
-		fi
+		refused "$t" "$1" "$2"
 		cut -f 1-6 out >out6
 		while IFS= read -r rec; do
 			grep -Fxq "$rec" out6 && continue
@@ -49,15 +55,7 @@ rawbad() {
 		done <before
 	done
 	for t in "prof-merge -m" "prof-render -f text"; do
-		n=$((n + 1))
-		$t in.tsv >out 2>err
-		st=$?
-		want="${t%% *}: in.tsv:$2"
-		if [ $st -ne 1 ] || [ "$(cat err)" != "$want" ]; then
-			echo "FAIL: $t, $1: exit $st, stderr:"; cat err
-			echo "  want exit 1 and: $want"
-			status=1
-		fi
+		refused "$t" "$1" "$2"
 	done
 }
 

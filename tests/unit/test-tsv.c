@@ -216,7 +216,10 @@ test_i64(void)
  * Random records read back field by field: lines of every length around
  * the reader's 64-byte blocks, runs of empty fields (a block of TABs
  * only), escapes anywhere, a TAB in every position of a block, and the
- * three ways of getting at a field.
+ * three ways of getting at a field.  The reader finds a field when it
+ * is asked for (from the TAB offsets it keeps of the first ones, from
+ * the field before, or from its masks), so the fields are asked for in
+ * order, in a random order with repeats, and from the last one down.
  */
 static uint64_t rng_state = 88172645463325252ULL;
 
@@ -229,8 +232,19 @@ rng(void)
 	return rng_state;
 }
 
+/* The Ith field to ask for, of NCOLS, in ORDER (0, 1 or 2; see above). */
+static size_t
+split_pick(int order, size_t i, size_t ncols)
+{
+	if (order == 0)
+		return i;
+	if (order == 1)
+		return (size_t)(rng() % ncols);
+	return ncols - 1 - i;
+}
+
 static void
-test_split(void)
+test_split(int order)
 {
 	static const size_t ncols_try[] = { 1, 2, 5, 9, 75, 130 };
 	static const char alpha[] = "ab\\\t\n\r0123456789_xyz";
@@ -281,9 +295,11 @@ test_split(void)
 		CHECK(r != NULL && tsvr_ncols(r) == ncols);
 		for (rec = 0; rec < NREC; rec++) {
 			CHECK(tsvr_next(r) == 1);
-			for (k = 0; k < ncols; k++) {
-				size_t at = (size_t)rec * ncols + k;
+			for (i = 0; i < ncols; i++) {
+				size_t at;
 
+				k = split_pick(order, i, ncols);
+				at = (size_t)rec * ncols + k;
 				want = vals + at * MAXF;
 				f = tsvr_field(r, k, &got_len);
 				CHECK(got_len == lens[at]);
@@ -565,7 +581,9 @@ main(void)
 	test_roundtrip();
 	test_escape();
 	test_i64();
-	test_split();
+	test_split(0);
+	test_split(1);
+	test_split(2);
 	test_split_errors();
 	test_read_i64();
 	test_lines();
