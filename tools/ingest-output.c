@@ -58,7 +58,7 @@ resolve_dev(const struct sink *sk, const struct sink_rec *sr)
 	return s->lone_dev >= 0 ? s->lone_dev : 0;
 }
 
-/* The origin: the earliest absolute time of any timed record. */
+/* The origin: the earliest absolute time of any timed record kept. */
 static int64_t
 find_origin(struct sink *sk)
 {
@@ -69,13 +69,14 @@ find_origin(struct sink *sk)
 		struct sink_run *r = &sk->runs[i];
 		const struct sink_rec *sr;
 
-		/* Runs are sorted: the first timed record is the minimum. */
-		sink_run_start(sk, r);
-		while ((sr = r->cur) != NULL && (sr->ts == IREC_NO_TS ||
-		    resolve_kind(sk, sr) < 0))
+		if (r->timeless || r->cont)
+			continue;
+		/* A chain is in order: its first record kept is its least. */
+		sink_run_start(sk, r, 256 << 10);
+		while ((sr = r->cur) != NULL && resolve_kind(sk, sr) < 0)
 			sink_run_next(sk, r);
-		if (sr != NULL && sink_abs_ts(sk, sr) < origin)
-			origin = sink_abs_ts(sk, sr);
+		if (sr != NULL && r->key < origin)
+			origin = r->key;
 		free(r->buf);
 		r->buf = NULL;
 	}
@@ -182,6 +183,18 @@ tally(struct sink *sk, const struct sink_rec *sr, int kind)
 	t += sr->has_dur ? sr->dur : 0;
 	if (t > s->last)
 		s->last = t;
+}
+
+/* Count a record and write it, unless it is dropped or -i counts only. */
+static void
+put_record(struct sink *sk, struct tsvw *w, const struct sink_rec *sr,
+    int64_t origin)
+{
+	int kind = resolve_kind(sk, sr);
+
+	tally(sk, sr, kind);
+	if (kind >= 0 && !sk->opts.inventory)
+		write_record(sk, w, sr, kind, origin);
 }
 
 static const char *const inventory_cols[] = {
@@ -319,7 +332,7 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	struct tsvw *w;
 	int64_t origin;
 	const struct sink_rec *sr;
-	size_t which, i;
+	size_t i;
 	int bad = 0;
 
 	if (sk->nsrcs > 0 && sk->srcs[sk->nsrcs - 1].open)
@@ -335,19 +348,27 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	sink_spill_join(sk);
 	sink_sort_memory_runs(sk);
 	sink_resolve_sources(sk);
+	sink_chains(sk);
 	sink_reduce_runs(sk);
 	origin = find_origin(sk);
 
 	if (!sk->opts.inventory)
 		write_preamble(sk, w, origin, argc, argv);
-	sink_heap_build(sk);
-	while ((sr = sink_heap_top(sk, &which)) != NULL) {
-		int kind = resolve_kind(sk, sr);
+	/* Timeless records first, as they came; then the chains merged. */
+	for (i = 0; i < sk->nruns; i++) {
+		struct sink_run *r = &sk->runs[i];
 
-		tally(sk, sr, kind);
-		if (kind >= 0 && !sk->opts.inventory)
-			write_record(sk, w, sr, kind, origin);
-		sink_heap_advance(sk);
+		if (!r->timeless)
+			continue;
+		for (sink_run_start(sk, r, 64 << 10); r->cur != NULL;
+		    sink_run_next(sk, r))
+			put_record(sk, w, r->cur, origin);
+		sink_run_release(r);
+	}
+	sink_merge_start(sk);
+	while ((sr = sink_merge_top(sk)) != NULL) {
+		put_record(sk, w, sr, origin);
+		sink_merge_advance(sk);
 	}
 	if (sk->opts.inventory)
 		write_inventory(sk, w, origin);

@@ -225,6 +225,67 @@ text_bound(const struct irec *r)
 	return need;
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * The bytes of word X that a column cannot take as they are: above
+ * ASCII (perhaps ill-formed UTF-8), control characters (TAB, LF and CR
+ * among them) and the backslash.  Exact as to whether there is one: with
+ * every byte under 0x80 the two borrows are those of "has a byte less
+ * than" and "has a zero byte".
+ */
+static uint64_t
+special8(uint64_t x)
+{
+	uint64_t y = x ^ ONES * '\\';
+
+	return (x | ((x - ONES * 0x20) & ~x) | ((y - ONES) & ~y)) & HIGHS;
+}
+
+/*
+ * Copy a column that is plain printable ASCII, which nearly every one
+ * is, to OUT in one pass of words: it needs neither the UTF-8 check nor
+ * escaping.  0 (OUT may hold some of it) when it is not plain.
+ */
+static int
+plain_copy(const char *s, size_t n, char *out)
+{
+	uint64_t a, b;
+	uint32_t a4, b4;
+	size_t j;
+
+	if (n >= 8) {
+		for (j = 0; j + 8 < n; j += 8) {
+			memcpy(&a, s + j, 8);
+			if (special8(a))
+				return 0;
+			memcpy(out + j, &a, 8);
+		}
+		memcpy(&b, s + n - 8, 8);
+		if (special8(b))
+			return 0;
+		memcpy(out + n - 8, &b, 8);
+		return 1;
+	}
+	if (n >= 4) {
+		memcpy(&a4, s, 4);
+		memcpy(&b4, s + n - 4, 4);
+		if (special8((uint64_t)a4 << 32 | b4))
+			return 0;
+		memcpy(out, &a4, 4);
+		memcpy(out + n - 4, &b4, 4);
+		return 1;
+	}
+	for (j = 0; j < n; j++) {
+		if ((unsigned char)s[j] < 0x20 || (unsigned char)s[j] >= 0x80 ||
+		    s[j] == '\\')
+			return 0;
+		out[j] = s[j];
+	}
+	return 1;
+}
+
 /*
  * Join the text columns of R into OUT, TSV-escaped and TAB-separated.
  * The stream is UTF-8 text: this is the one place where text enters it,
@@ -242,6 +303,10 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 			out[n++] = '\t';
 		if (r->len[i] == 0)
 			continue;
+		if (plain_copy(r->v[i], r->len[i], out + n)) {
+			n += r->len[i];
+			continue;
+		}
 		if (utf8_valid(r->v[i], r->len[i])) {
 			n += tsv_escape(r->v[i], r->len[i], out + n);
 			continue;
@@ -297,7 +362,7 @@ sink_add(struct sink *sk, int src, const struct irec *r)
 	sr->textlen = (uint32_t)tl;
 	sr->kind = (uint8_t)r->kind;
 	sr->has_dur = (uint8_t)(r->has_dur != 0);
-	sink_index_add(sk, sk->arena_len);
+	sink_run_add(sk, (uint32_t)src, r->ts);
 	sk->arena_len += sz;
 	if (r->ts != IREC_NO_TS) {
 		int64_t end;

@@ -69,20 +69,37 @@ struct sink_source {
 	int		 open;
 };
 
-/* A sorted run: in the arena (index array) or in the spill file. */
+/*
+ * A run: records of one source that arrived one after another, in time
+ * order or sorted into it, in the arena or in the spill file.  A source's
+ * timeless records (metrics) make runs of their own, as all of them come
+ * first.  Timed runs that follow each other in time form a chain, which
+ * the merge reads as one sorted sequence: a source read in time order is
+ * one chain, however many times it filled the arena.
+ */
 struct sink_run {
 	uint32_t	 src;
+	int		 timeless;	/* its records have no time */
+	int		 sorted;	/* they came in time order */
+	int		 inmem;		/* in the arena, not spilled */
+	int		 mixed;		/* timeless records lie in its span */
 	size_t		 count;
-	size_t		*index;		/* arena offsets, when in memory */
+	size_t		*index;		/* arena offsets, when not in order */
+	size_t		 aoff, aend;	/* its span of the arena, in order */
+	int64_t		 first, last;	/* its times' range, own clock */
 	off_t		 foff;		/* file offset, when spilled */
 	off_t		 flen;
-	/* Merge cursor. */
-	size_t		 pos;
+	/* The chain (see sink_chains()): the next run of it, or 0. */
+	size_t		 next;
+	int		 cont;		/* the run before it in a chain */
+	/* Merge cursor, kept in a chain's first run. */
+	size_t		 at;		/* the run being read */
+	size_t		 pos;		/* index or arena position in it */
 	unsigned char	*buf;
 	size_t		 bufcap, buflen, bufpos;
-	off_t		 fread_off;
+	off_t		 fread_off, fend;
 	const struct sink_rec *cur;
-	int64_t		 key;		/* sink_abs_ts(cur), the heap's */
+	int64_t		 key;		/* sink_abs_ts(cur), the merge's */
 };
 
 struct sink_spill_job;
@@ -98,10 +115,19 @@ struct sink {
 	size_t		 arena_caps[2];
 	int		 cur_arena;
 	size_t		 cur_start;	/* where the open run began */
-	/* The offsets of the open run's records, kept as they are added. */
+	/*
+	 * The open run: its timed records, in time order so far or (after
+	 * one came out of order) with their offsets kept as they are added
+	 * for the sort; and its timeless records' offsets.
+	 */
+	int		 cur_sorted;
+	size_t		 cur_ntimed;
+	int64_t		 cur_first, cur_last, cur_min, cur_max;
 	size_t		*cur_index;
 	size_t		 cur_count, cur_cap;
-	size_t		 last_count;	/* the last run's size, a guess */
+	size_t		 last_count;	/* the last sort's size, a guess */
+	size_t		*cur_tindex;
+	size_t		 cur_tcount, cur_tcap;
 	struct sink_run	*runs;
 	size_t		 nruns;
 	/* The spill file, and the thread that writes one arena's runs. */
@@ -110,9 +136,11 @@ struct sink {
 	char		*spill_buf;
 	pthread_t	 spill_thread;
 	struct sink_spill_job *pending;
-	/* The merge: run indices ordered by their current record's time. */
-	size_t		*heap;
-	size_t		 nheap;
+	/* The merge: a tree of losers over the chains (ingest-merge.c). */
+	size_t		*lt;		/* [0] the winner, then losers */
+	unsigned __int128 *lt_key;	/* per chain: its time, its order */
+	size_t		*lt_run;	/* per chain: its first run */
+	size_t		 lt_n;
 	/* Files found and not read, and notes of a run's side files. */
 	char		**ignored;	/* "PATH\tWHY" */
 	size_t		 nignored;
@@ -128,21 +156,25 @@ struct sink {
 void	 sink_resolve_sources(struct sink *);
 
 /* ingest-runs.c */
-void	 sink_sort_run(const unsigned char *, size_t *, size_t);
-void	 sink_index_add(struct sink *, size_t);
+/* Note the record about to be stored at the arena's end (time TS). */
+void	 sink_run_add(struct sink *, uint32_t, int64_t);
 void	 sink_close_run(struct sink *, uint32_t);
 void	 sink_spill_join(struct sink *);
 unsigned char *sink_arena_reserve(struct sink *, uint32_t, size_t);
+/* Sort the runs still in memory that did not come in order. */
+void	 sink_sort_memory_runs(struct sink *);
 
 /* ingest-merge.c */
 int64_t	 sink_abs_ts(const struct sink *, const struct sink_rec *);
+/* Link the timed runs that follow each other in time into chains. */
+void	 sink_chains(struct sink *);
 int	 sink_run_next(struct sink *, struct sink_run *);
-void	 sink_run_start(struct sink *, struct sink_run *);
-void	 sink_heap_build(struct sink *);
-/* The earliest record, and in *WHICH its run; NULL when all are done. */
-const struct sink_rec *sink_heap_top(const struct sink *, size_t *);
-void	 sink_heap_advance(struct sink *);
+void	 sink_run_start(struct sink *, struct sink_run *, size_t);
+void	 sink_run_release(struct sink_run *);
+void	 sink_merge_start(struct sink *);
+/* The earliest record; NULL when all are done. */
+const struct sink_rec *sink_merge_top(const struct sink *);
+void	 sink_merge_advance(struct sink *);
 void	 sink_reduce_runs(struct sink *);
-void	 sink_sort_memory_runs(struct sink *);
 
 #endif

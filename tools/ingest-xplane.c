@@ -69,7 +69,7 @@ struct xr {
 	enum lcls	 lcls;
 	int64_t		 lid, lts;
 	const char	*lname;
-	size_t		 lnamel;
+	size_t		 lnamel, lthread;
 	char		 track[32];
 	size_t		 trackl;
 	/* source stacks written as metric records */
@@ -118,10 +118,12 @@ wrong_type(struct xr *x, const struct pbuf *b, const struct pbuf_field *f,
 static void
 release(struct xr *x, const unsigned char *p)
 {
-	size_t at = (size_t)(p - x->map), pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t at = (size_t)(p - x->map), pg;
 
+	/* Called per event: the common case costs one comparison. */
 	if (at < x->released + RELEASE_STEP)
 		return;
+	pg = (size_t)sysconf(_SC_PAGESIZE);
 	at -= at % pg;
 	(void)madvise((void *)(uintptr_t)(x->map + x->released),
 	    at - x->released, MADV_DONTNEED);
@@ -367,7 +369,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (val_str(v, XS_CATEGORY, &s, &n))
 		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
 	else if (op != NULL && op->opcode != NULL)
-		set_col(r, IC_TYPE, op->opcode, strlen(op->opcode));
+		set_col(r, IC_TYPE, op->opcode, op->opcodel);
 	else if (val_str(v, XS_HLO_OP, &s, &n)) {
 		/* "copy.1" is a copy */
 		size_t d = n;
@@ -401,20 +403,18 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (op == NULL)
 		return;
 	if (op->in_shapes != NULL) {
-		set_col(r, IC_IN_SHAPES, op->in_shapes, strlen(op->in_shapes));
+		set_col(r, IC_IN_SHAPES, op->in_shapes, op->in_shapesl);
 		if (!x->noted_shapes) {
 			sink_note(x->sink, x->src, "shapes");
 			x->noted_shapes = 1;
 		}
 	}
 	if (op->in_dtypes != NULL)
-		set_col(r, IC_IN_DTYPES, op->in_dtypes, strlen(op->in_dtypes));
+		set_col(r, IC_IN_DTYPES, op->in_dtypes, op->in_dtypesl);
 	if (op->out_shapes != NULL)
-		set_col(r, IC_OUT_SHAPES, op->out_shapes,
-		    strlen(op->out_shapes));
+		set_col(r, IC_OUT_SHAPES, op->out_shapes, op->out_shapesl);
 	if (op->out_dtypes != NULL)
-		set_col(r, IC_OUT_DTYPES, op->out_dtypes,
-		    strlen(op->out_dtypes));
+		set_col(r, IC_OUT_DTYPES, op->out_dtypes, op->out_dtypesl);
 }
 
 /* What kind of record an event of the current line is, and its cat. */
@@ -597,12 +597,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	set_col(&r, IC_TRACK, x->track, x->trackl);
 	if (cat != NULL)
 		set_col(&r, IC_CAT, cat, strlen(cat));
-	else {
-		/* The thread's name: "main/3116817" is main. */
-		str = memchr(x->lname, '/', x->lnamel);
-		sl = str != NULL ? (size_t)(str - x->lname) : x->lnamel;
-		set_col(&r, IC_CAT, x->lname, sl);
-	}
+	else
+		set_col(&r, IC_CAT, x->lname, x->lthread);
 	if (val_int(&v, XS_CORR, &num))
 		set_int(&r, IC_CORR, cb, num);
 	x->ext.n = 0;
@@ -701,6 +697,13 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		x->lts -= x->start_ns;
 	x->lname = clean(x, 5, x->lname, &x->lnamel);
 	x->lcls = line_class(x);
+	/* A host thread's name: "main/3116817" is main. */
+	{
+		const char *sl = memchr(x->lname, '/', x->lnamel);
+
+		x->lthread = sl != NULL ? (size_t)(sl - x->lname) :
+		    x->lnamel;
+	}
 	if (x->pcls == XP_HOST)
 		x->trackl = (size_t)snprintf(x->track, sizeof(x->track),
 		    "%" PRId64, x->lid);

@@ -51,9 +51,11 @@ struct xop {
 	size_t		 namel, displ;
 	int		 decoded;
 	struct xvals	 base;		/* metadata stats */
-	/* From the HLO text: */
+	/* From the HLO text (with the lengths of what each event takes): */
 	char		*in_shapes, *in_dtypes, *out_shapes, *out_dtypes;
 	char		*layout, *in_layout, *changes, *opcode;
+	size_t		 in_shapesl, in_dtypesl, out_shapesl, out_dtypesl;
+	size_t		 opcodel;
 	char		*ext;		/* the ext keys of the op's own stats */
 	size_t		 extl;
 	int		 has_ext;
