@@ -358,16 +358,16 @@ kernel_query(struct adb *a, int pmu)
 static int
 kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 {
+	int64_t v;
 	int i;
 
 	rec_start(a, IK_KERNEL);
 	if (sq_times(a->q, st, K_TS, "TASK", 0, &a->r) != 0)
 		return 0;
-	if (!SQ_NULL(st, K_DEV))
-		a->r.dev = sqlite3_column_int64(st, K_DEV);
-	if (!SQ_NULL(st, K_STREAM))
-		sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
-		    sqlite3_column_int64(st, K_STREAM));
+	if (sq_int(st, K_DEV, &v))
+		a->r.dev = v;
+	if (sq_int(st, K_STREAM, &v))
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v);
 	set_str(a, st, K_NAME, IC_NAME);
 	set_str(a, st, K_TYPE, IC_TYPE);
 	set_str(a, st, K_CORE, IC_CORE);
@@ -381,7 +381,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 		    (size_t)sqlite3_column_bytes(st, K_PMU));
 	sink_add(a->q->sink, a->q->src, &a->r);
 	/* The launch's flow ends at the task (trace_view's HostToDevice). */
-	if (!SQ_NULL(st, K_CONN)) {
+	if (sq_int(st, K_CONN, &v)) {
 		int64_t ts = a->r.ts, dev = a->r.dev;
 		const char *track = a->r.v[IC_TRACK];
 		size_t tl = a->r.len[IC_TRACK];
@@ -395,8 +395,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
 		a->r.v[IC_TYPE] = "f";
 		a->r.len[IC_TYPE] = 1;
-		sq_set_i64(&a->r, IC_CORR, a->corrbuf,
-		    sqlite3_column_int64(st, K_CONN));
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
 		sink_add(a->q->sink, a->q->src, &a->r);
 	}
 	return 1;
@@ -589,11 +588,12 @@ api_prefix(int64_t type)
 static void
 set_tid(struct adb *a, sqlite3_stmt *st, int i)
 {
+	int64_t v;
 	uint64_t g;
 
-	if (SQ_NULL(st, i))
+	if (!sq_int(st, i, &v))
 		return;
-	g = (uint64_t)sqlite3_column_int64(st, i);
+	g = (uint64_t)v;
 	sq_set_i64(&a->r, IC_TRACK, a->trackbuf, (int64_t)(g & 0xffffffffu));
 	sq_set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
 }
@@ -626,7 +626,7 @@ cann_api(struct adb *a)
 	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	const char *pre, *s;
-	int64_t n = 0;
+	int64_t n = 0, type;
 	size_t len, pl;
 	int r, conn = 0;
 
@@ -658,8 +658,7 @@ cann_api(struct adb *a)
 			continue;
 		set_tid(a, st, 3);
 		s = sq_col_str(q, st, 4, &len);
-		pre = SQ_NULL(st, 2) ? NULL :
-		    api_prefix(sqlite3_column_int64(st, 2));
+		pre = sq_int(st, 2, &type) ? api_prefix(type) : NULL;
 		if (s != NULL && pre != NULL) {
 			pl = strlen(pre);
 			if (a->namecap < pl + len + 2) {

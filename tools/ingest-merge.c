@@ -88,7 +88,7 @@ run_fill(const struct sink *sk, struct sink_run *h)
 			const struct sink_rec *sr = (const void *)(h->buf +
 			    h->bufpos);
 
-			need = SINK_REC_SIZE(sr->textlen);
+			need = sink_rec_size(sr);
 			if (have >= need) {
 				h->cur = sr;
 				return 1;
@@ -146,7 +146,7 @@ run_next_raw(struct sink *sk, struct sink_run *h)
 
 		if (!r->inmem) {
 			if (h->cur != NULL) {
-				h->bufpos += SINK_REC_SIZE(h->cur->textlen);
+				h->bufpos += sink_rec_size(h->cur);
 				h->cur = NULL;
 			}
 			if (run_fill(sk, h))
@@ -161,7 +161,7 @@ run_next_raw(struct sink *sk, struct sink_run *h)
 			/* A run in order: its span, less timeless records. */
 			while (h->pos < r->aend) {
 				sr = (const void *)(sk->arena + h->pos);
-				h->pos += SINK_REC_SIZE(sr->textlen);
+				h->pos += sink_rec_size(sr);
 				if (sr->ts != IREC_NO_TS) {
 					h->cur = sr;
 					return 1;
@@ -367,7 +367,7 @@ merge_group(struct sink *sk, const size_t *heads, size_t n)
 	merged.foff = sk->spill_len;
 	merge_start_from(sk, heads, n);
 	while ((sr = sink_merge_top(sk)) != NULL) {
-		size_t sz = SINK_REC_SIZE(sr->textlen);
+		size_t sz = sink_rec_size(sr);
 
 		if (fwrite(sr, 1, sz, sk->spill) != sz)
 			diag_errno(EXIT_BAD, "temporary file");

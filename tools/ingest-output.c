@@ -29,7 +29,7 @@ resolve_kind(const struct sink *sk, const struct sink_rec *sr)
 	if (sr->kind != IK_DEFER)
 		return sr->kind;
 	for (i = 0; i < s->nprocs; i++) {
-		if (s->procs[i].pid != sr->pid)
+		if (s->procs[i].pid != sink_rec_pid(sr))
 			continue;
 		switch (s->procs[i].cls) {
 		case SINK_PC_DEVICE:
@@ -53,8 +53,8 @@ resolve_dev(const struct sink *sk, const struct sink_rec *sr)
 
 	if (s->rank >= 0)
 		return s->rank;
-	if (sr->dev != IREC_DEV_SRC)
-		return sr->dev;
+	if (sr->flags & SR_DEV)
+		return sink_rec_dev(sr);
 	return s->lone_dev >= 0 ? s->lone_dev : 0;
 }
 
@@ -143,24 +143,37 @@ write_preamble(const struct sink *sk, struct tsvw *w, int64_t origin,
 	tsvw_header(w, ingest_colnames, IC_NCOLS);
 }
 
+/*
+ * A record's line, built in place in the writer's buffer: the kind, the
+ * four numbers around the text the sink stored already escaped, and
+ * nothing computed twice.  The longest: the kind, five numbers of at
+ * most TSV_I64_MAX bytes, the text, six separators.
+ */
 static void
 write_record(const struct sink *sk, struct tsvw *w, const struct sink_rec *sr,
     int kind, int64_t origin)
 {
+	char *p = tsvw_reserve(w, sk->kindlen[kind] + 5 * TSV_I64_MAX +
+	    sr->textlen + 6), *o = p;
+
 	/* Kind names are plain words: no escaping, length known. */
-	tsvw_raw(w, ingest_kindnames[kind], sk->kindlen[kind]);
-	if (sr->ts == IREC_NO_TS)
-		tsvw_empty(w);
-	else
-		tsvw_i64(w, sink_abs_ts(sk, sr) - origin);
-	if (sr->has_dur)
-		tsvw_i64(w, sr->dur);
-	else
-		tsvw_empty(w);
-	tsvw_i64(w, resolve_dev(sk, sr));
-	tsvw_raw(w, (const char *)(sr + 1), sr->textlen);
-	tsvw_i64(w, sr->src);
-	tsvw_end(w);
+	memcpy(o, ingest_kindnames[kind], sk->kindlen[kind]);
+	o += sk->kindlen[kind];
+	*o++ = '\t';
+	if (sr->ts != IREC_NO_TS)
+		o += tsv_i64(o, sink_abs_ts(sk, sr) - origin);
+	*o++ = '\t';
+	if (sr->flags & SR_DUR)
+		o += tsv_i64(o, sink_rec_dur(sr));
+	*o++ = '\t';
+	o += tsv_i64(o, resolve_dev(sk, sr));
+	*o++ = '\t';
+	memcpy(o, sink_rec_text(sr), sr->textlen);
+	o += sr->textlen;
+	*o++ = '\t';
+	o += tsv_i64(o, sr->src);
+	*o++ = '\n';
+	tsvw_commit(w, (size_t)(o - p));
 }
 
 /* Count a record into its source's inventory. */
@@ -180,7 +193,7 @@ tally(struct sink *sk, const struct sink_rec *sr, int kind)
 	t = sink_abs_ts(sk, sr);
 	if (t < s->first)
 		s->first = t;
-	t += sr->has_dur ? sr->dur : 0;
+	t += sink_rec_dur(sr);
 	if (t > s->last)
 		s->last = t;
 }

@@ -130,7 +130,7 @@ unsort(struct sink *sk)
 		if (sr->ts != IREC_NO_TS)
 			offsets_add(&sk->cur_index, &sk->cur_count,
 			    &sk->cur_cap, sk->last_count, p);
-		p += SINK_REC_SIZE(sr->textlen);
+		p += sink_rec_size(sr);
 	}
 	sk->cur_sorted = 0;
 }
@@ -292,7 +292,7 @@ spill_span(struct sink *sk, const unsigned char *base,
 
 	while (r->mixed && p < r->aend) {
 		const struct sink_rec *sr = (const void *)(base + p);
-		size_t sz = SINK_REC_SIZE(sr->textlen);
+		size_t sz = sink_rec_size(sr);
 
 		if (sr->ts == IREC_NO_TS) {
 			spill_write(sk, base + from, p - from);
@@ -323,7 +323,7 @@ spill_work(void *arg)
 				const struct sink_rec *sr = (const void *)
 				    (j->base + r->index[k]);
 
-				spill_write(sk, sr, SINK_REC_SIZE(sr->textlen));
+				spill_write(sk, sr, sink_rec_size(sr));
 			}
 		}
 		r->flen = sk->spill_len - r->foff;

@@ -321,6 +321,43 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 	return n;
 }
 
+/* The header of R's record, and in *EXTRA the numbers after it. */
+static void
+make_header(const struct irec *r, uint32_t src, struct sink_rec *h,
+    int64_t *extra, size_t *nextra)
+{
+	size_t n = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->ts = r->ts;
+	h->src = src;
+	h->kind = (uint8_t)r->kind;
+	if (r->has_dur) {
+		h->flags |= SR_DUR;
+		if (r->dur >= 0 && r->dur <= UINT32_MAX)
+			h->dur = (uint32_t)r->dur;
+		else {
+			h->flags |= SR_DUR64;
+			extra[n++] = r->dur;
+		}
+	}
+	if (r->dev != IREC_DEV_SRC) {
+		h->flags |= SR_DEV;
+		if (r->dev >= 0 && r->dev <= UINT16_MAX)
+			h->dev = (uint16_t)r->dev;
+		else {
+			h->flags |= SR_DEV64;
+			extra[n++] = r->dev;
+		}
+	}
+	/* The pid decides a deferred kind (a trace_view process). */
+	if (r->kind == IK_DEFER) {
+		h->flags |= SR_PID;
+		extra[n++] = r->pid;
+	}
+	*nextra = n;
+}
+
 /*
  * Store R in the arena.  Its text is rendered in place when even fully
  * escaped it would fit, and through textbuf otherwise, so that the arena
@@ -330,38 +367,36 @@ void
 sink_add(struct sink *sk, int src, const struct irec *r)
 {
 	struct sink_source *s = &sk->srcs[src];
-	size_t need = text_bound(r), tl, sz, nbad = 0;
-	struct sink_rec *sr;
+	struct sink_rec h, *sr;
+	int64_t extra[3];
+	size_t need = text_bound(r), tl, sz, nbad = 0, nextra, hl;
+	char *text;
 
-	if (sk->arena_len + SINK_REC_SIZE(need) <= sk->arena_cap) {
-		sr = (struct sink_rec *)(void *)(sk->arena + sk->arena_len);
-		tl = render_text(sk, r, (char *)(sr + 1), &nbad);
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	if (sk->arena_len + ((hl + need + 7) & ~(size_t)7) <= sk->arena_cap) {
+		text = (char *)sk->arena + sk->arena_len + hl;
+		tl = render_text(sk, r, text, &nbad);
 	} else {
 		if (need > sk->textcap) {
 			sk->textcap = need + need / 2;
 			sk->textbuf = xrealloc(sk->textbuf, sk->textcap);
 		}
 		tl = render_text(sk, r, sk->textbuf, &nbad);
-		sr = NULL;
+		text = NULL;
 	}
 	s->utf8_fixed += nbad;
 	if (tl > UINT32_MAX)
 		diag_err(EXIT_BAD, "%s: record too large", s->path);
-	sz = SINK_REC_SIZE(tl);
-	if (sr == NULL) {
-		sr = (struct sink_rec *)sink_arena_reserve(sk, (uint32_t)src,
-		    sz);
-		memcpy(sr + 1, sk->textbuf, tl);
+	h.textlen = (uint32_t)tl;
+	sz = sink_rec_size(&h);
+	if (text == NULL) {
+		text = (char *)sink_arena_reserve(sk, (uint32_t)src, sz) + hl;
+		memcpy(text, sk->textbuf, tl);
 	}
-	memset(sr, 0, sizeof(*sr));
-	sr->ts = r->ts;
-	sr->dur = r->dur;
-	sr->dev = r->dev;
-	sr->pid = r->pid;
-	sr->src = (uint32_t)src;
-	sr->textlen = (uint32_t)tl;
-	sr->kind = (uint8_t)r->kind;
-	sr->has_dur = (uint8_t)(r->has_dur != 0);
+	sr = (struct sink_rec *)(void *)(sk->arena + sk->arena_len);
+	memcpy(sr, &h, sizeof(h));
+	memcpy(sr + 1, extra, 8 * nextra);
 	sink_run_add(sk, (uint32_t)src, r->ts);
 	sk->arena_len += sz;
 	if (r->ts != IREC_NO_TS) {

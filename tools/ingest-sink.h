@@ -18,21 +18,74 @@
 
 #include "ingest.h"
 
-/* A stored record: this header, then TEXTLEN bytes, padded to 8. */
+/*
+ * A stored record: this header, the numbers that do not fit it (an int64
+ * each, in the order of the flags below), then TEXTLEN bytes of text, the
+ * columns already escaped, padded to 8.  Most records need the header
+ * only: every byte here is written to the spill file and read back.
+ */
 struct sink_rec {
 	int64_t		 ts;
-	int64_t		 dur;
-	int64_t		 dev;
-	int64_t		 pid;
 	uint32_t	 src;
 	uint32_t	 textlen;
+	uint32_t	 dur;		/* SR_DUR without SR_DUR64 */
+	uint16_t	 dev;		/* SR_DEV without SR_DEV64 */
 	uint8_t		 kind;
-	uint8_t		 has_dur;
-	uint8_t		 pad[6];
+	uint8_t		 flags;
 };
 
-#define SINK_REC_SIZE(textlen) \
-	((sizeof(struct sink_rec) + (textlen) + 7) & ~(size_t)7)
+#define SR_DUR		0x01	/* it has a duration */
+#define SR_DUR64	0x02	/* in an int64 after the header */
+#define SR_DEV		0x04	/* its own dev, not the source's rank */
+#define SR_DEV64	0x08	/* in an int64 after the header */
+#define SR_PID		0x10	/* an int64 pid follows (IK_DEFER) */
+
+static inline size_t
+sink_rec_nextra(unsigned flags)
+{
+	return !!(flags & SR_DUR64) + !!(flags & SR_DEV64) +
+	    !!(flags & SR_PID);
+}
+
+static inline size_t
+sink_rec_size(const struct sink_rec *sr)
+{
+	return (sizeof(*sr) + 8 * sink_rec_nextra(sr->flags) + sr->textlen +
+	    7) & ~(size_t)7;
+}
+
+static inline const char *
+sink_rec_text(const struct sink_rec *sr)
+{
+	return (const char *)(sr + 1) + 8 * sink_rec_nextra(sr->flags);
+}
+
+static inline int64_t
+sink_rec_dur(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_DUR))
+		return 0;
+	return sr->flags & SR_DUR64 ? ((const int64_t *)(sr + 1))[0] :
+	    sr->dur;
+}
+
+static inline int64_t
+sink_rec_dev(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_DEV))
+		return IREC_DEV_SRC;
+	return sr->flags & SR_DEV64 ?
+	    ((const int64_t *)(sr + 1))[!!(sr->flags & SR_DUR64)] : sr->dev;
+}
+
+static inline int64_t
+sink_rec_pid(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_PID))
+		return 0;
+	return ((const int64_t *)(sr + 1))[!!(sr->flags & SR_DUR64) +
+	    !!(sr->flags & SR_DEV64)];
+}
 
 /* What an Ascend trace_view process holds, from its name. */
 enum sink_pclass {

@@ -423,10 +423,12 @@ sq_str(const struct sqdb *q, int64_t id, size_t *len)
 const char *
 sq_col_str(const struct sqdb *q, sqlite3_stmt *st, int i, size_t *len)
 {
+	int64_t id;
+
 	*len = 0;
-	if (SQ_NULL(st, i))
+	if (!sq_int(st, i, &id))
 		return NULL;
-	return sq_str(q, sqlite3_column_int64(st, i), len);
+	return sq_str(q, id, len);
 }
 
 /* ---- helpers of the readers ---- */
@@ -473,15 +475,16 @@ sq_times(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
     int open_end, struct irec *r)
 {
 	int64_t s, e;
+	int has_s = sq_int(st, i, &s), has_e = sq_int(st, i + 1, &e);
 
-	if (SQ_NULL(st, i) || (!open_end && SQ_NULL(st, i + 1))) {
+	if (!has_s || (!open_end && !has_e)) {
 		sink_skip(q->sink, q->src, open_end ?
 		    "row without a start time" :
 		    "row without a start or end time");
 		return -1;
 	}
-	s = sqlite3_column_int64(st, i);
-	e = SQ_NULL(st, i + 1) ? s : sqlite3_column_int64(st, i + 1);
+	if (!has_e)
+		e = s;
 	if (e < s || s == INT64_MIN) {
 		char why[96];
 

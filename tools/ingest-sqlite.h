@@ -68,6 +68,16 @@ const char *sq_col_str(const struct sqdb *, sqlite3_stmt *, int,
 	    size_t *);
 /* Whether column I of the current row is NULL. */
 #define SQ_NULL(st, i)	(sqlite3_column_type((st), (i)) == SQLITE_NULL)
+/*
+ * Column I as an integer in *V: 0 when it is NULL, else 1.  One call to
+ * SQLite for every value but 0, where SQ_NULL and the value are two.
+ */
+static inline int
+sq_int(sqlite3_stmt *st, int i, int64_t *v)
+{
+	*v = sqlite3_column_int64(st, i);
+	return *v != 0 || sqlite3_column_type(st, i) != SQLITE_NULL;
+}
 
 /* SQL text under construction, grown as needed. */
 struct sqlbuf {
