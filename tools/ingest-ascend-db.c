@@ -52,6 +52,8 @@ struct adb {
 	int64_t		 prev_end;	/* of the device task before */
 	int		 have_prev;
 	const char	*api;		/* CANN_API or API */
+	uint64_t	*launched;	/* TASK's connection ids, as bits */
+	size_t		 nlaunched;	/* words */
 };
 
 /* Whether S (LEN bytes) is the text export's absent value. */
@@ -602,12 +604,76 @@ set_tid(struct adb *a, const struct sqrow *row, int i)
 /*
  * The connection ids of TASK, for the calls that launched a task: TASK
  * has no index on them, and a lookup per call would scan it per call.
- * One pass puts them in a temporary table keyed by id, on the
- * connection that runs the calls' query (ingest-sqpf.c).
+ * They are counters from 0 in every file seen: one pass sets their bits
+ * in a bitmap (LAUNCHED_MAX ids at most, 8 MiB), and a call's is a bit
+ * test.  Where they are not (an id out of that range, or not an
+ * integer, or the calls' column not of INTEGER affinity, where SQLite's
+ * comparison of the two would convert), they go to a temporary table
+ * keyed by id that the calls' query looks up, on the connection that
+ * runs it (ingest-sqpf.c), as SQLite would compare them.
  */
+#define LAUNCHED_MAX	((int64_t)1 << 26)
+
 static const char launched_setup[] = "CREATE TEMP TABLE prof_conn (id "
     "INTEGER PRIMARY KEY); INSERT OR IGNORE INTO temp.prof_conn SELECT "
     "connectionId FROM TASK WHERE connectionId IS NOT NULL";
+
+/* The bitmap of TASK's connection ids, or 0 (and none) where it cannot
+ * stand for the table. */
+static int
+launched_bits(struct adb *a)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	size_t need;
+	int r, t;
+
+	if (!sq_col_integer(a->q, a->api, "connectionId") ||
+	    sqlite3_prepare_v2(a->q->db, "SELECT connectionId FROM TASK "
+	    "WHERE connectionId IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		t = sqlite3_column_type(st, 0);
+		id = sqlite3_column_int64(st, 0);
+		if (t != SQLITE_INTEGER || id < 0 || id >= LAUNCHED_MAX)
+			break;
+		if ((size_t)(id / 64) >= a->nlaunched) {
+			need = (size_t)(id / 64) + 1;
+			need = need > 2 * a->nlaunched ? need : 2 * a->nlaunched;
+			a->launched = xreallocarray(a->launched, need,
+			    sizeof(*a->launched));
+			memset(a->launched + a->nlaunched, 0,
+			    (need - a->nlaunched) * sizeof(*a->launched));
+			a->nlaunched = need;
+		}
+		a->launched[id / 64] |= (uint64_t)1 << (id % 64);
+	}
+	sqlite3_finalize(st);
+	if (r == SQLITE_DONE)
+		return 1;
+	/* The table then says what it makes of them, errors included. */
+	free(a->launched);
+	a->launched = NULL;
+	a->nlaunched = 0;
+	return 0;
+}
+
+/* Whether the call of ROW launched a task (bitmap or query's answer). */
+static int
+launched(const struct adb *a, const struct sqrow *row, int bits)
+{
+	int64_t id;
+
+	if (!bits)
+		return sqr_int(row, 6, &id) && id != 0;
+	/* INTEGER affinity: an id that is no integer equals no rowid. */
+	if ((row->st != NULL ? sqlite3_column_type(row->st, 5) :
+	    row->c[5].type) != SQLITE_INTEGER)
+		return 0;
+	(void)sqr_int(row, 5, &id);
+	return id >= 0 && (size_t)(id / 64) < a->nlaunched &&
+	    (a->launched[id / 64] >> (id % 64) & 1);
+}
 
 static int
 cann_api(struct adb *a)
@@ -619,7 +685,7 @@ cann_api(struct adb *a)
 	const char *pre, *s;
 	int64_t n = 0, type, v;
 	size_t len, pl;
-	int r, conn = 0;
+	int r, conn = 0, bits = 0;
 
 	if ((a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
 	    sq_has_table(q, "API") ? "API" : NULL) == NULL ||
@@ -631,13 +697,16 @@ cann_api(struct adb *a)
 	sq_sql_col(q, &b, a->api, "a", "type");
 	sq_sql_col(q, &b, a->api, "a", "globalTid");
 	sq_sql_col(q, &b, a->api, "a", "name");
-	if (conn)
+	if (conn && (bits = launched_bits(a)))
+		sq_sql(&b, ", a.connectionId, 0");
+	else if (conn)
 		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
 		    "temp.prof_conn c WHERE c.id = a.connectionId)");
 	else
 		sq_sql(&b, ", NULL, 0");
 	sq_sql(&b, " FROM %s a", a->api);
-	pf = sqpf_open(q, conn ? launched_setup : NULL, "TASK", b.s, a->api);
+	pf = sqpf_open(q, conn && !bits ? launched_setup : NULL, "TASK", b.s,
+	    a->api);
 	free(b.s);
 	if (pf == NULL)
 		return -1;
@@ -666,7 +735,7 @@ cann_api(struct adb *a)
 		sink_add(q->sink, q->src, &a->r);
 		n++;
 		/* A call that launched device tasks starts their flow. */
-		if (sqr_int(&row, 6, &v) && v != 0) {
+		if (launched(a, &row, bits)) {
 			a->r.kind = IK_FLOW;
 			a->r.has_dur = 0;
 			a->r.dur = 0;
@@ -902,6 +971,7 @@ ingest_ascend_db(struct sqdb *q)
 	free(a.steps);
 	free(a.pmubuf);
 	free(a.namebuf);
+	free(a.launched);
 	return rc;
 }
 

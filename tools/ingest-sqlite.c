@@ -263,6 +263,26 @@ sq_has_col(struct sqdb *q, const char *t, const char *c)
 	return r;
 }
 
+int
+sq_col_integer(struct sqdb *q, const char *t, const char *c)
+{
+	sqlite3_stmt *st;
+	const char *type;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(q->db, "SELECT type FROM pragma_table_info(?) "
+	    "WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c, -1, SQLITE_STATIC);
+	/* SQLite's rule: a declared type holding "INT" is INTEGER. */
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (type = (const char *)sqlite3_column_text(st, 0)) != NULL)
+		r = strcasestr(type, "INT") != NULL;
+	sqlite3_finalize(st);
+	return r;
+}
+
 const char *
 sq_col_any(struct sqdb *q, const char *t, const char *const *names)
 {

@@ -51,6 +51,8 @@ int	 sq_connect(const char *, sqlite3 **);
 int	 sq_has_table(const struct sqdb *, const char *);
 /* Whether table T has column C. */
 int	 sq_has_col(struct sqdb *, const char *, const char *);
+/* Whether column C of table T has INTEGER affinity (its declared type). */
+int	 sq_col_integer(struct sqdb *, const char *, const char *);
 /* The first of the NULL-ended column names that T has, or NULL. */
 const char *sq_col_any(struct sqdb *, const char *, const char *const *);
 /*
