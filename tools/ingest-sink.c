@@ -26,6 +26,7 @@
 
 #include "diag.h"
 #include "ingest-sink.h"
+#include "simd.h"
 #include "tsv.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -254,7 +255,28 @@ plain_copy(const char *s, size_t n, char *out)
 	uint64_t a, b;
 	uint32_t a4, b4;
 	size_t j;
+#ifdef PROF_SSE2
+	/* Signed bytes: above ASCII are negative, so under 0x20 too. */
+	const __m128i ctl = _mm_set1_epi8(0x20), bsl = _mm_set1_epi8('\\');
+	__m128i v;
 
+	if (n >= 16) {
+		for (j = 0; j + 16 < n; j += 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, ctl),
+			    _mm_cmpeq_epi8(v, bsl))) != 0)
+				return 0;
+			_mm_storeu_si128((__m128i *)(void *)(out + j), v);
+		}
+		v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (s + n - 16));
+		if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, ctl),
+		    _mm_cmpeq_epi8(v, bsl))) != 0)
+			return 0;
+		_mm_storeu_si128((__m128i *)(void *)(out + n - 16), v);
+		return 1;
+	}
+#endif
 	if (n >= 8) {
 		for (j = 0; j + 8 < n; j += 8) {
 			memcpy(&a, s + j, 8);
