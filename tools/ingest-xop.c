@@ -23,7 +23,7 @@ static const char *const statnames[XS_N] = {
 	"hlo_module", "program_id", "correlation_id", "step_num", "group_id",
 	"device_type_string", "profile_start_time", "memcpy_details", "name",
 	"memory_size", "device_vendor", "peak_teraflops_per_second",
-	"peak_hbm_bw_gigabytes_per_second"
+	"peak_hbm_bw_gigabytes_per_second", "device_ordinal"
 };
 
 /* A wire error inside table data: remembered for the diagnostic. */
