@@ -96,14 +96,17 @@ run_fill(const struct sink *sk, struct sink_run *h)
 		}
 		if (h->fread_off >= h->fend)
 			return (h->cur = NULL, 0);
-		memmove(h->buf, h->buf + h->bufpos, have);
-		h->bufpos = 0;
-		h->buflen = have;
+		/* The buffer is made at the first read (or grown for one
+		 * record larger than it), and keeps what it holds. */
 		if (need > h->bufcap || h->buf == NULL) {
 			if (need > h->bufcap)
 				h->bufcap = need;
 			h->buf = xrealloc(h->buf, h->bufcap);
 		}
+		if (have > 0)
+			memmove(h->buf, h->buf + h->bufpos, have);
+		h->bufpos = 0;
+		h->buflen = have;
 		{
 			size_t want = h->bufcap - have;
 			ssize_t got;

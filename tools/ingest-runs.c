@@ -151,7 +151,7 @@ sink_run_add(struct sink *sk, uint32_t src, int64_t ts)
 	}
 	if (sk->cur_ntimed == 0) {
 		sk->cur_sorted = 1;
-		sk->cur_first = sk->cur_min = sk->cur_max = ts;
+		sk->cur_min = sk->cur_max = ts;
 	}
 	if (!sk->cur_sorted)
 		offsets_add(&sk->cur_index, &sk->cur_count, &sk->cur_cap,
@@ -211,8 +211,8 @@ sink_close_run(struct sink *sk, uint32_t src)
 		r = new_run(sk, src);
 		r->count = sk->cur_ntimed;
 		r->sorted = sk->cur_sorted;
-		r->first = r->sorted ? sk->cur_first : sk->cur_min;
-		r->last = r->sorted ? sk->cur_last : sk->cur_max;
+		r->first = sk->cur_min;
+		r->last = sk->cur_max;
 		r->mixed = sk->cur_tcount > 0;
 		/* Sorted later: by the spill thread, or before the merge. */
 		if (!r->sorted) {

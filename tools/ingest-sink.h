@@ -144,7 +144,7 @@ struct sink_run {
 	off_t		 flen;
 	/* The chain (see sink_chains()): the next run of it, or 0. */
 	size_t		 next;
-	int		 cont;		/* the run before it in a chain */
+	int		 cont;		/* it continues the timed run before */
 	/* Merge cursor, kept in a chain's first run. */
 	size_t		 at;		/* the run being read */
 	size_t		 pos;		/* index or arena position in it */
@@ -175,7 +175,7 @@ struct sink {
 	 */
 	int		 cur_sorted;
 	size_t		 cur_ntimed;
-	int64_t		 cur_first, cur_last, cur_min, cur_max;
+	int64_t		 cur_last, cur_min, cur_max;
 	size_t		*cur_index;
 	size_t		 cur_count, cur_cap;
 	size_t		 last_count;	/* the last sort's size, a guess */
