@@ -26,7 +26,8 @@ timing_init() {
 now_ns() { date +%s%N; }
 
 # measure OUT CMD...: run CMD (stdout to /dev/null, stderr to $tmp/err) and
-# append "seconds rss_kib" to OUT.  Returns CMD's exit status.
+# append "seconds rss_kib cpu_seconds" to OUT (CPU: user + system, of every
+# thread; "-" without GNU time).  Returns CMD's exit status.
 measure() {
 	out=$1
 	shift
@@ -34,17 +35,18 @@ measure() {
 	if [ "$have_time" = 1 ]; then
 		t0=0
 		[ "$have_ns" = 1 ] && t0=$(now_ns)
-		/usr/bin/time -f '%e %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+		/usr/bin/time -f '%e %M %U %S' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" || rc=$?
 		t1=0
 		[ "$have_ns" = 1 ] && t1=$(now_ns)
 		# GNU time writes "Command exited with non-zero status N" first.
 		tail -n 1 "$tmp/t" | awk -v t0="$t0" -v t1="$t1" -v ns="$have_ns" '
-			{ s = ns ? (t1 - t0) / 1e9 : $1; printf "%.4f %s\n", s, $2 }' >>"$out"
+			{ s = ns ? (t1 - t0) / 1e9 : $1
+			  printf "%.4f %s %.2f\n", s, $2, $3 + $4 }' >>"$out"
 	else
 		t0=$(now_ns)
 		"$@" >/dev/null 2>"$tmp/err" || rc=$?
 		t1=$(now_ns)
-		awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.4f -\n", (t1 - t0) / 1e9 }' >>"$out"
+		awk -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.4f - -\n", (t1 - t0) / 1e9 }' >>"$out"
 	fi
 	return $rc
 }
@@ -53,6 +55,8 @@ measure() {
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # range FILE: "min-max" of the first column.
 range() { sort -n "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f\n", lo, hi }'; }
+# median3 FILE: median of the third column (CPU seconds), or "-".
+median3() { awk '$3 != "-" { print $3 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # maxcol2 FILE: the largest second column (peak RSS over the runs), or "-".
 maxcol2() { awk '$2 != "-" && $2 > m { m = $2 } END { print m ? m : "-" }' "$1"; }
 

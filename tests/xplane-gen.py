@@ -11,6 +11,9 @@ KIND:
             sub-ns times as TPU files have them
   gpu       a GPU stream and the host thread that launched its kernels
             (correlation ids, stats on the events as JAX on ROCm writes)
+  hostdev   two TPUs and the host's runtime calls that name one by
+            device_ordinal (DoEnqueueProgram, CompleteCallbacks), one whose
+            ordinal is no plane's (a transfer), and one that names none
   wiretype  tpu, with an event's offset_ps written as a length
   pastend   tpu, with an event whose length runs past its line
   riegeli   the first 64 bytes of a Riegeli/records file, then junk
@@ -223,6 +226,32 @@ def gpu_planes():
     return [g, idle, h, env]
 
 
+def hostdev_planes():
+    planes = []
+    for n in (0, 1):
+        d = Plane("/device:TPU:%d" % n)
+        d.op(1, "fusion.%d" % n, hlo_category="convolution fusion")
+        d.line(2, "XLA Ops", 0, [d.event(1, 2000000 + n * 1000, 500000)])
+        planes.append(d)
+    h = Plane("/host:CPU")
+    h.op(1, "DoEnqueueProgram")
+    h.op(2, "CompleteCallbacks")
+    h.op(3, "tpu::System::TransferToDevice")
+    h.op(4, "PjitFunction(step)")
+    h.line(9, "tfrt-non-blocking-queue/9", 212990, [
+        h.event(1, 1000000, 100000, device_ordinal=0, core_type=0),
+        h.event(1, 1100000, 100000, device_ordinal=1, core_type=0)])
+    h.line(10, "switchto-default-SDomainT/10", 212990, [
+        h.event(2, 3000000, 50000, device_ordinal=1, core_type=0)])
+    h.line(11, "pjrt-tpu-tasks/11", 212990, [
+        h.event(3, 500000, 200000, device_ordinal=6),
+        h.event(4, 600000, 2000000)])
+    env = Plane("Task Environment")
+    env.stats.append(ld(6, env.stat("profile_start_time",
+                                    1741722099081044120)))
+    return planes + [h, env]
+
+
 def space(planes):
     return b"".join(p.encode() for p in planes) + ld(4, "tw003")
 
@@ -239,6 +268,9 @@ def main():
         return
     if kind == "gpu":
         open(out, "wb").write(space(gpu_planes()))
+        return
+    if kind == "hostdev":
+        open(out, "wb").write(space(hostdev_planes()))
         return
     b = space(tpu_planes())
     if kind == "pastend":

@@ -52,6 +52,8 @@ struct adb {
 	int64_t		 prev_end;	/* of the device task before */
 	int		 have_prev;
 	const char	*api;		/* CANN_API or API */
+	uint64_t	*launched;	/* TASK's connection ids, as bits */
+	size_t		 nlaunched;	/* words */
 };
 
 /* Whether S (LEN bytes) is the text export's absent value. */
@@ -64,10 +66,10 @@ absent(const char *s, size_t len)
 
 /* Set column IC from string id column I, as kernel_details.csv has it. */
 static int
-set_str(struct adb *a, sqlite3_stmt *st, int i, int ic)
+set_str(struct adb *a, const struct sqrow *row, int i, int ic)
 {
 	size_t len;
-	const char *s = sq_col_str(a->q, st, i, &len);
+	const char *s = sq_col_str(a->q, row, i, &len);
 
 	if (absent(s, len))
 		return 0;
@@ -184,30 +186,19 @@ count_rows(struct sqdb *q, const char *t)
 }
 
 static int
-prepare_pmu(struct adb *a)
+has_pmu(struct adb *a)
 {
-	char *err = NULL;
-
-	if (!sq_has_table(a->q, "TASK_PMU_INFO") ||
-	    !sq_has_col(a->q, "TASK_PMU_INFO", "globalTaskId") ||
-	    !sq_has_col(a->q, "TASK_PMU_INFO", "name") ||
-	    !sq_has_col(a->q, "TASK_PMU_INFO", "value"))
-		return 0;
-	if (sqlite3_exec(a->q->db, "CREATE TEMP TABLE prof_pmu (id INTEGER "
-	    "PRIMARY KEY, txt TEXT); INSERT INTO temp.prof_pmu SELECT "
-	    "globalTaskId, group_concat(name || ':' || value, ',') FROM "
-	    "TASK_PMU_INFO WHERE globalTaskId IS NOT NULL GROUP BY "
-	    "globalTaskId", NULL, NULL, &err) != SQLITE_OK) {
-		diag_at(a->q->where, 0, "table TASK_PMU_INFO: %s", err);
-		sqlite3_free(err);
-		a->q->failed = 1;
-		return -1;
-	}
-	/* Its rows are counted for -i only: a scan of the largest table. */
-	sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
-	    count_rows(a->q, "TASK_PMU_INFO") : -1, "PMU counters");
-	return 1;
+	return sq_has_table(a->q, "TASK_PMU_INFO") &&
+	    sq_has_col(a->q, "TASK_PMU_INFO", "globalTaskId") &&
+	    sq_has_col(a->q, "TASK_PMU_INFO", "name") &&
+	    sq_has_col(a->q, "TASK_PMU_INFO", "value");
 }
+
+/* Made on the connection that runs the kernel query (ingest-sqpf.c). */
+static const char pmu_setup[] = "CREATE TEMP TABLE prof_pmu (id INTEGER "
+    "PRIMARY KEY, txt TEXT); INSERT INTO temp.prof_pmu SELECT "
+    "globalTaskId, group_concat(name || ':' || value, ',') FROM "
+    "TASK_PMU_INFO WHERE globalTaskId IS NOT NULL GROUP BY globalTaskId";
 
 /* Grow the PMU buffer to hold N more bytes after LEN. */
 static char *
@@ -323,7 +314,7 @@ set_pmu(struct adb *a, const char *txt, size_t n)
 enum { K_TS, K_END, K_DEV, K_STREAM, K_NAME, K_TYPE, K_CORE, K_SHAPE,
 	K_CONN = K_SHAPE + 4, K_PMU };
 
-static sqlite3_stmt *
+static struct sqpf *
 kernel_query(struct adb *a, int pmu)
 {
 	struct sqdb *q = a->q;
@@ -332,7 +323,7 @@ kernel_query(struct adb *a, int pmu)
 		"inputShapes", "inputDataTypes", "outputShapes",
 		"outputDataTypes"
 	};
-	sqlite3_stmt *st;
+	struct sqpf *pf;
 	int i;
 
 	sq_sql(&b, "SELECT t.startNs, t.endNs");
@@ -350,38 +341,40 @@ kernel_query(struct adb *a, int pmu)
 		sq_sql(&b, " LEFT JOIN temp.prof_pmu p ON p.id = "
 		    "t.globalTaskId");
 	sq_sql(&b, " ORDER BY t.startNs, t.globalTaskId");
-	st = sq_prepare(q, b.s, "TASK");
+	pf = sqpf_open(q, pmu ? pmu_setup : NULL, "TASK_PMU_INFO", b.s,
+	    "TASK");
 	free(b.s);
-	return st;
+	return pf;
 }
 
 static int
-kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
+kernel_row(struct adb *a, const struct sqrow *row, int pmu)
 {
+	const char *txt;
+	int64_t v;
+	size_t n;
 	int i;
 
 	rec_start(a, IK_KERNEL);
-	if (sq_times(a->q, st, K_TS, "TASK", 0, &a->r) != 0)
+	if (sq_times(a->q, row, K_TS, "TASK", 0, &a->r) != 0)
 		return 0;
-	if (!SQ_NULL(st, K_DEV))
-		a->r.dev = sqlite3_column_int64(st, K_DEV);
-	if (!SQ_NULL(st, K_STREAM))
-		sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
-		    sqlite3_column_int64(st, K_STREAM));
-	set_str(a, st, K_NAME, IC_NAME);
-	set_str(a, st, K_TYPE, IC_TYPE);
-	set_str(a, st, K_CORE, IC_CORE);
+	if (sqr_int(row, K_DEV, &v))
+		a->r.dev = v;
+	if (sqr_int(row, K_STREAM, &v))
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v);
+	set_str(a, row, K_NAME, IC_NAME);
+	set_str(a, row, K_TYPE, IC_TYPE);
+	set_str(a, row, K_CORE, IC_CORE);
 	for (i = 0; i < 4; i++)
-		if (set_str(a, st, K_SHAPE + i, IC_IN_SHAPES + i) && i == 0)
+		if (set_str(a, row, K_SHAPE + i, IC_IN_SHAPES + i) && i == 0)
 			a->shapes = 1;
 	set_step(a, a->r.ts);
 	set_wait(a);
-	if (pmu && !SQ_NULL(st, K_PMU))
-		set_pmu(a, (const char *)sqlite3_column_text(st, K_PMU),
-		    (size_t)sqlite3_column_bytes(st, K_PMU));
+	if (pmu && (txt = sqr_text(row, K_PMU, &n)) != NULL)
+		set_pmu(a, txt, n);
 	sink_add(a->q->sink, a->q->src, &a->r);
 	/* The launch's flow ends at the task (trace_view's HostToDevice). */
-	if (!SQ_NULL(st, K_CONN)) {
+	if (sqr_int(row, K_CONN, &v)) {
 		int64_t ts = a->r.ts, dev = a->r.dev;
 		const char *track = a->r.v[IC_TRACK];
 		size_t tl = a->r.len[IC_TRACK];
@@ -395,8 +388,7 @@ kernel_row(struct adb *a, sqlite3_stmt *st, int pmu)
 		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
 		a->r.v[IC_TYPE] = "f";
 		a->r.len[IC_TYPE] = 1;
-		sq_set_i64(&a->r, IC_CORR, a->corrbuf,
-		    sqlite3_column_int64(st, K_CONN));
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
 		sink_add(a->q->sink, a->q->src, &a->r);
 	}
 	return 1;
@@ -431,16 +423,16 @@ commop_query(struct adb *a)
  * communication, collective or p2p, its group by name).
  */
 static int
-commop_row(struct adb *a, sqlite3_stmt *st)
+commop_row(struct adb *a, const struct sqrow *row)
 {
 	const char *name;
 	size_t nlen;
 
 	rec_start(a, IK_KERNEL);
-	if (sq_times(a->q, st, C_TS, "COMMUNICATION_OP", 0, &a->r) != 0)
+	if (sq_times(a->q, row, C_TS, "COMMUNICATION_OP", 0, &a->r) != 0)
 		return 0;
-	set_str(a, st, C_NAME, IC_NAME);
-	set_str(a, st, C_TYPE, IC_TYPE);
+	set_str(a, row, C_NAME, IC_NAME);
+	set_str(a, row, C_TYPE, IC_TYPE);
 	a->r.v[IC_CORE] = "HCCL";
 	a->r.len[IC_CORE] = 4;
 	set_step(a, a->r.ts);
@@ -464,7 +456,7 @@ commop_row(struct adb *a, sqlite3_stmt *st)
 	    memmem(name, nlen, "ecv", 3) != NULL))
 		a->r.v[IC_TYPE] = "p2p";
 	a->r.len[IC_TYPE] = strlen(a->r.v[IC_TYPE]);
-	set_str(a, st, C_GROUP, IC_GROUP);
+	set_str(a, row, C_GROUP, IC_GROUP);
 	sink_add(a->q->sink, a->q->src, &a->r);
 	return 1;
 }
@@ -472,39 +464,50 @@ commop_row(struct adb *a, sqlite3_stmt *st)
 static int
 device_tasks(struct adb *a)
 {
-	sqlite3_stmt *k = NULL, *c = NULL;
+	sqlite3_stmt *c = NULL;
+	struct sqpf *k = NULL;
+	struct sqrow krow, crow;
 	int rk = 0, rc = 0, pmu = 0;
-	int64_t nk = 0, nc = 0;
+	int64_t nk = 0, nc = 0, kts, cts;
 
 	if (sq_has_table(a->q, "TASK") &&
 	    sq_has_table(a->q, "COMPUTE_TASK_INFO") &&
 	    sq_has_col(a->q, "TASK", "startNs") &&
 	    sq_has_col(a->q, "TASK", "globalTaskId") &&
 	    sq_has_col(a->q, "COMPUTE_TASK_INFO", "globalTaskId")) {
-		if ((pmu = prepare_pmu(a)) < 0)
+		if ((k = kernel_query(a, pmu = has_pmu(a))) == NULL)
 			return -1;
-		if ((k = kernel_query(a, pmu)) == NULL)
-			return -1;
-		rk = sq_step(a->q, k, "TASK");
+		/* Its rows are counted for -i only: a scan of the largest
+		 * table. */
+		if (pmu)
+			sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
+			    count_rows(a->q, "TASK_PMU_INFO") : -1,
+			    "PMU counters");
+		rk = sqpf_next(k, &krow);
 	}
 	if ((c = commop_query(a)) == NULL && a->q->failed) {
-		sqlite3_finalize(k);
+		sqpf_close(k);
 		return -1;
 	}
+	crow.st = c;
+	crow.c = NULL;
 	if (c != NULL)
 		rc = sq_step(a->q, c, "COMMUNICATION_OP");
 	/* Both come in start order: merge them for the wait. */
 	while (rk == 1 || rc == 1) {
-		if (rk == 1 && (rc != 1 || sqlite3_column_int64(k, K_TS) <=
-		    sqlite3_column_int64(c, C_TS))) {
-			nk += kernel_row(a, k, pmu);
-			rk = sq_step(a->q, k, "TASK");
+		if (rk == 1)
+			(void)sqr_int(&krow, K_TS, &kts);
+		if (rc == 1)
+			(void)sqr_int(&crow, C_TS, &cts);
+		if (rk == 1 && (rc != 1 || kts <= cts)) {
+			nk += kernel_row(a, &krow, pmu);
+			rk = sqpf_next(k, &krow);
 		} else {
-			nc += commop_row(a, c);
+			nc += commop_row(a, &crow);
 			rc = sq_step(a->q, c, "COMMUNICATION_OP");
 		}
 	}
-	sqlite3_finalize(k);
+	sqpf_close(k);
 	sqlite3_finalize(c);
 	if (k != NULL) {
 		sq_table(a->q, "COMPUTE_TASK_INFO", nk,
@@ -525,8 +528,9 @@ comm_tasks(struct adb *a)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	sqlite3_stmt *st;
-	int64_t n = 0;
+	struct sqpf *pf;
+	struct sqrow row;
+	int64_t n = 0, v;
 	int r;
 
 	if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
@@ -541,29 +545,27 @@ comm_tasks(struct adb *a)
 	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
 	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
 	    "t.globalTaskId = i.globalTaskId");
-	st = sq_prepare(q, b.s, "COMMUNICATION_TASK_INFO");
+	pf = sqpf_open(q, NULL, NULL, b.s, "COMMUNICATION_TASK_INFO");
 	free(b.s);
-	if (st == NULL)
+	if (pf == NULL)
 		return -1;
-	while ((r = sq_step(q, st, "COMMUNICATION_TASK_INFO")) == 1) {
+	while ((r = sqpf_next(pf, &row)) == 1) {
 		rec_start(a, IK_COMM);
-		if (sq_times(a->q, st, 0, "TASK", 0, &a->r) != 0)
+		if (sq_times(a->q, &row, 0, "TASK", 0, &a->r) != 0)
 			continue;
-		if (!SQ_NULL(st, 2))
-			a->r.dev = sqlite3_column_int64(st, 2);
+		if (sqr_int(&row, 2, &v))
+			a->r.dev = v;
 		/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
-		if (!SQ_NULL(st, 3))
-			sq_set_i64(&a->r, IC_TRACK, a->trackbuf,
-			    sqlite3_column_int64(st, 3) + 1);
-		set_str(a, st, 4, IC_NAME);
-		if (!SQ_NULL(st, 5))
-			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf,
-			    sqlite3_column_int64(st, 5));
-		set_str(a, st, 6, IC_GROUP);
+		if (sqr_int(&row, 3, &v))
+			sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v + 1);
+		set_str(a, &row, 4, IC_NAME);
+		if (sqr_int(&row, 5, &v))
+			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf, v);
+		set_str(a, &row, 6, IC_GROUP);
 		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
-	sqlite3_finalize(st);
+	sqpf_close(pf);
 	sq_table(q, "COMMUNICATION_TASK_INFO", n, "HCCL tasks, joined with "
 	    "TASK");
 	return r;
@@ -587,13 +589,14 @@ api_prefix(int64_t type)
 
 /* globalTid: the pid in the high 32 bits, the tid in the low. */
 static void
-set_tid(struct adb *a, sqlite3_stmt *st, int i)
+set_tid(struct adb *a, const struct sqrow *row, int i)
 {
+	int64_t v;
 	uint64_t g;
 
-	if (SQ_NULL(st, i))
+	if (!sqr_int(row, i, &v))
 		return;
-	g = (uint64_t)sqlite3_column_int64(st, i);
+	g = (uint64_t)v;
 	sq_set_i64(&a->r, IC_TRACK, a->trackbuf, (int64_t)(g & 0xffffffffu));
 	sq_set_i64(&a->r, IC_PID, a->pidbuf, (int64_t)(g >> 32));
 }
@@ -601,22 +604,75 @@ set_tid(struct adb *a, sqlite3_stmt *st, int i)
 /*
  * The connection ids of TASK, for the calls that launched a task: TASK
  * has no index on them, and a lookup per call would scan it per call.
- * One pass puts them in a temporary table keyed by id.
+ * They are counters from 0 in every file seen: one pass sets their bits
+ * in a bitmap (LAUNCHED_MAX ids at most, 8 MiB), and a call's is a bit
+ * test.  Where they are not (an id out of that range, or not an
+ * integer, or the calls' column not of INTEGER affinity, where SQLite's
+ * comparison of the two would convert), they go to a temporary table
+ * keyed by id that the calls' query looks up, on the connection that
+ * runs it (ingest-sqpf.c), as SQLite would compare them.
  */
-static int
-launched(struct adb *a)
-{
-	char *err = NULL;
+#define LAUNCHED_MAX	((int64_t)1 << 26)
 
-	if (sqlite3_exec(a->q->db, "CREATE TEMP TABLE prof_conn (id INTEGER "
-	    "PRIMARY KEY); INSERT OR IGNORE INTO temp.prof_conn SELECT "
-	    "connectionId FROM TASK WHERE connectionId IS NOT NULL", NULL,
-	    NULL, &err) == SQLITE_OK)
+static const char launched_setup[] = "CREATE TEMP TABLE prof_conn (id "
+    "INTEGER PRIMARY KEY); INSERT OR IGNORE INTO temp.prof_conn SELECT "
+    "connectionId FROM TASK WHERE connectionId IS NOT NULL";
+
+/* The bitmap of TASK's connection ids, or 0 (and none) where it cannot
+ * stand for the table. */
+static int
+launched_bits(struct adb *a)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	size_t need;
+	int r, t;
+
+	if (!sq_col_integer(a->q, a->api, "connectionId") ||
+	    sqlite3_prepare_v2(a->q->db, "SELECT connectionId FROM TASK "
+	    "WHERE connectionId IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	diag_at(a->q->where, 0, "table TASK: %s", err);
-	sqlite3_free(err);
-	a->q->failed = 1;
-	return -1;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		t = sqlite3_column_type(st, 0);
+		id = sqlite3_column_int64(st, 0);
+		if (t != SQLITE_INTEGER || id < 0 || id >= LAUNCHED_MAX)
+			break;
+		if ((size_t)(id / 64) >= a->nlaunched) {
+			need = (size_t)(id / 64) + 1;
+			need = need > 2 * a->nlaunched ? need : 2 * a->nlaunched;
+			a->launched = xreallocarray(a->launched, need,
+			    sizeof(*a->launched));
+			memset(a->launched + a->nlaunched, 0,
+			    (need - a->nlaunched) * sizeof(*a->launched));
+			a->nlaunched = need;
+		}
+		a->launched[id / 64] |= (uint64_t)1 << (id % 64);
+	}
+	sqlite3_finalize(st);
+	if (r == SQLITE_DONE)
+		return 1;
+	/* The table then says what it makes of them, errors included. */
+	free(a->launched);
+	a->launched = NULL;
+	a->nlaunched = 0;
+	return 0;
+}
+
+/* Whether the call of ROW launched a task (bitmap or query's answer). */
+static int
+launched(const struct adb *a, const struct sqrow *row, int bits)
+{
+	int64_t id;
+
+	if (!bits)
+		return sqr_int(row, 6, &id) && id != 0;
+	/* INTEGER affinity: an id that is no integer equals no rowid. */
+	if ((row->st != NULL ? sqlite3_column_type(row->st, 5) :
+	    row->c[5].type) != SQLITE_INTEGER)
+		return 0;
+	(void)sqr_int(row, 5, &id);
+	return id >= 0 && (size_t)(id / 64) < a->nlaunched &&
+	    (a->launched[id / 64] >> (id % 64) & 1);
 }
 
 static int
@@ -624,11 +680,12 @@ cann_api(struct adb *a)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	sqlite3_stmt *st;
+	struct sqpf *pf;
+	struct sqrow row;
 	const char *pre, *s;
-	int64_t n = 0;
+	int64_t n = 0, type, v;
 	size_t len, pl;
-	int r, conn = 0;
+	int r, conn = 0, bits = 0;
 
 	if ((a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
 	    sq_has_table(q, "API") ? "API" : NULL) == NULL ||
@@ -640,26 +697,26 @@ cann_api(struct adb *a)
 	sq_sql_col(q, &b, a->api, "a", "type");
 	sq_sql_col(q, &b, a->api, "a", "globalTid");
 	sq_sql_col(q, &b, a->api, "a", "name");
-	if (conn && launched(a) < 0)
-		return -1;
-	if (conn)
+	if (conn && (bits = launched_bits(a)))
+		sq_sql(&b, ", a.connectionId, 0");
+	else if (conn)
 		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
 		    "temp.prof_conn c WHERE c.id = a.connectionId)");
 	else
 		sq_sql(&b, ", NULL, 0");
 	sq_sql(&b, " FROM %s a", a->api);
-	st = sq_prepare(q, b.s, a->api);
+	pf = sqpf_open(q, conn && !bits ? launched_setup : NULL, "TASK", b.s,
+	    a->api);
 	free(b.s);
-	if (st == NULL)
+	if (pf == NULL)
 		return -1;
-	while ((r = sq_step(q, st, a->api)) == 1) {
+	while ((r = sqpf_next(pf, &row)) == 1) {
 		rec_start(a, IK_HOST);
-		if (sq_times(a->q, st, 0, a->api, 0, &a->r) != 0)
+		if (sq_times(a->q, &row, 0, a->api, 0, &a->r) != 0)
 			continue;
-		set_tid(a, st, 3);
-		s = sq_col_str(q, st, 4, &len);
-		pre = SQ_NULL(st, 2) ? NULL :
-		    api_prefix(sqlite3_column_int64(st, 2));
+		set_tid(a, &row, 3);
+		s = sq_col_str(q, &row, 4, &len);
+		pre = sqr_int(&row, 2, &type) ? api_prefix(type) : NULL;
 		if (s != NULL && pre != NULL) {
 			pl = strlen(pre);
 			if (a->namecap < pl + len + 2) {
@@ -678,7 +735,7 @@ cann_api(struct adb *a)
 		sink_add(q->sink, q->src, &a->r);
 		n++;
 		/* A call that launched device tasks starts their flow. */
-		if (sqlite3_column_int(st, 6)) {
+		if (launched(a, &row, bits)) {
 			a->r.kind = IK_FLOW;
 			a->r.has_dur = 0;
 			a->r.dur = 0;
@@ -686,12 +743,12 @@ cann_api(struct adb *a)
 			a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
 			a->r.v[IC_TYPE] = "s";
 			a->r.len[IC_TYPE] = 1;
-			sq_set_i64(&a->r, IC_CORR, a->corrbuf,
-			    sqlite3_column_int64(st, 5));
+			(void)sqr_int(&row, 5, &v);
+			sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
 			sink_add(q->sink, q->src, &a->r);
 		}
 	}
-	sqlite3_finalize(st);
+	sqpf_close(pf);
 	sq_table(q, a->api, n, "host API calls");
 	return r;
 }
@@ -727,8 +784,9 @@ pytorch_api(struct adb *a, int *nsteps)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	sqlite3_stmt *st;
-	int64_t n = 0;
+	struct sqpf *pf;
+	struct sqrow row;
+	int64_t n = 0, v;
 	int r;
 
 	if (!sq_has_table(q, "PYTORCH_API") ||
@@ -743,26 +801,26 @@ pytorch_api(struct adb *a, int *nsteps)
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
 	sq_sql(&b, " FROM PYTORCH_API p");
-	st = sq_prepare(q, b.s, "PYTORCH_API");
+	pf = sqpf_open(q, NULL, NULL, b.s, "PYTORCH_API");
 	free(b.s);
-	if (st == NULL)
+	if (pf == NULL)
 		return -1;
-	while ((r = sq_step(q, st, "PYTORCH_API")) == 1) {
+	while ((r = sqpf_next(pf, &row)) == 1) {
 		rec_start(a, IK_HOST);
-		if (sq_times(a->q, st, 0, "PYTORCH_API", 0, &a->r) != 0)
+		if (sq_times(a->q, &row, 0, "PYTORCH_API", 0, &a->r) != 0)
 			continue;
-		set_tid(a, st, 2);
-		set_str(a, st, 3, IC_NAME);
-		if (!SQ_NULL(st, 4))
-			set_fw_cat(a, sqlite3_column_int64(st, 4));
-		set_str(a, st, 5, IC_IN_SHAPES);
-		set_str(a, st, 6, IC_IN_DTYPES);
+		set_tid(a, &row, 2);
+		set_str(a, &row, 3, IC_NAME);
+		if (sqr_int(&row, 4, &v))
+			set_fw_cat(a, v);
+		set_str(a, &row, 5, IC_IN_SHAPES);
+		set_str(a, &row, 6, IC_IN_DTYPES);
 		sq_check_step(&a->r);
 		*nsteps += a->r.kind == IK_STEP;
 		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
-	sqlite3_finalize(st);
+	sqpf_close(pf);
 	sq_table(q, "PYTORCH_API", n, "framework ops, queue and python "
 	    "events");
 	return r;
@@ -801,7 +859,8 @@ mstx_events(struct adb *a)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	sqlite3_stmt *st;
+	struct sqpf *pf;
+	struct sqrow row;
 	int64_t n = 0;
 	int r;
 
@@ -812,25 +871,25 @@ mstx_events(struct adb *a)
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
 	sq_sql(&b, " FROM MSTX_EVENTS m");
-	st = sq_prepare(q, b.s, "MSTX_EVENTS");
+	pf = sqpf_open(q, NULL, NULL, b.s, "MSTX_EVENTS");
 	free(b.s);
-	if (st == NULL)
+	if (pf == NULL)
 		return -1;
-	while ((r = sq_step(q, st, "MSTX_EVENTS")) == 1) {
+	while ((r = sqpf_next(pf, &row)) == 1) {
 		rec_start(a, IK_HOST);
-		if (sq_times(a->q, st, 0, "MSTX_EVENTS", 0, &a->r) != 0)
+		if (sq_times(a->q, &row, 0, "MSTX_EVENTS", 0, &a->r) != 0)
 			continue;
 		if (a->r.dur == 0)
 			a->r.kind = IK_MARK;
-		set_tid(a, st, 2);
-		set_str(a, st, 3, IC_NAME);
+		set_tid(a, &row, 2);
+		set_str(a, &row, 3, IC_NAME);
 		a->r.v[IC_CAT] = "mstx";
 		a->r.len[IC_CAT] = 4;
 		sq_check_step(&a->r);
 		sink_add(q->sink, q->src, &a->r);
 		n++;
 	}
-	sqlite3_finalize(st);
+	sqpf_close(pf);
 	sq_table(q, "MSTX_EVENTS", n, "mstx ranges and marks");
 	return r;
 }
@@ -912,6 +971,7 @@ ingest_ascend_db(struct sqdb *q)
 	free(a.steps);
 	free(a.pmubuf);
 	free(a.namebuf);
+	free(a.launched);
 	return rc;
 }
 

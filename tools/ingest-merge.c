@@ -1,9 +1,18 @@
 /*
- * The sink's merge (see ingest-sink.c): the sorted runs, in memory or in
- * the spill file, are read back through bounded buffers and merged by a
- * heap on their records' absolute times; when there are too many spilled
- * runs for one pass they are first merged in groups.  Apart from the
- * output because the output only asks it for the next record.
+ * The sink's merge (see ingest-sink.c): the runs, in memory or in the
+ * spill file, are read back through bounded buffers.  Timed runs that
+ * follow each other in time are chained and read as one sequence, and
+ * the chains are merged by a tree of losers on their records' absolute
+ * times; when there are too many chains for one pass they are first
+ * merged in groups.  A source read in time order is one chain, read
+ * straight through.
+ * Apart from the output because the output only asks it for the next
+ * record.
+ *
+ * The order is that of a stable sort of all records as they arrived,
+ * source after source, by absolute time, timeless ones first: a chain is
+ * records that arrived one after another, and the merge breaks ties by
+ * the chain's first run, which arrived before the other's.
  */
 #include <config.h>
 
@@ -28,186 +37,170 @@ sink_abs_ts(const struct sink *sk, const struct sink_rec *sr)
 	return sr->ts + sk->srcs[sr->src].base;
 }
 
-/* Make sure a whole record is buffered at bufpos of a file run. */
-static int
-run_fill(const struct sink *sk, struct sink_run *r)
+/* A time T of run R's source, made absolute as sink_abs_ts() does. */
+static int64_t
+run_abs(const struct sink *sk, const struct sink_run *r, int64_t t)
 {
-	size_t have = r->buflen - r->bufpos, need = sizeof(struct sink_rec);
-	off_t end = r->foff + r->flen;
+	if (t == IREC_NO_TS)
+		return INT64_MIN;
+	if (sk->srcs[r->src].bad)
+		return t;
+	return t + sk->srcs[r->src].base;
+}
+
+/*
+ * A timed run continues the timed run before it when none of its times
+ * is earlier than that one's last: read one after the other, they are
+ * in order, and ties keep the order in which they arrived.  Every source
+ * has ended, so the bases are known.
+ */
+void
+sink_chains(struct sink *sk)
+{
+	size_t i, prev = 0;
+	int have = 0;
+
+	for (i = 0; i < sk->nruns; i++) {
+		struct sink_run *r = &sk->runs[i];
+
+		r->next = 0;
+		r->cont = 0;
+		if (r->timeless)
+			continue;
+		if (have && run_abs(sk, &sk->runs[prev], sk->runs[prev].last) <=
+		    run_abs(sk, r, r->first)) {
+			r->cont = 1;
+			sk->runs[prev].next = i;
+		}
+		prev = i;
+		have = 1;
+	}
+}
+
+/* Make sure a whole record is buffered at bufpos of a spilled run. */
+static int
+run_fill(const struct sink *sk, struct sink_run *h)
+{
+	size_t have = h->buflen - h->bufpos, need = sizeof(struct sink_rec);
 
 	for (;;) {
 		if (have >= sizeof(struct sink_rec)) {
-			const struct sink_rec *sr = (const void *)(r->buf +
-			    r->bufpos);
+			const struct sink_rec *sr = (const void *)(h->buf +
+			    h->bufpos);
 
-			need = SINK_REC_SIZE(sr->textlen);
+			need = sink_rec_size(sr);
 			if (have >= need) {
-				r->cur = sr;
+				h->cur = sr;
 				return 1;
 			}
 		}
-		if (r->fread_off >= end)
-			return (r->cur = NULL, 0);
-		memmove(r->buf, r->buf + r->bufpos, have);
-		r->bufpos = 0;
-		r->buflen = have;
-		if (need > r->bufcap) {
-			r->bufcap = need;
-			r->buf = xrealloc(r->buf, r->bufcap);
+		if (h->fread_off >= h->fend)
+			return (h->cur = NULL, 0);
+		/* The buffer is made at the first read (or grown for one
+		 * record larger than it), and keeps what it holds. */
+		if (need > h->bufcap || h->buf == NULL) {
+			if (need > h->bufcap)
+				h->bufcap = need;
+			h->buf = xrealloc(h->buf, h->bufcap);
 		}
+		if (have > 0)
+			memmove(h->buf, h->buf + h->bufpos, have);
+		h->bufpos = 0;
+		h->buflen = have;
 		{
-			size_t want = r->bufcap - have;
+			size_t want = h->bufcap - have;
 			ssize_t got;
 
-			if ((off_t)want > end - r->fread_off)
-				want = (size_t)(end - r->fread_off);
-			got = pread(fileno(sk->spill), r->buf + have, want,
-			    r->fread_off);
+			if ((off_t)want > h->fend - h->fread_off)
+				want = (size_t)(h->fend - h->fread_off);
+			got = pread(fileno(sk->spill), h->buf + have, want,
+			    h->fread_off);
 			if (got <= 0)
 				diag_errno(EXIT_BAD, "temporary file");
-			r->fread_off += got;
-			r->buflen += (size_t)got;
+			h->fread_off += got;
+			h->buflen += (size_t)got;
 			have += (size_t)got;
 		}
 	}
 }
 
-/*
- * The merge reads every spilled run through its own buffer; their sizes
- * share one budget, and sink_reduce_runs() keeps the number of runs merged at
- * once under MERGE_FAN, so memory stays bounded whatever the input size.
- * A run is some 6 MB of records (half of -m): 1024 of them, in 8 KiB
- * buffers, cover a 3 GB kernel_details.csv in one pass, where a second
- * pass would write and read part of the spill once more.
- */
-#define MERGE_BUDGET	(8 << 20)
-#define MERGE_FAN	1024
-
-static size_t
-merge_bufsize(const struct sink *sk)
+/* Point chain H's cursor at the start of its run AT. */
+static void
+run_open(const struct sink *sk, struct sink_run *h, size_t at)
 {
-	size_t n = sk->nruns > 0 ? sk->nruns : 1, sz = MERGE_BUDGET / n;
+	const struct sink_run *r = &sk->runs[at];
 
-	if (sz < (8 << 10))
-		sz = 8 << 10;
-	return sz > (256 << 10) ? 256 << 10 : sz;
+	h->at = at;
+	h->cur = NULL;
+	h->pos = r->index != NULL ? 0 : r->aoff;
+	h->buflen = h->bufpos = 0;
+	h->fread_off = r->foff;
+	h->fend = r->foff + r->flen;
 }
 
-/* Move a run's cursor to its next record; returns 0 at its end. */
+/* Move a chain's cursor to its next record; returns 0 at its end. */
 static int
-run_next_raw(struct sink *sk, struct sink_run *r)
+run_next_raw(struct sink *sk, struct sink_run *h)
 {
-	if (r->index != NULL) {
-		if (r->pos >= r->count)
-			return (r->cur = NULL, 0);
-		r->cur = (const void *)(sk->arena + r->index[r->pos++]);
-		return 1;
+	const struct sink_rec *sr;
+
+	for (;;) {
+		const struct sink_run *r = &sk->runs[h->at];
+
+		if (!r->inmem) {
+			if (h->cur != NULL) {
+				h->bufpos += sink_rec_size(h->cur);
+				h->cur = NULL;
+			}
+			if (run_fill(sk, h))
+				return 1;
+		} else if (r->index != NULL) {
+			if (h->pos < r->count) {
+				h->cur = (const void *)(sk->arena +
+				    r->index[h->pos++]);
+				return 1;
+			}
+		} else {
+			/* A run in order: its span, less timeless records. */
+			while (h->pos < r->aend) {
+				sr = (const void *)(sk->arena + h->pos);
+				h->pos += sink_rec_size(sr);
+				if (sr->ts != IREC_NO_TS) {
+					h->cur = sr;
+					return 1;
+				}
+			}
+		}
+		if (r->next == 0)
+			return (h->cur = NULL, 0);
+		run_open(sk, h, r->next);
 	}
-	if (r->cur != NULL) {
-		r->bufpos += SINK_REC_SIZE(r->cur->textlen);
-		r->cur = NULL;
-	}
-	return run_fill(sk, r);
 }
 
-/* Advance a run and cache its current record's merge key. */
+/* Advance a chain and cache its current record's merge key. */
 int
-sink_run_next(struct sink *sk, struct sink_run *r)
+sink_run_next(struct sink *sk, struct sink_run *h)
 {
-	int more = run_next_raw(sk, r);
+	int more = run_next_raw(sk, h);
 
 	if (more)
-		r->key = sink_abs_ts(sk, r->cur);
+		h->key = sink_abs_ts(sk, h->cur);
 	return more;
 }
 
+/* Start reading chain (or timeless run) H, through a buffer of BUFSZ. */
 void
-sink_run_start(struct sink *sk, struct sink_run *r)
+sink_run_start(struct sink *sk, struct sink_run *h, size_t bufsz)
 {
-	r->pos = 0;
-	r->cur = NULL;
-	if (r->index == NULL) {
-		r->bufcap = merge_bufsize(sk);
-		r->buf = xmalloc(r->bufcap);
-		r->buflen = r->bufpos = 0;
-		r->fread_off = r->foff;
-	}
-	sink_run_next(sk, r);
-}
-
-/* The heap's order: the current record's time, then the run's index. */
-static int
-heap_less(const struct sink *sk, size_t a, size_t b)
-{
-	int64_t ta = sk->runs[a].key, tb = sk->runs[b].key;
-
-	if (ta != tb)
-		return ta < tb;
-	return a < b;
-}
-
-static void
-heap_down(struct sink *sk, size_t i)
-{
-	size_t *heap = sk->heap, nheap = sk->nheap;
-
-	for (;;) {
-		size_t l = 2 * i + 1, m = i, t;
-
-		if (l < nheap && heap_less(sk, heap[l], heap[m]))
-			m = l;
-		if (l + 1 < nheap && heap_less(sk, heap[l + 1], heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = heap[i], heap[i] = heap[m], heap[m] = t;
-		i = m;
-	}
-}
-
-/* Start merging the runs FIRST .. FIRST+N-1 (those with records). */
-static void
-heap_build_range(struct sink *sk, size_t first, size_t n)
-{
-	size_t i;
-
-	free(sk->heap);
-	sk->heap = xreallocarray(NULL, n + 1, sizeof(*sk->heap));
-	sk->nheap = 0;
-	for (i = first; i < first + n; i++) {
-		sink_run_start(sk, &sk->runs[i]);
-		if (sk->runs[i].cur != NULL)
-			sk->heap[sk->nheap++] = i;
-	}
-	for (i = sk->nheap / 2; i-- > 0;)
-		heap_down(sk, i);
+	free(h->buf);
+	h->buf = NULL;
+	h->bufcap = bufsz;
+	run_open(sk, h, (size_t)(h - sk->runs));
+	sink_run_next(sk, h);
 }
 
 void
-sink_heap_build(struct sink *sk)
-{
-	heap_build_range(sk, 0, sk->nruns);
-}
-
-const struct sink_rec *
-sink_heap_top(const struct sink *sk, size_t *which)
-{
-	if (sk->nheap == 0)
-		return NULL;
-	*which = sk->heap[0];
-	return sk->runs[sk->heap[0]].cur;
-}
-
-void
-sink_heap_advance(struct sink *sk)
-{
-	if (sink_run_next(sk, &sk->runs[sk->heap[0]]) == 0)
-		sk->heap[0] = sk->heap[--sk->nheap];
-	heap_down(sk, 0);
-}
-
-static void
-run_release(struct sink_run *r)
+sink_run_release(struct sink_run *r)
 {
 	free(r->buf);
 	r->buf = NULL;
@@ -215,89 +208,239 @@ run_release(struct sink_run *r)
 	r->index = NULL;
 }
 
+/* Whether run R begins a chain of the merge. */
+static int
+is_head(const struct sink_run *r)
+{
+	return !r->timeless && !r->cont;
+}
+
 /*
- * Merge the spilled runs FIRST .. FIRST+N-1 into one new run at the end
- * of the spill file.  Their records are already on the output clock
- * (every source has ended), so runs of different sources mix freely.
+ * The merge reads every chain through its own buffer; their sizes share
+ * one budget, and sink_reduce_runs() keeps the number of chains merged
+ * at once under MERGE_FAN, so memory stays bounded whatever the input
+ * size.  A run is some 6 MB of records (half of -m): 1024 of them, in
+ * 8 KiB buffers, cover a 3 GB kernel_details.csv in one pass, where a
+ * second pass would write and read part of the spill once more.  A few
+ * long chains (sources read in time order) get large buffers: few
+ * reads.
+ */
+#define MERGE_BUDGET	(8 << 20)
+#define MERGE_FAN	1024
+
+static size_t
+merge_bufsize(size_t nchains)
+{
+	size_t n = nchains > 0 ? nchains : 1, sz = MERGE_BUDGET / n;
+
+	if (sz < (8 << 10))
+		sz = 8 << 10;
+	return sz > (1 << 20) ? 1 << 20 : sz;
+}
+
+static size_t
+count_chains(const struct sink *sk)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sk->nruns; i++)
+		n += is_head(&sk->runs[i]);
+	return n;
+}
+
+/* The first runs of the chains, in order; *N gets their number. */
+static size_t *
+chain_heads(const struct sink *sk, size_t *n)
+{
+	size_t *heads = xreallocarray(NULL, count_chains(sk) + 1,
+	    sizeof(*heads)), i;
+
+	*n = 0;
+	for (i = 0; i < sk->nruns; i++)
+		if (is_head(&sk->runs[i]))
+			heads[(*n)++] = i;
+	return heads;
+}
+
+/*
+ * The merge is a tree of losers (Knuth, TAOCP 5.4.1): each inner node
+ * holds the chain that lost the match there and the root the winner, so
+ * a record costs one path of log2(N) matches, against keys kept side by
+ * side.  A chain's key is its current time and its place among the
+ * chains (ties go to the chain that arrived first), as one 128-bit
+ * number; a chain at its end gets a key above every record's.
+ */
+static unsigned __int128
+chain_key(const struct sink *sk, size_t i)
+{
+	const struct sink_run *h = &sk->runs[sk->lt_run[i]];
+	uint64_t t = h->cur != NULL ?
+	    (uint64_t)h->key ^ (uint64_t)1 << 63 : UINT64_MAX;
+
+	return (unsigned __int128)t << 64 |
+	    (h->cur != NULL ? i : sk->lt_n + i);
+}
+
+/* Start merging the N chains whose first runs are at HEADS. */
+static void
+merge_start_from(struct sink *sk, const size_t *heads, size_t n)
+{
+	size_t i, a, b, bufsz = merge_bufsize(n), *win;
+
+	free(sk->lt);
+	free(sk->lt_key);
+	free(sk->lt_run);
+	sk->lt_n = n;
+	sk->lt = xreallocarray(NULL, n + 1, sizeof(*sk->lt));
+	sk->lt_key = xreallocarray(NULL, n + 1, sizeof(*sk->lt_key));
+	sk->lt_run = xreallocarray(NULL, n + 1, sizeof(*sk->lt_run));
+	for (i = 0; i < n; i++) {
+		sk->lt_run[i] = heads[i];
+		sink_run_start(sk, &sk->runs[heads[i]], bufsz);
+		sk->lt_key[i] = chain_key(sk, i);
+	}
+	/* Leaves N .. 2N-1 are the chains; play the matches upwards. */
+	win = xreallocarray(NULL, 2 * n + 1, sizeof(*win));
+	for (i = 0; i < n; i++)
+		win[n + i] = i;
+	for (i = n; i-- > 1;) {
+		a = win[2 * i];
+		b = win[2 * i + 1];
+		win[i] = sk->lt_key[a] < sk->lt_key[b] ? a : b;
+		sk->lt[i] = sk->lt_key[a] < sk->lt_key[b] ? b : a;
+	}
+	sk->lt[0] = n > 1 ? win[1] : 0;
+	free(win);
+}
+
+void
+sink_merge_start(struct sink *sk)
+{
+	size_t n, *heads = chain_heads(sk, &n);
+
+	merge_start_from(sk, heads, n);
+	free(heads);
+}
+
+const struct sink_rec *
+sink_merge_top(const struct sink *sk)
+{
+	if (sk->lt_n == 0)
+		return NULL;
+	return sk->runs[sk->lt_run[sk->lt[0]]].cur;
+}
+
+/* The winner moves on; its new key plays its way up to the root. */
+void
+sink_merge_advance(struct sink *sk)
+{
+	size_t w = sk->lt[0], node, t;
+	unsigned __int128 kw;
+
+	sink_run_next(sk, &sk->runs[sk->lt_run[w]]);
+	kw = sk->lt_key[w] = chain_key(sk, w);
+	for (node = (w + sk->lt_n) / 2; node > 0; node /= 2) {
+		t = sk->lt[node];
+		if (sk->lt_key[t] < kw) {
+			sk->lt[node] = w;
+			w = t;
+			kw = sk->lt_key[t];
+		}
+	}
+	sk->lt[0] = w;
+}
+
+/*
+ * Merge the N chains at HEADS (one after another among the chains) into
+ * one new run at the end of the spill file, in the place of the first;
+ * the runs of the others go.  Their records are already on the output
+ * clock (every source has ended), so runs of different sources mix
+ * freely.
  */
 static void
-merge_group(struct sink *sk, size_t first, size_t n)
+merge_group(struct sink *sk, const size_t *heads, size_t n)
 {
 	const struct sink_rec *sr;
 	struct sink_run merged;
-	size_t which, i;
+	size_t i, j, k;
 
 	memset(&merged, 0, sizeof(merged));
 	if (fseeko(sk->spill, 0, SEEK_END) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
 	merged.foff = sk->spill_len;
-	heap_build_range(sk, first, n);
-	while ((sr = sink_heap_top(sk, &which)) != NULL) {
-		size_t sz = SINK_REC_SIZE(sr->textlen);
+	merge_start_from(sk, heads, n);
+	while ((sr = sink_merge_top(sk)) != NULL) {
+		size_t sz = sink_rec_size(sr);
 
 		if (fwrite(sr, 1, sz, sk->spill) != sz)
 			diag_errno(EXIT_BAD, "temporary file");
 		sk->spill_len += (off_t)sz;
 		merged.count++;
-		sink_heap_advance(sk);
+		sink_merge_advance(sk);
 	}
 	if (fflush(sk->spill) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
 	merged.flen = sk->spill_len - merged.foff;
-	merged.src = sk->runs[first].src;
-	for (i = first; i < first + n; i++)
-		run_release(&sk->runs[i]);
-	sk->runs[first] = merged;
-	memmove(&sk->runs[first + 1], &sk->runs[first + n],
-	    (sk->nruns - first - n) * sizeof(*sk->runs));
-	sk->nruns -= n - 1;
+	merged.src = sk->runs[heads[0]].src;
+	merged.sorted = 1;
+	/* The group's runs go; the merged one takes the first's place. */
+	for (i = 0; i < n; i++)
+		for (j = heads[i]; ; j = k) {
+			k = sk->runs[j].next;
+			sink_run_release(&sk->runs[j]);
+			sk->runs[j].count = SIZE_MAX;	/* gone */
+			if (k == 0)
+				break;
+		}
+	sk->runs[heads[0]] = merged;
+	for (i = j = 0; i < sk->nruns; i++)
+		if (sk->runs[i].count != SIZE_MAX)
+			sk->runs[j++] = sk->runs[i];
+	sk->nruns = j;
+	/* Chains are whole runs of timed runs: link them again. */
+	for (i = 0, k = 0; i < sk->nruns; i++) {
+		if (sk->runs[i].timeless)
+			continue;
+		sk->runs[i].next = 0;
+		if (sk->runs[i].cont)
+			sk->runs[k].next = i;
+		k = i;
+	}
 }
 
 /*
- * Merge spilled runs in groups until few enough remain for one pass.
+ * Merge chains in groups until few enough remain for one pass.
  * PROF_INGEST_MERGE_FAN lowers the fan-in so tests can exercise this.
- * The spilled runs are merged in their order, into the place of the
- * first, so records of equal times keep the order a single pass gives.
+ * The chains are merged in their order, into the place of the first, so
+ * records of equal times keep the order a single pass gives.
  */
 void
 sink_reduce_runs(struct sink *sk)
 {
 	const char *env = getenv("PROF_INGEST_MERGE_FAN");
-	size_t fan = MERGE_FAN;
+	size_t fan = MERGE_FAN, nchains, n, *heads;
 
 	if (env != NULL && atoi(env) >= 2 && atoi(env) < MERGE_FAN)
 		fan = (size_t)atoi(env);
-	while (sk->nruns > fan) {
-		size_t first = 0, n;
-
-		/* In-memory runs cost no buffer: merge spilled ones only. */
-		while (first < sk->nruns && sk->runs[first].index != NULL)
-			first++;
-		if (sk->nruns - first < 2)
-			break;
+	for (;;) {
+		heads = chain_heads(sk, &nchains);
+		/* Chains in memory cost no buffer: spilled ones come first. */
+		for (n = 0; n < nchains && !sk->runs[heads[n]].inmem; n++)
+			;
+		if (n <= fan || n < 2) {
+			free(heads);
+			return;
+		}
 		/*
-		 * No more runs than it takes to get down to FAN: merging N
-		 * runs into one leaves N - 1 fewer, and every record merged
-		 * here is written and read once more: 1200 runs rewrite
+		 * No more chains than it takes to get down to FAN: merging N
+		 * chains into one leaves N - 1 fewer, and every record merged
+		 * here is written and read once more: 1200 chains rewrite
 		 * 177 of them, not 1024.
 		 */
-		n = sk->nruns - fan + 1;
+		n = n - fan + 1;
 		if (n > fan)
 			n = fan;
-		if (n > sk->nruns - first)
-			n = sk->nruns - first;
-		merge_group(sk, first, n);
+		merge_group(sk, heads, n);
+		free(heads);
 	}
-}
-
-/* The runs that never left memory are sorted only now. */
-void
-sink_sort_memory_runs(struct sink *sk)
-{
-	size_t i;
-
-	for (i = 0; i < sk->nruns; i++)
-		if (sk->runs[i].index != NULL)
-			sink_sort_run(sk->arena, sk->runs[i].index,
-			    sk->runs[i].count);
 }

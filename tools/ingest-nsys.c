@@ -100,7 +100,7 @@ static int
 device_row(struct nsys *n, sqlite3_stmt *st, const char *t, const char *cat)
 {
 	rec_start(n, IK_KERNEL);
-	if (sq_times(n->q, st, 0, t, 1, &n->r) != 0)
+	if (sq_times(n->q, SQ_LIVE(st), 0, t, 1, &n->r) != 0)
 		return -1;
 	if (!SQ_NULL(st, D_DEV))
 		n->r.dev = sqlite3_column_int64(st, D_DEV);
@@ -140,7 +140,7 @@ kernels(struct nsys *n)
 	while ((r = sq_step(n->q, st, T_KERNEL)) == 1) {
 		if (device_row(n, st, T_KERNEL, "kernel") != 0)
 			continue;
-		n->r.v[IC_NAME] = sq_col_str(n->q, st, D_X,
+		n->r.v[IC_NAME] = sq_col_str(n->q, SQ_LIVE(st), D_X,
 		    &n->r.len[IC_NAME]);
 		sink_add(n->q->sink, n->q->src, &n->r);
 		k++;
@@ -310,11 +310,11 @@ runtime(struct nsys *n)
 			continue;
 		}
 		rec_start(n, IK_HOST);
-		if (sq_times(n->q, st, 0, T_RUNTIME, 1, &n->r) != 0)
+		if (sq_times(n->q, SQ_LIVE(st), 0, T_RUNTIME, 1, &n->r) != 0)
 			continue;
 		set_tid(n, st, 3);
 		set_corr(n, st, 4, 3);
-		s = sq_col_str(n->q, st, 5, &len);
+		s = sq_col_str(n->q, SQ_LIVE(st), 5, &len);
 		for (i = len; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
 			;
 		if (s != NULL && i < len && i >= 3 && s[i - 1] == 'v' &&
@@ -363,14 +363,14 @@ nvtx(struct nsys *n)
 		if (type != 34 && type != 59 && type != 60)
 			continue;
 		rec_start(n, type == 34 ? IK_MARK : IK_HOST);
-		if (sq_times(n->q, st, 0, T_NVTX, 1, &n->r) != 0)
+		if (sq_times(n->q, SQ_LIVE(st), 0, T_NVTX, 1, &n->r) != 0)
 			continue;
 		set_tid(n, st, 3);
 		if (!SQ_NULL(st, 4)) {
 			s = (const char *)sqlite3_column_text(st, 4);
 			len = (size_t)sqlite3_column_bytes(st, 4);
 		} else
-			s = sq_col_str(n->q, st, 5, &len);
+			s = sq_col_str(n->q, SQ_LIVE(st), 5, &len);
 		n->r.v[IC_NAME] = s;
 		n->r.len[IC_NAME] = len;
 		n->r.v[IC_CAT] = "nvtx";

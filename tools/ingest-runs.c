@@ -1,10 +1,13 @@
 /*
- * The sink's sorted runs (see ingest-sink.c): each source's records are
- * indexed as they are stored in the arena, sorted by time with a radix
- * sort when the source ends or the arena fills, and spilled to an
- * unlinked temporary file by a second thread while the readers fill the
- * other arena.  Kept apart from the sink's bookkeeping of sources and
- * from the merge because it alone owns the arenas' life cycle.
+ * The sink's runs (see ingest-sink.c): each source's records are stored
+ * in the arena as they come and cut into runs.  A run whose records came
+ * in time order needs no sort and goes to disk in one piece; one whose
+ * records did not has their offsets kept as they are added and is sorted
+ * with a radix sort; timeless records make a run of their own.  Full
+ * arenas are spilled to an unlinked temporary file by a second thread
+ * while the readers fill the other arena.  Kept apart from the sink's
+ * bookkeeping of sources and from the merge because it alone owns the
+ * arenas' life cycle.
  */
 #include <config.h>
 
@@ -18,6 +21,15 @@
 #include "diag.h"
 #include "ingest-sink.h"
 #include "xalloc.h"
+
+/*
+ * A record out of order ends a run in order of at least this many
+ * records, which then stays a sorted piece of the merge (the next query
+ * of a database, the next line of an XPlane); in a shorter run it only
+ * makes the run one to sort, so that input in no order does not become
+ * thousands of tiny runs.
+ */
+#define SPLIT_MIN	1024
 
 /* A record's sort key: its time made unsigned relative to the run's. */
 struct skey {
@@ -59,8 +71,8 @@ radix_sort(struct skey *a, size_t n, int bits)
 }
 
 /* Sort the run's records by time unless they already came in order. */
-void
-sink_sort_run(const unsigned char *base, size_t *index, size_t count)
+static void
+sort_run(const unsigned char *base, size_t *index, size_t count)
 {
 	struct skey *key = xreallocarray(NULL, count, sizeof(*key));
 	uint64_t min = UINT64_MAX, max = 0, range;
@@ -91,32 +103,73 @@ sink_sort_run(const unsigned char *base, size_t *index, size_t count)
 	free(key);
 }
 
-/*
- * Note where the next record goes.  The index is built as records come:
- * walking the arena afterwards chases one record length after another
- * through memory that has left the cache.
- */
-void
-sink_index_add(struct sink *sk, size_t off)
+/* Append OFF to a growing array of offsets. */
+static void
+offsets_add(size_t **a, size_t *n, size_t *cap, size_t guess, size_t off)
 {
-	if (sk->cur_count == sk->cur_cap) {
-		sk->cur_cap = sk->cur_cap > 0 ? 2 * sk->cur_cap :
-		    sk->last_count + sk->last_count / 8 + 4096;
-		sk->cur_index = xreallocarray(sk->cur_index, sk->cur_cap,
-		    sizeof(*sk->cur_index));
+	if (*n == *cap) {
+		*cap = *cap > 0 ? 2 * *cap : guess + guess / 8 + 4096;
+		*a = xreallocarray(*a, *cap, sizeof(**a));
 	}
-	sk->cur_index[sk->cur_count++] = off;
+	(*a)[(*n)++] = off;
 }
 
-/* Turn the open source's records in the arena into a sorted run. */
+/*
+ * The open run's timed records came in order until now: from here on
+ * they are sorted at the end, so their offsets are needed.  The run is
+ * short (under SPLIT_MIN records), so walking it is cheap.
+ */
+static void
+unsort(struct sink *sk)
+{
+	size_t p = sk->cur_start;
+
+	while (p < sk->arena_len) {
+		const struct sink_rec *sr = (const void *)(sk->arena + p);
+
+		if (sr->ts != IREC_NO_TS)
+			offsets_add(&sk->cur_index, &sk->cur_count,
+			    &sk->cur_cap, sk->last_count, p);
+		p += sink_rec_size(sr);
+	}
+	sk->cur_sorted = 0;
+}
+
 void
-sink_close_run(struct sink *sk, uint32_t src)
+sink_run_add(struct sink *sk, uint32_t src, int64_t ts)
+{
+	if (ts == IREC_NO_TS) {
+		offsets_add(&sk->cur_tindex, &sk->cur_tcount, &sk->cur_tcap,
+		    0, sk->arena_len);
+		return;
+	}
+	if (sk->cur_ntimed > 0 && sk->cur_sorted && ts < sk->cur_last) {
+		if (sk->cur_ntimed >= SPLIT_MIN)
+			sink_close_run(sk, src);
+		else
+			unsort(sk);
+	}
+	if (sk->cur_ntimed == 0) {
+		sk->cur_sorted = 1;
+		sk->cur_min = sk->cur_max = ts;
+	}
+	if (!sk->cur_sorted)
+		offsets_add(&sk->cur_index, &sk->cur_count, &sk->cur_cap,
+		    sk->last_count, sk->arena_len);
+	if (ts < sk->cur_min)
+		sk->cur_min = ts;
+	if (ts > sk->cur_max)
+		sk->cur_max = ts;
+	sk->cur_last = ts;
+	sk->cur_ntimed++;
+}
+
+static struct sink_run *
+new_run(struct sink *sk, uint32_t src)
 {
 	struct sink_run *r;
 	size_t n = sk->nruns;
 
-	if (sk->arena_len == sk->cur_start)
-		return;
 	/* Doubling: one run per file of a walk through thousands. */
 	if ((n & (n - 1)) == 0)
 		sk->runs = xreallocarray(sk->runs, n > 0 ? 2 * n : 1,
@@ -124,17 +177,59 @@ sink_close_run(struct sink *sk, uint32_t src)
 	r = &sk->runs[sk->nruns++];
 	memset(r, 0, sizeof(*r));
 	r->src = src;
-	/*
-	 * Give back the room the index was grown by: a run of a few records
-	 * would otherwise keep 32 KiB, outside the memory budget, for each
-	 * of thousands of small files until the merge.
-	 */
-	r->index = xreallocarray(sk->cur_index, sk->cur_count,
-	    sizeof(*sk->cur_index));
-	r->count = sk->last_count = sk->cur_count;
-	sk->cur_index = NULL;
-	sk->cur_count = sk->cur_cap = 0;
-	/* Sorted later: by the spill thread, or before the merge. */
+	r->inmem = 1;
+	r->aoff = sk->cur_start;
+	r->aend = sk->arena_len;
+	return r;
+}
+
+/*
+ * An array of offsets handed to a run: the room it was grown by is given
+ * back, as a run of a few records would otherwise keep 32 KiB, outside
+ * the memory budget, for each of thousands of small files until the
+ * merge.
+ */
+static size_t *
+offsets_take(size_t **a, size_t *n, size_t *cap)
+{
+	size_t *r = xreallocarray(*a, *n, sizeof(**a));
+
+	*a = NULL;
+	*n = *cap = 0;
+	return r;
+}
+
+/* Turn the open run's records in the arena into runs. */
+void
+sink_close_run(struct sink *sk, uint32_t src)
+{
+	struct sink_run *r;
+
+	if (sk->arena_len == sk->cur_start)
+		return;
+	if (sk->cur_ntimed > 0) {
+		r = new_run(sk, src);
+		r->count = sk->cur_ntimed;
+		r->sorted = sk->cur_sorted;
+		r->first = sk->cur_min;
+		r->last = sk->cur_max;
+		r->mixed = sk->cur_tcount > 0;
+		/* Sorted later: by the spill thread, or before the merge. */
+		if (!r->sorted) {
+			sk->last_count = sk->cur_count;
+			r->index = offsets_take(&sk->cur_index, &sk->cur_count,
+			    &sk->cur_cap);
+		}
+	}
+	if (sk->cur_tcount > 0) {
+		r = new_run(sk, src);
+		r->timeless = r->sorted = 1;
+		r->count = sk->cur_tcount;
+		r->first = r->last = IREC_NO_TS;
+		r->index = offsets_take(&sk->cur_tindex, &sk->cur_tcount,
+		    &sk->cur_tcap);
+	}
+	sk->cur_ntimed = 0;
 	sk->cur_start = sk->arena_len;
 }
 
@@ -166,39 +261,72 @@ spill_open(struct sink *sk)
 /*
  * Spilling runs on the second core: while one arena's runs are sorted and
  * written by the spill thread, the readers fill the other arena.  A job
- * owns copies of what it needs; its results are copied back into the
- * runs (whose array may move meanwhile) when it is joined.
+ * owns copies of the runs it writes; where they went is copied back into
+ * the runs (whose array may move meanwhile) when it is joined.
  */
 struct sink_spill_job {
 	struct sink	*sk;		/* for its spill file only */
 	unsigned char	*base;
 	size_t		 n;
 	size_t		*run;		/* indices into runs[] */
-	size_t		**index;
-	size_t		*count;
-	off_t		*foff, *flen;
+	struct sink_run	*copy;
 };
+
+static void
+spill_write(struct sink *sk, const void *p, size_t sz)
+{
+	if (fwrite(p, 1, sz, sk->spill) != sz)
+		diag_errno(EXIT_BAD, "temporary file");
+	sk->spill_len += (off_t)sz;
+}
+
+/*
+ * A run in time order is its span of the arena, written as it is: in one
+ * piece, or in the pieces between the timeless records of its span.
+ */
+static void
+spill_span(struct sink *sk, const unsigned char *base,
+    const struct sink_run *r)
+{
+	size_t p = r->aoff, from = r->aoff;
+
+	while (r->mixed && p < r->aend) {
+		const struct sink_rec *sr = (const void *)(base + p);
+		size_t sz = sink_rec_size(sr);
+
+		if (sr->ts == IREC_NO_TS) {
+			spill_write(sk, base + from, p - from);
+			from = p + sz;
+		}
+		p += sz;
+	}
+	spill_write(sk, base + from, r->aend - from);
+}
 
 static void *
 spill_work(void *arg)
 {
 	struct sink_spill_job *j = arg;
 	struct sink *sk = j->sk;
+	struct sink_run *r;
 	size_t i, k;
 
 	for (i = 0; i < j->n; i++) {
-		sink_sort_run(j->base, j->index[i], j->count[i]);
-		j->foff[i] = sk->spill_len;
-		for (k = 0; k < j->count[i]; k++) {
-			const struct sink_rec *sr = (const void *)(j->base +
-			    j->index[i][k]);
-			size_t sz = SINK_REC_SIZE(sr->textlen);
+		r = &j->copy[i];
+		r->foff = sk->spill_len;
+		if (r->index == NULL)
+			spill_span(sk, j->base, r);
+		else {
+			if (!r->sorted)
+				sort_run(j->base, r->index, r->count);
+			for (k = 0; k < r->count; k++) {
+				const struct sink_rec *sr = (const void *)
+				    (j->base + r->index[k]);
 
-			if (fwrite(sr, 1, sz, sk->spill) != sz)
-				diag_errno(EXIT_BAD, "temporary file");
-			sk->spill_len += (off_t)sz;
+				spill_write(sk, sr, sink_rec_size(sr));
+			}
 		}
-		j->flen[i] = sk->spill_len - j->foff[i];
+		r->flen = sk->spill_len - r->foff;
 	}
 	if (fflush(sk->spill) != 0)
 		diag_errno(EXIT_BAD, "temporary file");
@@ -219,16 +347,14 @@ sink_spill_join(struct sink *sk)
 	for (i = 0; i < j->n; i++) {
 		struct sink_run *r = &sk->runs[j->run[i]];
 
-		r->foff = j->foff[i];
-		r->flen = j->flen[i];
+		r->foff = j->copy[i].foff;
+		r->flen = j->copy[i].flen;
+		r->inmem = 0;
 		free(r->index);
 		r->index = NULL;
 	}
 	free(j->run);
-	free(j->index);
-	free(j->count);
-	free(j->foff);
-	free(j->flen);
+	free(j->copy);
 	free(j);
 	sk->pending = NULL;
 }
@@ -247,20 +373,16 @@ spill_all(struct sink *sk)
 	j->sk = sk;
 	j->base = sk->arena;
 	for (i = 0; i < sk->nruns; i++)
-		if (sk->runs[i].index != NULL)
+		if (sk->runs[i].inmem)
 			j->n++;
 	j->run = xreallocarray(NULL, j->n, sizeof(*j->run));
-	j->index = xreallocarray(NULL, j->n, sizeof(*j->index));
-	j->count = xreallocarray(NULL, j->n, sizeof(*j->count));
-	j->foff = xreallocarray(NULL, j->n, sizeof(*j->foff));
-	j->flen = xreallocarray(NULL, j->n, sizeof(*j->flen));
+	j->copy = xreallocarray(NULL, j->n, sizeof(*j->copy));
 	j->n = 0;
 	for (i = 0; i < sk->nruns; i++) {
-		if (sk->runs[i].index == NULL)
+		if (!sk->runs[i].inmem)
 			continue;
 		j->run[j->n] = i;
-		j->index[j->n] = sk->runs[i].index;
-		j->count[j->n++] = sk->runs[i].count;
+		j->copy[j->n++] = sk->runs[i];
 	}
 	sk->pending = j;
 	if ((errno = pthread_create(&sk->spill_thread, NULL, spill_work,
@@ -287,4 +409,16 @@ sink_arena_reserve(struct sink *sk, uint32_t src, size_t sz)
 		}
 	}
 	return sk->arena + sk->arena_len;
+}
+
+/* The runs that never left memory and did not come in order: sorted now. */
+void
+sink_sort_memory_runs(struct sink *sk)
+{
+	size_t i;
+
+	for (i = 0; i < sk->nruns; i++)
+		if (sk->runs[i].inmem && !sk->runs[i].sorted)
+			sort_run(sk->arena, sk->runs[i].index,
+			    sk->runs[i].count);
 }

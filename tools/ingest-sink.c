@@ -26,6 +26,7 @@
 
 #include "diag.h"
 #include "ingest-sink.h"
+#include "simd.h"
 #include "tsv.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -225,6 +226,88 @@ text_bound(const struct irec *r)
 	return need;
 }
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * The bytes of word X that a column cannot take as they are: above
+ * ASCII (perhaps ill-formed UTF-8), control characters (TAB, LF and CR
+ * among them) and the backslash.  Exact as to whether there is one: with
+ * every byte under 0x80 the two borrows are those of "has a byte less
+ * than" and "has a zero byte".
+ */
+static uint64_t
+special8(uint64_t x)
+{
+	uint64_t y = x ^ ONES * '\\';
+
+	return (x | ((x - ONES * 0x20) & ~x) | ((y - ONES) & ~y)) & HIGHS;
+}
+
+/*
+ * Copy a column that is plain printable ASCII, which nearly every one
+ * is, to OUT in one pass of words: it needs neither the UTF-8 check nor
+ * escaping.  0 (OUT may hold some of it) when it is not plain.
+ */
+static int
+plain_copy(const char *s, size_t n, char *out)
+{
+	uint64_t a, b;
+	uint32_t a4, b4;
+	size_t j;
+#ifdef PROF_SSE2
+	/* Signed bytes: above ASCII are negative, so under 0x20 too. */
+	const __m128i ctl = _mm_set1_epi8(0x20), bsl = _mm_set1_epi8('\\');
+	__m128i v;
+
+	if (n >= 16) {
+		for (j = 0; j + 16 < n; j += 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)(s + j));
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, ctl),
+			    _mm_cmpeq_epi8(v, bsl))) != 0)
+				return 0;
+			_mm_storeu_si128((__m128i *)(void *)(out + j), v);
+		}
+		v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (s + n - 16));
+		if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, ctl),
+		    _mm_cmpeq_epi8(v, bsl))) != 0)
+			return 0;
+		_mm_storeu_si128((__m128i *)(void *)(out + n - 16), v);
+		return 1;
+	}
+#endif
+	if (n >= 8) {
+		for (j = 0; j + 8 < n; j += 8) {
+			memcpy(&a, s + j, 8);
+			if (special8(a))
+				return 0;
+			memcpy(out + j, &a, 8);
+		}
+		memcpy(&b, s + n - 8, 8);
+		if (special8(b))
+			return 0;
+		memcpy(out + n - 8, &b, 8);
+		return 1;
+	}
+	if (n >= 4) {
+		memcpy(&a4, s, 4);
+		memcpy(&b4, s + n - 4, 4);
+		if (special8((uint64_t)a4 << 32 | b4))
+			return 0;
+		memcpy(out, &a4, 4);
+		memcpy(out + n - 4, &b4, 4);
+		return 1;
+	}
+	for (j = 0; j < n; j++) {
+		if ((unsigned char)s[j] < 0x20 || (unsigned char)s[j] >= 0x80 ||
+		    s[j] == '\\')
+			return 0;
+		out[j] = s[j];
+	}
+	return 1;
+}
+
 /*
  * Join the text columns of R into OUT, TSV-escaped and TAB-separated.
  * The stream is UTF-8 text: this is the one place where text enters it,
@@ -242,6 +325,10 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 			out[n++] = '\t';
 		if (r->len[i] == 0)
 			continue;
+		if (plain_copy(r->v[i], r->len[i], out + n)) {
+			n += r->len[i];
+			continue;
+		}
 		if (utf8_valid(r->v[i], r->len[i])) {
 			n += tsv_escape(r->v[i], r->len[i], out + n);
 			continue;
@@ -256,6 +343,43 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 	return n;
 }
 
+/* The header of R's record, and in *EXTRA the numbers after it. */
+static void
+make_header(const struct irec *r, uint32_t src, struct sink_rec *h,
+    int64_t *extra, size_t *nextra)
+{
+	size_t n = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->ts = r->ts;
+	h->src = src;
+	h->kind = (uint8_t)r->kind;
+	if (r->has_dur) {
+		h->flags |= SR_DUR;
+		if (r->dur >= 0 && r->dur <= UINT32_MAX)
+			h->dur = (uint32_t)r->dur;
+		else {
+			h->flags |= SR_DUR64;
+			extra[n++] = r->dur;
+		}
+	}
+	if (r->dev != IREC_DEV_SRC) {
+		h->flags |= SR_DEV;
+		if (r->dev >= 0 && r->dev <= UINT16_MAX)
+			h->dev = (uint16_t)r->dev;
+		else {
+			h->flags |= SR_DEV64;
+			extra[n++] = r->dev;
+		}
+	}
+	/* The pid decides a deferred kind (a trace_view process). */
+	if (r->kind == IK_DEFER) {
+		h->flags |= SR_PID;
+		extra[n++] = r->pid;
+	}
+	*nextra = n;
+}
+
 /*
  * Store R in the arena.  Its text is rendered in place when even fully
  * escaped it would fit, and through textbuf otherwise, so that the arena
@@ -265,39 +389,37 @@ void
 sink_add(struct sink *sk, int src, const struct irec *r)
 {
 	struct sink_source *s = &sk->srcs[src];
-	size_t need = text_bound(r), tl, sz, nbad = 0;
-	struct sink_rec *sr;
+	struct sink_rec h, *sr;
+	int64_t extra[3];
+	size_t need = text_bound(r), tl, sz, nbad = 0, nextra, hl;
+	char *text;
 
-	if (sk->arena_len + SINK_REC_SIZE(need) <= sk->arena_cap) {
-		sr = (struct sink_rec *)(void *)(sk->arena + sk->arena_len);
-		tl = render_text(sk, r, (char *)(sr + 1), &nbad);
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	if (sk->arena_len + ((hl + need + 7) & ~(size_t)7) <= sk->arena_cap) {
+		text = (char *)sk->arena + sk->arena_len + hl;
+		tl = render_text(sk, r, text, &nbad);
 	} else {
 		if (need > sk->textcap) {
 			sk->textcap = need + need / 2;
 			sk->textbuf = xrealloc(sk->textbuf, sk->textcap);
 		}
 		tl = render_text(sk, r, sk->textbuf, &nbad);
-		sr = NULL;
+		text = NULL;
 	}
 	s->utf8_fixed += nbad;
 	if (tl > UINT32_MAX)
 		diag_err(EXIT_BAD, "%s: record too large", s->path);
-	sz = SINK_REC_SIZE(tl);
-	if (sr == NULL) {
-		sr = (struct sink_rec *)sink_arena_reserve(sk, (uint32_t)src,
-		    sz);
-		memcpy(sr + 1, sk->textbuf, tl);
+	h.textlen = (uint32_t)tl;
+	sz = sink_rec_size(&h);
+	if (text == NULL) {
+		text = (char *)sink_arena_reserve(sk, (uint32_t)src, sz) + hl;
+		memcpy(text, sk->textbuf, tl);
 	}
-	memset(sr, 0, sizeof(*sr));
-	sr->ts = r->ts;
-	sr->dur = r->dur;
-	sr->dev = r->dev;
-	sr->pid = r->pid;
-	sr->src = (uint32_t)src;
-	sr->textlen = (uint32_t)tl;
-	sr->kind = (uint8_t)r->kind;
-	sr->has_dur = (uint8_t)(r->has_dur != 0);
-	sink_index_add(sk, sk->arena_len);
+	sr = (struct sink_rec *)(void *)(sk->arena + sk->arena_len);
+	memcpy(sr, &h, sizeof(h));
+	memcpy(sr + 1, extra, 8 * nextra);
+	sink_run_add(sk, (uint32_t)src, r->ts);
 	sk->arena_len += sz;
 	if (r->ts != IREC_NO_TS) {
 		int64_t end;

@@ -18,21 +18,74 @@
 
 #include "ingest.h"
 
-/* A stored record: this header, then TEXTLEN bytes, padded to 8. */
+/*
+ * A stored record: this header, the numbers that do not fit it (an int64
+ * each, in the order of the flags below), then TEXTLEN bytes of text, the
+ * columns already escaped, padded to 8.  Most records need the header
+ * only: every byte here is written to the spill file and read back.
+ */
 struct sink_rec {
 	int64_t		 ts;
-	int64_t		 dur;
-	int64_t		 dev;
-	int64_t		 pid;
 	uint32_t	 src;
 	uint32_t	 textlen;
+	uint32_t	 dur;		/* SR_DUR without SR_DUR64 */
+	uint16_t	 dev;		/* SR_DEV without SR_DEV64 */
 	uint8_t		 kind;
-	uint8_t		 has_dur;
-	uint8_t		 pad[6];
+	uint8_t		 flags;
 };
 
-#define SINK_REC_SIZE(textlen) \
-	((sizeof(struct sink_rec) + (textlen) + 7) & ~(size_t)7)
+#define SR_DUR		0x01	/* it has a duration */
+#define SR_DUR64	0x02	/* in an int64 after the header */
+#define SR_DEV		0x04	/* its own dev, not the source's rank */
+#define SR_DEV64	0x08	/* in an int64 after the header */
+#define SR_PID		0x10	/* an int64 pid follows (IK_DEFER) */
+
+static inline size_t
+sink_rec_nextra(unsigned flags)
+{
+	return !!(flags & SR_DUR64) + !!(flags & SR_DEV64) +
+	    !!(flags & SR_PID);
+}
+
+static inline size_t
+sink_rec_size(const struct sink_rec *sr)
+{
+	return (sizeof(*sr) + 8 * sink_rec_nextra(sr->flags) + sr->textlen +
+	    7) & ~(size_t)7;
+}
+
+static inline const char *
+sink_rec_text(const struct sink_rec *sr)
+{
+	return (const char *)(sr + 1) + 8 * sink_rec_nextra(sr->flags);
+}
+
+static inline int64_t
+sink_rec_dur(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_DUR))
+		return 0;
+	return sr->flags & SR_DUR64 ? ((const int64_t *)(sr + 1))[0] :
+	    sr->dur;
+}
+
+static inline int64_t
+sink_rec_dev(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_DEV))
+		return IREC_DEV_SRC;
+	return sr->flags & SR_DEV64 ?
+	    ((const int64_t *)(sr + 1))[!!(sr->flags & SR_DUR64)] : sr->dev;
+}
+
+static inline int64_t
+sink_rec_pid(const struct sink_rec *sr)
+{
+	if (!(sr->flags & SR_PID))
+		return 0;
+	return ((const int64_t *)(sr + 1))[!!(sr->flags & SR_DUR64) +
+	    !!(sr->flags & SR_DEV64)];
+}
 
 /* What an Ascend trace_view process holds, from its name. */
 enum sink_pclass {
@@ -69,20 +122,37 @@ struct sink_source {
 	int		 open;
 };
 
-/* A sorted run: in the arena (index array) or in the spill file. */
+/*
+ * A run: records of one source that arrived one after another, in time
+ * order or sorted into it, in the arena or in the spill file.  A source's
+ * timeless records (metrics) make runs of their own, as all of them come
+ * first.  Timed runs that follow each other in time form a chain, which
+ * the merge reads as one sorted sequence: a source read in time order is
+ * one chain, however many times it filled the arena.
+ */
 struct sink_run {
 	uint32_t	 src;
+	int		 timeless;	/* its records have no time */
+	int		 sorted;	/* they came in time order */
+	int		 inmem;		/* in the arena, not spilled */
+	int		 mixed;		/* timeless records lie in its span */
 	size_t		 count;
-	size_t		*index;		/* arena offsets, when in memory */
+	size_t		*index;		/* arena offsets, when not in order */
+	size_t		 aoff, aend;	/* its span of the arena, in order */
+	int64_t		 first, last;	/* its times' range, own clock */
 	off_t		 foff;		/* file offset, when spilled */
 	off_t		 flen;
-	/* Merge cursor. */
-	size_t		 pos;
+	/* The chain (see sink_chains()): the next run of it, or 0. */
+	size_t		 next;
+	int		 cont;		/* it continues the timed run before */
+	/* Merge cursor, kept in a chain's first run. */
+	size_t		 at;		/* the run being read */
+	size_t		 pos;		/* index or arena position in it */
 	unsigned char	*buf;
 	size_t		 bufcap, buflen, bufpos;
-	off_t		 fread_off;
+	off_t		 fread_off, fend;
 	const struct sink_rec *cur;
-	int64_t		 key;		/* sink_abs_ts(cur), the heap's */
+	int64_t		 key;		/* sink_abs_ts(cur), the merge's */
 };
 
 struct sink_spill_job;
@@ -98,10 +168,19 @@ struct sink {
 	size_t		 arena_caps[2];
 	int		 cur_arena;
 	size_t		 cur_start;	/* where the open run began */
-	/* The offsets of the open run's records, kept as they are added. */
+	/*
+	 * The open run: its timed records, in time order so far or (after
+	 * one came out of order) with their offsets kept as they are added
+	 * for the sort; and its timeless records' offsets.
+	 */
+	int		 cur_sorted;
+	size_t		 cur_ntimed;
+	int64_t		 cur_last, cur_min, cur_max;
 	size_t		*cur_index;
 	size_t		 cur_count, cur_cap;
-	size_t		 last_count;	/* the last run's size, a guess */
+	size_t		 last_count;	/* the last sort's size, a guess */
+	size_t		*cur_tindex;
+	size_t		 cur_tcount, cur_tcap;
 	struct sink_run	*runs;
 	size_t		 nruns;
 	/* The spill file, and the thread that writes one arena's runs. */
@@ -110,9 +189,11 @@ struct sink {
 	char		*spill_buf;
 	pthread_t	 spill_thread;
 	struct sink_spill_job *pending;
-	/* The merge: run indices ordered by their current record's time. */
-	size_t		*heap;
-	size_t		 nheap;
+	/* The merge: a tree of losers over the chains (ingest-merge.c). */
+	size_t		*lt;		/* [0] the winner, then losers */
+	unsigned __int128 *lt_key;	/* per chain: its time, its order */
+	size_t		*lt_run;	/* per chain: its first run */
+	size_t		 lt_n;
 	/* Files found and not read, and notes of a run's side files. */
 	char		**ignored;	/* "PATH\tWHY" */
 	size_t		 nignored;
@@ -128,21 +209,25 @@ struct sink {
 void	 sink_resolve_sources(struct sink *);
 
 /* ingest-runs.c */
-void	 sink_sort_run(const unsigned char *, size_t *, size_t);
-void	 sink_index_add(struct sink *, size_t);
+/* Note the record about to be stored at the arena's end (time TS). */
+void	 sink_run_add(struct sink *, uint32_t, int64_t);
 void	 sink_close_run(struct sink *, uint32_t);
 void	 sink_spill_join(struct sink *);
 unsigned char *sink_arena_reserve(struct sink *, uint32_t, size_t);
+/* Sort the runs still in memory that did not come in order. */
+void	 sink_sort_memory_runs(struct sink *);
 
 /* ingest-merge.c */
 int64_t	 sink_abs_ts(const struct sink *, const struct sink_rec *);
+/* Link the timed runs that follow each other in time into chains. */
+void	 sink_chains(struct sink *);
 int	 sink_run_next(struct sink *, struct sink_run *);
-void	 sink_run_start(struct sink *, struct sink_run *);
-void	 sink_heap_build(struct sink *);
-/* The earliest record, and in *WHICH its run; NULL when all are done. */
-const struct sink_rec *sink_heap_top(const struct sink *, size_t *);
-void	 sink_heap_advance(struct sink *);
+void	 sink_run_start(struct sink *, struct sink_run *, size_t);
+void	 sink_run_release(struct sink_run *);
+void	 sink_merge_start(struct sink *);
+/* The earliest record; NULL when all are done. */
+const struct sink_rec *sink_merge_top(const struct sink *);
+void	 sink_merge_advance(struct sink *);
 void	 sink_reduce_runs(struct sink *);
-void	 sink_sort_memory_runs(struct sink *);
 
 #endif

@@ -263,6 +263,26 @@ sq_has_col(struct sqdb *q, const char *t, const char *c)
 	return r;
 }
 
+int
+sq_col_integer(struct sqdb *q, const char *t, const char *c)
+{
+	sqlite3_stmt *st;
+	const char *type;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(q->db, "SELECT type FROM pragma_table_info(?) "
+	    "WHERE name = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c, -1, SQLITE_STATIC);
+	/* SQLite's rule: a declared type holding "INT" is INTEGER. */
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (type = (const char *)sqlite3_column_text(st, 0)) != NULL)
+		r = strcasestr(type, "INT") != NULL;
+	sqlite3_finalize(st);
+	return r;
+}
+
 const char *
 sq_col_any(struct sqdb *q, const char *t, const char *const *names)
 {
@@ -421,12 +441,45 @@ sq_str(const struct sqdb *q, int64_t id, size_t *len)
 }
 
 const char *
-sq_col_str(const struct sqdb *q, sqlite3_stmt *st, int i, size_t *len)
+sq_col_str(const struct sqdb *q, const struct sqrow *row, int i, size_t *len)
 {
+	int64_t id;
+
 	*len = 0;
-	if (SQ_NULL(st, i))
+	if (!sqr_int(row, i, &id))
 		return NULL;
-	return sq_str(q, sqlite3_column_int64(st, i), len);
+	return sq_str(q, id, len);
+}
+
+const char *
+sqr_text(const struct sqrow *r, int i, size_t *n)
+{
+	/* A copied number: its text made as SQLite makes it, on demand. */
+	static char num[32];
+	const struct sqcell *c;
+
+	*n = 0;
+	if (r->st != NULL) {
+		const char *t = (const char *)sqlite3_column_text(r->st, i);
+
+		*n = (size_t)sqlite3_column_bytes(r->st, i);
+		return t;
+	}
+	c = &r->c[i];
+	switch (c->type) {
+	case SQLITE_NULL:
+		return NULL;
+	case SQLITE_INTEGER:
+		*n = tsv_i64(num, c->i);
+		return num;
+	case SQLITE_FLOAT:
+		sqlite3_snprintf(sizeof(num), num, "%!.15g", c->d);
+		*n = strlen(num);
+		return num;
+	default:
+		*n = c->n;
+		return c->s;
+	}
 }
 
 /* ---- helpers of the readers ---- */
@@ -469,19 +522,20 @@ sq_set_i64(struct irec *r, int ic, char *buf, int64_t v)
 }
 
 int
-sq_times(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
+sq_times(struct sqdb *q, const struct sqrow *row, int i, const char *table,
     int open_end, struct irec *r)
 {
 	int64_t s, e;
+	int has_s = sqr_int(row, i, &s), has_e = sqr_int(row, i + 1, &e);
 
-	if (SQ_NULL(st, i) || (!open_end && SQ_NULL(st, i + 1))) {
+	if (!has_s || (!open_end && !has_e)) {
 		sink_skip(q->sink, q->src, open_end ?
 		    "row without a start time" :
 		    "row without a start or end time");
 		return -1;
 	}
-	s = sqlite3_column_int64(st, i);
-	e = SQ_NULL(st, i + 1) ? s : sqlite3_column_int64(st, i + 1);
+	if (!has_e)
+		e = s;
 	if (e < s || s == INT64_MIN) {
 		char why[96];
 
@@ -608,35 +662,42 @@ sq_close(struct sqdb *q)
 	free(q->sbuf);
 }
 
-/* Open PATH read-only and immutable, with a bounded page cache. */
-static int
-sq_open(struct sqdb *q, const char *path)
+int
+sq_connect(const char *path, sqlite3 **db)
 {
 	char *uri = make_uri(path), pragma[64];
 	int r;
-
-	/* SQLite's sorts and temporary tables go where -T says. */
-	if (q->ctx->tmpdir != NULL && sqlite3_temp_directory == NULL)
-		sqlite3_temp_directory = sqlite3_mprintf("%s",
-		    q->ctx->tmpdir);
 
 	/*
 	 * One thread uses the connection: without its mutex, which every
 	 * sqlite3_column_* call takes, reading is a quarter faster.
 	 */
-	r = sqlite3_open_v2(uri, &q->db, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	r = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
-	if (r != SQLITE_OK) {
+	if (r != SQLITE_OK)
+		return r;
+	snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%d",
+	    SQDB_CACHE_KIB);
+	sqlite3_exec(*db, pragma, NULL, NULL, NULL);
+	/* ORDER BY without an index sorts in temporary files, not RAM. */
+	sqlite3_exec(*db, "PRAGMA temp_store = FILE", NULL, NULL, NULL);
+	return SQLITE_OK;
+}
+
+static int
+sq_open(struct sqdb *q, const char *path)
+{
+	/* SQLite's sorts and temporary tables go where -T says. */
+	if (q->ctx->tmpdir != NULL && sqlite3_temp_directory == NULL)
+		sqlite3_temp_directory = sqlite3_mprintf("%s",
+		    q->ctx->tmpdir);
+	if (sq_connect(path, &q->db) != SQLITE_OK) {
 		diag_at(q->where, 0, "cannot open the SQLite database: %s",
 		    q->db != NULL ? sqlite3_errmsg(q->db) : "out of memory");
 		return -1;
 	}
-	snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%d",
-	    SQDB_CACHE_KIB);
-	sqlite3_exec(q->db, pragma, NULL, NULL, NULL);
-	/* ORDER BY without an index sorts in temporary files, not RAM. */
-	sqlite3_exec(q->db, "PRAGMA temp_store = FILE", NULL, NULL, NULL);
+	q->path = path;
 	return list_tables(q);
 }
 

@@ -23,6 +23,7 @@
 /* An open database and what its reader has done with it. */
 struct sqdb {
 	sqlite3		*db;
+	const char	*path;		/* the file, for a prefetcher */
 	const char	*where;		/* for diagnostics */
 	struct sink	*sink;
 	int		 src;		/* the sink's source */
@@ -41,10 +42,17 @@ struct sqdb {
 	int		 failed;
 };
 
+/*
+ * A connection to PATH, read-only and immutable, with a bounded page
+ * cache: SQLITE_OK, or SQLite's error (*DB may then hold its message).
+ */
+int	 sq_connect(const char *, sqlite3 **);
 /* Whether the database has table T (exact name). */
 int	 sq_has_table(const struct sqdb *, const char *);
 /* Whether table T has column C. */
 int	 sq_has_col(struct sqdb *, const char *, const char *);
+/* Whether column C of table T has INTEGER affinity (its declared type). */
+int	 sq_col_integer(struct sqdb *, const char *, const char *);
 /* The first of the NULL-ended column names that T has, or NULL. */
 const char *sq_col_any(struct sqdb *, const char *, const char *const *);
 /*
@@ -63,11 +71,77 @@ void	 sq_table(struct sqdb *, const char *, int64_t, const char *);
 int	 sq_load_strings(struct sqdb *, const char *);
 /* The string with id ID, or NULL (and *LEN 0) when there is none. */
 const char *sq_str(const struct sqdb *, int64_t, size_t *);
-/* Column I of a row as a string id looked up in the string table. */
-const char *sq_col_str(const struct sqdb *, sqlite3_stmt *, int,
-	    size_t *);
 /* Whether column I of the current row is NULL. */
 #define SQ_NULL(st, i)	(sqlite3_column_type((st), (i)) == SQLITE_NULL)
+/*
+ * Column I as an integer in *V: 0 when it is NULL, else 1.  One call to
+ * SQLite for every value but 0, where SQ_NULL and the value are two.
+ */
+static inline int
+sq_int(sqlite3_stmt *st, int i, int64_t *v)
+{
+	*v = sqlite3_column_int64(st, i);
+	return *v != 0 || sqlite3_column_type(st, i) != SQLITE_NULL;
+}
+
+/*
+ * One row of a query: SQLite's current row of a statement, or a copy of
+ * one that a prefetcher made (below).  The readers take their values
+ * through sqr_*(), so that either can feed them.
+ */
+struct sqcell {
+	int64_t		 i;		/* what sqlite3_column_int64() gives */
+	double		 d;		/* a REAL's value */
+	const char	*s;		/* a TEXT's or BLOB's bytes */
+	size_t		 n;
+	int		 type;		/* SQLITE_INTEGER ... SQLITE_NULL */
+};
+struct sqrow {
+	sqlite3_stmt	*st;		/* a live row, or NULL */
+	const struct sqcell *c;		/* a copied one */
+};
+
+static inline int
+sqr_null(const struct sqrow *r, int i)
+{
+	return r->st != NULL ? SQ_NULL(r->st, i) : r->c[i].type == SQLITE_NULL;
+}
+
+/* Column I as an integer in *V: 0 when it is NULL, else 1. */
+static inline int
+sqr_int(const struct sqrow *r, int i, int64_t *v)
+{
+	if (r->st != NULL)
+		return sq_int(r->st, i, v);
+	*v = r->c[i].i;
+	return r->c[i].type != SQLITE_NULL;
+}
+
+/* The current row of statement ST, as a row. */
+#define SQ_LIVE(st)	(&(const struct sqrow){ (st), NULL })
+
+/* Column I as text (sqlite3_column_text()'s), or NULL when it is NULL. */
+const char *sqr_text(const struct sqrow *, int, size_t *);
+
+/*
+ * A query read ahead: its rows are stepped by a thread of its own, on a
+ * connection of its own, while the reader makes records of the rows
+ * before; SETUP (SQL that makes the temporary tables the query needs,
+ * or NULL) runs there first.  Where threads cannot be had, the query
+ * runs on the reader's connection as it asks for rows.  sqpf_open()
+ * returns NULL after a diagnostic (SETUP failing names SETUP_TABLE; the
+ * query, TABLE); sqpf_next() gives 1 and a row, 0 at the end, or -1
+ * after a diagnostic naming TABLE.
+ */
+struct sqpf;
+struct sqpf *sqpf_open(struct sqdb *, const char *, const char *,
+	    const char *, const char *);
+int	 sqpf_next(struct sqpf *, struct sqrow *);
+void	 sqpf_close(struct sqpf *);
+
+/* Column I of a row as a string id looked up in the string table. */
+const char *sq_col_str(const struct sqdb *, const struct sqrow *, int,
+	    size_t *);
 
 /* SQL text under construction, grown as needed. */
 struct sqlbuf {
@@ -86,8 +160,8 @@ void	 sq_set_i64(struct irec *, int, char *, int64_t);
  * (end; a NULL end is an instant when OPEN_END).  A row without them,
  * or ending before it starts, is counted as skipped: -1.
  */
-int	 sq_times(struct sqdb *, sqlite3_stmt *, int, const char *, int,
-	    struct irec *);
+int	 sq_times(struct sqdb *, const struct sqrow *, int, const char *,
+	    int, struct irec *);
 /* A step marker name (ProfilerStep#N and the like): kind step, its N. */
 void	 sq_check_step(struct irec *);
 

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
 #include "ingest-xplane.h"
 #include "utf8.h"
 #include "xalloc.h"
@@ -24,7 +23,7 @@ static const char *const statnames[XS_N] = {
 	"hlo_module", "program_id", "correlation_id", "step_num", "group_id",
 	"device_type_string", "profile_start_time", "memcpy_details", "name",
 	"memory_size", "device_vendor", "peak_teraflops_per_second",
-	"peak_hbm_bw_gigabytes_per_second"
+	"peak_hbm_bw_gigabytes_per_second", "device_ordinal"
 };
 
 /* A wire error inside table data: remembered for the diagnostic. */
@@ -51,7 +50,9 @@ badwt(struct xplane_tabs *t, const struct pbuf *b, const struct pbuf_field *f,
 static size_t
 slot(uint64_t key, size_t cap)
 {
-	return (size_t)(hash_bytes(&key, sizeof(key), 0) & (cap - 1));
+	/* Looked up per event: a multiply, not a hash of bytes. */
+	key *= 0x9e3779b97f4a7c15ULL;
+	return (size_t)(key ^ key >> 32) & (cap - 1);
 }
 
 void
@@ -659,6 +660,11 @@ xop_decode(struct xplane_tabs *t, struct xop *op, struct pbuf *parent)
 	if (r < 0)
 		return bad(t, &m, "XEventMetadata");
 	hlo_parse(op);
+	op->in_shapesl = op->in_shapes != NULL ? strlen(op->in_shapes) : 0;
+	op->in_dtypesl = op->in_dtypes != NULL ? strlen(op->in_dtypes) : 0;
+	op->out_shapesl = op->out_shapes != NULL ? strlen(op->out_shapes) : 0;
+	op->out_dtypesl = op->out_dtypes != NULL ? strlen(op->out_dtypes) : 0;
+	op->opcodel = op->opcode != NULL ? strlen(op->opcode) : 0;
 	/* The name, its display name (the HLO op) when it has one. */
 	op->cname = op->displ > 0 ? op->disp : op->name;
 	op->cnamel = op->displ > 0 ? op->displ : op->namel;

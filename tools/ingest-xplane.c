@@ -69,9 +69,12 @@ struct xr {
 	enum lcls	 lcls;
 	int64_t		 lid, lts;
 	const char	*lname;
-	size_t		 lnamel;
+	size_t		 lnamel, lthread;
 	char		 track[32];
 	size_t		 trackl;
+	/* the numbers of the file's device planes */
+	int64_t		*devs;
+	size_t		 ndevs;
 	/* source stacks written as metric records */
 	uint64_t	*stk;
 	size_t		 stkcap, stkn;
@@ -118,10 +121,12 @@ wrong_type(struct xr *x, const struct pbuf *b, const struct pbuf_field *f,
 static void
 release(struct xr *x, const unsigned char *p)
 {
-	size_t at = (size_t)(p - x->map), pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t at = (size_t)(p - x->map), pg;
 
+	/* Called per event: the common case costs one comparison. */
 	if (at < x->released + RELEASE_STEP)
 		return;
+	pg = (size_t)sysconf(_SC_PAGESIZE);
 	at -= at % pg;
 	(void)madvise((void *)(uintptr_t)(x->map + x->released),
 	    at - x->released, MADV_DONTNEED);
@@ -367,7 +372,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (val_str(v, XS_CATEGORY, &s, &n))
 		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
 	else if (op != NULL && op->opcode != NULL)
-		set_col(r, IC_TYPE, op->opcode, strlen(op->opcode));
+		set_col(r, IC_TYPE, op->opcode, op->opcodel);
 	else if (val_str(v, XS_HLO_OP, &s, &n)) {
 		/* "copy.1" is a copy */
 		size_t d = n;
@@ -401,20 +406,18 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	if (op == NULL)
 		return;
 	if (op->in_shapes != NULL) {
-		set_col(r, IC_IN_SHAPES, op->in_shapes, strlen(op->in_shapes));
+		set_col(r, IC_IN_SHAPES, op->in_shapes, op->in_shapesl);
 		if (!x->noted_shapes) {
 			sink_note(x->sink, x->src, "shapes");
 			x->noted_shapes = 1;
 		}
 	}
 	if (op->in_dtypes != NULL)
-		set_col(r, IC_IN_DTYPES, op->in_dtypes, strlen(op->in_dtypes));
+		set_col(r, IC_IN_DTYPES, op->in_dtypes, op->in_dtypesl);
 	if (op->out_shapes != NULL)
-		set_col(r, IC_OUT_SHAPES, op->out_shapes,
-		    strlen(op->out_shapes));
+		set_col(r, IC_OUT_SHAPES, op->out_shapes, op->out_shapesl);
 	if (op->out_dtypes != NULL)
-		set_col(r, IC_OUT_DTYPES, op->out_dtypes,
-		    strlen(op->out_dtypes));
+		set_col(r, IC_OUT_DTYPES, op->out_dtypes, op->out_dtypesl);
 }
 
 /* What kind of record an event of the current line is, and its cat. */
@@ -517,6 +520,28 @@ event_times(struct xr *x, int64_t off, int64_t dur, struct irec *r,
 	return 0;
 }
 
+/*
+ * The device a host event is about: a TPU runtime call that enqueues a
+ * program to a device, or completes its callbacks, says which by its
+ * device_ordinal, when that is the number of a device plane of the file
+ * (a transfer's ordinal counts otherwise, and a GPU runtime call's
+ * device_id is a handle, not the plane's number: those stay on the
+ * source's device).  IREC_DEV_SRC when none.
+ */
+static int64_t
+host_dev(const struct xr *x, const struct xvals *v)
+{
+	int64_t n;
+	size_t i;
+
+	if (!val_int(v, XS_DEVICE_ORDINAL, &n))
+		return IREC_DEV_SRC;
+	for (i = 0; i < x->ndevs; i++)
+		if (x->devs[i] == n)
+			return n;
+	return IREC_DEV_SRC;
+}
+
 /* One XEvent {1 metadata_id, 2 offset_ps, 3 duration_ps, 4 stats,
  * 5 num_occurrences}: one record. */
 static int
@@ -591,18 +616,14 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	}
 	kind = event_kind(x, op, &v, &cat);
 	r.kind = kind;
-	r.dev = x->pcls == XP_HOST ? IREC_DEV_SRC : x->dev;
+	r.dev = x->pcls == XP_HOST ? host_dev(x, &v) : x->dev;
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
 	if (cat != NULL)
 		set_col(&r, IC_CAT, cat, strlen(cat));
-	else {
-		/* The thread's name: "main/3116817" is main. */
-		str = memchr(x->lname, '/', x->lnamel);
-		sl = str != NULL ? (size_t)(str - x->lname) : x->lnamel;
-		set_col(&r, IC_CAT, x->lname, sl);
-	}
+	else
+		set_col(&r, IC_CAT, x->lname, x->lthread);
 	if (val_int(&v, XS_CORR, &num))
 		set_int(&r, IC_CORR, cb, num);
 	x->ext.n = 0;
@@ -701,6 +722,13 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		x->lts -= x->start_ns;
 	x->lname = clean(x, 5, x->lname, &x->lnamel);
 	x->lcls = line_class(x);
+	/* A host thread's name: "main/3116817" is main. */
+	{
+		const char *sl = memchr(x->lname, '/', x->lnamel);
+
+		x->lthread = sl != NULL ? (size_t)(sl - x->lname) :
+		    x->lnamel;
+	}
 	if (x->pcls == XP_HOST)
 		x->trackl = (size_t)snprintf(x->track, sizeof(x->track),
 		    "%" PRId64, x->lid);
@@ -747,7 +775,31 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 	return 0;
 }
 
-/* A device plane's name: /device:TPU:N, /device:GPU:N[ SparseCore M]. */
+/*
+ * A device plane's kind and number, from its name: XP_TPU or XP_GPU and
+ * N in *DEV, and where its SparseCore name starts in *END; else XP_SKIP.
+ */
+static enum pcls
+device_plane(const char *s, size_t n, int64_t *dev, const char **end)
+{
+	const char *e = s + n, *p;
+	enum pcls c;
+
+	if (n > 12 && memcmp(s, "/device:TPU:", 12) == 0)
+		c = XP_TPU;
+	else if (n > 12 && memcmp(s, "/device:GPU:", 12) == 0)
+		c = XP_GPU;
+	else
+		return XP_SKIP;
+	*dev = 0;
+	for (p = s + 12; p < e && *p >= '0' && *p <= '9' && *dev < 100000000;
+	    p++)
+		*dev = *dev * 10 + (*p - '0');
+	*end = p;
+	return p == s + 12 ? XP_SKIP : c;
+}
+
+/* A plane's name: /device:TPU:N, /device:GPU:N[ SparseCore M], /host:. */
 static enum pcls
 plane_class(struct xr *x)
 {
@@ -760,17 +812,7 @@ plane_class(struct xr *x)
 	if (x->pnamel >= 6 && memcmp(s, "/host:", 6) == 0)
 		return has_word(s, x->pnamel, "/host:metadata") ? XP_SKIP :
 		    XP_HOST;
-	if (x->pnamel > 12 && memcmp(s, "/device:TPU:", 12) == 0)
-		c = XP_TPU;
-	else if (x->pnamel > 12 && memcmp(s, "/device:GPU:", 12) == 0)
-		c = XP_GPU;
-	else
-		return XP_SKIP;
-	x->dev = 0;
-	for (p = s + 12; p < e && *p >= '0' && *p <= '9' && x->dev < 100000000;
-	    p++)
-		x->dev = x->dev * 10 + (*p - '0');
-	if (p == s + 12)
+	if ((c = device_plane(s, x->pnamel, &x->dev, &p)) == XP_SKIP)
 		return XP_SKIP;
 	if (p < e && *p == ' ') {
 		x->core = p + 1;
@@ -778,6 +820,36 @@ plane_class(struct xr *x)
 	}
 	return c;
 }
+
+/*
+ * Note the device of the plane at F, for the host events that name it
+ * (host_dev()).  Its name comes before its lines in every file seen; a
+ * walk of its fields is cheap either way (a line is one field), and
+ * damage here is left for the plane's own pass to report.
+ */
+static void
+note_device(struct xr *x, const struct pbuf *top, const struct pbuf_field *f)
+{
+	struct pbuf p;
+	struct pbuf_field g;
+	const char *end;
+	int64_t dev;
+
+	pbuf_sub(&p, top, f);
+	while (pbuf_next(&p, &g) > 0) {
+		if (g.num != 2 || g.wt != PB_LEN)
+			continue;
+		if (device_plane((const char *)g.data, g.len, &dev, &end) ==
+		    XP_SKIP)
+			return;
+		if ((x->ndevs & (x->ndevs - 1)) == 0)
+			x->devs = xreallocarray(x->devs, x->ndevs > 0 ?
+			    2 * x->ndevs : 1, sizeof(*x->devs));
+		x->devs[x->ndevs++] = dev;
+		return;
+	}
+}
+
 
 /* A device record per device plane, for prof-roofline's chip. */
 static void
@@ -934,6 +1006,7 @@ time_base(struct xr *x, const struct pbuf *top0, size_t *good)
 		*good = (size_t)(top.p - top.base);
 		if (f.num != 1)
 			continue;
+		note_device(x, top0, &f);
 		if (f.len < 18 || memmem(f.data, f.len < 64 ? f.len : 64,
 		    "Task Environment", 16) == NULL)
 			continue;
@@ -1024,6 +1097,7 @@ ingest_xplane(struct input *in, const char *where,
 	munmap((void *)(uintptr_t)x.map, x.size);
 	xtab_free(&x.t);
 	free(x.stk);
+	free(x.devs);
 	free(x.ext.b);
 	free(x.mext.b);
 	for (i = 0; i < NSCRATCH; i++)

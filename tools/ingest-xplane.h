@@ -19,7 +19,7 @@ enum xstat {
 	XS_SOURCE, XS_STACK, XS_TF_OP, XS_SHAPE, XS_HLO_OP, XS_HLO_MODULE,
 	XS_PROGRAM_ID, XS_CORR, XS_STEP_NUM, XS_GROUP_ID, XS_DEVICE_TYPE,
 	XS_START_TIME, XS_MEMCPY, XS_NAME, XS_MEMORY_SIZE, XS_VENDOR,
-	XS_PEAK_TFLOPS, XS_PEAK_HBM,
+	XS_PEAK_TFLOPS, XS_PEAK_HBM, XS_DEVICE_ORDINAL,
 	XS_N
 };
 
@@ -51,9 +51,11 @@ struct xop {
 	size_t		 namel, displ;
 	int		 decoded;
 	struct xvals	 base;		/* metadata stats */
-	/* From the HLO text: */
+	/* From the HLO text (with the lengths of what each event takes): */
 	char		*in_shapes, *in_dtypes, *out_shapes, *out_dtypes;
 	char		*layout, *in_layout, *changes, *opcode;
+	size_t		 in_shapesl, in_dtypesl, out_shapesl, out_dtypesl;
+	size_t		 opcodel;
 	char		*ext;		/* the ext keys of the op's own stats */
 	size_t		 extl;
 	int		 has_ext;
