@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "track.h"
 
@@ -170,9 +172,22 @@ track_exit(int status)
 	exit(status);
 }
 
+/*
+ * Descriptors open when a run starts: the reader opens its input with
+ * open(2), not fopen, and an exit caught in the middle of a run leaves
+ * it open; track_release() closes what the run left (without it, a long
+ * campaign ends in "Too many open files").
+ */
+#define NFD	1024
+static unsigned char fd_before[NFD];
+
 int
 track_run(void (*fn)(void *), void *arg)
 {
+	int fd;
+
+	for (fd = 3; fd < NFD; fd++)
+		fd_before[fd] = fcntl(fd, F_GETFD) != -1;
 	if (setjmp(jb) != 0)
 		return 1;
 	armed = 1;
@@ -197,4 +212,7 @@ track_release(void)
 			fclose(streams[i]);
 			streams[i] = NULL;
 		}
+	for (i = 3; i < NFD; i++)
+		if (!fd_before[i] && fcntl((int)i, F_GETFD) != -1)
+			(void)close((int)i);
 }

@@ -307,6 +307,7 @@ check_fixed(struct tsvr *r)
 			break;
 	if (i == TSV_NFIXED)
 		return r;
+	free(msg);	/* a harness that catches the exit calls again */
 	msg = xasprintf("not a prof-tsv stream: column %zu is '%s', "
 	    "expected '%s'", i + 1, i < r->ncols ? r->names[i] : "",
 	    tsv_fixed_cols[i]);
