@@ -158,7 +158,7 @@ stage_next(struct stage *st)
 	st->incur = 1;
 	st->cur_seq = ++st->seq;
 	/* stages ask for the kind two or three times a record */
-	st->kind = tsvr_field(st->in, COL_KIND, &st->kindlen);
+	st->kind = tsvr_text(st->in, COL_KIND, &st->kindlen);
 	return 1;
 }
 

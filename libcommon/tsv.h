@@ -166,6 +166,13 @@ int		 tsvr_times(struct tsvr *, int64_t *, int64_t *);
 /* Decoded field I of the current record and its length. */
 const char	*tsvr_field(const struct tsvr *, size_t, size_t *);
 /*
+ * Decoded field I of the current record and its length, not always
+ * NUL-terminated: where it needs no decoding, the field as it lies in
+ * the line, without the copy tsvr_field() makes.  For a program that
+ * compares or parses a field of every record.
+ */
+const char	*tsvr_text(const struct tsvr *, size_t, size_t *);
+/*
  * All decoded fields of the current record at once: their starts (in
  * one buffer, the first at its beginning) and, in *LENS, their lengths;
  * for a stage that copies whole records.

@@ -192,6 +192,12 @@ tsvr_split_all(struct tsvr *r)
 }
 
 const char *
+tsvr_text(const struct tsvr *r, size_t i, size_t *len)
+{
+	return field_text(r, i, len);
+}
+
+const char *
 tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 {
 	/* r's arrays, not r, are written: copied on demand */
