@@ -84,10 +84,11 @@ for p in "$tools"/prof-*; do
 	    head -n 1 "$tmp/probe.out" | grep -q '^#prof-tsv ' &&
 	    grep -q "^#stage $t " "$tmp/probe.out"; then
 		present="$present $t"
-	elif "$p" $(writer_args "$t") "$tmp/probe.tsv" >/dev/null 2>&1; then
+	elif (cd "$tmp" && "$p" $(writer_args "$t") probe.tsv) \
+	    >/dev/null 2>&1; then
 		writers="$writers $t"
 	else
-		note "$t reads no single stream with $(writer_args "$t"): left out"
+		note "$t does not write a report of one stream: left out"
 	fi
 done
 
