@@ -53,7 +53,7 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 	struct stage *st;
 	size_t i, j;
 
-	(void)stage_queue_mem();
+	(void)stage_queue_mem();	/* for an input opened elsewhere */
 	st = xcalloc(1, sizeof(*st));
 	st->in = in;
 	st->nin = tsvr_ncols(st->in);
