@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define TSV_VERSION	1
 
@@ -76,6 +77,29 @@ void		 tsv_widen_pipe(int);
 /* Decimal text of an int64 at BUF (no NUL); returns its length. */
 #define TSV_I64_MAX	20
 size_t		 tsv_i64(char *, int64_t);
+
+/*
+ * Copy LEN bytes from S to D.  A field, or a value a stage sets, is
+ * mostly a number or a name of a few bytes, where two overlapping moves
+ * of a fixed size cost a fraction of a call to memcpy.
+ */
+static inline void
+tsv_copy(char *d, const char *s, size_t len)
+{
+	if (len > 16)
+		memcpy(d, s, len);
+	else if (len >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + len - 8, s + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + len - 4, s + len - 4, 4);
+	} else if (len > 0) {
+		d[0] = s[0];
+		d[len / 2] = s[len / 2];
+		d[len - 1] = s[len - 1];
+	}
+}
 
 /* Escape S into OUT (at least 2*LEN bytes); returns the escaped length. */
 size_t		 tsv_escape(const char *, size_t, char *);

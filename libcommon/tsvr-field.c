@@ -205,7 +205,7 @@ tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 
 	field_at(r, i);
 	if (f->dec != r->recno) {
-		memcpy(r->work + f->off, r->line + f->off, f->rawlen);
+		tsv_copy(r->work + f->off, r->line + f->off, f->rawlen);
 		r->work[f->off + f->rawlen] = '\0';
 		f->dec = r->recno;
 	}
