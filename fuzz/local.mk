@@ -35,7 +35,9 @@ FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c \
 	$(top_srcdir)/libcommon/unz.c
 # What tracked-tsv.c includes, for make to see.
-FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c $(top_srcdir)/libcommon/tsvw.c
+FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c \
+	$(top_srcdir)/libcommon/tsvr-field.c $(top_srcdir)/libcommon/tsvr-int.h \
+	$(top_srcdir)/libcommon/tsvw.c
 FUZZ_HARNESSES = fuzz/fuzz-dtime fuzz/fuzz-csv fuzz/fuzz-json \
 	fuzz/fuzz-tsv fuzz/fuzz-stage fuzz/fuzz-unz fuzz/fuzz-walk
 EXTRA_DIST += fuzz/README.md fuzz/run.sh fuzz/fuzz.h fuzz/fuzz.c \
