@@ -1,7 +1,11 @@
 /*
- * libFuzzer harness for the prof-tsv reader, libcommon/tsvr.c: preamble,
- * header, field counts, escapes.  Every field of every record is read in
- * full, raw and decoded.  (The stage loop over it is fuzz-stage.c.)
+ * libFuzzer harness for the prof-tsv reader, libcommon/tsvr.c and
+ * tsvr-field.c: preamble, header, field counts, escapes, the times.  Every
+ * field of every record is read in full, raw and decoded, from the last
+ * one down (the reader finds a field when it is asked for, from the
+ * field before or from its masks), then all at once; the times and the
+ * order are checked as the stages check them.  (The stage loop over it
+ * is fuzz-stage.c.)
  * Some bad input ends the reader with exit(): see track.h.
  */
 #include <config.h>
@@ -20,7 +24,11 @@ read_all(void *arg)
 {
 	struct tsvr *r;
 	const char *f;
+	const size_t *lens;
+	char *const *all;
 	size_t i, len;
+	int64_t ts, dur;
+	int stream;
 
 	if ((r = tsvr_open(arg)) == NULL)
 		return;
@@ -34,13 +42,23 @@ read_all(void *arg)
 		fuzz_touch(f, strlen(f) + 1);
 	}
 	(void)tsvr_col(r, "ts_ns");
-	while (tsvr_next(r) == 1) {
-		for (i = 0; i < tsvr_ncols(r); i++) {
+	/* the contract's checks where the header has the fixed columns */
+	for (i = 0; i < TSV_NFIXED && i < tsvr_ncols(r) &&
+	    strcmp(tsvr_colname(r, i), tsv_fixed_cols[i]) == 0; i++)
+		;
+	stream = i == TSV_NFIXED;
+	while ((stream ? tsvr_record(r, &ts, &dur) : tsvr_next(r)) == 1) {
+		for (i = tsvr_ncols(r); i-- > 0;) {
+			f = tsvr_text(r, i, &len);
+			fuzz_touch(f, len);
 			f = tsvr_field(r, i, &len);
 			fuzz_touch(f, len + 1);
 			f = tsvr_rawfield(r, i, &len);
 			fuzz_touch(f, len);
 		}
+		all = tsvr_fields(r, &lens);
+		for (i = 0; i < tsvr_ncols(r); i++)
+			fuzz_touch(all[i], lens[i] + 1);
 		f = tsvr_line(r, &len);
 		fuzz_touch(f, len);
 		(void)tsvr_lineno(r);

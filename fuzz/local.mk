@@ -23,8 +23,7 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 	$(top_srcdir)/tools/ingest-toplevel.c $(top_srcdir)/fuzz/sink-stub.c \
 	$(top_srcdir)/tools/ingest-formats.c $(top_srcdir)/tools/ingest-frame.c \
 	$(top_srcdir)/tools/ingest-instr.c $(top_srcdir)/tools/ingest-meta.c \
-	$(top_srcdir)/tools/ingest-sqlite.c $(top_srcdir)/tools/ingest-sqpf.c \
-	$(top_srcdir)/tools/ingest-ascend-db.c \
+	$(top_srcdir)/tools/ingest-sqlite.c $(top_srcdir)/tools/ingest-ascend-db.c \
 	$(top_srcdir)/tools/ingest-nsys.c $(top_srcdir)/tools/ingest-xplane.c \
 	$(top_srcdir)/tools/ingest-xop.c $(top_srcdir)/libcommon/pbuf.c \
 	$(top_srcdir)/libcommon/csvin.c $(top_srcdir)/libcommon/tsvw.c \
@@ -36,7 +35,8 @@ FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c \
 	$(top_srcdir)/libcommon/unz.c
 # What tracked-tsv.c includes, for make to see.
-FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c $(top_srcdir)/libcommon/tsvr-field.c \
+FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c \
+	$(top_srcdir)/libcommon/tsvr-field.c $(top_srcdir)/libcommon/tsvr-int.h \
 	$(top_srcdir)/libcommon/tsvw.c
 FUZZ_HARNESSES = fuzz/fuzz-dtime fuzz/fuzz-csv fuzz/fuzz-json \
 	fuzz/fuzz-tsv fuzz/fuzz-stage fuzz/fuzz-unz fuzz/fuzz-walk

@@ -1,4 +1,7 @@
-/* libcommon/tsvr.c, tsvr-field.c and tsvw.c with exit() and allocations tracked: see track.h. */
+/*
+ * libcommon/tsvr.c, tsvr-field.c and tsvw.c with exit() and allocations
+ * tracked: see track.h.
+ */
 #include <config.h>
 #define TRACK_RENAME
 #include "track.h"

@@ -140,35 +140,13 @@ struct stage {
 	char		*line;		/* scratch for building lines */
 	size_t		 linecap;
 	int		 failed;	/* stage_error() was called */
+	int		 keep_values;	/* keep by values, not whole */
 };
 
 static inline int
 key_lt(struct okey a, struct okey b)
 {
 	return a.ts < b.ts || (a.ts == b.ts && a.seq < b.seq);
-}
-
-/*
- * Copy LEN bytes from S to D.  The values a stage sets are mostly a
- * number or a name of a few bytes, where two overlapping moves of a
- * fixed size cost a fraction of a call to memcpy.
- */
-static inline void
-copy_value(char *d, const char *s, size_t len)
-{
-	if (len > 16)
-		memcpy(d, s, len);
-	else if (len >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + len - 8, s + len - 8, 8);
-	} else if (len >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + len - 4, s + len - 4, 4);
-	} else if (len > 0) {
-		d[0] = s[0];
-		d[len / 2] = s[len / 2];
-		d[len - 1] = s[len - 1];
-	}
 }
 
 /*

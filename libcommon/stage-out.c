@@ -715,18 +715,24 @@ srec_alloc(struct stage *st, struct okey key)
 static void
 keep_split(struct srec *r)
 {
-	size_t i, nin = r->st->nin, off = 0;
-	char *buf = r->buf, *t;
+	size_t i = 0, k, nin = r->st->nin, start = 0;
+	char *buf = r->buf;
+	struct sval *v = r->v;
 
-	for (i = 0; i < nin; i++) {
-		t = i + 1 < nin ? memchr(buf + off, '\t', r->rawlen - off) :
-		    buf + r->rawlen;
-		r->v[i].off = off;
-		r->v[i].len = (size_t)(t - buf) - off;
-		r->v[i].plain = 0;
-		*t = '\0';
-		off = (size_t)(t - buf) + 1;
-	}
+	/* one pass: a call to memchr per value costs more than the bytes */
+	for (k = 0; k < r->rawlen; k++)
+		if (buf[k] == '\t') {
+			v[i].off = start;
+			v[i].len = k - start;
+			v[i++].plain = 0;
+			buf[k] = '\0';
+			start = k + 1;
+		}
+	v[i].off = start;
+	v[i].len = r->rawlen - start;
+	v[i].plain = 0;
+	/* this stage reads what it keeps: keep by values from now on */
+	r->st->keep_values = 1;
 	for (i = 0; i < nin / 64; i++)
 		r->set[i] = ~(uint64_t)0;
 	if (nin % 64 != 0)
@@ -762,7 +768,7 @@ value_at(struct srec *r, int col, size_t len, int plain)
 void
 srec_set(struct srec *r, int col, const char *s, size_t len)
 {
-	copy_value(value_at(r, col, len, 0), s, len);
+	tsv_copy(value_at(r, col, len, 0), s, len);
 }
 
 void
@@ -777,7 +783,7 @@ srec_set_i64(struct srec *r, int col, int64_t v)
 	char buf[TSV_I64_MAX];
 	size_t len = tsv_i64(buf, v);
 
-	copy_value(value_at(r, col, len, 1), buf, len);	/* digits: plain */
+	tsv_copy(value_at(r, col, len, 1), buf, len);	/* digits: plain */
 	if (col == COL_TS && r->key.ts != v && !r->discard) {
 		r->key.ts = v;
 		open_fix(r->st, r->open_slot);
@@ -846,6 +852,9 @@ keep_input(struct stage *st, struct srec *r)
 /*
  * Take the current record's line whole, when it needs no decoding and
  * no input column was set: one copy now and one when it is written.
+ * A stage that then reads or sets an input column of what it kept
+ * (prof-attrib's bubbles) is one that keeps by values (keep_input())
+ * from then on, which finds them all at once from the reader's masks.
  */
 static void
 keep_whole(struct stage *st, struct srec *r)
@@ -870,7 +879,8 @@ stage_keep(struct stage *st)
 	struct srec *r = srec_alloc(st, key);
 	size_t i;
 
-	if (st->nin > 0 && !st->inset && tsvr_plain(st->in))
+	if (st->nin > 0 && !st->inset && !st->keep_values &&
+	    tsvr_plain(st->in))
 		keep_whole(st, r);
 	else if (st->nin > 0)
 		keep_input(st, r);
@@ -906,7 +916,7 @@ stage_new(struct stage *st, const char *kind, int64_t ts)
 	if (st->incur && ts == st->ts) {
 		t = tsvr_field(st->in, COL_TS, &len);
 		if (len == 1 || (t[0] >= '1' && t[0] <= '9')) {
-			copy_value(value_at(r, COL_TS, len, 1), t, len);
+			tsv_copy(value_at(r, COL_TS, len, 1), t, len);
 			return r;
 		}
 	}
@@ -934,7 +944,7 @@ put_value(const struct srec *r, size_t col, char *p, size_t n)
 	const struct sval *v = &r->v[col];
 
 	if (v->plain) {
-		copy_value(p + n, r->buf + v->off, v->len);
+		tsv_copy(p + n, r->buf + v->off, v->len);
 		return n + v->len;
 	}
 	return n + tsv_escape(r->buf + v->off, v->len, p + n);

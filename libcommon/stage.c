@@ -53,7 +53,7 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 	struct stage *st;
 	size_t i, j;
 
-	(void)stage_queue_mem();
+	(void)stage_queue_mem();	/* for an input opened elsewhere */
 	st = xcalloc(1, sizeof(*st));
 	st->in = in;
 	st->nin = tsvr_ncols(st->in);
@@ -158,7 +158,7 @@ stage_next(struct stage *st)
 	st->incur = 1;
 	st->cur_seq = ++st->seq;
 	/* stages ask for the kind two or three times a record */
-	st->kind = tsvr_field(st->in, COL_KIND, &st->kindlen);
+	st->kind = tsvr_text(st->in, COL_KIND, &st->kindlen);
 	return 1;
 }
 

@@ -192,6 +192,12 @@ tsvr_split_all(struct tsvr *r)
 }
 
 const char *
+tsvr_text(const struct tsvr *r, size_t i, size_t *len)
+{
+	return field_text(r, i, len);
+}
+
+const char *
 tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 {
 	/* r's arrays, not r, are written: copied on demand */
@@ -199,7 +205,7 @@ tsvr_field(const struct tsvr *r, size_t i, size_t *len)
 
 	field_at(r, i);
 	if (f->dec != r->recno) {
-		memcpy(r->work + f->off, r->line + f->off, f->rawlen);
+		tsv_copy(r->work + f->off, r->line + f->off, f->rawlen);
 		r->work[f->off + f->rawlen] = '\0';
 		f->dec = r->recno;
 	}

@@ -444,57 +444,55 @@ tsvr_col(const struct tsvr *r, const char *name)
 /*
  * One 64-byte block of a record line, looked at in one go: its TABs as
  * a bit mask (bit K for byte K), returned, and in *RARE whether it
- * holds a newline, a backslash or a NUL byte, which scan_rare() then
- * finds.  Nothing is copied: a stage reads a few columns of records
- * that run to a kilobyte (Ascend kernels, with 500 bytes of PMU
- * counters and, late in a pipeline, a hundred empty columns), and
- * writes most of them through unchanged.  A line's blocks are mostly
- * of the common kind: one mask is made of them, not three.
+ * holds a backslash or a NUL byte, which scan_rare() then finds.
+ * Nothing is copied: a stage reads a few columns of records that run
+ * to a kilobyte (Ascend kernels, with 500 bytes of PMU counters and,
+ * late in a pipeline, a hundred empty columns), and writes most of them
+ * through unchanged.  A line's blocks are mostly of the common kind:
+ * one test is made of them, not two masks.
  */
 #ifdef PROF_SSE2
 static inline uint64_t
 scan_block(const char *p, int *rare)
 {
-	const __m128i tab = _mm_set1_epi8('\t'), nl = _mm_set1_epi8('\n');
-	const __m128i bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
-	__m128i any = nul;
+	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
+	__m128i v[4], any, least;
 	uint64_t t = 0;
 	int k;
 
 	for (k = 0; k < 4; k++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		v[k] = _mm_loadu_si128((const __m128i *)(const void *)
 		    (p + 16 * k));
-
-		t |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
+		t |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[k],
 		    tab)) << (16 * k);
-		any = _mm_or_si128(any, _mm_or_si128(_mm_cmpeq_epi8(v, nl),
-		    _mm_or_si128(_mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v,
-		    nul))));
 	}
+	/* a NUL is the least byte; a backslash is looked for */
+	least = _mm_min_epu8(_mm_min_epu8(v[0], v[1]), _mm_min_epu8(v[2],
+	    v[3]));
+	any = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v[0], bs),
+	    _mm_cmpeq_epi8(v[1], bs)), _mm_or_si128(_mm_cmpeq_epi8(v[2], bs),
+	    _mm_cmpeq_epi8(v[3], bs)));
+	any = _mm_or_si128(any, _mm_cmpeq_epi8(least, _mm_setzero_si128()));
 	*rare = _mm_movemask_epi8(any);
 	return t;
 }
 
-/* The newlines of the block at P in *NLS, its backslashes and NULs. */
-static void
-scan_rare(const char *p, uint64_t *nls, uint64_t *spec)
+/* The backslashes and NUL bytes of the block at P. */
+static uint64_t
+scan_rare(const char *p)
 {
-	const __m128i nl = _mm_set1_epi8('\n'), bs = _mm_set1_epi8('\\');
-	const __m128i nul = _mm_setzero_si128();
-	uint64_t n = 0, s = 0;
+	const __m128i bs = _mm_set1_epi8('\\'), nul = _mm_setzero_si128();
+	uint64_t s = 0;
 	int k;
 
 	for (k = 0; k < 4; k++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
 		    (p + 16 * k));
 
-		n |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v,
-		    nl)) << (16 * k);
 		s |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
 		    _mm_cmpeq_epi8(v, bs), _mm_cmpeq_epi8(v, nul))) << (16 * k);
 	}
-	*nls = n;
-	*spec = s;
+	return s;
 }
 #else
 /* The high bit of each zero byte of W, exactly (no borrow between bytes). */
@@ -537,53 +535,52 @@ scan_block(const char *p, int *rare)
 		w = word_at(p + 8 * k);
 		t |= (uint64_t)word_bits(word_zero(w ^ (ones * '\t'))) <<
 		    (8 * k);
-		any |= word_zero(w ^ (ones * '\n')) |
-		    word_zero(w ^ (ones * '\\')) | word_zero(w);
+		any |= word_zero(w ^ (ones * '\\')) | word_zero(w);
 	}
 	*rare = any != 0;
 	return t;
 }
 
-static void
-scan_rare(const char *p, uint64_t *nls, uint64_t *spec)
+static uint64_t
+scan_rare(const char *p)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	uint64_t n = 0, s = 0, w;
+	uint64_t s = 0, w;
 	int k;
 
 	for (k = 0; k < 8; k++) {
 		w = word_at(p + 8 * k);
-		n |= (uint64_t)word_bits(word_zero(w ^ (ones * '\n'))) <<
-		    (8 * k);
 		s |= (uint64_t)word_bits(word_zero(w ^ (ones * '\\')) |
 		    word_zero(w)) << (8 * k);
 	}
-	*nls = n;
-	*spec = s;
+	return s;
 }
 #endif
 
 /*
  * Store the offsets of the TABs of mask T, of the block at offset AT,
- * at Q.  Eight stores whether or not there are eight TABs, since a
- * branch per TAB, whose count per block varies from record to record,
- * costs more than the stores: the extra ones land in the room after
- * (struct tsvr, pos) and are overwritten or never read.  A zero mask's
+ * at Q, N of them or all there are, if fewer.  Eight stores whether
+ * or not there are eight TABs, since a branch per TAB, whose count per
+ * block varies from record to record, costs more than the stores: the
+ * extra ones land in the room after (struct tsvr, pos) and are
+ * overwritten or never read.  A zero mask's
  * bit 63 stands in for the missing TAB, as __builtin_ctzll(0) is
  * undefined.
  */
 static inline void
-keep_tabs(size_t *q, uint64_t t, size_t at)
+keep_tabs(size_t *q, uint64_t t, size_t at, size_t n)
 {
+	size_t k;
 	int j;
 
-	do {
+	/* the first N of them only: a block of empty columns has 64 */
+	for (k = 0; k < n && t != 0; k += 8) {
 		for (j = 0; j < 8; j++) {
-			q[j] = at + (size_t)__builtin_ctzll(t | 1ULL << 63);
+			q[k + (size_t)j] = at +
+			    (size_t)__builtin_ctzll(t | 1ULL << 63);
 			t &= t - 1;
 		}
-		q += 8;
-	} while (t != 0);
+	}
 }
 
 /*
@@ -633,69 +630,56 @@ scan_check(struct tsvr *r, size_t ntab, int nul)
 }
 
 /*
- * Find the next record's line and check it, in one pass over 64-byte
- * blocks: where it ends, its TABs (kept as masks for tsvr-field.c), its
- * NUL bytes and backslashes.  Returns its length, -1 at the end of the
- * input, or -2 after a diagnostic.  When the buffer ends inside the
- * line, the buffer is refilled and the line scanned again from its
- * start: once per megabyte.
+ * Find the next record's line and check it: memchr() finds its end,
+ * then one pass over its 64-byte blocks its TABs (kept as masks for
+ * tsvr-field.c), NUL bytes and backslashes.  Returns its length, -1 at
+ * the end of the input, or -2 after a diagnostic.
  */
 static ssize_t
 scan_record(struct tsvr *r)
 {
-	const char *p;
-	size_t i, avail, nb, ntab;
-	uint64_t t, n, s, m;
-	int nul, rare;
+	const char *p, *nl;
+	size_t i, len, nb = 0, ntab = 0;
+	uint64_t t, s;
+	int nul = 0, rare;
 
-	for (;;) {
-		p = r->iobuf + r->rstart;
-		avail = r->rend - r->rstart;
-		nb = ntab = 0;
-		nul = r->escaped = 0;
-		for (i = 0; i < avail; i += TSVR_BLOCK) {
-			t = scan_block(p + i, &rare);
-			n = s = 0;
-			if (rare)
-				scan_rare(p + i, &n, &s);
-			if (avail - i < TSVR_BLOCK) {	/* past the data */
-				m = ((uint64_t)1 << (avail - i)) - 1;
-				t &= m;
-				n &= m;
-				s &= m;
-			}
-			if (n != 0) {			/* the line ends here */
-				m = ((uint64_t)1 << __builtin_ctzll(n)) - 1;
-				t &= m;
-				s &= m;
-			}
-			r->tabm[nb] = t;
-			r->tabc[nb++] = ntab;
-			if (ntab < r->keep)
-				keep_tabs(r->pos + ntab + 1, t, i);
-			ntab += tsvr_popcount(t);
-			for (; s != 0; s &= s - 1) {
-				if (p[i + (size_t)__builtin_ctzll(s)] == '\0')
-					nul = 1;
-				else
-					r->escaped = 1;
-			}
-			if (n != 0) {
-				r->line = r->iobuf + r->rstart;
-				r->linelen = i + (size_t)__builtin_ctzll(n);
-				r->line[r->linelen] = '\0';
-				r->rstart += r->linelen + 1;
-				r->lineno++;
-				r->nblk = nb;
-				r->npos = ntab < r->keep ? ntab : r->keep;
-				r->recno++;
-				return scan_check(r, ntab, nul);
-			}
-		}
+	while ((nl = memchr(r->iobuf + r->rstart, '\n', r->rend -
+	    r->rstart)) == NULL) {
 		if (r->reof)
 			return scan_end(r);
 		rfill(r);
 	}
+	p = r->iobuf + r->rstart;
+	len = (size_t)(nl - p);
+	r->escaped = 0;
+	for (i = 0; i < len; i += TSVR_BLOCK) {
+		t = scan_block(p + i, &rare);
+		s = rare ? scan_rare(p + i) : 0;
+		if (len - i < TSVR_BLOCK) {	/* past the line's end */
+			t &= ((uint64_t)1 << (len - i)) - 1;
+			s &= ((uint64_t)1 << (len - i)) - 1;
+		}
+		r->tabm[nb] = t;
+		r->tabc[nb++] = ntab;
+		if (ntab < r->keep)
+			keep_tabs(r->pos + ntab + 1, t, i, r->keep - ntab);
+		ntab += tsvr_popcount(t);
+		for (; s != 0; s &= s - 1) {
+			if (p[i + (size_t)__builtin_ctzll(s)] == '\0')
+				nul = 1;
+			else
+				r->escaped = 1;
+		}
+	}
+	r->line = r->iobuf + r->rstart;
+	r->linelen = len;
+	r->line[len] = '\0';
+	r->rstart += len + 1;
+	r->lineno++;
+	r->nblk = nb;
+	r->npos = ntab < r->keep ? ntab : r->keep;
+	r->recno++;
+	return scan_check(r, ntab, nul);
 }
 
 int

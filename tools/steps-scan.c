@@ -342,7 +342,7 @@ match_marker(const char *name, int64_t *num)
 static void
 add_marker(struct scan *sc, struct sdev *d, int64_t ts, int64_t dur)
 {
-	const char *name = sc->f[F_NAME];
+	const char *name = tsvr_field(sc->in, (size_t)sc->col[F_NAME], NULL);
 	int64_t num;
 	int pat, cls;
 	size_t i;
@@ -445,7 +445,8 @@ add_step_id(struct sdev *d, int64_t id, int64_t ts, int64_t end)
 static int
 kernel_named(const struct scan *sc)
 {
-	return fnmatch(steps_opt.step_kernel, sc->f[F_NAME], 0) == 0;
+	return fnmatch(steps_opt.step_kernel, tsvr_field(sc->in,
+	    (size_t)sc->col[F_NAME], NULL), 0) == 0;
 }
 
 static void
@@ -530,9 +531,10 @@ scan_record(struct scan *sc, int64_t ts, int64_t dur)
 	struct sdev *d;
 	int k;
 
+	/* compared and parsed, not copied; a marker's name is (fnmatch) */
 	for (k = 0; k < F_N; k++)
 		if (sc->col[k] >= 0)
-			sc->f[k] = tsvr_field(sc->in, (size_t)sc->col[k],
+			sc->f[k] = tsvr_text(sc->in, (size_t)sc->col[k],
 			    &sc->fl[k]);
 		else {
 			sc->f[k] = "";
