@@ -24,7 +24,7 @@
 #include "render.h"
 #include "xalloc.h"
 
-static struct render_opts opts = { 5, 10, 20, 0, 0, 500, NULL, 1, 0 };
+static struct render_opts opts = { 5, 10, 20, 0, 0, 500, NULL, 1, 0, NULL };
 
 /*
  * The output formats, in the order -o writes them (the Chrome trace is
@@ -134,6 +134,12 @@ usage(void)
 	    "(default 10)\n"
 	    "  -s, --steps=N       step rows per rank in md and text "
 	    "(default 20)\n"
+	    "  -S, --step=ID       the step the single-step views show "
+	    "(md, text, json:\n"
+	    "                      the step shown; default: the busiest, "
+	    "the most device\n"
+	    "                      busy time over the ranks, the earliest on "
+	    "a tie)\n"
 	    "  -h, --help          display this help and exit\n"
 	    "  -V, --version       output version information and exit\n\n");
 	printf("Files written by -o: anomaly_report_NAME.md, "
@@ -356,6 +362,7 @@ main(int argc, char **argv)
 		{ "name",	required_argument,	NULL, 'N' },
 		{ "ops",	required_argument,	NULL, 'k' },
 		{ "output-dir",	required_argument,	NULL, 'o' },
+		{ "step",	required_argument,	NULL, 'S' },
 		{ "steps",	required_argument,	NULL, 's' },
 		{ "top",	required_argument,	NULL, 'n' },
 		{ "version",	no_argument,		NULL, 'V' },
@@ -365,7 +372,7 @@ main(int argc, char **argv)
 	int c;
 
 	cli_init("prof-render");
-	while ((c = getopt_long(argc, argv, "c:Df:hk:N:n:o:s:Vz", longopts,
+	while ((c = getopt_long(argc, argv, "c:Df:hk:N:n:o:S:s:Vz", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -396,6 +403,12 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			dir = optarg;
+			break;
+		case 'S':
+			if (*optarg == '\0')
+				cli_usage_error("option '--step': invalid "
+				    "value ''");
+			opts.step = optarg;
 			break;
 		case 's':
 			opts.steps = (size_t)cli_parse_i64(optarg, "--steps",

@@ -69,7 +69,8 @@ static const struct hsec html_sections[] = {
 	{ "ops", "Ops and layers", { "Ops", "Wait anchors and costly ops",
 	    "Structure" }, NULL },
 	{ "ranks", "Across ranks", { "Across ranks" }, "ranks" },
-	{ "metrics", "Metrics", { "Capture", "Step groups", "Steps" }, NULL },
+	{ "metrics", "Metrics", { "Capture", "Step groups", "The step shown",
+	    "Steps" }, NULL },
 	{ "charts", "Charts", { NULL }, "timeline" },
 	{ NULL, NULL, { NULL }, NULL }
 };

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "render.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -567,6 +568,41 @@ device(struct jw *jw, const struct rdev *d)
 	close_(jw, '}');
 }
 
+/*
+ * The step the single-step views show (--step, else the busiest), with
+ * how it was chosen and the reason in words; null when there is none.
+ */
+static void
+step_shown(struct jw *jw, const struct rctx *rc)
+{
+	struct rstepsel sel;
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!render_step_pick(rc->m, rc->opts->step, &sel)) {
+		jw_null(jw);
+		return;
+	}
+	if ((f = open_memstream(&txt, &len)) == NULL)
+		diag_errno(EXIT_BAD, "open_memstream");
+	render_step_reason(f, &sel);
+	fclose(f);
+	open_(jw, '{');
+	key(jw, "step_id"), str(jw, sel.step);
+	key(jw, "chosen"), str(jw, render_step_how(&sel));
+	key(jw, "busy_ms");
+	if (sel.busy >= 0)
+		ns(jw, sel.busy, 6);
+	else
+		jw_null(jw);
+	key(jw, "ranks"), i64(jw, (int64_t)sel.nranks);
+	key(jw, "steps"), i64(jw, (int64_t)sel.nsteps);
+	key(jw, "reason"), str(jw, txt);
+	close_(jw, '}');
+	free(txt);
+}
+
 /* The advice of one rank of a recommendation, exactly. */
 static void
 advice_of(struct jw *jw, const struct rdev *d, const struct radvice *a)
@@ -803,6 +839,7 @@ render_json(struct rctx *rc)
 		for (j = 0; j < m->devs[i]->nsteps; j++)
 			step(jw, m->devs[i], &m->devs[i]->steps[j]);
 	close_(jw, ']');
+	key(jw, "step_shown"), step_shown(jw, rc);
 	key(jw, "structure"), open_(jw, '{');
 	for (i = 0; i < m->nkinds; i++)
 		key(jw, m->kinds[i].name), i64(jw, (int64_t)m->kinds[i].n);

@@ -417,6 +417,68 @@ left_out(struct rctx *rc)
 		    "verdict).\n\n", rc->out);
 }
 
+/*
+ * The single-step view: the step --step names, else the busiest, with
+ * the reason, and each rank's row of it (render-step.c).
+ */
+static void
+step_shown(struct rctx *rc)
+{
+	const struct rmodel *m = rc->m;
+	struct rstepsel sel;
+	size_t i, j;
+
+	if (!render_step_pick(m, rc->opts->step, &sel) && sel.named == NULL)
+		return;
+	fputs("### The step shown\n\n", rc->out);
+	if (sel.step == NULL) {
+		render_step_reason(rc->out, &sel);
+		fputs(".\n\n", rc->out);
+		return;
+	}
+	fputs("Shown: ", rc->out);
+	render_step_reason(rc->out, &sel);
+	fputs(sel.named != NULL ? "; without --step the busiest is shown" :
+	    "; the busiest is the step with the most device busy time in its "
+	    "windows, summed over the ranks, the earliest on a tie; --step "
+	    "names another", rc->out);
+	fputs(".\n\n| rank | start (ms) | window (ms) | "
+	    "busy (ms) | idle (%) | prelaunch (ms) | internal (ms) | tail "
+	    "(ms) | largest internal (ms) | bubbles | kernels | tags |\n"
+	    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+	    rc->out);
+	for (i = 0; i < m->ndevs; i++)
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->nsteps; j++) {
+			const struct rstep *s = &m->devs[i]->steps[j];
+
+			if (strcmp(s->step, sel.step) != 0)
+				continue;
+			fprintf(rc->out, "| %s | ", m->devs[i]->id);
+			put_ms(rc->out, s->ts, 3);
+			fputs(" | ", rc->out);
+			put_ms(rc->out, s->dur, 3);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_BUSY]);
+			fputs(" | ", rc->out);
+			pct(rc, s->m[SM_UNDERFEED_RATIO]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_PRELAUNCH]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_INTERNAL]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_TAIL]);
+			fputs(" | ", rc->out);
+			ms(rc, s->m[SM_LARGEST]);
+			fputs(" | ", rc->out);
+			put_dec(rc->out, s->m[SM_BUBBLES], 0, 0);
+			fputs(" | ", rc->out);
+			put_dec(rc->out, s->m[SM_KERNELS], 0, 0);
+			fprintf(rc->out, " | %s |\n", *s->tags ? s->tags : "-");
+		}
+	putc('\n', rc->out);
+}
+
 static void
 metrics(struct rctx *rc)
 {
@@ -425,6 +487,7 @@ metrics(struct rctx *rc)
 	md_group_verdicts(rc);
 	capture_table(rc);
 	group_table(rc);
+	step_shown(rc);
 	step_table(rc);
 }
 

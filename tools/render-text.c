@@ -536,6 +536,48 @@ across_ranks(struct rctx *rc)
 	}
 }
 
+/*
+ * The single-step view: the step shown (--step, else the busiest) and
+ * each rank's window, busy time and idle share in it; not for a
+ * capture of one step unless --step names it.
+ */
+static void
+step_shown(struct rctx *rc)
+{
+	const struct rmodel *m = rc->m;
+	struct rstepsel sel;
+	struct tline l;
+	FILE *f;
+	size_t i, j;
+
+	/* one step is the whole capture: no line for it on a screenful */
+	if ((!render_step_pick(m, rc->opts->step, &sel) || sel.nsteps < 2) &&
+	    sel.named == NULL)
+		return;
+	f = line_open(&l);
+	fputs("step shown: ", f);
+	render_step_reason(f, &sel);
+	line_close(rc, &l, 4);
+	for (i = 0; sel.step != NULL && i < m->ndevs; i++)
+		for (j = 0; dev_timeline(m->devs[i]) &&
+		    j < m->devs[i]->nsteps; j++) {
+			const struct rstep *s = &m->devs[i]->steps[j];
+
+			if (strcmp(s->step, sel.step) != 0)
+				continue;
+			f = line_open(&l);
+			fprintf(f, "  rank %s: window ", m->devs[i]->id);
+			put_ms(f, s->dur, 3);
+			fputs(NB "ms, busy ", f);
+			put_dec(f, s->m[SM_BUSY], 6, 3);
+			fputs(NB "ms, idle ", f);
+			put_pct(f, s->m[SM_UNDERFEED_RATIO]);
+			fputs(", bubbles ", f);
+			put_dec(f, s->m[SM_BUBBLES], 0, 0);
+			line_close(rc, &l, 4);
+		}
+}
+
 void
 render_text(struct rctx *rc)
 {
@@ -550,6 +592,7 @@ render_text(struct rctx *rc)
 	verdicts(rc);
 	text_ops(rc, put_line);
 	across_ranks(rc);
+	step_shown(rc);
 	for (i = 0; i < m->ndevs; i++)
 		rank(rc, m->devs[i]);
 	recommendations(rc);

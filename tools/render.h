@@ -235,6 +235,7 @@ struct render_opts {
 	const char	*name;		/* -N */
 	int		 warn_roof;	/* say on stderr the roofline is empty */
 	int		 chrome;	/* CHROME_GZIP, CHROME_DEVICE_ONLY */
+	const char	*step;		/* --step: the step shown, or NULL */
 };
 
 struct arch;
@@ -369,6 +370,25 @@ void		 put_rec_evidence(FILE *, const struct rrec *,
 void		 put_host_top(FILE *, const char *,
 		    void (*)(FILE *, const char *));
 void		 put_idle_split(FILE *, const struct rbubble *);
+/*
+ * render-step.c: the step the single-step views show (--step, else the
+ * busiest: the most device busy time, the earliest on a tie).
+ */
+struct rstepsel {
+	const char	*step;		/* NULL: none to show */
+	const char	*named;		/* --step's value, or NULL */
+	int64_t		 busy;		/* summed over its ranks; -1 unknown */
+	int64_t		 ts;		/* its earliest window start */
+	size_t		 nsteps;	/* step ids in the stream */
+	size_t		 nranks;	/* ranks with a window of it */
+	char		 off[128];	/* ranks where it is not of the
+					   dominant step group: "0, 1" */
+};
+int		 render_step_pick(const struct rmodel *, const char *,
+		    struct rstepsel *);
+void		 render_step_reason(FILE *, const struct rstepsel *);
+const char	*render_step_how(const struct rstepsel *);
+
 /* render-mdverdict.c */
 void		 md_verdict(struct rctx *);
 void		 md_group_verdicts(struct rctx *);

@@ -4,7 +4,8 @@
 # value, against the prof-tsv stream it was made from, reading the
 # stream here with Python's csv-free split and Decimal arithmetic, apart
 # from prof-render's C code: every step, the longest bubbles of each
-# rank, the chosen rank's capture figures, the ops and the causes, and
+# rank, the chosen rank's capture figures, the ops and the causes, the
+# step shown (the busiest, recomputed here), and
 # prof-ops' groups and the op simulator's in-core view.
 # With prof-verdict's records, the verdict array (one object per rank:
 # the run's verdict, its budget, each group's) and the recommendations
@@ -81,6 +82,23 @@ for r in recs:
         if key in s:
             want = ms(r["value"]) if name.endswith("_ns") else r["value"]
             same("%s %s" % (r["step"], key), s[key], want)
+
+# The step shown: with no --step, the busiest step id (busy_union_ns
+# summed over the ranks), the earliest window start on a tie.
+shown = report.get("step_shown")
+if shown is not None and shown["chosen"] != "named":
+    busy, start = {}, {}
+    for r in recs:
+        if r["kind"] == "window" and r["step"]:
+            t = int(r["ts_ns"])
+            start[r["step"]] = min(start.get(r["step"], t), t)
+        if (r["kind"] == "metric" and r["name"] == "busy_union_ns" and
+                r.get("step")):
+            busy[r["step"]] = busy.get(r["step"], 0) + int(r["value"])
+    best = min(busy, key=lambda k: (-busy[k], start.get(k, 0)))
+    same("step_shown id", 1 if shown["step_id"] == best else 0, 1)
+    same("step_shown busy_ms", shown["busy_ms"], ms(str(busy[best])))
+    same("step_shown steps", shown["steps"], str(len(start)))
 
 # The TOP longest bubbles of each rank, earlier first among equals.
 by_dev = {}
