@@ -367,10 +367,28 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 			put(buf, cap, &at, s, n);
 		break;
 	case OK_SOURCE:
+		/*
+		 * As the TPU breakdown tools group ops: by source line,
+		 * else by the op's scope path (an XLA op's tf_op), else
+		 * by its category, so that what has no source line is
+		 * still told apart (copies from the model's ops).
+		 */
 		if (t->framel > 0)
 			put(buf, cap, &at, t->frame, t->framel);
-		else
-			put(buf, cap, &at, "(no source)", 11);
+		else if (t->scopel > 0) {
+			put(buf, cap, &at, "(no source) scope ", 18);
+			put(buf, cap, &at, t->scope, t->scopel);
+		} else {
+			c = ops_category(t, &nc);
+			put(buf, cap, &at, "(no source) ", 12);
+			s = ops_cat_names[c];
+			put(buf, cap, &at, s, strlen(s));
+			if (nc != NC_NONE) {
+				put(buf, cap, &at, "/", 1);
+				s = ops_nc_names[nc];
+				put(buf, cap, &at, s, strlen(s));
+			}
+		}
 		break;
 	case OK_CATEGORY:
 		c = ops_category(t, &nc);

@@ -47,6 +47,8 @@ struct ops_task {
 	size_t		 namel, corel, catl;
 	const char	*frame;		/* the innermost user frame */
 	size_t		 framel;
+	const char	*scope;		/* an XLA op's scope path (ext) */
+	size_t		 scopel;
 };
 
 struct ops_keyopts {

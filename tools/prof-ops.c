@@ -126,6 +126,30 @@ get_dev(const char *name, size_t len)
 	return d;
 }
 
+/*
+ * The scope path an XPlane op carries in its ext column
+ * ("...;scope=jit(f)/mul;..."), for -k source's op without a source
+ * line; none elsewhere (a Kineto ext is a number).
+ */
+static void
+ext_scope(struct ops_task *t)
+{
+	size_t el, i;
+	const char *e = stage_get(st, c_ext, &el), *v;
+
+	for (i = 0; i + 6 <= el; i++) {
+		if ((i == 0 || e[i - 1] == ';') &&
+		    memcmp(e + i, "scope=", 6) == 0) {
+			v = e + i + 6;
+			t->scope = v;
+			t->scopel = 0;
+			while (v + t->scopel < e + el && v[t->scopel] != ';')
+				t->scopel++;
+			return;
+		}
+	}
+}
+
 /* The fields of the current record that keys are made from. */
 static void
 task_fields(struct ops_task *t)
@@ -140,6 +164,8 @@ task_fields(struct ops_task *t)
 	t->core = stage_get(st, c_core, &t->corel);
 	t->cat = stage_get(st, c_cat, &t->catl);
 	t->frame = stage_get(st, c_frame, &t->framel);
+	if (opts.ko.key == OK_SOURCE && t->framel == 0 && c_ext >= 0)
+		ext_scope(t);
 	if (ext != NULL && c_ext >= 0) {
 		size_t el, cl;
 		const char *e = stage_get(st, c_ext, &el);

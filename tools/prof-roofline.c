@@ -37,7 +37,7 @@ static struct rf_opts opts = { 0, 0, 10000, 10, 50, 1000 };
 static struct rf_peaks peaks;
 static int c_flops, c_bytes, c_dtype, c_ai, c_bound, c_bsrc, c_pipe;
 static int c_pratio, c_mfu, c_bw, c_roof, c_short, c_srcop, c_tags;
-static int c_type, c_core, c_step, c_pmu, c_labels, c_value;
+static int c_type, c_core, c_step, c_pmu, c_labels, c_value, c_cat;
 static int user_peaks;		/* -c, -f or --peak-*: no chip from the trace */
 
 /* With their lengths: one is written for most kernels. */
@@ -116,6 +116,16 @@ static int
 is_text(const struct numtext *t, int64_t a, int64_t b)
 {
 	return t->len > 0 && t->a == a && t->b == b;
+}
+
+/* Whether column COL of the current record is the text S. */
+static int
+stage_col_is(int col, const char *s)
+{
+	size_t n;
+	const char *v = stage_get(st, col, &n);
+
+	return n == strlen(s) && memcmp(v, s, n) == 0;
 }
 
 /* The roofline columns of the current kernel, F the facts of its op. */
@@ -336,6 +346,19 @@ do_kernel(void)
 		e->dt = DT_TF32;
 		stage_tag_add(tags, sizeof(tags), "tf32_from_name");
 	}
+	/*
+	 * A CUDA memcpy or memset (Kineto's gpu_memcpy and gpu_memset,
+	 * Nsight Systems' MEMCPY and MEMSET tables) does no arithmetic:
+	 * its FLOPs are 0, so that with its bytes it is placed against the
+	 * memory roof (a pageable host copy far below it, as XLA's
+	 * copy-done), not left unclassed and taken for compute.
+	 */
+	if (e->flops < 0 && e->bytes > 0 && !k.comm && c_cat >= 0 &&
+	    (stage_col_is(c_cat, "gpu_memcpy") ||
+	    stage_col_is(c_cat, "gpu_memset"))) {
+		e->flops = 0;
+		stage_tag_add(tags, sizeof(tags), "copy_no_flops");
+	}
 	k.flops = e->flops;
 	k.bytes = e->bytes;
 	k.dt = e->dt;
@@ -438,6 +461,7 @@ run(const char *path, int argc, char *argv[])
 	c_pmu = stage_col(st, "pmu");
 	c_labels = stage_col(st, "labels");
 	c_value = stage_col(st, "value");
+	c_cat = stage_col(st, "cat");
 	rf_ops_open(st);
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {

@@ -157,6 +157,13 @@ tags_have(struct stage *st, const char *tag)
 	return 0;
 }
 
+/* A + B for the totals of durations, at most INT64_MAX. */
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 /*
  * The part a kernel record's time belongs to while it runs.  A
  * latency-bound kernel is launch overhead only when it is short: a long
@@ -342,9 +349,16 @@ on_record(struct stage *st, const char *kind, size_t len,
 		return;
 	d = vs_dev(dev, n);
 	if (IS(kind, len, "kernel")) {
+		int part = kernel_part(st, o->short_kernel);
+
 		s = stage_get(st, COL_NAME, &sn);
-		vs_kernel(d, stage_ts(st), stage_dur(st), kernel_part(st, o->short_kernel), s,
-		    sn);
+		vs_kernel(d, stage_ts(st), stage_dur(st), part, s, sn);
+		if (part == VP_BUSY_MEMORY && stage_dur(st) > 0) {
+			d->mem_ns = sat_add(d->mem_ns, stage_dur(st));
+			if (tags_have(st, "below_memory_roof"))
+				d->slow_ns = sat_add(d->slow_ns,
+				    stage_dur(st));
+		}
 	} else if (IS(kind, len, "window")) {
 		s = c.step >= 0 ? stage_get(st, c.step, &sn) : "";
 		g = c.group >= 0 ? stage_get(st, c.group, &gn) : "";

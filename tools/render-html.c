@@ -502,7 +502,7 @@ cards(struct rctx *rc)
 		esc(f, m->devs[i]->id);
 		fputs("<b>", f);
 		esc(f, strcmp(v->cls, "in_core") == 0 ? "in-core" :
-		    verdict_words(v->cls));
+		    verdict_words_of(v));
 		fputs("</b>", f);
 		if (*v->share) {
 			put_pct(f, v->share);

@@ -59,7 +59,7 @@ verdict_item(struct rctx *rc, const struct rdev *d)
 		fprintf(f, " of the span, confidence %s", v->confidence);
 	} else {
 		fprintf(f, "- **Rank %s: %s** (%s): ", d->id,
-		    verdict_words(v->cls), verdict_about(v->cls));
+		    verdict_words_of(v), verdict_about_of(v));
 		put_pct(f, v->share);
 		fputs(" of the step, ", f);
 		ms(f, v->stake);
@@ -180,7 +180,7 @@ md_group_verdicts(struct rctx *rc)
 				    "---|---|---|\n", f);
 			fprintf(f, "| %s | %s | %s | %s | ", m->devs[i]->id,
 			    *v->group ? v->group : "-", *v->steps ? v->steps :
-			    "-", verdict_words(v->cls));
+			    "-", verdict_words_of(v));
 			put_pct(f, v->share);
 			fputs(" | ", f);
 			ms(f, v->stake);

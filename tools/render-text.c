@@ -169,7 +169,7 @@ verdict_item(struct rctx *rc, const struct rdev *d)
 		fprintf(f, " of the span, confidence %s%s%s", v->confidence,
 		    *v->tags ? "; tags " : "", v->tags);
 	} else {
-		fprintf(f, "%s, ", verdict_words(v->cls));
+		fprintf(f, "%s, ", verdict_words_of(v));
 		put_pct(f, v->share);
 		fputs(" of the step, ", f);
 		ms(f, v->stake);

@@ -69,6 +69,34 @@ verdict_words(const char *cls)
 	return cls;
 }
 
+/*
+ * The class of verdict V in words, and what it means: those of its
+ * class, but for memory-bound time that is mostly copies far below the
+ * HBM roof (prof-verdict's slow_transfers tag), which fusing kernels
+ * does not fix.
+ */
+static int
+slow_transfers(const struct rverdict *v)
+{
+	return strcmp(v->cls, "memory") == 0 && tag_has(v->tags,
+	    "slow_transfers");
+}
+
+const char *
+verdict_words_of(const struct rverdict *v)
+{
+	return slow_transfers(v) ? "memory-bound, by copies far below the "
+	    "HBM roof" : verdict_words(v->cls);
+}
+
+const char *
+verdict_about_of(const struct rverdict *v)
+{
+	return slow_transfers(v) ? "copies far below the HBM roof take the "
+	    "step: transfers to or from host memory (a pageable memcpy, a "
+	    "host offload) or waits for DMA" : verdict_about(v->cls);
+}
+
 /* What the class means, in a few words. */
 const char *
 verdict_about(const char *cls)
@@ -506,7 +534,7 @@ verdict_line(const struct rdev *d)
 		put_pct(f, v->share);
 		fprintf(f, " of the span), confidence %s", v->confidence);
 	} else {
-		fprintf(f, "%s, ", verdict_words(v->cls));
+		fprintf(f, "%s, ", verdict_words_of(v));
 		put_pct(f, v->share);
 		fputs(" of the step, ", f);
 		put_dec(f, v->stake, 6, 3);

@@ -333,6 +333,8 @@ extern const char *const render_part[RP_N];
 extern const char *const render_part_words[RP_N];
 const char	*verdict_words(const char *);
 const char	*verdict_about(const char *);
+const char	*verdict_words_of(const struct rverdict *);
+const char	*verdict_about_of(const struct rverdict *);
 int		 dev_nodata(const struct rdev *);
 int		 dev_incore(const struct rdev *);
 int		 dev_timeline(const struct rdev *);

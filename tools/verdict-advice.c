@@ -113,7 +113,7 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
     int64_t per_step)
 {
 	char names[1024], timed[1024], ev[2600], ms[64], win[64], pct[64];
-	const char *text = action[k].text;
+	const char *text = action[k].text, *name = action[k].name;
 	int followup;
 
 	/*
@@ -127,9 +127,25 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
 		snprintf(names, sizeof(names), "%s", k == VC_UNTRACED ?
 		    "no host event open" : "no names recorded");
 	if (k == VC_COMPUTE && strstr(v->tags, "bound_unknown") != NULL)
-		text = "the device is busy with kernels whose bound is not "
-		    "known (%s): run prof-roofline -c CHIP to tell compute- "
-		    "from memory-bound kernels";
+		text = d->chip != NULL && d->chip[0] != '\0' ? "the device "
+		    "is busy with kernels whose bound is not known (%s): the "
+		    "trace gives no FLOP or byte counts for them (no shapes "
+		    "to estimate them from); measure them with a kernel "
+		    "profiler (Nsight Compute, rocprof, msprof op) to tell "
+		    "compute- from memory-bound" : "the device is busy with "
+		    "kernels whose bound is not known (%s): run prof-roofline "
+		    "-c CHIP to tell compute- from memory-bound kernels";
+	/* as the slow_transfers tag (verdict-sum.c) */
+	if (k == VC_MEMORY && d->slow_ns > 0 && d->slow_ns >= d->mem_ns -
+	    d->slow_ns) {
+		name = "hide_slow_transfers";
+		text = "copies far below the HBM roof take the time (%s): "
+		    "transfers to or from host memory (a pageable memcpy, a "
+		    "host offload) or waits for DMA, not HBM traffic: keep the "
+		    "data in device memory, copy from pinned memory and "
+		    "asynchronously, started early enough for compute to hide "
+		    "them, or move less";
+	}
 	if (k == VC_UNTRACED && d->nhost == 0)
 		text = "the idle time has no host trace at all (%s): "
 		    "re-profile with host activity (CPU ops) to name it";
@@ -149,8 +165,8 @@ from_class(const struct vdev *d, const struct vverdict *v, int k,
 	    vsum_per_step(v->window, v->steps)),
 	    vsum_pct(pct, sizeof(pct), v->cls_ns[k], v->window),
 	    timed[0] ? ": " : "", timed);
-	add(action[k].name, "run", "", per_step, v->cls_ns[k], v->window,
-	    followup, ev, text, names);
+	add(name, "run", "", per_step, v->cls_ns[k], v->window, followup, ev,
+	    text, names);
 	items[nitems - 1].lead = k == v->cls;
 }
 

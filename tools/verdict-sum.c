@@ -207,14 +207,26 @@ decide(const struct vdev *d, struct vverdict *v)
 		if (strcmp(v->confidence, "high") == 0)
 			v->confidence = "medium";
 	}
+	/*
+	 * Memory-bound time that is mostly copies far below the HBM roof
+	 * (to or from host memory: an XLA host offload's copy-done, a
+	 * DMA wait) is not fixed by fusing kernels: say so.
+	 */
+	if (w == VC_MEMORY && d->slow_ns > 0 && d->slow_ns >= d->mem_ns -
+	    d->slow_ns)
+		stage_tag_add(v->tags, sizeof(v->tags), "slow_transfers");
 	if (v->steps == 1)
 		stage_tag_add(v->tags, sizeof(v->tags), "single_step");
 	if (v->cut)
 		stage_tag_add(v->tags, sizeof(v->tags), "boundary_caveat");
 	if (!d->roof_run)
 		stage_tag_add(v->tags, sizeof(v->tags), "no_roofline");
-	else if (d->mfu == NULL || d->mfu[0] == '\0')
+	else if ((d->mfu == NULL || d->mfu[0] == '\0') && (d->chip == NULL ||
+	    d->chip[0] == '\0'))
 		stage_tag_add(v->tags, sizeof(v->tags), "no_chip");
+	else if (d->mfu == NULL || d->mfu[0] == '\0')
+		/* the chip is known: no kernel has a FLOP count */
+		stage_tag_add(v->tags, sizeof(v->tags), "no_flops");
 	if (d->profiler_split) {
 		stage_tag_add(v->tags, sizeof(v->tags), "profiler_split");
 		if (strcmp(v->confidence, "high") == 0)

@@ -123,6 +123,12 @@ struct vdev {
 	struct vprof	*prof;		/* step_trace_time rows, by step */
 	size_t		 nprof;
 	int		 profiler_split;	/* the budget is the profiler's */
+	/*
+	 * Memory-bound kernel time, and the part of it in kernels far
+	 * below the HBM roof with no FLOPs (prof-roofline's
+	 * below_memory_roof: copies to or from host memory, DMA waits).
+	 */
+	int64_t		 mem_ns, slow_ns;
 };
 
 /* verdict-sweep.c */

@@ -1,0 +1,101 @@
+# The whole pipeline on the corpus TPU capture (issue 19, "What users
+# must get"), each figure checked in python3 against the kernel records
+# prof-ingest wrote (tests/xplane-corpus.sh checks those against the
+# file's own bytes): the by-source groups (prof-ops -k source: the
+# source line, else the scope, else the category) with a tail that adds
+# up to the kernel time, the non-compute audit, the roofline's coverage
+# and MFU against the TPU v6e's per-device peaks, and the verdict: the
+# device waits on copies to and from host memory (a host offload test),
+# so memory-bound by copies far below the HBM roof, not by HBM traffic.
+f=$CORPUS/tpu_xla/xprof/tpu_inference_2.xplane.pb
+[ -r "$f" ] || exit 77
+command -v python3 >/dev/null 2>&1 || exit 77
+prof-ingest -q "$f" | prof-steps -q | prof-merge | prof-bubbles |
+    prof-attrib | prof-waitanchor | prof-layers | prof-roofline |
+    prof-ops -k source -n 3 | prof-verdict >run.tsv
+python3 - run.tsv <<'PY'
+import sys
+from collections import defaultdict
+from fractions import Fraction as F
+hdr, recs = None, []
+for line in open(sys.argv[1], encoding="utf-8"):
+    if line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    if hdr is None:
+        hdr = f
+        continue
+    recs.append(dict(zip(hdr, f)))
+ok = lambda c: "ok" if c else "DIFFERS"
+kern = [r for r in recs if r["kind"] == "kernel"]
+devs = sorted({r["dev"] for r in kern}, key=int)
+peak_f = {r["dtype"]: int(r["value"]) for r in recs
+          if r["kind"] == "metric" and r["name"] == "peak_flops_per_s"}
+peak_b = [int(r["value"]) for r in recs
+          if r["kind"] == "metric" and r["name"] == "peak_hbm_bytes_per_s"][0]
+chip = [r["chip"] for r in recs if r["kind"] == "metric" and
+        r["name"] == "peak_hbm_bytes_per_s"][0]
+print("chip %s: bf16 %d TFLOP/s, HBM %d GB/s per device" %
+      (chip, peak_f["bf16"] // 10**12, peak_b // 10**9))
+for d in devs:
+    k = [r for r in kern if r["dev"] == d]
+    total = sum(int(r["dur_ns"]) for r in k)
+    # by source: the frame, else the scope (ext), else the category
+    key = defaultdict(int)
+    for r in k:
+        ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
+        if r["frame"]:
+            key[r["frame"]] += int(r["dur_ns"])
+        elif "scope" in ext:
+            key["(no source) scope " + ext["scope"]] += int(r["dur_ns"])
+        elif r["name"].startswith("copy"):
+            key["(no source) data_movement/copy"] += int(r["dur_ns"])
+        else:
+            key["(no source) other"] += int(r["dur_ns"])
+    groups = [r for r in recs if r["kind"] == "opgroup" and r["dev"] == d
+              and "tail" not in r["tags"].split(",")]
+    tail = [r for r in recs if r["kind"] == "opgroup" and r["dev"] == d
+            and "tail" in r["tags"].split(",")]
+    gsum = sum(int(r["dur_total_ns"]) for r in groups + tail)
+    print("rank %s: %d kernels, %d ns; %d groups + tail %d ns: %s" %
+          (d, len(k), total, len(groups), gsum, ok(gsum == total)))
+    top = sorted(key.values(), reverse=True)
+    for r in tail:
+        print("  tail %s: %d ns, the rest after the top %d: %s" %
+              (r["name"], int(r["dur_total_ns"]), len(groups),
+               ok(int(r["dur_total_ns"]) == sum(top[len(groups):]))))
+    for r in groups:
+        print("  %-60s %5.1f%% %s" % (r["name"][-60:],
+              100 * int(r["dur_total_ns"]) / total,
+              ok(key.get(r["name"]) == int(r["dur_total_ns"]))))
+    copy = sum(int(r["dur_ns"]) for r in k if r["name"].startswith("copy"))
+    audit = {r["name"]: int(r["dur_total_ns"]) for r in recs
+             if r["kind"] == "opaudit" and r["dev"] == d}
+    print("  audit copy %d ns = kernels named copy*: %s; other classes %s" %
+          (audit.get("copy", 0), ok(audit.get("copy") == copy),
+           sorted(set(audit) - {"copy"}) or "none"))
+    # the roofline's run: coverage and MFU against the bf16 peak
+    roof = [r for r in recs if r["kind"] == "roof" and r["dev"] == d and
+            r["scope"] == "run"][0]
+    fl = sum(int(r["flops"] or 0) for r in k)
+    dur = sum(int(r["dur_ns"]) for r in k if r["flops"] != "")
+    mfu = F(fl * 10**9, dur * peak_f["bf16"])
+    print("  roofline: coverage %s, MFU %s (%.6f from the kernels): %s" %
+          (roof["cov_ratio"], roof["mfu_ratio"], float(mfu),
+           ok(abs(F(roof["mfu_ratio"]) - mfu) <= F(1, 10**6))))
+    # the verdict, and the evidence for it: copy-done's share and speed
+    v = [r for r in recs if r["kind"] == "verdict" and r["dev"] == d and
+         r["scope"] == "run"][0]
+    cd = [r for r in k if r["name"].startswith("copy-done")]
+    cdt = sum(int(r["dur_ns"]) for r in cd)
+    gbs = sum(int(r["bytes"]) for r in cd) / cdt
+    print("  verdict %s (%s): copy-done %.1f%% of the kernel time at "
+          "%.1f GB/s, %.1f%% of HBM: %s" % (v["name"], v["tags"],
+          100 * cdt / total, gbs, 100 * gbs * 1e9 / peak_b,
+          ok(v["name"] == "memory" and "slow_transfers" in v["tags"] and
+             cdt * 2 > total and gbs * 1e9 * 10 < peak_b)))
+PY
+prof-render -f md run.tsv >r.md
+grep -c '^- \*\*Rank [0-3]: memory-bound, by copies far below the HBM roof\*\*' r.md
+grep '^Shown:' r.md | cut -c1-70
+grep -o 'hide_slow_transfers' r.md | sort -u
