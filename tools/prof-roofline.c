@@ -357,6 +357,7 @@ do_kernel(void)
 	    (stage_col_is(c_cat, "gpu_memcpy") ||
 	    stage_col_is(c_cat, "gpu_memset"))) {
 		e->flops = 0;
+		k.copy = 1;
 		stage_tag_add(tags, sizeof(tags), "copy_no_flops");
 	}
 	k.flops = e->flops;

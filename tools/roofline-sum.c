@@ -143,7 +143,12 @@ acc_add(struct rf_acc *a, const struct rf_kern *k, int64_t tiny_ns)
 	if (k->est)
 		a->est++;
 	a->by_bound[k->bound] += k->dur;
-	if (k->flop_ps < 0 || k->byte_ps < 0)
+	/*
+	 * A CUDA copy runs on a copy engine, beside the kernels: its time
+	 * is no part of a step's or run's MFU (an XLA copy-done, in the
+	 * op stream, is, as the TPU tools count it).
+	 */
+	if (k->flop_ps < 0 || k->byte_ps < 0 || (k->copy && a->is_step))
 		return;
 	a->roof_dur += k->dur;
 	a->flops += k->flops;
@@ -374,6 +379,9 @@ put_roof(struct srec *r, const struct rf_acc *a)
 		    "op" : "step", (int)(a->keylen > 120 ? 120 : a->keylen),
 		    a->key);
 	srec_set_i64(r, c_calls, (int64_t)a->calls);
+	/* the run's chip, which prof-verdict names beside its MFU */
+	if (a->is_step == 2 && pk->name[0] != '\0')
+		srec_set_str(r, c_chip, pk->name);
 	set_i128(r, c_durt, "dur_total_ns", a->dev, what, a->dur);
 	set_ratio(r, c_cov, a->roof_dur, a->dur);
 	if (a->dt >= 0)
@@ -404,7 +412,15 @@ put_roof(struct srec *r, const struct rf_acc *a)
 	set_i128(r, c_roof, "roofline_ns", a->dev, what, roof_ns);
 	set_i128(r, c_short, "shortfall_ns", a->dev, what, a->roof_dur -
 	    roof_ns);
-	set_ratio(r, c_mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
+	/*
+	 * A run or step whose kernels with both roofs have no FLOPs at all
+	 * (only copies and memsets) has no MFU to speak of: an MFU of 0
+	 * over its copies would read as an idle device.
+	 */
+	if (a->flops > 0 || a->is_step == 0)
+		set_ratio(r, c_mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
+	else
+		stage_tag_add(tags, sizeof(tags), "no_flops");
 	set_ratio(r, c_bw, a->byte_ps, (__int128)a->roof_dur * 1000);
 	if (a->dt >= 0 && a->dt < DT_NPEAK && pk->bw > 0 &&
 	    pk->flops[a->dt] > 0)

@@ -183,6 +183,7 @@ struct rf_kern {
 	int		 bound;
 	int		 comm;		/* a communication kernel */
 	int		 est;		/* flops or bytes estimated */
+	int		 copy;		/* a CUDA memcpy/memset: 0 FLOPs */
 	struct rf_acc	**group;	/* its op group when last seen, or NULL */
 };
 
