@@ -343,6 +343,26 @@ group_table(struct rctx *rc)
 	putc('\n', rc->out);
 }
 
+/*
+ * A step's busy time, idle share and gaps as cells of a row, each
+ * followed by its separator (the step table, the step shown).
+ */
+static void
+step_cells(struct rctx *rc, const struct rstep *s)
+{
+	static const int col[] = { SM_BUSY, SM_UNDERFEED_RATIO, SM_PRELAUNCH,
+	    SM_INTERNAL, SM_TAIL, SM_LARGEST };
+	size_t i;
+
+	for (i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
+		if (col[i] == SM_UNDERFEED_RATIO)
+			pct(rc, s->m[col[i]]);
+		else
+			ms(rc, s->m[col[i]]);
+		fputs(" | ", rc->out);
+	}
+}
+
 static void
 step_table(struct rctx *rc)
 {
@@ -372,18 +392,7 @@ step_table(struct rctx *rc)
 			    *s->group ? s->group : "-");
 			ms(rc, s->m[SM_SERVICE]);
 			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_BUSY]);
-			fputs(" | ", rc->out);
-			pct(rc, s->m[SM_UNDERFEED_RATIO]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_PRELAUNCH]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_INTERNAL]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_TAIL]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_LARGEST]);
-			fputs(" | ", rc->out);
+			step_cells(rc, s);
 			if (s->m[SM_SIGNIFICANT] != NULL) {
 				put_dec(rc->out, s->m[SM_SIGNIFICANT], 0, 0);
 				fputs(" / ", rc->out);
@@ -459,18 +468,7 @@ step_shown(struct rctx *rc)
 			fputs(" | ", rc->out);
 			put_ms(rc->out, s->dur, 3);
 			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_BUSY]);
-			fputs(" | ", rc->out);
-			pct(rc, s->m[SM_UNDERFEED_RATIO]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_PRELAUNCH]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_INTERNAL]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_TAIL]);
-			fputs(" | ", rc->out);
-			ms(rc, s->m[SM_LARGEST]);
-			fputs(" | ", rc->out);
+			step_cells(rc, s);
 			put_dec(rc->out, s->m[SM_BUBBLES], 0, 0);
 			fputs(" | ", rc->out);
 			put_dec(rc->out, s->m[SM_KERNELS], 0, 0);
