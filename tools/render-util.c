@@ -453,7 +453,33 @@ whole_chars(const char *buf, size_t n)
 }
 
 /*
- * S shortened for a human report into BUF (CAP bytes): a name longer
+ * A source line (a file path with its line: "a/b/train.py:29",
+ * "/x/resnet.py(124): forward"): its last MAX columns, where the file
+ * and line are, or NULL when S is no path.  A path has a '/' before any
+ * '<' or '(' (a kernel's template or signature, an XLA scope's
+ * "jit(f)/...") and no space before its last '/'.
+ */
+static const char *
+path_tail(const char *s, size_t max)
+{
+	const char *slash = strrchr(s, '/'), *p;
+	size_t w;
+
+	if (slash == NULL || s + strcspn(s, "<(") < slash ||
+	    s + strcspn(s, " ") < slash)
+		return NULL;
+	/* back from the end, MAX characters */
+	for (p = s + strlen(s), w = 0; p > s && w < max; ) {
+		p--;
+		if (((unsigned char)*p & 0xC0) != 0x80)
+			w++;
+	}
+	return p;
+}
+
+/*
+ * S shortened for a human report into BUF (CAP bytes): a source line
+ * keeps its end (the file and line), a name longer
  * than MAX columns (C++ kernels run to 2,000 bytes) loses its return
  * type and anonymous namespaces, its template arguments and its
  * signature become "<…>" and "(…)", and what is still too long is cut
@@ -467,6 +493,10 @@ name_short(const char *s, char *buf, size_t cap, size_t max)
 
 	if (text_width(s) <= max || cap < 16) {
 		snprintf(buf, cap, "%s", s);
+		return buf;
+	}
+	if ((p = path_tail(s, max - 1)) != NULL) {
+		snprintf(buf, cap, ELLIPSIS "%s", p);
 		return buf;
 	}
 	for (p = name_start(s); *p != '\0' && o + 8 < cap; ) {

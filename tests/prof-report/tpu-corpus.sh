@@ -99,3 +99,10 @@ prof-render -f md run.tsv >r.md
 grep -c '^- \*\*Rank [0-3]: memory-bound, by copies far below the HBM roof\*\*' r.md
 grep '^Shown:' r.md | cut -c1-70
 grep -o 'hide_slow_transfers' r.md | sort -u
+# the Ops section by source line, each line shortened at its front so
+# that the file and line stay
+sed -n '/^### Rank 0: device time by source line/,/^### Rank 1/p' r.md |
+    awk -F' [|] ' '/^\| [0-9]/ { print $2 }'
+# prof-report runs prof-ops -k source on an XPlane by itself
+prof-report -q -o rep "$f" 2>/dev/null
+grep '^### Rank 0: device time by' rep/anomaly_report_*.md
