@@ -297,7 +297,8 @@ idle(struct rctx *rc, const struct rdev *d, const struct rgroup *g)
 	ms(f, model_stat(g, "underfeed_ns_avg"));
 	fputs(" ms of ", f);
 	ms(f, model_stat(g, "service_ns_avg"));
-	fputs(" ms per step (", f);
+	/* the mean of the steps' shares, not the ratio of the means */
+	fputs(" ms per step (a step's share averages ", f);
 	put_pct(f, model_stat(g, "underfeed_ratio_avg"));
 	fprintf(f, "), group %s of %s step(s), mainly %s", g->id,
 	    g->size ? g->size : "?", g->pattern);
