@@ -83,7 +83,7 @@ run_stage(void *arg)
 	int64_t durs[NDUR];
 	size_t ndur = 0;
 
-	st = stage_open(path, 2, argv, add, 2);
+	st = stage_open_names(path, 2, argv, add, 2);
 	col = stage_col(st, "fuzz_tag");
 	while (stage_next(st)) {
 		(void)stage_dur(st);

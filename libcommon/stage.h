@@ -41,19 +41,48 @@ struct stage;
 struct srec;
 
 /*
+ * The columns a stage reads and adds, declared once: one table per
+ * stage, each entry naming a column and the int of the stage's own
+ * column struct that receives its output index when the stage opens.
+ * STAGE_ADD columns are written by the stage and appended after the
+ * input's, in table order (a name the input already has keeps its
+ * place, so a column such as tags is shared); STAGE_READ columns are
+ * only read and bind -1 when the input lacks them.  A column both read
+ * and written is STAGE_READ | STAGE_ADD.  A name may appear twice (two
+ * members bound to one column).
+ */
+#define STAGE_READ	0x1
+#define STAGE_ADD	0x2
+
+struct stage_column {
+	const char	*name;
+	size_t		 off;	/* offsetof() an int in the column struct */
+	int		 flags;
+};
+
+/* A table entry binding member M of column struct T to column NAME. */
+#define STAGE_COLUMN(T, M, NAME, FLAGS)	{ (NAME), offsetof(T, M), (FLAGS) }
+
+/*
  * Open PATH ("-" or NULL: stdin) and write the preamble and header.
  * ARGV (ARGC entries, ARGV[0] the program) makes the "#stage" line.
- * ADD names the NADD columns the stage writes; a name the input already
- * has keeps its place.  Exits 1 after a diagnostic on bad input.
+ * COLS (NCOLS entries) is the stage's column table, bound into the
+ * column struct at BIND.  Exits 1 after a diagnostic on bad input.
  */
-struct stage	*stage_open(const char *, int, char *[], const char *const *,
-		    size_t);
+struct stage	*stage_open(const char *, int, char *[],
+		    const struct stage_column *, size_t, void *);
 
 /*
  * The same with the input already open: IN, from tsvr_open_stream(), or
  * read once before and rewound; the stage owns it from then on.
  */
 struct stage	*stage_open_input(struct tsvr *, int, char *[],
+		    const struct stage_column *, size_t, void *);
+
+/* The old interface (a list of added columns), going away. */
+struct stage	*stage_open_names(const char *, int, char *[],
+		    const char *const *, size_t);
+struct stage	*stage_open_input_names(struct tsvr *, int, char *[],
 		    const char *const *, size_t);
 
 /* Output column of NAME, or -1: input columns first, then added ones. */

@@ -483,7 +483,7 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	b.o = o;
 	b.next_check = INT64_MAX;
 	b.oldest_n = UINT64_MAX;
-	b.st = stage_open(path, argc, argv, add, 2);
+	b.st = stage_open_names(path, argc, argv, add, 2);
 	if ((seen = busy_seen(b.st)) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(b.st), seen, "input already "
 		    "annotated by prof-merge: its busy records would be added "

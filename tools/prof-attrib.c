@@ -76,7 +76,7 @@ run(const char *path, int argc, char **argv)
 	struct stage *st;
 	int64_t first = STAGE_NO_TS;
 
-	st = stage_open(path, argc, argv, added,
+	st = stage_open_names(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]));
 	c_step = stage_col(st, "step");
 	c_group = stage_col(st, "step_group");

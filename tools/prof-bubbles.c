@@ -187,7 +187,7 @@ run(const char *path, const struct bub_opts *o, int argc, char *argv[])
 	const char *kind;
 	size_t len;
 
-	st = stage_open(path, argc, argv, added,
+	st = stage_open_names(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]));
 	find_cols(st, &c);
 	gap_init(st, o, &c);

@@ -1233,7 +1233,7 @@ run(const char *path, int argc, char *argv[])
 	unsigned long seen;
 	size_t i, j;
 
-	st = stage_open(path, argc, argv, added,
+	st = stage_open_names(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]) - (opt.npeaks > 0 ? 0 : 2));
 	if ((seen = stage_seen(st, "prof-cluster", "arrival_skew_ns")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "

@@ -297,7 +297,7 @@ run(const char *path, int argc, char *argv[])
 
 	devtab_init(&devs, sizeof(struct ldev));
 	devtab_init(&wins, sizeof(struct lwin));
-	lst = stage_open(path, argc, argv, added, sizeof(added) /
+	lst = stage_open_names(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	lc_pass = stage_col(lst, "pass");
 	lc_layer = stage_col(lst, "layer");

@@ -613,7 +613,7 @@ run(const char *path, int argc, char *argv[])
 	devtab_init(&devs, sizeof(struct odev));
 	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
-	st = stage_open(path, argc, argv, added, sizeof(added) /
+	st = stage_open_names(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	if ((seen = stage_seen(st, "prof-ops", "nc_class")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "

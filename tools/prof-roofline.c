@@ -416,7 +416,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 	const char *dev;
 
-	st = stage_open(path, argc, argv, added, sizeof(added) /
+	st = stage_open_names(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	c_flops = stage_col(st, "flops");
 	c_bytes = stage_col(st, "bytes");

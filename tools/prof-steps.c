@@ -684,7 +684,7 @@ run(const char *path, int argc, char **argv)
 	devs = steps_scan(in, &ndevs);
 	make_events(devs, ndevs);
 	tsvr_rewind(in);
-	st = stage_open_input(in, argc, argv, add, sizeof(add) /
+	st = stage_open_input_names(in, argc, argv, add, sizeof(add) /
 	    sizeof(add[0]));
 	c_cat = stage_col(st, "cat");
 	c_step = stage_col(st, "step");

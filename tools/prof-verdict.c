@@ -376,7 +376,7 @@ run(const char *path, const struct v_opts *o, int argc, char *argv[])
 	size_t len;
 	unsigned long seen;
 
-	st = stage_open(path, argc, argv, added,
+	st = stage_open_names(path, argc, argv, added,
 	    sizeof(added) / sizeof(added[0]));
 	/* a second run would add every summary record again */
 	if ((seen = stage_seen(st, "prof-verdict", "second_ratio")) != 0)

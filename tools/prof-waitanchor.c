@@ -454,7 +454,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct wadev));
-	st = stage_open(path, argc, argv, added, sizeof(added) /
+	st = stage_open_names(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	c_core = stage_col(st, "core");
 	c_wait = stage_col(st, "wait_ns");
