@@ -124,6 +124,7 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 	for (i = 0; i < ncols; i++)
 		*(int *)(void *)((char *)bind + cols[i].off) =
 		    stage_col(st, cols[i].name);
+	st->cols = bind;
 	st->nwords = (st->ncols + 63) / 64;
 	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
 	st->setl = xcalloc(st->ncols, sizeof(*st->setl));
@@ -144,6 +145,12 @@ stage_col(const struct stage *st, const char *name)
 		if (strcmp(st->names[i], name) == 0)
 			return (int)i;
 	return -1;
+}
+
+const void *
+stage_columns(const struct stage *st)
+{
+	return st->cols;
 }
 
 size_t

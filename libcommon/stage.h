@@ -67,7 +67,9 @@ struct stage_column {
  * Open PATH ("-" or NULL: stdin) and write the preamble and header.
  * ARGV (ARGC entries, ARGV[0] the program) makes the "#stage" line.
  * COLS (NCOLS entries) is the stage's column table, bound into the
- * column struct at BIND.  Exits 1 after a diagnostic on bad input.
+ * column struct at BIND, which stage_columns() gives back to whatever
+ * part of the stage holds the stage: BIND must outlive it.  Exits 1
+ * after a diagnostic on bad input.
  */
 struct stage	*stage_open(const char *, int, char *[],
 		    const struct stage_column *, size_t, void *);
@@ -78,6 +80,9 @@ struct stage	*stage_open(const char *, int, char *[],
  */
 struct stage	*stage_open_input(struct tsvr *, int, char *[],
 		    const struct stage_column *, size_t, void *);
+
+/* The column struct bound by stage_open(): cast to the stage's type. */
+const void	*stage_columns(const struct stage *);
 
 /* The old interface (a list of added columns), going away. */
 struct stage	*stage_open_names(const char *, int, char *[],
