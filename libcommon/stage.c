@@ -46,57 +46,16 @@ stage_open(const char *path, int argc, char *argv[],
 	return stage_open_input(in, argc, argv, cols, ncols, bind);
 }
 
-/* The old interface, while stages move to their column tables. */
-struct stage *
-stage_open_names(const char *path, int argc, char *argv[],
-    const char *const *add, size_t nadd)
-{
-	struct stage_column *cols = xreallocarray(NULL, nadd + 1,
-	    sizeof(*cols));
-	struct stage *st;
-	int dummy;
-	size_t i;
-
-	for (i = 0; i < nadd; i++) {
-		cols[i].name = add[i];
-		cols[i].off = 0;
-		cols[i].flags = STAGE_ADD;
-	}
-	st = stage_open(path, argc, argv, cols, nadd, &dummy);
-	free(cols);
-	return st;
-}
-
-struct stage *
-stage_open_input_names(struct tsvr *in, int argc, char *argv[],
-    const char *const *add, size_t nadd)
-{
-	struct stage_column *cols = xreallocarray(NULL, nadd + 1,
-	    sizeof(*cols));
-	struct stage *st;
-	int dummy;
-	size_t i;
-
-	for (i = 0; i < nadd; i++) {
-		cols[i].name = add[i];
-		cols[i].off = 0;
-		cols[i].flags = STAGE_ADD;
-	}
-	st = stage_open_input(in, argc, argv, cols, nadd, &dummy);
-	free(cols);
-	return st;
-}
-
-/* Append NAME to the output columns unless one is so named already. */
-static void
-add_column(struct stage *st, const char *name)
+/* Output column of NAME, or -1: input columns first, then added ones. */
+static int
+find_column(const struct stage *st, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < st->ncols; i++)
 		if (strcmp(st->names[i], name) == 0)
-			return;
-	st->names[st->ncols++] = xstrdup(name);
+			return (int)i;
+	return -1;
 }
 
 struct stage *
@@ -117,13 +76,15 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 			st->names[st->ncols++] = xstrdup(tsv_fixed_cols[i]);
 	for (i = 0; i < st->nin; i++)
 		st->names[st->ncols++] = xstrdup(tsvr_colname(st->in, i));
+	/* a name the input has keeps its place: tags is shared */
 	for (i = 0; i < ncols; i++)
-		if (cols[i].flags & STAGE_ADD)
-			add_column(st, cols[i].name);
-	/* every entry binds after the header is whole */
+		if ((cols[i].flags & STAGE_ADD) &&
+		    find_column(st, cols[i].name) < 0)
+			st->names[st->ncols++] = xstrdup(cols[i].name);
+	/* every entry binds once the header is whole */
 	for (i = 0; i < ncols; i++)
 		*(int *)(void *)((char *)bind + cols[i].off) =
-		    stage_col(st, cols[i].name);
+		    find_column(st, cols[i].name);
 	st->cols = bind;
 	st->nwords = (st->ncols + 63) / 64;
 	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
@@ -134,17 +95,6 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 	st->last_out = STAGE_NO_TS;
 	write_preamble(st, argc, argv);
 	return st;
-}
-
-int
-stage_col(const struct stage *st, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < st->ncols; i++)
-		if (strcmp(st->names[i], name) == 0)
-			return (int)i;
-	return -1;
 }
 
 const void *

@@ -42,14 +42,29 @@ struct srec;
 
 /*
  * The columns a stage reads and adds, declared once: one table per
- * stage, each entry naming a column and the int of the stage's own
- * column struct that receives its output index when the stage opens.
+ * stage, whose entries each name a column and an int member of the
+ * stage's own column struct, which receives the column's output index
+ * when the stage opens:
+ *
+ *	struct my_cols { int step, tags, core; };
+ *	#define COL(m, name, f)	STAGE_COLUMN(struct my_cols, m, name, f)
+ *	static const struct stage_column columns[] = {
+ *		COL(step, "step", STAGE_ADD),
+ *		COL(tags, "tags", STAGE_READ | STAGE_ADD),
+ *		COL(core, "core", STAGE_READ),
+ *	};
+ *	...
+ *	struct my_cols c;
+ *	st = stage_open(path, argc, argv, columns,
+ *	    sizeof(columns) / sizeof(columns[0]), &c);
+ *
  * STAGE_ADD columns are written by the stage and appended after the
- * input's, in table order (a name the input already has keeps its
- * place, so a column such as tags is shared); STAGE_READ columns are
- * only read and bind -1 when the input lacks them.  A column both read
- * and written is STAGE_READ | STAGE_ADD.  A name may appear twice (two
- * members bound to one column).
+ * input's in table order; a name the input already has keeps its place,
+ * so that a column such as tags is shared.  STAGE_READ columns are only
+ * read: one the input lacks binds -1, which stage_get() reads as empty
+ * and a stage tests for where it does without the column.  A column both
+ * read and written is STAGE_READ | STAGE_ADD.  A name may appear twice,
+ * binding two members to one column.
  */
 #define STAGE_READ	0x1
 #define STAGE_ADD	0x2
@@ -84,14 +99,7 @@ struct stage	*stage_open_input(struct tsvr *, int, char *[],
 /* The column struct bound by stage_open(): cast to the stage's type. */
 const void	*stage_columns(const struct stage *);
 
-/* The old interface (a list of added columns), going away. */
-struct stage	*stage_open_names(const char *, int, char *[],
-		    const char *const *, size_t);
-struct stage	*stage_open_input_names(struct tsvr *, int, char *[],
-		    const char *const *, size_t);
-
-/* Output column of NAME, or -1: input columns first, then added ones. */
-int		 stage_col(const struct stage *, const char *);
+/* The output columns: how many, and the name of each. */
 size_t		 stage_ncols(const struct stage *);
 const char	*stage_colname(const struct stage *, size_t);
 /* The input's "#KEY VALUE" preamble value, or NULL. */
