@@ -264,14 +264,17 @@ pipe_name() {
 	targs=
 done
 note "timing the whole pipeline"
-load=$(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo -)
+# loadavg: the load averages, as the shared machine's load is part of a result.
+loadavg() { cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo -; }
+load=$(loadavg)
 case " $BENCH_STREAMS " in *" kineto "*) bench_pipeline "Kineto JSON" "$kineto";; esac
 case " $BENCH_STREAMS " in *" ascend "*) bench_pipeline "kernel_details.csv" "$kdcsv";; esac
 
 {
 	printf '## Analysis stages benchmark\n\n'
 	machine_lines
-	printf -- '- load average before the pipelines: %s\n' "$load"
+	printf -- '- load average (1, 5, 15 min) before the whole pipelines: %s; after: %s\n' \
+	    "$load" "$(loadavg)"
 	printf -- '- medians of %s runs after a warm-up; output to /dev/null; MB = 10^6 bytes\n' "$BENCH_RUNS"
 	[ -z "$btools" ] || printf -- '- base: %s, timed in the same rounds\n' "$btools"
 	if [ "$BENCH_PIPELINE_ONLY" != 1 ]; then
@@ -295,7 +298,7 @@ case " $BENCH_STREAMS " in *" ascend "*) bench_pipeline "kernel_details.csv" "$k
 	printf '\nCPU s: the median of user + system seconds of every process of the command.\n'
 	# This build against the base, on the pipeline of the stages both have.
 	awk -F '\t' '{
-		printf "\n%s, prof-ingest and the %d stages both builds have: base %.2f s, this %.2f s wall (%.2fx faster); base %.2f s, this %.2f s CPU (%.2fx)\n",
+		printf "\n%s, prof-ingest and the %d stages both builds have: base %.2f s, this %.2f s wall (speed-up %.2fx); base %.2f s, this %.2f s CPU (speed-up %.2fx)\n",
 		    $1, $6, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, ($5 > 0 ? $4 / $5 : 0)
 	}' "$tmp/vsbase"
 } >"$tmp/report"
