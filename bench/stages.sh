@@ -193,7 +193,7 @@ bench_pipeline() {
 	common=
 	if [ -n "$btools" ]; then
 		for t in $present; do
-			[ -x "$btools/$t" ] && common="$common $t"
+			if [ -x "$btools/$t" ]; then common="$common $t"; fi
 		done
 		pipe_script "$tmp/bpipe.sh" "$btools" $common
 		ms="$ms bpipe"
