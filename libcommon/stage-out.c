@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "num.h"
 #include "stage-int.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -1052,6 +1053,38 @@ stage_drop(struct stage *st, struct srec *r)
 {
 	unopen(st, r);
 	drain(st);
+}
+
+void
+srec_set_quot(struct srec *r, int col, __int128 num, __int128 den,
+    int places)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den > 0)
+		srec_set(r, col, buf, num_ratio_i128(buf, num, den, places));
+}
+
+void
+srec_set_ratio(struct srec *r, int col, __int128 num, __int128 den)
+{
+	srec_set_quot(r, col, num, den, 6);
+}
+
+void
+stage_set_quot(struct stage *st, int col, __int128 num, __int128 den,
+    int places)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (den > 0)
+		stage_set(st, col, buf, num_ratio_i128(buf, num, den, places));
+}
+
+void
+stage_set_ratio(struct stage *st, int col, __int128 num, __int128 den)
+{
+	stage_set_quot(st, col, num, den, 6);
 }
 
 void

@@ -375,16 +375,6 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den <= 0)
-		return;
-	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
 /* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
 static int
 has_tag(const char *tags, size_t len, const char *tag)
@@ -466,10 +456,10 @@ bub_finish(struct dev *d, struct bub *b)
 	for (i = 0; i < b->nthr; i++)
 		m.thr_sum += b->thr[i].total;
 	m.launches = d->launches;
-	set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
-	set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
-	set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
-	set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
+	srec_set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
+	srec_set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
+	srec_set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
+	srec_set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
 	bub_partition(b, &m);
 	n = cov_top(&b->names, m.dur, 3, &top);
 	srec_set(b->rec, c_top, top, n);

@@ -494,17 +494,6 @@ drop_duplicate_sources(void)
 	nops = n;
 }
 
-static void
-set_ratio(struct srec *r, const char *col, struct stage *st, int64_t num,
-    int64_t den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0)
-		srec_set(r, stage_col(st, col), buf, num_ratio(buf, num, den,
-		    6));
-}
-
 static struct srec *
 rec(struct stage *st, const char *kind, const char *dev, const char *name)
 {
@@ -795,7 +784,7 @@ steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
 		srec_set_i64(r, stage_col(st, "min_ns"), mn);
 		srec_set_i64(r, stage_col(st, "median_ns"), e[i + n / 2].t);
 		srec_set_i64(r, stage_col(st, "max_ns"), mx);
-		set_ratio(r, "skew_ratio", st, mx - mn, mn);
+		srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
 		srec_set_str(r, stage_col(st, "slow_rank"), slow);
 		srec_set_str(r, stage_col(st, "fast_rank"), fast);
 		if ((__int128)(mx - mn) * opt.skew_den >
@@ -836,7 +825,8 @@ rank_steps(struct stage *st, struct sent *e, size_t ne)
 		if (s->pm[PM_FREE] >= 0)
 			srec_set_i64(r, stage_col(st, "idle_ns"),
 			    s->pm[PM_FREE]);
-		set_ratio(r, "skew_ratio", st, e[i].t - e[i].min, e[i].min);
+		srec_set_ratio(r, stage_col(st, "skew_ratio"),
+		    e[i].t - e[i].min, e[i].min);
 		if (dev_at(e[i].dev)->nkernels == 0)
 			srec_set_str(r, stage_col(st, "tags"), "comm_only");
 		stage_put(st, r);
@@ -1005,7 +995,7 @@ stage_imbalance(struct stage *st)
 		srec_set_str(r, stage_col(st, "tags"), "stages_inferred");
 	srec_set_i64(r, stage_col(st, "min_ns"), mn);
 	srec_set_i64(r, stage_col(st, "max_ns"), mx);
-	set_ratio(r, "skew_ratio", st, mx - mn, mn);
+	srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, slow);
 	srec_set_str(r, stage_col(st, "slow_rank"), buf);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, fast);
@@ -1064,7 +1054,7 @@ compute_imbalance(struct stage *st)
 	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
 	srec_set_i64(r, stage_col(st, "min_ns"), mn);
 	srec_set_i64(r, stage_col(st, "max_ns"), mx);
-	set_ratio(r, "skew_ratio", st, mx - mn, mn);
+	srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
 	srec_set_str(r, stage_col(st, "slow_rank"), slow);
 	srec_set_str(r, stage_col(st, "fast_rank"), fast);
 	srec_set_str(r, stage_col(st, "evidence"), ev);
@@ -1113,7 +1103,7 @@ links(struct stage *st)
 				srec_set(r, stage_col(st, "peak_gbps"), buf,
 				    num_ratio(buf, peak, 1000, 3));
 				if (l->transit_ns > 0)
-					set_ratio(r, "peak_ratio", st,
+					srec_set_ratio(r, stage_col(st, "peak_ratio"),
 					    (int64_t)((__int128)l->bytes *
 					    1000000 / l->transit_ns),
 					    peak * 1000);
@@ -1152,7 +1142,8 @@ links(struct stage *st)
 		srec_set_str(r, stage_col(st, "slow_rank"), slow);
 		srec_set(r, stage_col(st, "gbps"), buf, num_ratio(buf, worst,
 		    1000000, 3));
-		set_ratio(r, "skew_ratio", st, med - worst, worst);
+		srec_set_ratio(r, stage_col(st, "skew_ratio"), med - worst,
+		    worst);
 		num_ratio(mb, med, 1000000, 3);
 		len = (size_t)snprintf(ev, sizeof(ev), "%s: rank %s moved %s "
 		    "GB/s against a median of %s GB/s over %zu ranks",
@@ -1215,7 +1206,7 @@ summarize(struct stage *st)
 	if (wrank != NULL) {
 		r = rec(st, "cluster", "", "step_skew");
 		srec_set_str(r, stage_col(st, "step"), worst_step);
-		set_ratio(r, "skew_ratio", st, wn, wd);
+		srec_set_ratio(r, stage_col(st, "skew_ratio"), wn, wd);
 		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
 		if ((__int128)wn * opt.skew_den > (__int128)opt.skew_num * wd)
 			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");

@@ -365,17 +365,6 @@ set_i128(struct srec *r, const char *col, __int128 v)
 	srec_set(r, stage_col(st, col), buf, ops_i128(buf, v));
 }
 
-static void
-set_ratio(struct srec *r, const char *col, __int128 num, __int128 den,
-    int places)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den != 0)
-		srec_set(r, stage_col(st, col), buf,
-		    num_ratio_i128(buf, num, den, places));
-}
-
 /* The pmu_avg column: each "..._ratio" key's average. */
 static void
 set_pmu(struct srec *r, const struct ops_group *g)
@@ -414,15 +403,17 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	srec_set_i64(r, stage_col(st, "rank"), rank);
 	srec_set_i64(r, stage_col(st, "calls"), (int64_t)g->calls);
 	set_i128(r, "dur_total_ns", g->total);
-	set_ratio(r, "dur_avg_ns", g->total, (__int128)g->calls, 3);
+	srec_set_quot(r, stage_col(st, "dur_avg_ns"), g->total,
+	    (__int128)g->calls, 3);
 	ops_group_median(g, &med, &approx);
-	set_ratio(r, "dur_median_ns", med, 2, 1);
+	srec_set_quot(r, stage_col(st, "dur_median_ns"), med, 2, 1);
 	if ((sd = ops_group_std(g)) >= 0)
 		srec_set_i64(r, stage_col(st, "dur_std_ns"), sd);
 	srec_set_i64(r, stage_col(st, "dur_min_ns"), g->min);
 	srec_set_i64(r, stage_col(st, "dur_max_ns"), g->max);
-	set_ratio(r, "share_ratio", g->total, d->total, 6);
-	set_ratio(r, "wall_share_ratio", g->total, dev_wall(d), 6);
+	srec_set_ratio(r, stage_col(st, "share_ratio"), g->total, d->total);
+	srec_set_ratio(r, stage_col(st, "wall_share_ratio"), g->total,
+	    dev_wall(d));
 	if (g->nflops > 0)
 		set_i128(r, "flops", g->flops);
 	if (g->nbytes > 0)
@@ -466,11 +457,13 @@ put_tail(struct ops_group **v, size_t n, const struct odev *d,
 	srec_set_i64(r, stage_col(st, "calls"), (int64_t)calls);
 	srec_set_i64(r, stage_col(st, "groups"), (int64_t)n);
 	set_i128(r, "dur_total_ns", total);
-	set_ratio(r, "dur_avg_ns", total, (__int128)calls, 3);
+	srec_set_quot(r, stage_col(st, "dur_avg_ns"), total, (__int128)calls,
+	    3);
 	srec_set_i64(r, stage_col(st, "dur_min_ns"), mn);
 	srec_set_i64(r, stage_col(st, "dur_max_ns"), mx);
-	set_ratio(r, "share_ratio", total, d->total, 6);
-	set_ratio(r, "wall_share_ratio", total, dev_wall(d), 6);
+	srec_set_ratio(r, stage_col(st, "share_ratio"), total, d->total);
+	srec_set_ratio(r, stage_col(st, "wall_share_ratio"), total,
+	    dev_wall(d));
 	srec_tag_add(r, c_tags, "tail");
 	stage_put(st, r);
 }
@@ -501,8 +494,10 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 		srec_set_i64(r, stage_col(st, "calls"), (int64_t)d->ncn[c]);
 		srec_set_i64(r, stage_col(st, "groups"), (int64_t)d->ncg[c]);
 		set_i128(r, "dur_total_ns", d->nc[c]);
-		set_ratio(r, "share_ratio", d->nc[c], d->total, 6);
-		set_ratio(r, "wall_share_ratio", d->nc[c], dev_wall(d), 6);
+		srec_set_ratio(r, stage_col(st, "share_ratio"), d->nc[c],
+		    d->total);
+		srec_set_ratio(r, stage_col(st, "wall_share_ratio"), d->nc[c],
+		    dev_wall(d));
 		for (i = 0, at = 0, k = 0; i < n && k < 3; i++) {
 			if ((int)v[i]->nc != c)
 				continue;

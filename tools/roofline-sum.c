@@ -316,14 +316,12 @@ static int c_scope, c_calls, c_durt, c_cov, c_flops, c_bytes, c_ai, c_bound;
 static int c_mfu, c_bw, c_roof, c_short, c_ridge, c_dtype, c_tags, c_step;
 static int c_value, c_evid, c_busy, c_pipe, c_chip, c_pratio;
 
+/* A ratio of sums that cannot be negative: a negative one stays empty. */
 static void
 set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0 && num >= 0)
-		srec_set(r, col, buf, num_ratio_u128(buf,
-		    (unsigned __int128)num, (unsigned __int128)den, 6));
+	if (num >= 0)
+		srec_set_ratio(r, col, num, den);
 }
 
 /* The decimal text of V at BUF (NUM_BUFSIZE bytes). */

@@ -77,15 +77,6 @@ vsum_per_step(__int128 ns, int64_t steps)
 	return (int64_t)(steps > 0 ? (ns + steps / 2) / steps : ns);
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0)
-		srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
 void
 vsum_total(struct srec *r, const char *name, __int128 v)
 {
@@ -323,7 +314,7 @@ write_budget(const struct vdev *d, const char *scope, const char *step,
 		srec_set_i64(r, c_steps, steps);
 		vsum_total(r, "budget_ns", part[k]);
 		srec_set_i64(r, c_per_step, vsum_per_step(part[k], steps));
-		set_ratio(r, c_share, part[k], window);
+		srec_set_ratio(r, c_share, part[k], window);
 		vsum_total(r, "window_ns", window);
 		stage_put(st, r);
 	}
@@ -380,13 +371,13 @@ write_verdict(const struct vdev *d, const char *scope, const char *group,
 	if (group != NULL)
 		srec_set_str(r, c_group, group);
 	srec_set_i64(r, c_steps, v->steps);
-	set_ratio(r, c_share, v->cls_ns[v->cls], v->window);
+	srec_set_ratio(r, c_share, v->cls_ns[v->cls], v->window);
 	srec_set_i64(r, c_stake, vsum_per_step(v->cls_ns[v->cls], v->steps));
 	srec_set_i64(r, c_window, vsum_per_step(v->window, v->steps));
 	srec_set_str(r, c_conf, v->confidence);
 	if (v->second >= 0) {
 		srec_set_str(r, c_second, vc_name[v->second]);
-		set_ratio(r, c_second_r, v->cls_ns[v->second], v->window);
+		srec_set_ratio(r, c_second_r, v->cls_ns[v->second], v->window);
 	}
 	if (d->mfu != NULL && d->mfu[0] != '\0') {
 		srec_set_str(r, c_mfu, d->mfu);

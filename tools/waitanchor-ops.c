@@ -457,14 +457,6 @@ main_core(const struct opent *op)
 	return op->core[best];
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
 /*
  * A total of the op, in column NAME, when it is an int64 as prof-tsv(5)
  * wants an integer field; else the field stays empty and the stage
@@ -504,22 +496,22 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
 		srec_set_str(r, stage_col(st, "in_shapes"), op->shapes);
 	srec_set_i64(r, stage_col(st, "calls"), (int64_t)op->calls);
 	set_total(st, r, op, "dur_total_ns", op->dur_sum);
-	set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum, op->calls);
+	srec_set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum, op->calls);
 	if (op->wait_calls > 0) {
-		set_ratio(r, stage_col(st, "wait_avg_ns"), op->wait_sum,
+		srec_set_ratio(r, stage_col(st, "wait_avg_ns"), op->wait_sum,
 		    op->calls);
 		if (cost > 0)
-			set_ratio(r, stage_col(st, "wait_ratio"),
+			srec_set_ratio(r, stage_col(st, "wait_ratio"),
 			    op->wait_sum, cost);
 		else
 			srec_set_str(r, stage_col(st, "wait_ratio"), "0");
 	}
-	set_ratio(r, stage_col(st, "cost_avg_ns"), cost, op->calls);
+	srec_set_ratio(r, stage_col(st, "cost_avg_ns"), cost, op->calls);
 	set_total(st, r, op, "cost_total_ns", cost);
 	srec_set_i64(r, stage_col(st, "rank_cost"), op->rank_cost);
 	srec_set_i64(r, stage_col(st, "rank_dur"), op->rank_dur);
 	if (op->ai_calls > 0)
-		set_ratio(r, stage_col(st, "masked_ratio"), op->ai_overlap,
+		srec_set_ratio(r, stage_col(st, "masked_ratio"), op->ai_overlap,
 		    op->ai_dur);
 	op_tags(op, o->top, tags, sizeof(tags));
 	if (tags[0] != '\0')
