@@ -1099,6 +1099,21 @@ stage_tag_add(char *buf, size_t cap, const char *tag)
 	memcpy(buf + n, tag, len + 1);
 }
 
+int
+stage_tag_has(const char *tags, size_t len, const char *tag)
+{
+	size_t tl = strlen(tag), i = 0, j;
+
+	while (i < len) {
+		for (j = i; j < len && tags[j] != ','; j++)
+			continue;
+		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
+			return 1;
+		i = j + 1;
+	}
+	return 0;
+}
+
 void
 srec_tag_add(struct srec *r, int col, const char *tag)
 {

@@ -152,6 +152,8 @@ int64_t		 srec_ts(const struct srec *);
 void		 stage_tag_add(char *, size_t, const char *);
 /* Append TAG to the comma-separated list in column COL of R. */
 void		 srec_tag_add(struct srec *, int, const char *);
+/* Whether the comma-separated tag list TAGS (LEN bytes) holds TAG. */
+int		 stage_tag_has(const char *, size_t, const char *);
 
 /*
  * Report a result the stage cannot write, "prog: FILE: MSG" (a total

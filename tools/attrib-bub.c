@@ -375,22 +375,6 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
 }
 
-/* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
-static int
-has_tag(const char *tags, size_t len, const char *tag)
-{
-	size_t tl = strlen(tag), i = 0, j;
-
-	while (i < len) {
-		for (j = i; j < len && tags[j] != ','; j++)
-			continue;
-		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
-}
-
 /* Field COL of R, or "" when the input has no such column. */
 static const char *
 rec_field(const struct srec *r, int col, size_t *len)
@@ -417,7 +401,7 @@ bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
 	bi.next = rec_field(b->rec, c_next, &bi.nlen);
 	bi.next_id = -1;
 	tags = srec_get(b->rec, c_tags, &tlen);
-	bi.boundary = has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
+	bi.boundary = stage_tag_has(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
 	bi.names = &b->names;
 	sum_bubble(&bi, m, labels);
 	cov_bubble(&bi, m);
@@ -609,9 +593,9 @@ read_decls(struct stage *st)
 		decls = xreallocarray(decls, ndecls + 1, sizeof(*decls));
 		dc = &decls[ndecls++];
 		dc->rank = source_rank(st, l + 9, nlen);
-		dc->stacks = has_tag(list + (*list == ' '), strlen(list) -
+		dc->stacks = stage_tag_has(list + (*list == ' '), strlen(list) -
 		    (*list == ' '), "stacks");
-		dc->shapes = has_tag(list + (*list == ' '), strlen(list) -
+		dc->shapes = stage_tag_has(list + (*list == ' '), strlen(list) -
 		    (*list == ' '), "shapes");
 	}
 }
