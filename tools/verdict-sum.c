@@ -239,9 +239,12 @@ vsum_names(char *buf, size_t cap, const struct vdev *d, int cls, int n,
 	if (n <= 0 || d->names.n == 0)
 		return;
 	v = xreallocarray(NULL, d->names.n, sizeof(*v));
-	for (i = 0; i < d->names.n; i++)
-		if (d->names.v[i].ns[cls] > 0)
-			v[k++] = &d->names.v[i];
+	for (i = 0; i < d->names.n; i++) {
+		struct vname *e = strtab_val(&d->names, i);
+
+		if (e->ns[cls] > 0)
+			v[k++] = e;
+	}
 	qsort_r(v, k, sizeof(*v), by_name_ns, &cls);
 	for (i = 0; i < k && i < (size_t)n && len + 1 < cap; i++)
 		if (steps == 0)
