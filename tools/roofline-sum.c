@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "ival.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
@@ -37,8 +38,8 @@ struct rf_acc {
 	__int128	 by_bound[B_NBOUND];
 	int		 dt;		/* -2: mixed */
 	/* steps and runs */
-	int64_t		 first, last_end, busy;
-	int64_t		 kend;		/* end of the kernel union so far */
+	int64_t		 first, last_end;
+	struct ival_run	 kern;		/* the kernel union so far */
 	int64_t		 win_ts, win_dur;
 	int		 has_win;
 	__int128	 comm_k, comm_r;	/* comm kernels, comm records */
@@ -108,7 +109,7 @@ map_get(struct map *m, const char *dev, size_t dl, const char *key,
 	a->is_step = is_step;
 	a->dt = DT_NONE;
 	a->first = INT64_MAX;
-	a->last_end = a->kend = INT64_MIN;
+	a->last_end = a->kern.end = INT64_MIN;
 	m->slot[i] = a;
 	m->n++;
 	return a;
@@ -118,17 +119,13 @@ map_get(struct map *m, const char *dev, size_t dl, const char *key,
 static void
 acc_add(struct rf_acc *a, const struct rf_kern *k, int64_t tiny_ns)
 {
-	int64_t end = k->ts + k->dur, from;
+	int64_t end = k->ts + k->dur;
 
 	if (a->is_step) {
 		a->kernels++;
 		if (k->ts < a->first)
 			a->first = k->ts;
-		from = k->ts > a->kend ? k->ts : a->kend;
-		if (end > from)
-			a->busy += end - from;
-		if (end > a->kend)
-			a->kend = end;
+		ival_run_add(&a->kern, k->ts, end);
 		if (end > a->last_end)
 			a->last_end = end;
 		if (k->comm) {
@@ -493,7 +490,7 @@ write_bottleneck(const struct rf_acc *a)
 	if (a->has_bubble)
 		idle = a->idle_b;
 	else
-		idle = span > a->busy ? span - a->busy : 0;
+		idle = span > a->kern.total ? span - a->kern.total : 0;
 	if (a->has_bubble && a->sync_b + a->comm_b > 0)
 		sync = a->sync_b;
 	else
@@ -512,8 +509,8 @@ write_bottleneck(const struct rf_acc *a)
 	snprintf(ev, sizeof(ev), "span_ns=%lld,busy_ns=%lld,compute_ns=%s,"
 	    "memory_ns=%s,latency_ns=%s,unknown_ns=%s,comm_ns=%s,"
 	    "idle_ns=%s,sync_ns=%s,kernels=%llu,tiny_kernels=%llu",
-	    (long long)span, (long long)a->busy, i128_text(t[0], v[K_COMPUTE]),
-	    i128_text(t[1], v[K_MEMORY]),
+	    (long long)span, (long long)a->kern.total,
+	    i128_text(t[0], v[K_COMPUTE]), i128_text(t[1], v[K_MEMORY]),
 	    i128_text(t[2], a->by_bound[B_LATENCY]),
 	    i128_text(t[3], v[K_UNKNOWN]), i128_text(t[4], v[K_COMM]),
 	    i128_text(t[5], idle), i128_text(t[6], sync),
