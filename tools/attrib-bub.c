@@ -33,12 +33,6 @@
 #include "stage.h"
 #include "xalloc.h"
 
-/* Running union of intervals given in start order, clipped to a bubble. */
-struct cover {
-	int64_t	end;		/* covered up to here */
-	int64_t	total;
-};
-
 /* A host thread (track) of one rank. */
 struct thr {
 	char	*track;
@@ -50,9 +44,9 @@ struct thr {
 struct bub {
 	struct srec	*rec;
 	int64_t		 s, e;
-	struct cover	 fam[FAM_N];
-	struct cover	 cum[CLS_N];	/* union of classes 0 .. k */
-	struct cover	*thr;	/* per thread index of the rank */
+	struct ival_run	 fam[FAM_N];	/* clipped to the bubble */
+	struct ival_run	 cum[CLS_N];	/* union of classes 0 .. k */
+	struct ival_run	*thr;	/* per thread index of the rank */
 	size_t		 nthr;
 	struct nmap	 names;	/* per normalised name */
 	struct bub	*next;
@@ -201,37 +195,12 @@ thr_get(struct dev *d, const char *track, size_t len)
 
 /* Add [S, E) to C; intervals come in start order, clipped to [BS, BE). */
 static void
-cover_add(struct cover *c, int64_t s, int64_t e, int64_t bs, int64_t be)
+cover_add(struct ival_run *c, int64_t s, int64_t e, int64_t bs, int64_t be)
 {
-	if (s < bs)
-		s = bs;
-	if (e > be)
-		e = be;
-	if (s < c->end)
-		s = c->end;
-	if (e > s) {
-		c->total += e - s;
-		c->end = e;
-	}
+	ival_run_add(c, s > bs ? s : bs, e < be ? e : be);
 }
 
-/* The same for the running union of one name. */
-static void
-ncov_add(struct ncov *c, int64_t s, int64_t e, int64_t bs, int64_t be)
-{
-	if (s < bs)
-		s = bs;
-	if (e > be)
-		e = be;
-	if (s < c->end)
-		s = c->end;
-	if (e > s) {
-		c->total += e - s;
-		c->end = e;
-	}
-}
-
-static struct cover *
+static struct ival_run *
 bub_thr(struct bub *b, size_t idx)
 {
 	size_t i;
@@ -259,8 +228,9 @@ run_prune(struct dev *d, int64_t ts)
 
 	memset(&d->run, 0, sizeof(d->run));
 	for (i = 0; i < old.cap; i++)
-		if (old.v[i].used && old.v[i].end > ts)
-			nmap_get(&d->run, old.v[i].id)->end = old.v[i].end;
+		if (old.v[i].used && old.v[i].cov.end > ts)
+			nmap_get(&d->run, old.v[i].id)->cov.end =
+			    old.v[i].cov.end;
 	nmap_free(&old);
 	d->run_keep = d->run.n;
 }
@@ -274,8 +244,8 @@ run_note(struct dev *d, uint32_t id, int64_t s, int64_t e)
 	if (d->run.n > 2 * d->run_keep + 64)
 		run_prune(d, s);
 	c = nmap_get(&d->run, id);
-	if (e > c->end)
-		c->end = e;
+	if (e > c->cov.end)
+		c->cov.end = e;
 }
 
 /*
@@ -299,7 +269,7 @@ host_event(struct dev *d, struct thr *t, unsigned mask, uint32_t id,
 			continue;
 		for (k = cls; k < CLS_N; k++)
 			cover_add(&b->cum[k], s, e, b->s, b->e);
-		ncov_add(nmap_get(&b->names, id), s, e, b->s, b->e);
+		cover_add(&nmap_get(&b->names, id)->cov, s, e, b->s, b->e);
 	}
 	for (f = 0; f < FAM_N; f++)
 		if ((mask & FAM_BIT(f)) && e > d->fam_end[f])
@@ -532,8 +502,8 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 	run_prune(d, ts);
 	for (i = 0; i < d->run.cap; i++)
 		if (d->run.v[i].used)
-			ncov_add(nmap_get(&b->names, d->run.v[i].id), ts,
-			    d->run.v[i].end, b->s, b->e);
+			cover_add(&nmap_get(&b->names, d->run.v[i].id)->cov, ts,
+			    d->run.v[i].cov.end, b->s, b->e);
 	for (i = 0; i < d->thrcap; i++)
 		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
 			cover_add(bub_thr(b, d->thr[i]->idx), ts,

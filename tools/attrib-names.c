@@ -137,8 +137,8 @@ nmap_get(struct nmap *m, uint32_t id)
 	m->n++;
 	m->v[j].used = 1;
 	m->v[j].id = id;
-	m->v[j].end = INT64_MIN;
-	m->v[j].total = 0;
+	m->v[j].cov.end = INT64_MIN;
+	m->v[j].cov.total = 0;
 	return &m->v[j];
 }
 
@@ -157,8 +157,9 @@ nmap_addall(struct nmap *dst, const struct nmap *src)
 	size_t i;
 
 	for (i = 0; i < src->cap; i++)
-		if (src->v[i].used && src->v[i].total > 0)
-			nmap_get(dst, src->v[i].id)->total += src->v[i].total;
+		if (src->v[i].used && src->v[i].cov.total > 0)
+			nmap_get(dst, src->v[i].id)->cov.total +=
+			    src->v[i].cov.total;
 }
 
 /* Whether A ranks before B: larger total, then the name in byte order. */
@@ -170,8 +171,8 @@ before(int t, const struct ncov *a, const struct ncov *b)
 	    &lb);
 	int c;
 
-	if (a->total != b->total)
-		return a->total > b->total;
+	if (a->cov.total != b->cov.total)
+		return a->cov.total > b->cov.total;
 	c = memcmp(sa, sb, la < lb ? la : lb);
 	return c != 0 ? c < 0 : la < lb;
 }
@@ -186,7 +187,7 @@ nmap_top(int t, const struct nmap *m, struct ncov *top, size_t k)
 	size_t i, n = 0, j;
 
 	for (i = 0; i < m->cap; i++) {
-		if (!m->v[i].used || m->v[i].total <= 0)
+		if (!m->v[i].used || m->v[i].cov.total <= 0)
 			continue;
 		if (n == k && !before(t, &m->v[i], &top[k - 1]))
 			continue;
