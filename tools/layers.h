@@ -54,9 +54,8 @@ enum {
 
 /* One distinct kernel name (interned; ids are indexes). */
 struct lname {
-	char		*name;
+	const char	*name;		/* kept by the table of names */
 	size_t		 len;
-	uint64_t	 hash;
 	unsigned	 flags;		/* NF_ */
 	int		 role;		/* ROLE_ */
 	int		 dir;		/* DIR_ when it is a marker */
