@@ -29,16 +29,14 @@
 #include "diag.h"
 #include "dueq.h"
 #include "num.h"
-#include "hash.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* A host thread (track) of one rank. */
 struct thr {
-	char	*track;
-	size_t	 len;
 	int64_t	 host_end;	/* largest end of its host-family events */
-	size_t	 idx;
+	size_t	 idx;		/* its id in the rank's table */
 };
 
 struct bub {
@@ -56,9 +54,8 @@ struct dev {
 	int64_t		 id;	/* its index in devs.v: the summaries' key */
 	int64_t		 fam_end[FAM_N];
 	int64_t		 cum_end[CLS_N];
-	struct thr	**thr;	/* open addressing by track */
-	size_t		 thrcap, nthr;
-	struct thr	*last;	/* most host events follow one of the same thread */
+	struct strtab	 thr;	/* struct thr by track */
+	size_t		 last;	/* most host events follow one of the same thread */
 	struct bub	*open;
 	struct nmap	 run;	/* names by the largest end of their events */
 	int64_t		*frames;	/* ends of MATCH_FRAME events */
@@ -150,46 +147,27 @@ bub_dev_cmp(int64_t a, int64_t b)
 	return devtab_cmp(devs.v[a].name, devs.v[b].name);
 }
 
-static void
-thr_grow(struct dev *d)
-{
-	struct thr **old = d->thr;
-	size_t oldcap = d->thrcap, i, j;
-
-	d->thrcap = oldcap ? oldcap * 2 : 16;
-	d->thr = xcalloc(d->thrcap, sizeof(*d->thr));
-	for (i = 0; i < oldcap; i++) {
-		if (old[i] == NULL)
-			continue;
-		j = hash_bytes(old[i]->track, old[i]->len, 0) &
-		    (d->thrcap - 1);
-		while (d->thr[j] != NULL)
-			j = (j + 1) & (d->thrcap - 1);
-		d->thr[j] = old[i];
-	}
-	free(old);
-}
-
 /* The thread TRACK of rank D, made on first sight. */
 static struct thr *
 thr_get(struct dev *d, const char *track, size_t len)
 {
-	struct thr *t = d->last;
-	size_t j;
+	const char *k;
+	size_t kl;
+	int isnew;
+	struct thr *t;
 
-	if (t != NULL && t->len == len && memcmp(t->track, track, len) == 0)
-		return t;
-	if (2 * (d->nthr + 1) > d->thrcap)
-		thr_grow(d);
-	j = hash_bytes(track, len, 0) & (d->thrcap - 1);
-	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
-		if (t->len == len && memcmp(t->track, track, len) == 0)
-			return d->last = t;
-	t = d->thr[j] = d->last = xmalloc(sizeof(*t));
-	t->track = xstrndup(track, len);
-	t->len = len;
-	t->host_end = INT64_MIN;
-	t->idx = d->nthr++;
+	if (d->thr.n > 0) {
+		k = strtab_key(&d->thr, d->last, &kl);
+		if (kl == len && memcmp(k, track, len) == 0)
+			return strtab_val(&d->thr, d->last);
+	} else
+		strtab_init(&d->thr, sizeof(struct thr));
+	d->last = strtab_intern(&d->thr, track, len, &isnew);
+	t = strtab_val(&d->thr, d->last);
+	if (isnew) {
+		t->host_end = INT64_MIN;
+		t->idx = d->last;
+	}
 	return t;
 }
 
@@ -504,10 +482,13 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 		if (d->run.v[i].used)
 			cover_add(&nmap_get(&b->names, d->run.v[i].id)->cov, ts,
 			    d->run.v[i].cov.end, b->s, b->e);
-	for (i = 0; i < d->thrcap; i++)
-		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
-			cover_add(bub_thr(b, d->thr[i]->idx), ts,
-			    d->thr[i]->host_end, b->s, b->e);
+	for (i = 0; i < d->thr.n; i++) {
+		struct thr *t = strtab_val(&d->thr, i);
+
+		if (t->host_end > ts)
+			cover_add(bub_thr(b, t->idx), ts, t->host_end, b->s,
+			    b->e);
+	}
 	for (i = 0; i < d->nframes; i++)	/* frames that end inside */
 		if (d->frames[i] > ts && d->frames[i] < b->e)
 			for (f = CLS_HOST; f < CLS_N; f++)
