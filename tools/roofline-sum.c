@@ -11,18 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "devtab.h"
 #include "ival.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* Sums over kernels: a group, a step or a run. */
 struct rf_acc {
 	char		*dev, *key;	/* key: group name or step */
 	size_t		 devlen, keylen;
-	uint64_t	 hash;
 	int		 is_step;	/* a (dev, step) or run entry */
 	uint64_t	 calls, est, tiny;
 	/*
@@ -49,9 +49,16 @@ struct rf_acc {
 	uint64_t	 kernels;
 };
 
+/* The sums of a kind, found by device, then by is_step and key. */
 struct map {
-	struct rf_acc	**slot;
-	size_t		 cap, n;
+	struct devtab	 devs;		/* struct mdev */
+	struct rf_acc	**v;		/* in order of first sight */
+	size_t		 n, cap;
+};
+
+/* A device's sums: a strtab of struct rf_acc pointers per is_step. */
+struct mdev {
+	struct strtab	 by[3];
 };
 
 static struct map groups, steps;
@@ -72,46 +79,32 @@ static struct rf_acc *
 map_get(struct map *m, const char *dev, size_t dl, const char *key,
     size_t kl, int is_step)
 {
-	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, (uint64_t)
-	    is_step));
-	size_t i, j;
-	struct rf_acc *a, **old;
+	struct mdev *d;
+	struct rf_acc *a, **at;
+	int isnew, k;
 
-	if (2 * (m->n + 1) > m->cap) {
-		old = m->slot;
-		j = m->cap;
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->slot = xcalloc(m->cap, sizeof(*m->slot));
-		for (i = 0; i < j; i++) {
-			size_t k;
-
-			if (old[i] == NULL)
-				continue;
-			for (k = old[i]->hash & (m->cap - 1); m->slot[k];
-			    k = (k + 1) & (m->cap - 1))
-				;
-			m->slot[k] = old[i];
-		}
-		free(old);
-	}
-	for (i = h & (m->cap - 1); (a = m->slot[i]) != NULL;
-	    i = (i + 1) & (m->cap - 1))
-		if (a->hash == h && a->devlen == dl && a->keylen == kl &&
-		    a->is_step == is_step && memcmp(a->dev, dev, dl) == 0 &&
-		    memcmp(a->key, key, kl) == 0)
-			return a;
-	a = xcalloc(1, sizeof(*a));
+	d = devtab_get(&m->devs, dev, dl, &isnew);
+	if (isnew)
+		for (k = 0; k < 3; k++)
+			strtab_init(&d->by[k], sizeof(struct rf_acc *));
+	at = strtab_val(&d->by[is_step], strtab_intern(&d->by[is_step], key,
+	    kl, &isnew));
+	if (!isnew)
+		return *at;
+	a = *at = xcalloc(1, sizeof(*a));
 	a->dev = xstrndup(dev, dl);
 	a->key = xstrndup(key, kl);
 	a->devlen = dl;
 	a->keylen = kl;
-	a->hash = h;
 	a->is_step = is_step;
 	a->dt = DT_NONE;
 	a->first = INT64_MAX;
 	a->last_end = a->kern.end = INT64_MIN;
-	m->slot[i] = a;
-	m->n++;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->v = xreallocarray(m->v, m->cap, sizeof(*m->v));
+	}
+	m->v[m->n++] = a;
 	return a;
 }
 
@@ -437,12 +430,10 @@ static struct rf_acc **
 sorted(struct map *m)
 {
 	struct rf_acc **v = xcalloc(m->n + 1, sizeof(*v));
-	size_t i, n = 0;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->slot[i] != NULL)
-			v[n++] = m->slot[i];
-	qsort(v, n, sizeof(*v), acc_cmp);
+	if (m->n > 0)
+		memcpy(v, m->v, m->n * sizeof(*v));
+	qsort(v, m->n, sizeof(*v), acc_cmp);
 	return v;
 }
 
@@ -682,20 +673,29 @@ write_peaks(void)
 static void
 map_free(struct map *m)
 {
+	struct mdev *d;
 	size_t i;
+	int k;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->slot[i] != NULL) {
-			free(m->slot[i]->dev);
-			free(m->slot[i]->key);
-			free(m->slot[i]);
-		}
-	free(m->slot);
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i]->dev);
+		free(m->v[i]->key);
+		free(m->v[i]);
+	}
+	free(m->v);
+	for (i = 0; i < m->devs.n; i++) {
+		d = m->devs.v[i].item;
+		for (k = 0; k < 3; k++)
+			strtab_free(&d->by[k]);
+	}
+	devtab_free(&m->devs);
 }
 
 void
 rf_sum_opts(const struct rf_opts *o)
 {
+	devtab_init(&groups.devs, sizeof(struct mdev));
+	devtab_init(&steps.devs, sizeof(struct mdev));
 	tiny_ns_opt = o->tiny_ns;
 	all_devs = o->all_devs;
 }
