@@ -42,10 +42,10 @@
 #include "devtab.h"
 #include "dtime.h"
 #include "diag.h"
-#include "hash.h"
 #include "kclass.h"
 #include "num.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* The last two only with --link-peak. */
@@ -96,56 +96,26 @@ struct rdev {
 	size_t		 p2p_root;	/* send/receive peers: union-find */
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
+	/*
+	 * The last op of each key, by index + 1 in ops, of its records and
+	 * its kernels: so that finding an op's occurrence does not scan
+	 * back over every other rank's ops.
+	 */
+	struct strtab	 lastop[2];	/* of a size_t */
 };
 
 static struct devtab devs;
 static struct cop *ops;
 static size_t nops, capops;
-/*
- * The last op of each (dev, source, key), by index + 1 in ops: an open
- * address table, so that finding an op's occurrence does not scan back
- * over every other rank's ops.
- */
-static size_t *lastop;
-static size_t nslots;
 
-static uint64_t
-op_hash(size_t dev, int kernel, const char *key)
-{
-	return hash_bytes(key, strlen(key), (uint64_t)dev * 2 + (kernel != 0));
-}
-
-/* The slot of (DEV, KERNEL, KEY): its op, or the empty slot for it. */
+/* The last op of (DEV, KERNEL, KEY), by index + 1 in ops; 0: none. */
 static size_t *
-op_slot(size_t dev, int kernel, const char *key)
+op_last(size_t dev, int kernel, const char *key)
 {
-	size_t i, n;
-	struct cop *o;
+	struct rdev *d = devs.v[dev].item;
+	struct strtab *t = &d->lastop[kernel != 0];
 
-	if (2 * nops + 2 > nslots) {	/* grow, and place the ops again */
-		size_t *old = lastop, oldn = nslots;
-
-		nslots = nslots ? 2 * nslots : 1024;
-		lastop = xcalloc(nslots, sizeof(*lastop));
-		for (n = 0; n < oldn; n++)
-			if (old[n] != 0) {
-				o = &ops[old[n] - 1];
-				for (i = op_hash(o->dev, o->kernel, o->key) &
-				    (nslots - 1); lastop[i] != 0;
-				    i = (i + 1) & (nslots - 1))
-					;
-				lastop[i] = old[n];
-			}
-		free(old);
-	}
-	for (i = op_hash(dev, kernel, key) & (nslots - 1); lastop[i] != 0;
-	    i = (i + 1) & (nslots - 1)) {
-		o = &ops[lastop[i] - 1];
-		if (o->dev == dev && o->kernel == kernel &&
-		    strcmp(o->key, key) == 0)
-			break;
-	}
-	return &lastop[i];
+	return strtab_val(t, strtab_intern(t, key, strlen(key), NULL));
 }
 static struct {
 	int step, core, value, cat, pmu, type;
@@ -258,6 +228,8 @@ dev_of(struct stage *st, size_t *idx)
 		d->idx = devs.n - 1;
 		d->pp_stage = -1;
 		d->p2p_root = devs.n - 1;
+		strtab_init(&d->lastop[0], sizeof(size_t));
+		strtab_init(&d->lastop[1], sizeof(size_t));
 	}
 	*idx = d->idx;
 	return d;
@@ -293,7 +265,7 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	 * op that starts inside that one is the same op from a second
 	 * source (communication.json and trace_view both list it).
 	 */
-	slot = op_slot(dev, kernel, key);
+	slot = op_last(dev, kernel, key);
 	if (*slot != 0) {
 		prev = &ops[*slot - 1];
 		if (stage_ts(st) < prev->ts + prev->dur) {
@@ -313,7 +285,7 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	o->kernel = kernel;
 	o->ts = stage_ts(st);
 	o->dur = stage_dur(st);
-	*op_slot(dev, kernel, key) = nops;	/* the table may have grown */
+	*slot = nops;
 }
 
 /* The link NAME (LEN bytes) of D, made on first sight. */
@@ -1246,8 +1218,9 @@ run(const char *path, int argc, char *argv[])
 	for (i = 0; i < nops; i++)
 		free(ops[i].key);
 	free(ops);
-	free(lastop);
 	for (i = 0; i < devs.n; i++) {
+		strtab_free(&dev_at(i)->lastop[0]);
+		strtab_free(&dev_at(i)->lastop[1]);
 		for (j = 0; j < dev_at(i)->nsteps; j++)
 			free(dev_at(i)->steps[j].step);
 		free(dev_at(i)->steps);
