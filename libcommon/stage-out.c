@@ -1055,20 +1055,25 @@ stage_drop(struct stage *st, struct srec *r)
 	drain(st);
 }
 
+/*
+ * NUM / DEN with PLACES decimals in BUF (NUM_BUFSIZE bytes): its length,
+ * or 0 when DEN is not positive and the field stays as it is.
+ */
+static size_t
+quot_text(char *buf, __int128 num, __int128 den, int places)
+{
+	return den > 0 ? num_ratio_i128(buf, num, den, places) : 0;
+}
+
 void
 srec_set_quot(struct srec *r, int col, __int128 num, __int128 den,
     int places)
 {
 	char buf[NUM_BUFSIZE];
+	size_t n = quot_text(buf, num, den, places);
 
-	if (den > 0)
-		srec_set(r, col, buf, num_ratio_i128(buf, num, den, places));
-}
-
-void
-srec_set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	srec_set_quot(r, col, num, den, 6);
+	if (n > 0)
+		srec_set(r, col, buf, n);
 }
 
 void
@@ -1076,9 +1081,16 @@ stage_set_quot(struct stage *st, int col, __int128 num, __int128 den,
     int places)
 {
 	char buf[NUM_BUFSIZE];
+	size_t n = quot_text(buf, num, den, places);
 
-	if (den > 0)
-		stage_set(st, col, buf, num_ratio_i128(buf, num, den, places));
+	if (n > 0)
+		stage_set(st, col, buf, n);
+}
+
+void
+srec_set_ratio(struct srec *r, int col, __int128 num, __int128 den)
+{
+	srec_set_quot(r, col, num, den, 6);
 }
 
 void
