@@ -35,7 +35,7 @@ static const char *const added[] = {
 
 static struct wa_opts opts;
 static struct stage *st;
-static struct wa_map ops, names = { NULL, 0, 0, 1 };
+static struct wa_map ops;
 static struct devtab devs;
 static size_t nopen_ai;			/* AI CPU kernels kept back */
 static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
@@ -357,7 +357,7 @@ do_kernel(void)
 	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
 		name = stage_get(st, c_type, &nl);
 	kernel_check(ts);
-	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
+	op = wa_op(&ops, dev, opts.all_devs ? 0 : dl, name, nl, sh,
 	    opts.by_shape ? sl : 0);
 	wait = kernel_count(d, op, dur);
 	cls = wa_op_core(op, stage_get(st, c_core, NULL));
@@ -454,6 +454,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct wadev));
+	wa_map_init(&ops);
 	st = stage_open(path, argc, argv, added, sizeof(added) /
 	    sizeof(added[0]));
 	c_core = stage_col(st, "core");
@@ -479,13 +480,12 @@ run(const char *path, int argc, char *argv[])
 		stage_pass(st);
 	}
 	ai_close(INT64_MAX, 1);
-	wa_vshape_finish(&names);
+	wa_vshape_finish(&ops);
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
 	write_metrics(end);
 	wa_summary(st, &ops, &opts, end);
 	stage_close(st);
 	wa_map_free(&ops);
-	wa_map_free(&names);
 	free_devs();
 }
 
