@@ -27,7 +27,16 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-static const char *const add[] = { "fuzz_tag", "name" };
+/* An added column, one the input has already, and a read one. */
+struct fuzz_cols {
+	int	tag, name, dev;
+};
+
+static const struct stage_column columns[] = {
+	STAGE_COLUMN(struct fuzz_cols, tag, "fuzz_tag", STAGE_ADD),
+	STAGE_COLUMN(struct fuzz_cols, name, "name", STAGE_ADD),
+	STAGE_COLUMN(struct fuzz_cols, dev, "dev", STAGE_READ),
+};
 
 #define NDUR	64
 
@@ -74,6 +83,7 @@ run_stage(void *arg)
 {
 	const char *path = arg;
 	static char *argv[] = { "prof-fuzz", "-x", NULL };
+	struct fuzz_cols c;
 	struct stage *st;
 	struct srec *held = NULL, *made;
 	const char *name;
@@ -83,13 +93,14 @@ run_stage(void *arg)
 	int64_t durs[NDUR];
 	size_t ndur = 0;
 
-	st = stage_open(path, 2, argv, add, 2);
-	col = stage_col(st, "fuzz_tag");
+	st = stage_open(path, 2, argv, columns,
+	    sizeof(columns) / sizeof(columns[0]), &c);
+	col = c.tag;
 	while (stage_next(st)) {
 		(void)stage_dur(st);
 		(void)stage_end_ts(st);
-		if (stage_col(st, "dev") >= 0)
-			(void)stage_i64(st, stage_col(st, "dev"), &absent);
+		if (c.dev >= 0)
+			(void)stage_i64(st, c.dev, &absent);
 		name = stage_get(st, COL_NAME, &len);
 		fuzz_touch(name, len + 1);
 		check_utf8(name, len);

@@ -113,6 +113,7 @@ struct stage {
 	size_t		 ncols;		/* output columns */
 	size_t		 nwords;	/* of a record's set bits */
 	char		**names;
+	const void	*cols;		/* the stage's column struct */
 	/* current record */
 	int64_t		 ts, dur;
 	uint64_t	 seq;		/* last key sequence number given */

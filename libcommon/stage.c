@@ -35,7 +35,7 @@ write_preamble(struct stage *st, int argc, char *argv[])
 
 struct stage *
 stage_open(const char *path, int argc, char *argv[],
-    const char *const *add, size_t nadd)
+    const struct stage_column *cols, size_t ncols, void *bind)
 {
 	struct tsvr *in;
 
@@ -43,34 +43,49 @@ stage_open(const char *path, int argc, char *argv[],
 	(void)stage_queue_mem();
 	if ((in = tsvr_open_stream(path)) == NULL)
 		exit(EXIT_BAD);
-	return stage_open_input(in, argc, argv, add, nadd);
+	return stage_open_input(in, argc, argv, cols, ncols, bind);
+}
+
+/* Output column of NAME, or -1: input columns first, then added ones. */
+static int
+find_column(const struct stage *st, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncols; i++)
+		if (strcmp(st->names[i], name) == 0)
+			return (int)i;
+	return -1;
 }
 
 struct stage *
 stage_open_input(struct tsvr *in, int argc, char *argv[],
-    const char *const *add, size_t nadd)
+    const struct stage_column *cols, size_t ncols, void *bind)
 {
 	struct stage *st;
-	size_t i, j;
+	size_t i;
 
 	(void)stage_queue_mem();	/* for an input opened elsewhere */
 	st = xcalloc(1, sizeof(*st));
 	st->in = in;
 	st->nin = tsvr_ncols(st->in);
-	st->names = xreallocarray(NULL, st->nin + nadd + COL_NFIXED,
+	st->names = xreallocarray(NULL, st->nin + ncols + COL_NFIXED,
 	    sizeof(*st->names));
 	if (st->nin == 0)		/* empty input: no header at all */
 		for (i = 0; i < COL_NFIXED; i++)
 			st->names[st->ncols++] = xstrdup(tsv_fixed_cols[i]);
 	for (i = 0; i < st->nin; i++)
 		st->names[st->ncols++] = xstrdup(tsvr_colname(st->in, i));
-	for (j = 0; j < nadd; j++) {
-		for (i = 0; i < st->ncols; i++)
-			if (strcmp(st->names[i], add[j]) == 0)
-				break;
-		if (i == st->ncols)
-			st->names[st->ncols++] = xstrdup(add[j]);
-	}
+	/* a name the input has keeps its place: tags is shared */
+	for (i = 0; i < ncols; i++)
+		if ((cols[i].flags & STAGE_ADD) &&
+		    find_column(st, cols[i].name) < 0)
+			st->names[st->ncols++] = xstrdup(cols[i].name);
+	/* every entry binds once the header is whole */
+	for (i = 0; i < ncols; i++)
+		*(int *)(void *)((char *)bind + cols[i].off) =
+		    find_column(st, cols[i].name);
+	st->cols = bind;
 	st->nwords = (st->ncols + 63) / 64;
 	st->setv = xcalloc(st->ncols, sizeof(*st->setv));
 	st->setl = xcalloc(st->ncols, sizeof(*st->setl));
@@ -82,15 +97,10 @@ stage_open_input(struct tsvr *in, int argc, char *argv[],
 	return st;
 }
 
-int
-stage_col(const struct stage *st, const char *name)
+const void *
+stage_columns(const struct stage *st)
 {
-	size_t i;
-
-	for (i = 0; i < st->ncols; i++)
-		if (strcmp(st->names[i], name) == 0)
-			return (int)i;
-	return -1;
+	return st->cols;
 }
 
 size_t

@@ -41,23 +41,65 @@ struct stage;
 struct srec;
 
 /*
+ * The columns a stage reads and adds, declared once: one table per
+ * stage, whose entries each name a column and an int member of the
+ * stage's own column struct, which receives the column's output index
+ * when the stage opens:
+ *
+ *	struct my_cols { int step, tags, core; };
+ *	#define COL(m, name, f)	STAGE_COLUMN(struct my_cols, m, name, f)
+ *	static const struct stage_column columns[] = {
+ *		COL(step, "step", STAGE_ADD),
+ *		COL(tags, "tags", STAGE_READ | STAGE_ADD),
+ *		COL(core, "core", STAGE_READ),
+ *	};
+ *	...
+ *	struct my_cols c;
+ *	st = stage_open(path, argc, argv, columns,
+ *	    sizeof(columns) / sizeof(columns[0]), &c);
+ *
+ * STAGE_ADD columns are written by the stage and appended after the
+ * input's in table order; a name the input already has keeps its place,
+ * so that a column such as tags is shared.  STAGE_READ columns are only
+ * read: one the input lacks binds -1, which stage_get() reads as empty
+ * and a stage tests for where it does without the column.  A column both
+ * read and written is STAGE_READ | STAGE_ADD.  A name may appear twice,
+ * binding two members to one column.
+ */
+#define STAGE_READ	0x1
+#define STAGE_ADD	0x2
+
+struct stage_column {
+	const char	*name;
+	size_t		 off;	/* offsetof() an int in the column struct */
+	int		 flags;
+};
+
+/* A table entry binding member M of column struct T to column NAME. */
+#define STAGE_COLUMN(T, M, NAME, FLAGS)	{ (NAME), offsetof(T, M), (FLAGS) }
+
+/*
  * Open PATH ("-" or NULL: stdin) and write the preamble and header.
  * ARGV (ARGC entries, ARGV[0] the program) makes the "#stage" line.
- * ADD names the NADD columns the stage writes; a name the input already
- * has keeps its place.  Exits 1 after a diagnostic on bad input.
+ * COLS (NCOLS entries) is the stage's column table, bound into the
+ * column struct at BIND, which stage_columns() gives back to whatever
+ * part of the stage holds the stage: BIND must outlive it.  Exits 1
+ * after a diagnostic on bad input.
  */
-struct stage	*stage_open(const char *, int, char *[], const char *const *,
-		    size_t);
+struct stage	*stage_open(const char *, int, char *[],
+		    const struct stage_column *, size_t, void *);
 
 /*
  * The same with the input already open: IN, from tsvr_open_stream(), or
  * read once before and rewound; the stage owns it from then on.
  */
 struct stage	*stage_open_input(struct tsvr *, int, char *[],
-		    const char *const *, size_t);
+		    const struct stage_column *, size_t, void *);
 
-/* Output column of NAME, or -1: input columns first, then added ones. */
-int		 stage_col(const struct stage *, const char *);
+/* The column struct bound by stage_open(): cast to the stage's type. */
+const void	*stage_columns(const struct stage *);
+
+/* The output columns: how many, and the name of each. */
 size_t		 stage_ncols(const struct stage *);
 const char	*stage_colname(const struct stage *, size_t);
 /* The input's "#KEY VALUE" preamble value, or NULL. */

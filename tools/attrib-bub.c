@@ -90,11 +90,6 @@ static struct devtab devs;
 static struct dueq closing;
 static int64_t next_close = INT64_MAX;
 
-/* Output and input columns (-1: absent). */
-static int c_cat, c_step, c_group, c_tags, c_shapes;
-static int c_host, c_sync, c_comm, c_par, c_labels, c_idle[CLS_N + 1];
-static int c_top, c_next;
-
 /* A rank seen for the first time: its state and declared evidence. */
 static void
 dev_setup(struct dev *d, const char *name, size_t len)
@@ -303,16 +298,17 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 {
 	const char *name, *cat, *track;
 	size_t nlen, clen, tlen;
+	const struct attrib_cols *c = stage_columns(st);
 	unsigned mask;
 	uint32_t id;
 
 	name = stage_get(st, COL_NAME, &nlen);
-	cat = stage_get(st, c_cat, &clen);
+	cat = stage_get(st, c->cat, &clen);
 	track = stage_get(st, COL_TRACK, &tlen);
 	d->hosts = 1;
 	if (!d->stacks && clen == 15 && memcmp(cat, "python_function", 15) == 0)
 		d->stacks = 1;
-	if (!d->shapes && !stage_absent(st, c_shapes))
+	if (!d->shapes && !stage_absent(st, c->shapes))
 		d->shapes = 1;
 	if (ts == STAGE_NO_TS || dur <= 0)
 		return;
@@ -335,20 +331,20 @@ rec_field(const struct srec *r, int col, size_t *len)
 }
 
 static void
-bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
-    unsigned labels)
+bub_summarize(const struct attrib_cols *c, struct dev *d, struct bub *b,
+    const struct bubble_meas *m, unsigned labels)
 {
 	struct bubble_info bi;
 	const char *tags;
 	size_t tlen;
 
 	bi.dev = d->id;
-	bi.step = rec_field(b->rec, c_step, &bi.slen);
+	bi.step = rec_field(b->rec, c->step, &bi.slen);
 	bi.scope = srec_get(b->rec, COL_NAME, &bi.sclen);
-	bi.group = rec_field(b->rec, c_group, &bi.glen);
-	bi.next = rec_field(b->rec, c_next, &bi.nlen);
+	bi.group = rec_field(b->rec, c->group, &bi.glen);
+	bi.next = rec_field(b->rec, c->next, &bi.nlen);
 	bi.next_id = -1;
-	tags = srec_get(b->rec, c_tags, &tlen);
+	tags = srec_get(b->rec, c->tags, &tlen);
 	bi.boundary = stage_tag_has(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
 	bi.names = &b->names;
 	sum_bubble(&bi, m, labels);
@@ -357,7 +353,8 @@ bub_summarize(struct dev *d, struct bub *b, const struct bubble_meas *m,
 
 /* The partition of bubble B: each class's time, untraced last. */
 static void
-bub_partition(const struct bub *b, struct bubble_meas *m)
+bub_partition(const struct attrib_cols *c, const struct bub *b,
+    struct bubble_meas *m)
 {
 	int64_t below = 0;
 	int k;
@@ -368,12 +365,12 @@ bub_partition(const struct bub *b, struct bubble_meas *m)
 	}
 	m->idle[CLS_N] = m->dur - below;
 	for (k = 0; k <= CLS_N; k++)
-		srec_set_i64(b->rec, c_idle[k], m->idle[k]);
+		srec_set_i64(b->rec, c->idle[k], m->idle[k]);
 }
 
 /* Fill in the bubble's columns and hand it to the summary. */
 static void
-bub_finish(struct dev *d, struct bub *b)
+bub_finish(const struct attrib_cols *c, struct dev *d, struct bub *b)
 {
 	struct bubble_meas m;
 	char lab[512], *top = NULL;
@@ -388,13 +385,13 @@ bub_finish(struct dev *d, struct bub *b)
 	for (i = 0; i < b->nthr; i++)
 		m.thr_sum += b->thr[i].total;
 	m.launches = d->launches;
-	srec_set_ratio(b->rec, c_host, m.cov[FAM_HOST], m.dur);
-	srec_set_ratio(b->rec, c_sync, m.cov[FAM_SYNC], m.dur);
-	srec_set_ratio(b->rec, c_comm, m.cov[FAM_COMM], m.dur);
-	srec_set_ratio(b->rec, c_par, m.thr_sum, m.cov[FAM_HOST]);
-	bub_partition(b, &m);
+	srec_set_ratio(b->rec, c->host, m.cov[FAM_HOST], m.dur);
+	srec_set_ratio(b->rec, c->sync, m.cov[FAM_SYNC], m.dur);
+	srec_set_ratio(b->rec, c->comm, m.cov[FAM_COMM], m.dur);
+	srec_set_ratio(b->rec, c->par, m.thr_sum, m.cov[FAM_HOST]);
+	bub_partition(c, b, &m);
 	n = cov_top(&b->names, m.dur, 3, &top);
-	srec_set(b->rec, c_top, top, n);
+	srec_set(b->rec, c->top, top, n);
 	free(top);
 	labels = sum_labels(&m);
 	n = 0;
@@ -402,8 +399,8 @@ bub_finish(struct dev *d, struct bub *b)
 		if (labels & (1u << f))
 			n += (size_t)snprintf(lab + n, sizeof(lab) - n, "%s%s",
 			    n ? "," : "", sum_labname(f));
-	srec_set(b->rec, c_labels, lab, n);
-	bub_summarize(d, b, &m, labels);
+	srec_set(b->rec, c->labels, lab, n);
+	bub_summarize(c, d, b, &m, labels);
 }
 
 /*
@@ -423,7 +420,7 @@ close_dev(struct stage *st, struct dev *d, int64_t ts)
 			pp = &b->next;
 			continue;
 		}
-		bub_finish(d, b);
+		bub_finish(stage_columns(st), d, b);
 		stage_put(st, b->rec);
 		*pp = b->next;
 		free(b->thr);
@@ -552,27 +549,10 @@ read_decls(struct stage *st)
 }
 
 
-/* The columns, and the evidence the preamble declares. */
+/* The ranks, and the evidence the preamble declares. */
 void
 bub_init(struct stage *st)
 {
-	c_cat = stage_col(st, "cat");
-	c_step = stage_col(st, "step");
-	c_group = stage_col(st, "step_group");
-	c_tags = stage_col(st, "tags");
-	c_shapes = stage_col(st, "in_shapes");
-	c_host = stage_col(st, "host_cov_ratio");
-	c_sync = stage_col(st, "sync_cov_ratio");
-	c_comm = stage_col(st, "comm_cov_ratio");
-	c_par = stage_col(st, "host_par");
-	c_labels = stage_col(st, "labels");
-	c_idle[CLS_SYNC] = stage_col(st, "idle_sync_ns");
-	c_idle[CLS_INPUT] = stage_col(st, "idle_input_ns");
-	c_idle[CLS_LAUNCH] = stage_col(st, "idle_launch_ns");
-	c_idle[CLS_HOST] = stage_col(st, "idle_host_ns");
-	c_idle[CLS_N] = stage_col(st, "idle_untraced_ns");
-	c_top = stage_col(st, "host_top");
-	c_next = stage_col(st, "next_name");
 	devtab_init(&devs, sizeof(struct dev));
 	read_decls(st);
 }
@@ -591,10 +571,11 @@ bub_record(struct stage *st, int64_t ts, int64_t dur, const char *kind,
 	if (klen == 4 && memcmp(kind, "host", 4) == 0)
 		read_host(st, dev_of(st), ts, dur);
 	else if (klen == 6 && memcmp(kind, "kernel", 6) == 0) {
+		const struct attrib_cols *c = stage_columns(st);
 		struct dev *d = dev_of(st);
 
 		d->device = 1;
-		if (c_shapes >= 0 && !stage_absent(st, c_shapes))
+		if (c->shapes >= 0 && !stage_absent(st, c->shapes))
 			d->shapes = 1;
 	} else if (klen == 4 && memcmp(kind, "busy", 4) == 0)
 		dev_of(st)->device = 1;

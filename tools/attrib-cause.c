@@ -276,13 +276,10 @@ evidence(const struct judge *j, int l, char *buf, size_t cap)
 }
 
 static void
-set_col(struct srec *r, struct stage *st, const char *col, const char *s,
-    size_t len)
+set_col(struct srec *r, int col, const char *s, size_t len)
 {
-	int c = stage_col(st, col);
-
-	if (c >= 0)
-		srec_set(r, c, s, len);
+	if (col >= 0)
+		srec_set(r, col, s, len);
 }
 
 /* One cause record of a scope, with the columns every one has. */
@@ -290,18 +287,19 @@ static struct srec *
 cause_new(struct stage *st, int64_t end, const struct judge *j, int l,
     const char *scope, const char *group, const char *step)
 {
+	const struct attrib_cols *cols = stage_columns(st);
 	const char *target = step != NULL ? step : group;
 	struct srec *r = stage_new(st, "cause", end);
 
 	srec_set_str(r, COL_DEV, bub_dev_name(j->d->id));
 	srec_set_str(r, COL_NAME, sum_labname(l));
 	if (target != NULL)
-		set_col(r, st, "target_id", target, strlen(target));
+		set_col(r, cols->target, target, strlen(target));
 	if (group != NULL)
-		set_col(r, st, "step_group", group, strlen(group));
+		set_col(r, cols->group, group, strlen(group));
 	if (step != NULL)
-		set_col(r, st, "step", step, strlen(step));
-	set_col(r, st, "scope", scope, strlen(scope));
+		set_col(r, cols->step, step, strlen(step));
+	set_col(r, cols->scope, scope, strlen(scope));
 	return r;
 }
 
@@ -336,16 +334,17 @@ static void
 write_small(struct stage *st, int64_t end, const struct judge *j,
     const char *scope, const char *group, const char *step)
 {
+	const struct attrib_cols *cols = stage_columns(st);
 	char val[NUM_BUFSIZE];
 	struct srec *r;
 
 	r = cause_new(st, end, j, LAB_LAUNCH_BOUND, scope, group, step);
-	set_col(r, st, "tags", "many_small_gaps", 15);
-	set_col(r, st, "value", val, num_ratio(val, j->small_num,
+	set_col(r, cols->tags, "many_small_gaps", 15);
+	set_col(r, cols->value, val, num_ratio(val, j->small_num,
 	    j->small_den, 6));
-	set_col(r, st, "confidence", levels[j->small_conf],
+	set_col(r, cols->confidence, levels[j->small_conf],
 	    strlen(levels[j->small_conf]));
-	set_col(r, st, "evidence", j->small_ev, strlen(j->small_ev));
+	set_col(r, cols->evidence, j->small_ev, strlen(j->small_ev));
 	stage_put(st, r);
 }
 
@@ -354,6 +353,7 @@ static void
 write_label(struct stage *st, int64_t end, const struct judge *j, int l,
     const char *scope, const char *group, const char *step)
 {
+	const struct attrib_cols *cols = stage_columns(st);
 	char text[2048], fu[128], tags[192], val[NUM_BUFSIZE];
 	size_t tn = 0, fn = followup(j, fu, sizeof(fu)), k;
 	struct srec *r;
@@ -373,14 +373,14 @@ write_label(struct stage *st, int64_t end, const struct judge *j, int l,
 		    tn ? "," : "");
 	}
 	r = cause_new(st, end, j, l, scope, group, step);
-	set_col(r, st, "tags", tags, tn);
+	set_col(r, cols->tags, tags, tn);
 	if (j->g->sig_ns > 0)
-		set_col(r, st, "value", val, num_ratio(val, j->g->lab_ns[l],
+		set_col(r, cols->value, val, num_ratio(val, j->g->lab_ns[l],
 		    j->g->sig_ns, 6));
-	set_col(r, st, "confidence", levels[j->conf[l]],
+	set_col(r, cols->confidence, levels[j->conf[l]],
 	    strlen(levels[j->conf[l]]));
-	set_col(r, st, "evidence", text, k);
-	set_col(r, st, "followup", fu, fn);
+	set_col(r, cols->evidence, text, k);
+	set_col(r, cols->followup, fu, fn);
 	stage_put(st, r);
 }
 
@@ -418,19 +418,20 @@ write_scope(struct stage *st, int64_t end, const struct judge *j,
 static void
 write_nodevice(struct stage *st, int64_t end, const struct sdev *d)
 {
+	const struct attrib_cols *cols = stage_columns(st);
 	char text[160];
 	struct srec *r = stage_new(st, "cause", end);
 	int c;
 
 	srec_set_str(r, COL_DEV, bub_dev_name(d->id));
 	srec_set_str(r, COL_NAME, sum_labname(LAB_INSUFFICIENT));
-	set_col(r, st, "scope", "global", 6);
-	set_col(r, st, "tags", "no_device_data", 14);
-	set_col(r, st, "confidence", levels[0], strlen(levels[0]));
+	set_col(r, cols->scope, "global", 6);
+	set_col(r, cols->tags, "no_device_data", 14);
+	set_col(r, cols->confidence, levels[0], strlen(levels[0]));
 	c = snprintf(text, sizeof(text), "no device data: no kernel or busy "
 	    "record on this rank, so its %" PRId64 " bubbles are no device "
 	    "idle time", d->a_step.nbub + d->a_glob.nbub);
-	set_col(r, st, "evidence", text, (size_t)c);
+	set_col(r, cols->evidence, text, (size_t)c);
 	stage_put(st, r);
 }
 

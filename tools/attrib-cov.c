@@ -172,12 +172,10 @@ cov_bubble(const struct bubble_info *bi, const struct bubble_meas *m)
 }
 
 static void
-set_col(struct srec *r, struct stage *st, const char *col, const char *s)
+set_col(struct srec *r, int col, const char *s)
 {
-	int c = stage_col(st, col);
-
-	if (c >= 0)
-		srec_set_str(r, c, s);
+	if (col >= 0)
+		srec_set_str(r, col, s);
 }
 
 /* One hostcov record: name C covers part of IDLE ns of the scope. */
@@ -185,6 +183,7 @@ static void
 put(struct stage *st, int64_t end, const struct cdev *d, const char *scope,
     const char *step, const char *group, const struct ncov *c, int64_t idle)
 {
+	const struct attrib_cols *col = stage_columns(st);
 	struct srec *r = stage_new(st, "hostcov", end);
 	char buf[NUM_BUFSIZE];
 	size_t len;
@@ -193,14 +192,14 @@ put(struct stage *st, int64_t end, const struct cdev *d, const char *scope,
 
 	srec_set_str(r, COL_DEV, bub_dev_name(d->id));
 	srec_set(r, COL_NAME, name, len);
-	set_col(r, st, "scope", scope);
+	set_col(r, col->scope, scope);
 	if (step != NULL)
-		set_col(r, st, "step", step);
-	set_col(r, st, "step_group", group);
-	set_col(r, st, "host_class", cls >= 0 ? cls_name(cls) : "");
-	srec_set_i64(r, stage_col(st, "covered_ns"), c->cov.total);
+		set_col(r, col->step, step);
+	set_col(r, col->group, group);
+	set_col(r, col->host_class, cls >= 0 ? cls_name(cls) : "");
+	srec_set_i64(r, col->covered, c->cov.total);
 	num_ratio(buf, c->cov.total, idle, 6);
-	set_col(r, st, "share_ratio", buf);
+	set_col(r, col->share, buf);
 	stage_put(st, r);
 }
 

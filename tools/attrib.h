@@ -108,6 +108,17 @@ struct nmap {
 	size_t		 cap, n;
 };
 
+/*
+ * The columns prof-attrib reads and adds, bound by stage_open() from the
+ * table in prof-attrib.c; every part reaches them by stage_columns().
+ */
+struct attrib_cols {
+	int	cat, step, group, shapes, next;		/* read */
+	int	host, sync, comm, par, labels, tags, value, confidence;
+	int	scope, target, evidence, followup, idle[CLS_N + 1];
+	int	top, host_class, covered, share;
+};
+
 /* Where a closed bubble lies, from its record. */
 struct bubble_info {
 	int64_t			 dev;

@@ -251,6 +251,7 @@ conv_confidence(const struct lkern *k, size_t n, int64_t *units)
 void
 conv_blocks(struct ldev *d, struct srec **r, const unsigned *m, size_t n)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	int64_t *blk = xcalloc(n + 1, sizeof(*blk)), *cnt, nres = 0, nconv = 0;
 	int64_t mode = 0, best = 0, stage = -1;
 	size_t i, j, start = 0;
@@ -301,11 +302,11 @@ conv_blocks(struct ldev *d, struct srec **r, const unsigned *m, size_t n)
 		    cnt[blk[i]] > mode))
 			stage++;
 		prev_res = 1;
-		srec_set_i64(r[i], lc_res, blk[i]);
-		srec_set_i64(r[i], lc_stage, stage);
+		srec_set_i64(r[i], cols->res, blk[i]);
+		srec_set_i64(r[i], cols->stage, stage);
 	}
-	srec_set_i64(d->pass_rec, lc_nres, nres);
-	srec_set_i64(d->pass_rec, lc_nstages, stage + 1);
+	srec_set_i64(d->pass_rec, cols->nres, nres);
+	srec_set_i64(d->pass_rec, cols->nstages, stage + 1);
 	if (nres > d->res_blocks_max)
 		d->res_blocks_max = nres;
 	if (stage + 1 > d->stages_max)

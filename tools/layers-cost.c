@@ -177,6 +177,7 @@ cost_add(struct lcost *p, const struct lcost *l, int first)
 static void
 put_mix(struct srec *r, const struct lcost *c)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	char buf[NCLASS * 48], rb[NUM_BUFSIZE];
 	int64_t total = 0;
 	int used[NCLASS] = { 0 }, i, best, n = names_nclass();
@@ -201,30 +202,31 @@ put_mix(struct srec *r, const struct lcost *c)
 		if (len >= sizeof(buf))
 			len = sizeof(buf) - 1;
 	}
-	srec_set(r, lc_mix, buf, len);
+	srec_set(r, cols->mix, buf, len);
 }
 
 /* The cost columns of a layer or pass record R from C. */
 void
 cost_put(struct srec *r, const struct lcost *c)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	int p;
 
-	srec_set_i64(r, lc_cost, c->cost);
+	srec_set_i64(r, cols->cost, c->cost);
 	put_mix(r, c);
 	for (p = 0; p < NPARTS; p++) {
 		const struct lpart *t = &c->part[p];
 
 		if (t->n == 0)
 			continue;
-		srec_set_i64(r, lc_pcol[p][0], t->last - t->first);
-		srec_set_i64(r, lc_pcol[p][1], t->busy);
-		srec_set_i64(r, lc_pcol[p][2], t->sum);
-		srec_set_i64(r, lc_pcol[p][3], t->cost);
+		srec_set_i64(r, cols->pcol[p][0], t->last - t->first);
+		srec_set_i64(r, cols->pcol[p][1], t->busy);
+		srec_set_i64(r, cols->pcol[p][2], t->sum);
+		srec_set_i64(r, cols->pcol[p][3], t->cost);
 	}
-	srec_set_i64(r, lc_idle, c->idle);
+	srec_set_i64(r, cols->idle, c->idle);
 	if (c->gap >= 0)	/* -1: nothing ran on the device before */
-		srec_set_i64(r, lc_gap, c->gap);
+		srec_set_i64(r, cols->gap, c->gap);
 }
 
 /*
@@ -234,8 +236,10 @@ cost_put(struct srec *r, const struct lcost *c)
 void
 cost_share(const struct ldev *d, struct srec *r, int64_t wall)
 {
+	const struct layers_cols *cols = stage_columns(lst);
+
 	if (d->win->name == NULL || d->win->dur <= 0 ||
 	    strcmp(d->win->name, d->pass_step) != 0)
 		return;
-	srec_set_ratio(r, lc_share_step, wall, d->win->dur);
+	srec_set_ratio(r, cols->share_step, wall, d->win->dur);
 }

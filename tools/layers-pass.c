@@ -284,6 +284,7 @@ static void
 layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
     const struct lcost *lc)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	char tags[64] = "";
 
 	if (d->layer_idx == 0)
@@ -299,17 +300,17 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
 	if (d->layer_recompute)
 		stage_tag_add(tags, sizeof(tags), "recompute");
 	if (t == LT_LINEAR && d->family == FAM_CONV)
-		srec_set_i64(d->layer_rec, lc_layers, d->layer_linear);
+		srec_set_i64(d->layer_rec, cols->layers, d->layer_linear);
 	srec_set_i64(d->layer_rec, COL_DUR, ls->end - d->layer_ts);
 	srec_set_str(d->layer_rec, COL_NAME, ltype_names[t]);
-	srec_set_str(d->layer_rec, lc_ltype, ltype_names[t]);
-	srec_set_i64(d->layer_rec, lc_kcount, (int64_t)ls->n);
-	srec_set_i64(d->layer_rec, lc_ksum, ls->ksum);
-	srec_set_i64(d->layer_rec, lc_busy, ls->busy);
+	srec_set_str(d->layer_rec, cols->ltype, ltype_names[t]);
+	srec_set_i64(d->layer_rec, cols->kcount, (int64_t)ls->n);
+	srec_set_i64(d->layer_rec, cols->ksum, ls->ksum);
+	srec_set_i64(d->layer_rec, cols->busy, ls->busy);
 	cost_put(d->layer_rec, lc);
 	cost_share(d, d->layer_rec, ls->end - d->layer_ts);
 	if (tags[0] != '\0')
-		srec_set_str(d->layer_rec, lc_tags, tags);
+		srec_set_str(d->layer_rec, cols->tags, tags);
 	if (nlrecs == lrcap) {
 		lrcap = lrcap ? 2 * lrcap : 64;
 		lrecs = xreallocarray(lrecs, lrcap, sizeof(*lrecs));
@@ -332,6 +333,7 @@ layer_record(struct ldev *d, int t, int last, const struct lsums *ls,
 static void
 close_layer(struct ldev *d, int64_t end, int last)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct lsums ls;
 	struct lcost lc;
 	size_t i;
@@ -344,9 +346,9 @@ close_layer(struct ldev *d, int64_t end, int last)
 	cost_add(&d->pass_cost, &lc, d->layer_idx == 0);
 	for (i = 0; i < d->nk; i++) {
 		if (i < ls.n) {
-			srec_set_i64(d->k[i].rec, lc_pass, d->pass_idx);
-			srec_set_i64(d->k[i].rec, lc_layer, d->layer_idx);
-			srec_set_str(d->k[i].rec, lc_ltype, ltype_names[t]);
+			srec_set_i64(d->k[i].rec, cols->pass, d->pass_idx);
+			srec_set_i64(d->k[i].rec, cols->layer, d->layer_idx);
+			srec_set_str(d->k[i].rec, cols->ltype, ltype_names[t]);
 		}
 		stage_put(lst, d->k[i].rec);
 		d->k[i].rec = NULL;
@@ -429,17 +431,18 @@ static void
 put_check(struct ldev *d, const char *name, int64_t value, int64_t layers,
     int64_t expect)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct srec *r = stage_new(lst, "check", d->pass_ts);
 
 	srec_set_str(r, COL_DEV, d->name);
 	srec_set_str(r, COL_NAME, name);
-	srec_set_i64(r, lc_pass, d->pass_idx);
-	srec_set_i64(r, lc_value, value);
-	srec_set_i64(r, lc_layers, layers);
-	srec_set_i64(r, lc_expect, expect);
+	srec_set_i64(r, cols->pass, d->pass_idx);
+	srec_set_i64(r, cols->value, value);
+	srec_set_i64(r, cols->layers, layers);
+	srec_set_i64(r, cols->expect, expect);
 	if (layers > 0)
-		srec_set_ratio(r, lc_perlayer, value, layers);
-	srec_set_str(r, lc_tags, layers == expect && (layers == 0 ||
+		srec_set_ratio(r, cols->perlayer, value, layers);
+	srec_set_str(r, cols->tags, layers == expect && (layers == 0 ||
 	    value % layers == 0) ? "match" : "mismatch");
 	stage_put(lst, r);
 }
@@ -498,6 +501,7 @@ put_checks(struct ldev *d)
 static void
 put_layers(struct ldev *d, int ph)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	int64_t *w = xreallocarray(NULL, nlrecs + 1, sizeof(*w)), med;
 	size_t i;
 
@@ -507,11 +511,11 @@ put_layers(struct ldev *d, int ph)
 	if (d->family == FAM_CONV && ph == PH_FWD)
 		conv_blocks(d, lrecs, lmeta, nlrecs);
 	for (i = 0; i < nlrecs; i++) {
-		srec_set_str(lrecs[i], lc_phase, phase_names[ph]);
+		srec_set_str(lrecs[i], cols->phase, phase_names[ph]);
 		/* a CNN's head is several layers in one: no outlier */
 		if (nlrecs > 2 && lwalls[i] / 2 >= med &&
 		    !(lmeta[i] & LM_HEAD))
-			srec_tag_add(lrecs[i], lc_tags, "outlier");
+			srec_tag_add(lrecs[i], cols->tags, "outlier");
 		stage_put(lst, lrecs[i]);
 	}
 	nlrecs = 0;
@@ -530,9 +534,11 @@ put_layers(struct ldev *d, int ph)
 static void
 put_pass(struct ldev *d)
 {
+	const struct layers_cols *cols = stage_columns(lst);
+
 	if (d->at_end && d->nlp > 0 &&
 	    d->pass_layers < d->lp_last)
-		srec_tag_add(d->pass_rec, lc_tags, "cut_end");
+		srec_tag_add(d->pass_rec, cols->tags, "cut_end");
 	if (d->npasses == 0) {
 		d->first_rec = d->pass_rec;
 		d->first_layers = d->pass_layers;
@@ -541,7 +547,7 @@ put_pass(struct ldev *d)
 	d->pass_rec = NULL;
 	if (d->first_rec != NULL && d->npasses == 1) {
 		if (d->first_layers < d->pass_layers)
-			srec_tag_add(d->first_rec, lc_tags, "cut_start");
+			srec_tag_add(d->first_rec, cols->tags, "cut_start");
 		stage_put(lst, d->first_rec);
 		d->first_rec = NULL;
 	}
@@ -551,6 +557,7 @@ put_pass(struct ldev *d)
 static void
 close_pass(struct ldev *d, int64_t cut)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	int64_t md;
 	int ph;
 
@@ -563,30 +570,30 @@ close_pass(struct ldev *d, int64_t cut)
 	put_layers(d, ph);
 	srec_set_i64(d->pass_rec, COL_DUR, d->pass_end - d->pass_ts);
 	srec_set_str(d->pass_rec, COL_NAME, phase_names[ph]);
-	srec_set_str(d->pass_rec, lc_phase, phase_names[ph]);
-	srec_set_str(d->pass_rec, lc_rule, rule_names[d->pass_rule]);
-	srec_set_i64(d->pass_rec, lc_layers, d->pass_layers);
-	srec_set_i64(d->pass_rec, lc_kcount, d->pass_kern);
-	srec_set_i64(d->pass_rec, lc_ksum, d->pass_ksum);
-	srec_set_i64(d->pass_rec, lc_busy, d->pass_busy);
-	srec_set_i64(d->pass_rec, lc_mdur, md);
-	srec_set_i64(d->pass_rec, lc_mmean, mean_of(d->mdur, d->nmdur));
+	srec_set_str(d->pass_rec, cols->phase, phase_names[ph]);
+	srec_set_str(d->pass_rec, cols->rule, rule_names[d->pass_rule]);
+	srec_set_i64(d->pass_rec, cols->layers, d->pass_layers);
+	srec_set_i64(d->pass_rec, cols->kcount, d->pass_kern);
+	srec_set_i64(d->pass_rec, cols->ksum, d->pass_ksum);
+	srec_set_i64(d->pass_rec, cols->busy, d->pass_busy);
+	srec_set_i64(d->pass_rec, cols->mdur, md);
+	srec_set_i64(d->pass_rec, cols->mmean, mean_of(d->mdur, d->nmdur));
 	cost_put(d->pass_rec, &d->pass_cost);
-	srec_set_i64(d->pass_rec, lc_between, d->pass_cost.between);
+	srec_set_i64(d->pass_rec, cols->between, d->pass_cost.between);
 	if (d->pass_recompute > 0) {
-		srec_set_i64(d->pass_rec, lc_nrecompute, d->pass_recompute);
-		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+		srec_set_i64(d->pass_rec, cols->nrecompute, d->pass_recompute);
+		srec_tag_add(d->pass_rec, cols->tags, "recompute");
 	}
 	cost_share(d, d->pass_rec, d->pass_end - d->pass_ts);
 	if (d->detected)
-		srec_set_str(d->pass_rec, lc_tags, "detected");
+		srec_set_str(d->pass_rec, cols->tags, "detected");
 	/*
 	 * A forward pass between backward ones with fewer layers than a
 	 * full forward pass recomputes a checkpointed segment.
 	 */
 	if (d->pass_dir == DIR_FWD && d->last_dir == DIR_BWD &&
 	    d->pass_rule == RULE_DIR && d->pass_layers < d->fwd_layers_max)
-		srec_tag_add(d->pass_rec, lc_tags, "recompute");
+		srec_tag_add(d->pass_rec, cols->tags, "recompute");
 	if (d->pass_dir == DIR_FWD && d->pass_layers > d->fwd_layers_max)
 		d->fwd_layers_max = d->pass_layers;
 	d->last_dir = d->pass_dir;
@@ -634,6 +641,8 @@ first_untagged(struct ldev *d)
 static void
 macro_count(struct ldev *d, int dir)
 {
+	const struct layers_cols *cols = stage_columns(lst);
+
 	d->micro = -1;
 	if (d->pass_step[0] == '\0')
 		return;
@@ -647,20 +656,22 @@ macro_count(struct ldev *d, int dir)
 		d->micro_max[dir] = d->micro_n[dir];
 	if (dir == DIR_FWD && d->micro_n[dir] == 2)
 		d->macro_steps++;
-	srec_set_i64(d->pass_rec, lc_micro, d->micro);
-	if (lc_step >= 0)
-		srec_set_str(d->pass_rec, lc_step, d->pass_step);
+	srec_set_i64(d->pass_rec, cols->micro, d->micro);
+	if (cols->step >= 0)
+		srec_set_str(d->pass_rec, cols->step, d->pass_step);
 }
 
 static void
 open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
     const char *step, size_t slen)
 {
+	const struct layers_cols *cols = stage_columns(lst);
+
 	if (k->s > d->first_wait)
 		first_untagged(d);
 	d->pass_rec = stage_new(lst, "pass", k->s);
 	srec_set_str(d->pass_rec, COL_DEV, d->name);
-	srec_set_i64(d->pass_rec, lc_pass, d->npasses);
+	srec_set_i64(d->pass_rec, cols->pass, d->npasses);
 	d->pass_idx = d->npasses;
 	d->pass_ts = k->s;
 	d->pass_dir = dir;
@@ -680,6 +691,7 @@ open_pass(struct ldev *d, const struct lkern *k, int dir, int rule,
 static void
 open_layer(struct ldev *d, struct lkern *k)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct ival *t;
 	size_t tn;
 
@@ -705,9 +717,9 @@ open_layer(struct ldev *d, struct lkern *k)
 	d->layer_ts = d->mark_ts = k->s;
 	d->layer_idx++;
 	d->marker_dur = k->e - k->s;
-	srec_set_i64(d->layer_rec, lc_pass, d->pass_idx);
-	srec_set_i64(d->layer_rec, lc_layer, d->layer_idx);
-	srec_set_i64(d->layer_rec, lc_mdur, d->marker_dur);
+	srec_set_i64(d->layer_rec, cols->pass, d->pass_idx);
+	srec_set_i64(d->layer_rec, cols->layer, d->layer_idx);
+	srec_set_i64(d->layer_rec, cols->mdur, d->marker_dur);
 	d->nmarkers++;
 	push64(&d->mdur, &d->nmdur, &d->mdcap, d->marker_dur);
 	held_push(d, k);

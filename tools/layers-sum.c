@@ -397,18 +397,20 @@ summary(struct ldev *d, const char *kind, const char *name)
 static void
 metric(struct ldev *d, const char *name, int64_t v)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct srec *r = summary(d, "metric", name);
 
-	srec_set_i64(r, lc_value, v);
+	srec_set_i64(r, cols->value, v);
 	stage_put(lst, r);
 }
 
 static void
 metric_ratio(struct ldev *d, const char *name, int64_t num, int64_t den)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct srec *r = summary(d, "metric", name);
 
-	srec_set_ratio(r, lc_value, num, den);
+	srec_set_ratio(r, cols->value, num, den);
 	stage_put(lst, r);
 }
 
@@ -458,6 +460,7 @@ sqrt_ld(long double v)
 static void
 put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	const unsigned __int128 umax = ~(unsigned __int128)0;
 	unsigned __int128 nq, s2;
 	__int128 scale = 1000000, var;
@@ -472,7 +475,7 @@ put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 		long double v = (long double)n * sq -
 		    (long double)ty->wall_sum * (long double)ty->wall_sum;
 
-		srec_set_ratio(r, lc_cv, (int64_t)(sqrt_ld(v) /
+		srec_set_ratio(r, cols->cv, (int64_t)(sqrt_ld(v) /
 		    (long double)ty->wall_sum * 1000000), 1000000);
 		return;
 	}
@@ -480,7 +483,7 @@ put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 	if (var >= (__int128)10000000000000 * 1000000000000 ||
 	    ty->wall_sum > INT64_MAX / q)
 		scale = q = 1;
-	srec_set_ratio(r, lc_cv, isqrt(var * scale * scale),
+	srec_set_ratio(r, cols->cv, isqrt(var * scale * scale),
 	    ty->wall_sum * q);
 }
 
@@ -492,35 +495,36 @@ put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 static void
 put_type(struct ldev *d, int ph, int t)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct ltype *ty = ldev_type(d, ph, t);
 	struct srec *r = summary(d, "layer_type", ltype_names[t]);
 	__int128 med2;
 	int64_t n = (int64_t)ty->n;
 	int p, approx, kapprox;
 
-	srec_set_str(r, lc_ltype, ltype_names[t]);
-	srec_set_str(r, lc_phase, phase_names[ph]);
-	srec_set_i64(r, lc_value, n);
-	srec_set_i64(r, lc_min, ty->wall_min);
+	srec_set_str(r, cols->ltype, ltype_names[t]);
+	srec_set_str(r, cols->phase, phase_names[ph]);
+	srec_set_i64(r, cols->value, n);
+	srec_set_i64(r, cols->min, ty->wall_min);
 	medq_median2(&ty->wall_med, &med2, &approx);
-	srec_set_i64(r, lc_median, (int64_t)(med2 / 2));
-	srec_set_i64(r, lc_max, ty->wall_max);
+	srec_set_i64(r, cols->median, (int64_t)(med2 / 2));
+	srec_set_i64(r, cols->max, ty->wall_max);
 	if (ty->wall_sum > 0)
 		put_cv(r, ty, n);
-	srec_set_i64(r, lc_ksum, ty->ksum);
-	srec_set_i64(r, lc_busy, ty->busy);
+	srec_set_i64(r, cols->ksum, ty->ksum);
+	srec_set_i64(r, cols->busy, ty->busy);
 	medq_median2(&ty->kc_med, &med2, &kapprox);
-	srec_set_i64(r, lc_kcount, (int64_t)(med2 / 2));
+	srec_set_i64(r, cols->kcount, (int64_t)(med2 / 2));
 	if (approx || kapprox)
-		srec_tag_add(r, lc_tags, "median_approx");
+		srec_tag_add(r, cols->tags, "median_approx");
 	/* what the type's layers cost and where their idle time lies */
-	srec_set_i64(r, lc_cost, ty->cost);
-	srec_set_i64(r, lc_idle, ty->idle);
-	srec_set_i64(r, lc_gap, ty->gap);
+	srec_set_i64(r, cols->cost, ty->cost);
+	srec_set_i64(r, cols->idle, ty->idle);
+	srec_set_i64(r, cols->gap, ty->gap);
 	for (p = 0; p < NPARTS; p++) {
-		srec_set_i64(r, lc_pcol[p][1], ty->pbusy[p]);
-		srec_set_i64(r, lc_pcol[p][2], ty->psum[p]);
-		srec_set_i64(r, lc_pcol[p][3], ty->pcost[p]);
+		srec_set_i64(r, cols->pcol[p][1], ty->pbusy[p]);
+		srec_set_i64(r, cols->pcol[p][2], ty->psum[p]);
+		srec_set_i64(r, cols->pcol[p][3], ty->pcost[p]);
 	}
 	stage_put(lst, r);
 }
@@ -529,6 +533,7 @@ put_type(struct ldev *d, int ph, int t)
 static void
 put_roles(struct ldev *d, int ph, int t)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct ltype *ty = ldev_type(d, ph, t);
 	int ro;
 
@@ -538,13 +543,13 @@ put_roles(struct ldev *d, int ph, int t)
 		if (ty->role_n[ro] == 0)
 			continue;
 		r = summary(d, "role", role_names[ro]);
-		srec_set_str(r, lc_ltype, ltype_names[t]);
-		srec_set_str(r, lc_phase, phase_names[ph]);
-		srec_set_i64(r, lc_value, (int64_t)ty->role_n[ro]);
-		srec_set_i64(r, lc_busy, ty->role_busy[ro]);
-		srec_set_i64(r, lc_ksum, ty->role_sum[ro]);
+		srec_set_str(r, cols->ltype, ltype_names[t]);
+		srec_set_str(r, cols->phase, phase_names[ph]);
+		srec_set_i64(r, cols->value, (int64_t)ty->role_n[ro]);
+		srec_set_i64(r, cols->busy, ty->role_busy[ro]);
+		srec_set_i64(r, cols->ksum, ty->role_sum[ro]);
 		if (ty->wall_sum > 0)
-			srec_set_ratio(r, lc_share, ty->role_busy[ro],
+			srec_set_ratio(r, cols->share, ty->role_busy[ro],
 			    ty->wall_sum);
 		stage_put(lst, r);
 	}
@@ -553,6 +558,7 @@ put_roles(struct ldev *d, int ph, int t)
 static void
 put_seq(struct ldev *d, int ph, int t)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct ltype *ty = ldev_type(d, ph, t);
 	size_t i;
 
@@ -561,14 +567,14 @@ put_seq(struct ldev *d, int ph, int t)
 		struct srec *r = summary(d, "layer_seq", e->name);
 
 		srec_set_str(r, COL_TRACK, stream_name(d, ty->seq_track[i]));
-		srec_set_str(r, lc_ltype, ltype_names[t]);
-		srec_set_str(r, lc_phase, phase_names[ph]);
-		srec_set_i64(r, lc_pass, ty->seq_pass);
-		srec_set_i64(r, lc_layer, ty->seq_layer);
-		srec_set_i64(r, lc_seq, (int64_t)i);
-		srec_set_i64(r, lc_repeat, ty->seq_rep[i]);
-		srec_set_i64(r, lc_ksum, ty->seq_dur[i]);
-		srec_set_str(r, lc_tags, role_names[e->role]);
+		srec_set_str(r, cols->ltype, ltype_names[t]);
+		srec_set_str(r, cols->phase, phase_names[ph]);
+		srec_set_i64(r, cols->pass, ty->seq_pass);
+		srec_set_i64(r, cols->layer, ty->seq_layer);
+		srec_set_i64(r, cols->seq, (int64_t)i);
+		srec_set_i64(r, cols->repeat, ty->seq_rep[i]);
+		srec_set_i64(r, cols->ksum, ty->seq_dur[i]);
+		srec_set_str(r, cols->tags, role_names[e->role]);
 		stage_put(lst, r);
 	}
 }
@@ -581,6 +587,7 @@ put_seq(struct ldev *d, int ph, int t)
 static void
 put_pairs(struct ldev *d)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	size_t i, j;
 
 	for (i = 0; i < d->nstreams; i++)
@@ -593,8 +600,8 @@ put_pairs(struct ldev *d)
 				continue;
 			r = summary(d, "stream_overlap", d->streams[j].track);
 			srec_set_str(r, COL_TRACK, d->streams[i].track);
-			srec_set_i64(r, lc_busy, ov);
-			srec_set_ratio(r, lc_share, ov, d->streams[i].busy);
+			srec_set_i64(r, cols->busy, ov);
+			srec_set_ratio(r, cols->share, ov, d->streams[i].busy);
 			stage_put(lst, r);
 		}
 }
@@ -607,6 +614,7 @@ put_pairs(struct ldev *d)
 static void
 put_streams(struct ldev *d)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	size_t i, main_i = d->nstreams;
 	int64_t total = 0, best = -1;
 
@@ -636,11 +644,11 @@ put_streams(struct ldev *d)
 			role = "main_compute";
 		r = summary(d, "stream", role);
 		srec_set_str(r, COL_TRACK, s->track);
-		srec_set_i64(r, lc_value, (int64_t)s->n);
-		srec_set_i64(r, lc_ksum, s->sum);
-		srec_set_i64(r, lc_busy, s->busy);
+		srec_set_i64(r, cols->value, (int64_t)s->n);
+		srec_set_i64(r, cols->ksum, s->sum);
+		srec_set_i64(r, cols->busy, s->busy);
 		if (total > 0)
-			srec_set_ratio(r, lc_share, s->sum, total);
+			srec_set_ratio(r, cols->share, s->sum, total);
 		stage_put(lst, r);
 	}
 	put_pairs(d);
@@ -659,6 +667,7 @@ static const char *const fam_names[NFAMS] = {
 static void
 put_model(struct ldev *d)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	struct srec *r = summary(d, "model", fam_names[d->family]);
 	char ev[512], tg[64] = "";
 	int n;
@@ -666,13 +675,13 @@ put_model(struct ldev *d)
 
 	switch (d->family) {
 	case FAM_ATTN:
-		srec_set_i64(r, lc_value, 1);
+		srec_set_i64(r, cols->value, 1);
 		stage_tag_add(tg, sizeof(tg), "marker");
 		snprintf(ev, sizeof(ev), "%lld attention markers in %lld "
 		    "pass(es)", (long long)d->nmarkers, (long long)d->npasses);
 		break;
 	case FAM_CONV:
-		srec_set_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "conv");
 		if (d->res_passes > 0)
 			stage_tag_add(tg, sizeof(tg), "residual");
@@ -690,14 +699,14 @@ put_model(struct ldev *d)
 			    "blocks");
 		break;
 	case FAM_PERIODIC:
-		srec_set_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "detected");
 		snprintf(ev, sizeof(ev), "repeating kernel sequence: anchor "
 		    "%.64s%s every %lld kernels", an, strlen(an) > 64 ? "..." :
 		    "", (long long)d->period);
 		break;
 	default:
-		srec_set_ratio(r, lc_value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "no_structure");
 		snprintf(ev, sizeof(ev), "no repeating structure found: %s, "
 		    "no repeating kernel sequence of confidence %s or more",
@@ -709,8 +718,8 @@ put_model(struct ldev *d)
 	}
 	if (lopts.detect)
 		stage_tag_add(tg, sizeof(tg), "forced");
-	srec_set_str(r, lc_tags, tg);
-	srec_set_str(r, lc_evidence, ev);
+	srec_set_str(r, cols->tags, tg);
+	srec_set_str(r, cols->evidence, ev);
 	stage_put(lst, r);
 }
 

@@ -287,16 +287,23 @@ struct lopts {
 
 extern struct lopts	 lopts;
 extern struct stage	*lst;
-/* Output columns. */
-extern int		 lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule;
-extern int		 lc_layers, lc_kcount, lc_ksum, lc_busy, lc_mdur;
-extern int		 lc_expect, lc_min, lc_median, lc_max, lc_cv;
-extern int		 lc_share, lc_repeat, lc_seq, lc_value, lc_tags;
-extern int		 lc_perlayer, lc_mmean, lc_step, lc_type, lc_core;
-extern int		 lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between;
-extern int		 lc_share_step, lc_micro, lc_res, lc_stage, lc_nres;
-extern int		 lc_nstages, lc_evidence, lc_pcol[NPARTS][4];
-extern int		 lc_nrecompute;
+
+/*
+ * The columns prof-layers reads and adds, bound by stage_open() from the
+ * table in prof-layers.c (-1: the input lacks one read); every file
+ * reaches them by stage_columns(lst).
+ */
+struct layers_cols {
+	/* added */
+	int	pass, layer, ltype, phase, rule, layers, kcount, ksum, busy;
+	int	mdur, mmean, expect, perlayer, min, median, max, cv, share;
+	int	seq, repeat, value, tags, cost, mix, idle, gap, between;
+	int	share_step, micro, res, stage, nres, nstages, nrecompute;
+	int	evidence;
+	int	pcol[NPARTS][4];	/* PART_*: wall, busy, sum, cost */
+	/* read */
+	int	step, type, core, wait;
+};
 
 /* layers-names.c */
 uint32_t	 names_intern(const char *, size_t, const char *, size_t,

@@ -64,7 +64,7 @@ struct bdev {
 struct busy {
 	struct stage	*st;
 	const struct busy_opts *o;
-	int		 c_step, c_group;
+	int		 c_step, c_group;	/* bound by stage_open() */
 	struct devtab	 devs;
 	/* nothing needs closing before a record starts after this */
 	int64_t		 next_check;
@@ -474,8 +474,14 @@ void
 busy_run(const char *path, const struct busy_opts *o, int argc,
     char *argv[])
 {
+	/* busy records carry their window's step: read and added */
+	static const struct stage_column columns[] = {
+		STAGE_COLUMN(struct busy, c_step, "step",
+		    STAGE_READ | STAGE_ADD),
+		STAGE_COLUMN(struct busy, c_group, "step_group",
+		    STAGE_READ | STAGE_ADD),
+	};
 	unsigned long seen;
-	static const char *const add[] = { "step", "step_group" };
 	struct busy b;
 
 	memset(&b, 0, sizeof(b));
@@ -483,13 +489,12 @@ busy_run(const char *path, const struct busy_opts *o, int argc,
 	b.o = o;
 	b.next_check = INT64_MAX;
 	b.oldest_n = UINT64_MAX;
-	b.st = stage_open(path, argc, argv, add, 2);
+	b.st = stage_open(path, argc, argv, columns,
+	    sizeof(columns) / sizeof(columns[0]), &b);
 	if ((seen = busy_seen(b.st)) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(b.st), seen, "input already "
 		    "annotated by prof-merge: its busy records would be added "
 		    "again (read them as they are, or merge streams with -m)");
-	b.c_step = stage_col(b.st, "step");
-	b.c_group = stage_col(b.st, "step_group");
 	busy_loop(&b);
 	close_all(&b);
 	stage_close(b.st);

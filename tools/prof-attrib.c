@@ -29,25 +29,47 @@ struct attrib_opts aopt = {
 	1000000, 500000, 500000, 500000, 100000, 500000, 10, 50000, 500000, 0, 0
 };
 
-/* Input columns of the windows. */
-static int c_step, c_group;
-
-static const char *const added[] = {
-	"host_cov_ratio", "sync_cov_ratio", "comm_cov_ratio", "host_par",
-	"labels", "tags", "value", "confidence", "scope", "target_id",
-	"evidence", "followup", "idle_sync_ns", "idle_input_ns",
-	"idle_launch_ns", "idle_host_ns", "idle_untraced_ns", "host_top",
-	"host_class", "covered_ns", "share_ratio"
+#define COL(m, name, flags)	STAGE_COLUMN(struct attrib_cols, m, name, flags)
+/* The columns prof-attrib adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(host, "host_cov_ratio", STAGE_ADD),
+	COL(sync, "sync_cov_ratio", STAGE_ADD),
+	COL(comm, "comm_cov_ratio", STAGE_ADD),
+	COL(par, "host_par", STAGE_ADD),
+	COL(labels, "labels", STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(value, "value", STAGE_ADD),
+	COL(confidence, "confidence", STAGE_ADD),
+	COL(scope, "scope", STAGE_ADD),
+	COL(target, "target_id", STAGE_ADD),
+	COL(evidence, "evidence", STAGE_ADD),
+	COL(followup, "followup", STAGE_ADD),
+	COL(idle[CLS_SYNC], "idle_sync_ns", STAGE_ADD),
+	COL(idle[CLS_INPUT], "idle_input_ns", STAGE_ADD),
+	COL(idle[CLS_LAUNCH], "idle_launch_ns", STAGE_ADD),
+	COL(idle[CLS_HOST], "idle_host_ns", STAGE_ADD),
+	COL(idle[CLS_N], "idle_untraced_ns", STAGE_ADD),
+	COL(top, "host_top", STAGE_ADD),
+	COL(host_class, "host_class", STAGE_ADD),
+	COL(covered, "covered_ns", STAGE_ADD),
+	COL(share, "share_ratio", STAGE_ADD),
+	COL(cat, "cat", STAGE_READ),
+	COL(step, "step", STAGE_READ),
+	COL(group, "step_group", STAGE_READ),
+	COL(shapes, "in_shapes", STAGE_READ),
+	COL(next, "next_name", STAGE_READ),
 };
+#undef COL
 
 static void
 read_window(struct stage *st, int64_t dur)
 {
+	const struct attrib_cols *c = stage_columns(st);
 	const char *step, *group;
 	size_t slen, glen;
 
-	step = stage_get(st, c_step, &slen);
-	group = stage_get(st, c_group, &glen);
+	step = stage_get(st, c->step, &slen);
+	group = stage_get(st, c->group, &glen);
 	if (slen > 0 && dur > 0)
 		sum_window(bub_dev_id(st), step, slen, group, glen, dur);
 }
@@ -73,13 +95,12 @@ record(struct stage *st, int64_t *first)
 static void
 run(const char *path, int argc, char **argv)
 {
+	struct attrib_cols c;
 	struct stage *st;
 	int64_t first = STAGE_NO_TS;
 
-	st = stage_open(path, argc, argv, added,
-	    sizeof(added) / sizeof(added[0]));
-	c_step = stage_col(st, "step");
-	c_group = stage_col(st, "step_group");
+	st = stage_open(path, argc, argv, columns,
+	    sizeof(columns) / sizeof(columns[0]), &c);
 	bub_init(st);
 	while (stage_next(st))
 		record(st, &first);

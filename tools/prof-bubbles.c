@@ -27,11 +27,25 @@ enum {
 	OPT_RECURRING, OPT_MIXED, OPT_SHARE, OPT_NEAR, OPT_FLOOR
 };
 
-static const char *const added[] = {
-	"step", "step_group", "tags", "value", "bubble_id",
-	"prev_name", "prev_core", "prev_dur_ns", "prev_track",
-	"next_name", "next_core", "next_dur_ns", "next_track"
+#define COL(m, name, flags)	STAGE_COLUMN(struct bub_cols, m, name, flags)
+/* The columns prof-bubbles adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(step, "step", STAGE_ADD),
+	COL(group, "step_group", STAGE_ADD),
+	COL(tags, "tags", STAGE_ADD),
+	COL(value, "value", STAGE_ADD),
+	COL(id, "bubble_id", STAGE_ADD),
+	COL(prev[0], "prev_name", STAGE_ADD),
+	COL(prev[1], "prev_core", STAGE_ADD),
+	COL(prev[2], "prev_dur_ns", STAGE_ADD),
+	COL(prev[3], "prev_track", STAGE_ADD),
+	COL(next[0], "next_name", STAGE_ADD),
+	COL(next[1], "next_core", STAGE_ADD),
+	COL(next[2], "next_dur_ns", STAGE_ADD),
+	COL(next[3], "next_track", STAGE_ADD),
+	COL(core, "core", STAGE_READ),
 };
+#undef COL
 
 static void
 usage(void)
@@ -158,23 +172,6 @@ parse_opt(struct bub_opts *o, int c)
 	}
 }
 
-static void
-find_cols(struct stage *st, struct bub_cols *c)
-{
-	int i;
-
-	c->step = stage_col(st, "step");
-	c->group = stage_col(st, "step_group");
-	c->tags = stage_col(st, "tags");
-	c->value = stage_col(st, "value");
-	c->id = stage_col(st, "bubble_id");
-	for (i = 0; i < 4; i++) {
-		c->prev[i] = stage_col(st, added[5 + i]);
-		c->next[i] = stage_col(st, added[9 + i]);
-	}
-	c->core = stage_col(st, "core");
-}
-
 /* Whether the field S of length LEN is the literal kind K. */
 #define IS(s, len, k) ((len) == sizeof(k) - 1 && memcmp((s), (k), (len)) == 0)
 
@@ -187,9 +184,8 @@ run(const char *path, const struct bub_opts *o, int argc, char *argv[])
 	const char *kind;
 	size_t len;
 
-	st = stage_open(path, argc, argv, added,
-	    sizeof(added) / sizeof(added[0]));
-	find_cols(st, &c);
+	st = stage_open(path, argc, argv, columns,
+	    sizeof(columns) / sizeof(columns[0]), &c);
 	gap_init(st, o, &c);
 	sum_init(st, o, &c);
 	while (stage_next(st)) {

@@ -48,14 +48,57 @@
 #include "strtab.h"
 #include "xalloc.h"
 
-/* The last two only with --link-peak. */
-static const char *const added[] = {
-	"step", "scope", "ranks", "step_ns", "compute_ns",
-	"comm_exposed_ns", "idle_ns", "min_ns", "median_ns", "max_ns",
-	"skew_ratio", "slow_rank", "fast_rank", "last_rank", "seq",
-	"arrival_skew_ns", "waited_ns", "caused_ns", "matched", "last_count",
-	"transit_ns", "gbps", "evidence", "tags", "peak_gbps", "peak_ratio"
+/* The columns, bound by stage_open() (-1: the input lacks one read). */
+struct cluster_cols {
+	int	step, scope, ranks, step_ns, compute, comm_exposed, idle, min;
+	int	median, max, skew, slow_rank, fast_rank, last_rank, seq;
+	int	arrival, waited, caused, matched, last_count, transit, gbps;
+	int	evidence, tags;
+	int	core, cat, value, pmu, type, bytes;	/* read */
+	int	peak_gbps, peak_ratio;		/* with --link-peak */
 };
+
+#define COL(m, name, f)	STAGE_COLUMN(struct cluster_cols, m, name, f)
+/*
+ * The columns prof-cluster adds, in their order, and reads; the last two
+ * are added only with --link-peak (run() makes them read-only without).
+ */
+static const struct stage_column columns[] = {
+	COL(step, "step", STAGE_READ | STAGE_ADD),
+	COL(scope, "scope", STAGE_ADD),
+	COL(ranks, "ranks", STAGE_ADD),
+	COL(step_ns, "step_ns", STAGE_ADD),
+	COL(compute, "compute_ns", STAGE_ADD),
+	COL(comm_exposed, "comm_exposed_ns", STAGE_ADD),
+	COL(idle, "idle_ns", STAGE_ADD),
+	COL(min, "min_ns", STAGE_ADD),
+	COL(median, "median_ns", STAGE_ADD),
+	COL(max, "max_ns", STAGE_ADD),
+	COL(skew, "skew_ratio", STAGE_ADD),
+	COL(slow_rank, "slow_rank", STAGE_ADD),
+	COL(fast_rank, "fast_rank", STAGE_ADD),
+	COL(last_rank, "last_rank", STAGE_ADD),
+	COL(seq, "seq", STAGE_ADD),
+	COL(arrival, "arrival_skew_ns", STAGE_ADD),
+	COL(waited, "waited_ns", STAGE_ADD),
+	COL(caused, "caused_ns", STAGE_ADD),
+	COL(matched, "matched", STAGE_ADD),
+	COL(last_count, "last_count", STAGE_ADD),
+	COL(transit, "transit_ns", STAGE_ADD),
+	COL(gbps, "gbps", STAGE_ADD),
+	COL(evidence, "evidence", STAGE_ADD),
+	COL(tags, "tags", STAGE_ADD),
+	COL(core, "core", STAGE_READ),
+	COL(cat, "cat", STAGE_READ),
+	COL(value, "value", STAGE_READ),
+	COL(pmu, "pmu", STAGE_READ),
+	COL(type, "type", STAGE_READ),
+	/* link records carry it where the input has it */
+	COL(bytes, "bytes", STAGE_READ),
+	COL(peak_gbps, "peak_gbps", STAGE_ADD),
+	COL(peak_ratio, "peak_ratio", STAGE_ADD),
+};
+#undef COL
 
 /* The step_trace_time metrics kept per step (prof-ingest's names). */
 enum { PM_COMPUTING, PM_COMM_EXPOSED, PM_FREE, PM_STAGE, PM_N };
@@ -117,9 +160,6 @@ op_last(size_t dev, int kernel, const char *key)
 
 	return strtab_val(t, strtab_intern(t, key, strlen(key), NULL));
 }
-static struct {
-	int step, core, value, cat, pmu, type;
-} c;
 /* A link type's peak, from --link-peak TYPE=GBPS. */
 struct lpeak {
 	char		 name[16];	/* lower case, as link records have it */
@@ -239,11 +279,13 @@ dev_of(struct stage *st, size_t *idx)
 static const char *
 rec_step(struct stage *st, size_t *n)
 {
-	if (c.step < 0) {
+	const struct cluster_cols *c = stage_columns(st);
+
+	if (c->step < 0) {
 		*n = 0;
 		return "";
 	}
-	return stage_get(st, c.step, n);
+	return stage_get(st, c->step, n);
 }
 
 static void
@@ -315,6 +357,7 @@ link_of(struct rdev *d, const char *name, size_t len)
 static void
 on_links(struct stage *st, struct rdev *d)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	static const char size_key[] = "_transit_size_mb=";
 	static const char time_key[] = "_transit_time_ms=";
 	size_t n, kl, vl;
@@ -323,9 +366,9 @@ on_links(struct stage *st, struct rdev *d)
 	int64_t x;
 	int is_size;
 
-	if (c.pmu < 0)
+	if (c->pmu < 0)
 		return;
-	p = stage_get(st, c.pmu, &n);
+	p = stage_get(st, c->pmu, &n);
 	for (end = p + n; p < end; p = e + 1) {
 		if ((e = memchr(p, ',', (size_t)(end - p))) == NULL)
 			e = end;
@@ -356,6 +399,7 @@ on_links(struct stage *st, struct rdev *d)
 static void
 on_record(struct stage *st)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	struct rdev *d;
 	size_t dev, n, sn;
 	const char *s, *core;
@@ -373,8 +417,8 @@ on_record(struct stage *st)
 		    stage_dur(st) > 0 ? stage_dur(st) : 0);
 	} else if (stage_is(st, "kernel")) {
 		d->nkernels++;
-		core = c.core >= 0 ? stage_get(st, c.core, &n) : "";
-		if (c.core < 0)
+		core = c->core >= 0 ? stage_get(st, c->core, &n) : "";
+		if (c->core < 0)
 			n = 0;
 		s = stage_get(st, COL_NAME, &sn);
 		if (kclass_comm_core(core, n) || kclass_comm_name(s, sn))
@@ -386,8 +430,8 @@ on_record(struct stage *st)
 		 * (Notify_Record, Memcpy, Reduce_Inline)
 		 */
 		s = stage_get(st, COL_NAME, &sn);
-		core = c.cat >= 0 ? stage_get(st, c.cat, &n) : "";
-		if (c.cat < 0)
+		core = c->cat >= 0 ? stage_get(st, c->cat, &n) : "";
+		if (c->cat < 0)
 			n = 0;
 		if (kclass_comm_name(s, sn) && n == 13 &&
 		    memcmp(core, "communication", 13) == 0) {
@@ -395,16 +439,16 @@ on_record(struct stage *st)
 			on_comm(st, dev, 0);
 			on_links(st, d);
 		}
-	} else if (stage_is(st, "metric") && c.value >= 0 && c.cat >= 0 &&
-	    (s = stage_get(st, c.cat, &n), n == 17) &&
+	} else if (stage_is(st, "metric") && c->value >= 0 && c->cat >= 0 &&
+	    (s = stage_get(st, c->cat, &n), n == 17) &&
 	    memcmp(s, "profiler_metadata", 17) == 0) {
 		/* The pipeline layout profiler_metadata.json gave. */
 		s = stage_get(st, COL_NAME, &n);
-		v = stage_i64(st, c.value, &absent);
+		v = stage_i64(st, c->value, &absent);
 		if (absent || v < 0)
 			return;
-		core = c.type >= 0 ? stage_get(st, c.type, &sn) : "";
-		if (c.type < 0)
+		core = c->type >= 0 ? stage_get(st, c->type, &sn) : "";
+		if (c->type < 0)
 			sn = 0;
 		if (n == 14 && memcmp(s, "parallel_group", 14) == 0 &&
 		    sn == 2 && memcmp(core, "pp", 2) == 0)
@@ -412,7 +456,7 @@ on_record(struct stage *st)
 		else if (n == 28 && memcmp(s, "pipeline_model_parallel_size",
 		    28) == 0)
 			d->pp_size = v;
-	} else if (stage_is(st, "metric") && c.value >= 0) {
+	} else if (stage_is(st, "metric") && c->value >= 0) {
 		s = stage_get(st, COL_NAME, &n);
 		for (k = 0; k < PM_N; k++)
 			if (n == strlen(pm_name[k]) &&
@@ -420,7 +464,7 @@ on_record(struct stage *st)
 				break;
 		if (k == PM_N)
 			return;
-		v = stage_i64(st, c.value, &absent);
+		v = stage_i64(st, c->value, &absent);
 		if (absent || v < 0)
 			return;
 		s = rec_step(st, &sn);
@@ -547,6 +591,7 @@ is_p2p(const char *key)
 static void
 collectives(struct stage *st, int top)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	struct coll *cl = NULL;
 	size_t ncl = 0, i, j, k, last;
 	char step[256], name[512], ev[1024], ms[NUM_BUFSIZE];
@@ -591,15 +636,15 @@ collectives(struct stage *st, int top)
 		last = cl[i].first + cl[i].n - 1;
 		r = rec(st, "collective", "", key_part(o->key, 1, name,
 		    sizeof(name)));
-		srec_set_str(r, stage_col(st, "step"), key_part(o->key, 0,
+		srec_set_str(r, c->step, key_part(o->key, 0,
 		    step, sizeof(step)));
-		srec_set_i64(r, stage_col(st, "seq"), o->occ);
-		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)cl[i].n);
-		srec_set_str(r, stage_col(st, "last_rank"),
+		srec_set_i64(r, c->seq, o->occ);
+		srec_set_i64(r, c->ranks, (int64_t)cl[i].n);
+		srec_set_str(r, c->last_rank,
 		    devs.v[ops[last].dev].name);
-		srec_set_i64(r, stage_col(st, "arrival_skew_ns"), ops[last].ts -
+		srec_set_i64(r, c->arrival, ops[last].ts -
 		    o->ts);
-		srec_set_i64(r, stage_col(st, "waited_ns"), cl[i].wait);
+		srec_set_i64(r, c->waited, cl[i].wait);
 		ev[0] = '\0';
 		for (k = cl[i].first; k < last && n + 1 < sizeof(ev); k++) {
 			num_ratio(ms, ops[last].ts - ops[k].ts, 1000000, 6);
@@ -609,7 +654,7 @@ collectives(struct stage *st, int top)
 		}
 		if (n >= sizeof(ev) && sizeof(ev) > 4)
 			memcpy(ev + sizeof(ev) - 4, "...", 4);
-		srec_set_str(r, stage_col(st, "evidence"), ev);
+		srec_set_str(r, c->evidence, ev);
 		stage_put(st, r);
 	}
 	free(cl);
@@ -730,6 +775,7 @@ steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
     size_t wcap, int64_t *worst_num, int64_t *worst_den,
     const char **worst_rank)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	size_t i, j, n;
 	int64_t mn, mx;
 	const char *slow, *fast;
@@ -751,17 +797,17 @@ steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
 			slow = devs.v[e[j - 2].dev].name;
 		j = i + n;
 		r = rec(st, "step_skew", "", e[i].step);
-		srec_set_str(r, stage_col(st, "step"), e[i].step);
-		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
-		srec_set_i64(r, stage_col(st, "min_ns"), mn);
-		srec_set_i64(r, stage_col(st, "median_ns"), e[i + n / 2].t);
-		srec_set_i64(r, stage_col(st, "max_ns"), mx);
-		srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
-		srec_set_str(r, stage_col(st, "slow_rank"), slow);
-		srec_set_str(r, stage_col(st, "fast_rank"), fast);
+		srec_set_str(r, c->step, e[i].step);
+		srec_set_i64(r, c->ranks, (int64_t)n);
+		srec_set_i64(r, c->min, mn);
+		srec_set_i64(r, c->median, e[i + n / 2].t);
+		srec_set_i64(r, c->max, mx);
+		srec_set_ratio(r, c->skew, mx - mn, mn);
+		srec_set_str(r, c->slow_rank, slow);
+		srec_set_str(r, c->fast_rank, fast);
 		if ((__int128)(mx - mn) * opt.skew_den >
 		    (__int128)opt.skew_num * mn)
-			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
+			srec_set_str(r, c->tags, "STEP_SKEW");
 		stage_put(st, r);
 		if ((__int128)(mx - mn) * *worst_den >
 		    (__int128)*worst_num * mn) {
@@ -777,6 +823,7 @@ steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
 static void
 rank_steps(struct stage *st, struct sent *e, size_t ne)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	size_t i;
 	struct srec *r;
 	const struct rstep *s;
@@ -786,21 +833,20 @@ rank_steps(struct stage *st, struct sent *e, size_t ne)
 	for (i = 0; i < ne; i++) {
 		s = e[i].s;
 		r = rec(st, "rank_step", devs.v[e[i].dev].name, s->step);
-		srec_set_str(r, stage_col(st, "step"), s->step);
-		srec_set_i64(r, stage_col(st, "step_ns"), e[i].t);
+		srec_set_str(r, c->step, s->step);
+		srec_set_i64(r, c->step_ns, e[i].t);
 		if (s->pm[PM_COMPUTING] >= 0)
-			srec_set_i64(r, stage_col(st, "compute_ns"),
+			srec_set_i64(r, c->compute,
 			    s->pm[PM_COMPUTING]);
 		if (s->pm[PM_COMM_EXPOSED] >= 0)
-			srec_set_i64(r, stage_col(st, "comm_exposed_ns"),
+			srec_set_i64(r, c->comm_exposed,
 			    s->pm[PM_COMM_EXPOSED]);
 		if (s->pm[PM_FREE] >= 0)
-			srec_set_i64(r, stage_col(st, "idle_ns"),
+			srec_set_i64(r, c->idle,
 			    s->pm[PM_FREE]);
-		srec_set_ratio(r, stage_col(st, "skew_ratio"),
-		    e[i].t - e[i].min, e[i].min);
+		srec_set_ratio(r, c->skew, e[i].t - e[i].min, e[i].min);
 		if (dev_at(e[i].dev)->nkernels == 0)
-			srec_set_str(r, stage_col(st, "tags"), "comm_only");
+			srec_set_str(r, c->tags, "comm_only");
 		stage_put(st, r);
 	}
 }
@@ -808,6 +854,7 @@ rank_steps(struct stage *st, struct sent *e, size_t ne)
 static void
 rank_waits(struct stage *st, size_t *slow)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	size_t i;
 	struct srec *r;
 	struct rdev *d;
@@ -818,10 +865,10 @@ rank_waits(struct stage *st, size_t *slow)
 		if (d->matched == 0)
 			continue;
 		r = rec(st, "rank_wait", devs.v[i].name, "collectives");
-		srec_set_i64(r, stage_col(st, "matched"), d->matched);
-		srec_set_i64(r, stage_col(st, "waited_ns"), d->waited);
-		srec_set_i64(r, stage_col(st, "caused_ns"), d->caused);
-		srec_set_i64(r, stage_col(st, "last_count"), d->last_count);
+		srec_set_i64(r, c->matched, d->matched);
+		srec_set_i64(r, c->waited, d->waited);
+		srec_set_i64(r, c->caused, d->caused);
+		srec_set_i64(r, c->last_count, d->last_count);
 		stage_put(st, r);
 		if (d->caused > 0 && (*slow == SIZE_MAX ||
 		    d->caused > dev_at(*slow)->caused))
@@ -906,6 +953,7 @@ infer_stages(void)
 static void
 stage_imbalance(struct stage *st)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	enum { MAXSTAGES = 64 };
 	__int128 acc[MAXSTAGES] = { 0 };
 	size_t nr[MAXSTAGES] = { 0 }, i, len = 0, nst = 0;
@@ -950,28 +998,28 @@ stage_imbalance(struct stage *st)
 	if (nst == 0)
 		return;
 	r = rec(st, "cluster", "", "stage_imbalance");
-	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)nst);
+	srec_set_i64(r, c->ranks, (int64_t)nst);
 	if (nst < 2) {
 		if (len + 1 < sizeof(ev))
 			(void)snprintf(ev + len, sizeof(ev) - len, "; a "
 			    "pipeline of %" PRId64 " stages, of which the stream "
 			    "holds measured ranks of one: its imbalance cannot "
 			    "be measured", size);
-		srec_set_str(r, stage_col(st, "evidence"), ev);
-		srec_set_str(r, stage_col(st, "tags"), inferred ?
+		srec_set_str(r, c->evidence, ev);
+		srec_set_str(r, c->tags, inferred ?
 		    "one_stage,stages_inferred" : "one_stage");
 		stage_put(st, r);
 		return;
 	}
 	if (inferred)
-		srec_set_str(r, stage_col(st, "tags"), "stages_inferred");
-	srec_set_i64(r, stage_col(st, "min_ns"), mn);
-	srec_set_i64(r, stage_col(st, "max_ns"), mx);
-	srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
+		srec_set_str(r, c->tags, "stages_inferred");
+	srec_set_i64(r, c->min, mn);
+	srec_set_i64(r, c->max, mx);
+	srec_set_ratio(r, c->skew, mx - mn, mn);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, slow);
-	srec_set_str(r, stage_col(st, "slow_rank"), buf);
+	srec_set_str(r, c->slow_rank, buf);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, fast);
-	srec_set_str(r, stage_col(st, "fast_rank"), buf);
+	srec_set_str(r, c->fast_rank, buf);
 	num_ratio(ms, mx - mn, 1000000, 3);
 	if (len + 1 < sizeof(ev))
 		len += (size_t)snprintf(ev + len, sizeof(ev) - len, "; stage %"
@@ -982,7 +1030,7 @@ stage_imbalance(struct stage *st)
 		    "from the send/receive pairs (no profiler_metadata.json pp "
 		    "group): a rank's stage is its place in rank order among "
 		    "the ranks it exchanges with");
-	srec_set_str(r, stage_col(st, "evidence"), ev);
+	srec_set_str(r, c->evidence, ev);
 	stage_put(st, r);
 }
 
@@ -994,6 +1042,7 @@ stage_imbalance(struct stage *st)
 static void
 compute_imbalance(struct stage *st)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	size_t i, n = 0;
 	int64_t sum, mx = -1, mn = INT64_MAX;
 	const char *slow = NULL, *fast = NULL;
@@ -1023,13 +1072,13 @@ compute_imbalance(struct stage *st)
 	if (n < 2 || mn <= 0)
 		return;
 	r = rec(st, "cluster", "", "compute_imbalance");
-	srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
-	srec_set_i64(r, stage_col(st, "min_ns"), mn);
-	srec_set_i64(r, stage_col(st, "max_ns"), mx);
-	srec_set_ratio(r, stage_col(st, "skew_ratio"), mx - mn, mn);
-	srec_set_str(r, stage_col(st, "slow_rank"), slow);
-	srec_set_str(r, stage_col(st, "fast_rank"), fast);
-	srec_set_str(r, stage_col(st, "evidence"), ev);
+	srec_set_i64(r, c->ranks, (int64_t)n);
+	srec_set_i64(r, c->min, mn);
+	srec_set_i64(r, c->max, mx);
+	srec_set_ratio(r, c->skew, mx - mn, mn);
+	srec_set_str(r, c->slow_rank, slow);
+	srec_set_str(r, c->fast_rank, fast);
+	srec_set_str(r, c->evidence, ev);
 	stage_put(st, r);
 }
 
@@ -1052,6 +1101,7 @@ cmp_i64(const void *a, const void *b)
 static void
 links(struct stage *st)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	char names[16][16], buf[NUM_BUFSIZE], mb[NUM_BUFSIZE], ev[512];
 	size_t nn = 0, i, j, k, n, len;
 	int64_t peak;
@@ -1064,18 +1114,18 @@ links(struct stage *st)
 		for (j = 0; j < dev_at(i)->nlinks; j++) {
 			l = &dev_at(i)->links[j];
 			r = rec(st, "link", devs.v[i].name, l->name);
-			srec_set_i64(r, stage_col(st, "bytes"), l->bytes);
-			srec_set_i64(r, stage_col(st, "transit_ns"),
+			srec_set_i64(r, c->bytes, l->bytes);
+			srec_set_i64(r, c->transit,
 			    l->transit_ns);
 			if (l->transit_ns > 0)
-				srec_set(r, stage_col(st, "gbps"), buf,
+				srec_set(r, c->gbps, buf,
 				    num_ratio(buf, l->bytes, l->transit_ns,
 				    3));
 			if ((peak = peak_of(l->name)) > 0) {
-				srec_set(r, stage_col(st, "peak_gbps"), buf,
+				srec_set(r, c->peak_gbps, buf,
 				    num_ratio(buf, peak, 1000, 3));
 				if (l->transit_ns > 0)
-					srec_set_ratio(r, stage_col(st, "peak_ratio"),
+					srec_set_ratio(r, c->peak_ratio,
 					    (int64_t)((__int128)l->bytes *
 					    1000000 / l->transit_ns),
 					    peak * 1000);
@@ -1109,13 +1159,12 @@ links(struct stage *st)
 		qsort(bw, n, sizeof(*bw), cmp_i64);
 		med = bw[n / 2];	/* the upper median: of two, the other */
 		r = rec(st, "cluster", "", "slow_link");
-		srec_set_str(r, stage_col(st, "scope"), names[k]);
-		srec_set_i64(r, stage_col(st, "ranks"), (int64_t)n);
-		srec_set_str(r, stage_col(st, "slow_rank"), slow);
-		srec_set(r, stage_col(st, "gbps"), buf, num_ratio(buf, worst,
+		srec_set_str(r, c->scope, names[k]);
+		srec_set_i64(r, c->ranks, (int64_t)n);
+		srec_set_str(r, c->slow_rank, slow);
+		srec_set(r, c->gbps, buf, num_ratio(buf, worst,
 		    1000000, 3));
-		srec_set_ratio(r, stage_col(st, "skew_ratio"), med - worst,
-		    worst);
+		srec_set_ratio(r, c->skew, med - worst, worst);
 		num_ratio(mb, med, 1000000, 3);
 		len = (size_t)snprintf(ev, sizeof(ev), "%s: rank %s moved %s "
 		    "GB/s against a median of %s GB/s over %zu ranks",
@@ -1129,9 +1178,9 @@ links(struct stage *st)
 			(void)snprintf(ev + len, sizeof(ev) - len, "; %s %% of "
 			    "the %s GB/s peak given with --link-peak", pc, pk);
 		}
-		srec_set_str(r, stage_col(st, "evidence"), ev);
+		srec_set_str(r, c->evidence, ev);
 		if ((__int128)worst * 100 < (__int128)med * 80)
-			srec_set_str(r, stage_col(st, "tags"), "SLOW_LINK");
+			srec_set_str(r, c->tags, "SLOW_LINK");
 		stage_put(st, r);
 	}
 	free(bw);
@@ -1140,6 +1189,7 @@ links(struct stage *st)
 static void
 summarize(struct stage *st)
 {
+	const struct cluster_cols *c = stage_columns(st);
 	char worst_step[256] = "", ev[512], ms[NUM_BUFSIZE], pct[NUM_BUFSIZE];
 	int64_t wn = 0, wd = 1;
 	const char *wrank = NULL;
@@ -1161,10 +1211,10 @@ summarize(struct stage *st)
 	if (slow != SIZE_MAX) {
 		d = dev_at(slow);
 		r = rec(st, "cluster", "", "slow_rank");
-		srec_set_str(r, stage_col(st, "slow_rank"), devs.v[slow].name);
-		srec_set_i64(r, stage_col(st, "caused_ns"), d->caused);
-		srec_set_i64(r, stage_col(st, "last_count"), d->last_count);
-		srec_set_i64(r, stage_col(st, "matched"), d->matched);
+		srec_set_str(r, c->slow_rank, devs.v[slow].name);
+		srec_set_i64(r, c->caused, d->caused);
+		srec_set_i64(r, c->last_count, d->last_count);
+		srec_set_i64(r, c->matched, d->matched);
 		num_ratio(ms, d->caused, 1000000, 6);
 		num_ratio(pct, d->last_count * 100, d->matched > 0 ?
 		    d->matched : 1, 1);
@@ -1172,16 +1222,16 @@ summarize(struct stage *st)
 		    " of its %" PRId64 " matched collectives (%s%%); the others "
 		    "waited %s ms for it in all", devs.v[slow].name,
 		    d->last_count, d->matched, pct, ms);
-		srec_set_str(r, stage_col(st, "evidence"), ev);
+		srec_set_str(r, c->evidence, ev);
 		stage_put(st, r);
 	}
 	if (wrank != NULL) {
 		r = rec(st, "cluster", "", "step_skew");
-		srec_set_str(r, stage_col(st, "step"), worst_step);
-		srec_set_ratio(r, stage_col(st, "skew_ratio"), wn, wd);
-		srec_set_str(r, stage_col(st, "slow_rank"), wrank);
+		srec_set_str(r, c->step, worst_step);
+		srec_set_ratio(r, c->skew, wn, wd);
+		srec_set_str(r, c->slow_rank, wrank);
 		if ((__int128)wn * opt.skew_den > (__int128)opt.skew_num * wd)
-			srec_set_str(r, stage_col(st, "tags"), "STEP_SKEW");
+			srec_set_str(r, c->tags, "STEP_SKEW");
 		stage_put(st, r);
 	}
 	compute_imbalance(st);
@@ -1193,21 +1243,19 @@ static void
 run(const char *path, int argc, char *argv[])
 {
 	static struct stage *st;	/* reachable when a diagnostic exits */
+	struct stage_column cols[sizeof(columns) / sizeof(columns[0])];
+	struct cluster_cols c;
+	size_t n = sizeof(columns) / sizeof(columns[0]), i, j;
 	unsigned long seen;
-	size_t i, j;
 
-	st = stage_open(path, argc, argv, added,
-	    sizeof(added) / sizeof(added[0]) - (opt.npeaks > 0 ? 0 : 2));
+	memcpy(cols, columns, sizeof(columns));
+	if (opt.npeaks == 0)
+		cols[n - 2].flags = cols[n - 1].flags = STAGE_READ;
+	st = stage_open(path, argc, argv, cols, n, &c);
 	if ((seen = stage_seen(st, "prof-cluster", "arrival_skew_ns")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
 		    "annotated by prof-cluster: its records would be "
 		    "repeated");
-	c.step = stage_col(st, "step");
-	c.core = stage_col(st, "core");
-	c.cat = stage_col(st, "cat");
-	c.value = stage_col(st, "value");
-	c.pmu = stage_col(st, "pmu");
-	c.type = stage_col(st, "type");
 	devtab_init(&devs, sizeof(struct rdev));
 	while (stage_next(st)) {
 		on_record(st);

@@ -27,28 +27,61 @@
 #include "stage.h"
 #include "xalloc.h"
 
-static const char *const added[] = {
-	"pass", "layer", "layer_type", "phase", "rule", "layers",
-	"kernel_count", "kernel_sum_ns", "busy_ns", "marker_dur_ns",
-	"marker_mean_ns",
-	"expect_layers", "per_layer", "min_ns", "median_ns", "max_ns",
-	"cv_ratio", "share_ratio", "seq", "repeat", "value", "tags",
-	"cost_total_ns", "task_mix", "block_wall_ns", "block_busy_ns",
-	"block_sum_ns", "block_cost_ns", "side_wall_ns", "side_busy_ns",
-	"side_sum_ns", "side_cost_ns", "idle_ns", "gap_ns", "between_ns",
-	"step_share_ratio", "micro", "residual", "stage", "residual_blocks",
-	"stages", "recompute_layers", "evidence"
+#define COL(m, name, f)	STAGE_COLUMN(struct layers_cols, m, name, f)
+/* The columns prof-layers adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(pass, "pass", STAGE_ADD),
+	COL(layer, "layer", STAGE_ADD),
+	COL(ltype, "layer_type", STAGE_ADD),
+	COL(phase, "phase", STAGE_ADD),
+	COL(rule, "rule", STAGE_ADD),
+	COL(layers, "layers", STAGE_ADD),
+	COL(kcount, "kernel_count", STAGE_ADD),
+	COL(ksum, "kernel_sum_ns", STAGE_ADD),
+	COL(busy, "busy_ns", STAGE_ADD),
+	COL(mdur, "marker_dur_ns", STAGE_ADD),
+	COL(mmean, "marker_mean_ns", STAGE_ADD),
+	COL(expect, "expect_layers", STAGE_ADD),
+	COL(perlayer, "per_layer", STAGE_ADD),
+	COL(min, "min_ns", STAGE_ADD),
+	COL(median, "median_ns", STAGE_ADD),
+	COL(max, "max_ns", STAGE_ADD),
+	COL(cv, "cv_ratio", STAGE_ADD),
+	COL(share, "share_ratio", STAGE_ADD),
+	COL(seq, "seq", STAGE_ADD),
+	COL(repeat, "repeat", STAGE_ADD),
+	COL(value, "value", STAGE_READ | STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(cost, "cost_total_ns", STAGE_ADD),
+	COL(mix, "task_mix", STAGE_ADD),
+	COL(pcol[PART_BLOCK][0], "block_wall_ns", STAGE_ADD),
+	COL(pcol[PART_BLOCK][1], "block_busy_ns", STAGE_ADD),
+	COL(pcol[PART_BLOCK][2], "block_sum_ns", STAGE_ADD),
+	COL(pcol[PART_BLOCK][3], "block_cost_ns", STAGE_ADD),
+	COL(pcol[PART_SIDE][0], "side_wall_ns", STAGE_ADD),
+	COL(pcol[PART_SIDE][1], "side_busy_ns", STAGE_ADD),
+	COL(pcol[PART_SIDE][2], "side_sum_ns", STAGE_ADD),
+	COL(pcol[PART_SIDE][3], "side_cost_ns", STAGE_ADD),
+	COL(idle, "idle_ns", STAGE_ADD),
+	COL(gap, "gap_ns", STAGE_ADD),
+	COL(between, "between_ns", STAGE_ADD),
+	COL(share_step, "step_share_ratio", STAGE_ADD),
+	COL(micro, "micro", STAGE_ADD),
+	COL(res, "residual", STAGE_ADD),
+	COL(stage, "stage", STAGE_ADD),
+	COL(nres, "residual_blocks", STAGE_ADD),
+	COL(nstages, "stages", STAGE_ADD),
+	COL(nrecompute, "recompute_layers", STAGE_ADD),
+	COL(evidence, "evidence", STAGE_ADD),
+	COL(step, "step", STAGE_READ),
+	COL(type, "type", STAGE_READ),
+	COL(core, "core", STAGE_READ),
+	COL(wait, "wait_ns", STAGE_READ),
 };
+#undef COL
 
 struct lopts lopts;
 struct stage *lst;
-int lc_pass, lc_layer, lc_ltype, lc_phase, lc_rule, lc_layers, lc_kcount;
-int lc_ksum, lc_busy, lc_mdur, lc_expect, lc_perlayer, lc_min, lc_median;
-int lc_max, lc_cv, lc_share, lc_seq, lc_repeat, lc_value, lc_tags;
-int lc_mmean, lc_step, lc_type, lc_core;
-int lc_wait, lc_cost, lc_mix, lc_idle, lc_gap, lc_between, lc_share_step;
-int lc_micro, lc_res, lc_stage, lc_nres, lc_nstages, lc_evidence;
-int lc_pcol[NPARTS][4], lc_nrecompute;
 
 static struct devtab devs, wins;
 static int64_t min_deadline = INT64_MAX;
@@ -156,12 +189,13 @@ tick(int64_t ts)
 static void
 do_kernel(void)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	size_t nl, tl, cl, kl, sl, dl;
 	const char *name = stage_get(lst, COL_NAME, &nl);
-	const char *type = stage_get(lst, lc_type, &tl);
-	const char *core = stage_get(lst, lc_core, &cl);
+	const char *type = stage_get(lst, cols->type, &tl);
+	const char *core = stage_get(lst, cols->core, &cl);
 	const char *track = stage_get(lst, COL_TRACK, &kl);
-	const char *step = stage_get(lst, lc_step, &sl);
+	const char *step = stage_get(lst, cols->step, &sl);
 	const char *dev = stage_get(lst, COL_DEV, &dl);
 	struct ldev *d = dev_of(dev, dl);
 	struct lkern k;
@@ -175,9 +209,9 @@ do_kernel(void)
 	k.s = ts;
 	k.e = ts + stage_dur(lst);
 	k.wait = 0;
-	if (lc_wait >= 0) {
+	if (cols->wait >= 0) {
 		int absent;
-		int64_t w = stage_i64(lst, lc_wait, &absent);
+		int64_t w = stage_i64(lst, cols->wait, &absent);
 
 		if (!absent && w > 0)
 			k.wait = w;
@@ -197,12 +231,14 @@ do_kernel(void)
 static void
 do_window(void)
 {
+	const struct layers_cols *cols = stage_columns(lst);
 	size_t dl, sl;
 	const char *dev = stage_get(lst, COL_DEV, &dl);
-	const char *step = lc_step >= 0 ? stage_get(lst, lc_step, &sl) : "";
+	const char *step = cols->step >= 0 ? stage_get(lst, cols->step,
+	    &sl) : "";
 	struct lwin *w = devtab_get(&wins, dev, dl, NULL);
 
-	if (lc_step < 0)
+	if (cols->step < 0)
 		sl = 0;
 	free(w->name);
 	w->name = xstrndup(step, sl);
@@ -292,65 +328,14 @@ free_devs(void)
 static void
 run(const char *path, int argc, char *argv[])
 {
+	struct layers_cols c;
 	unsigned long line;
 	size_t i;
 
 	devtab_init(&devs, sizeof(struct ldev));
 	devtab_init(&wins, sizeof(struct lwin));
-	lst = stage_open(path, argc, argv, added, sizeof(added) /
-	    sizeof(added[0]));
-	lc_pass = stage_col(lst, "pass");
-	lc_layer = stage_col(lst, "layer");
-	lc_ltype = stage_col(lst, "layer_type");
-	lc_phase = stage_col(lst, "phase");
-	lc_rule = stage_col(lst, "rule");
-	lc_layers = stage_col(lst, "layers");
-	lc_kcount = stage_col(lst, "kernel_count");
-	lc_ksum = stage_col(lst, "kernel_sum_ns");
-	lc_busy = stage_col(lst, "busy_ns");
-	lc_mdur = stage_col(lst, "marker_dur_ns");
-	lc_mmean = stage_col(lst, "marker_mean_ns");
-	lc_expect = stage_col(lst, "expect_layers");
-	lc_perlayer = stage_col(lst, "per_layer");
-	lc_min = stage_col(lst, "min_ns");
-	lc_median = stage_col(lst, "median_ns");
-	lc_max = stage_col(lst, "max_ns");
-	lc_cv = stage_col(lst, "cv_ratio");
-	lc_share = stage_col(lst, "share_ratio");
-	lc_seq = stage_col(lst, "seq");
-	lc_repeat = stage_col(lst, "repeat");
-	lc_value = stage_col(lst, "value");
-	lc_tags = stage_col(lst, "tags");
-	lc_step = stage_col(lst, "step");
-	lc_type = stage_col(lst, "type");
-	lc_core = stage_col(lst, "core");
-	lc_wait = stage_col(lst, "wait_ns");
-	lc_cost = stage_col(lst, "cost_total_ns");
-	lc_mix = stage_col(lst, "task_mix");
-	lc_idle = stage_col(lst, "idle_ns");
-	lc_gap = stage_col(lst, "gap_ns");
-	lc_between = stage_col(lst, "between_ns");
-	lc_share_step = stage_col(lst, "step_share_ratio");
-	lc_micro = stage_col(lst, "micro");
-	lc_res = stage_col(lst, "residual");
-	lc_stage = stage_col(lst, "stage");
-	lc_nres = stage_col(lst, "residual_blocks");
-	lc_nstages = stage_col(lst, "stages");
-	lc_evidence = stage_col(lst, "evidence");
-	lc_nrecompute = stage_col(lst, "recompute_layers");
-	{
-		static const char *const pn[NPARTS] = { "block", "side" };
-		static const char *const vn[4] = { "wall", "busy", "sum",
-		    "cost" };
-		char b[32];
-		int p, v;
-
-		for (p = 0; p < NPARTS; p++)
-			for (v = 0; v < 4; v++) {
-				snprintf(b, sizeof(b), "%s_%s_ns", pn[p], vn[v]);
-				lc_pcol[p][v] = stage_col(lst, b);
-			}
-	}
+	lst = stage_open(path, argc, argv, columns, sizeof(columns) /
+	    sizeof(columns[0]), &c);
 	/* a second run would add every pass, layer and summary again */
 	if ((line = stage_seen(lst, "prof-layers", "layer_type")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(lst), line, "input already "

@@ -27,13 +27,55 @@
 #include "stage.h"
 #include "xalloc.h"
 
-static const char *const added[] = {
-	"key", "rank", "calls", "dur_total_ns", "dur_avg_ns",
-	"dur_median_ns", "dur_std_ns", "dur_min_ns", "dur_max_ns",
-	"share_ratio", "wall_share_ratio", "flops", "bytes", "category",
-	"op_cat", "nc_class", "pmu_avg", "groups", "top_groups", "tags",
-	"value"
+/* The columns, bound by stage_open() (-1: the input lacks one read). */
+struct ops_cols {
+	int	key, rank, calls, durt, davg, dmed, dstd, dmin, dmax, share;
+	int	wshare, flops, bytes, category, opcat, nc, pmu_avg, groups;
+	int	top, tags, value;
+	/* read */
+	int	part[OP_NPARTS], core, cat, ext, pmu, corr, frame;
 };
+
+#define COL(m, name, f)	STAGE_COLUMN(struct ops_cols, m, name, f)
+/* The columns prof-ops adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(key, "key", STAGE_ADD),
+	COL(rank, "rank", STAGE_ADD),
+	COL(calls, "calls", STAGE_ADD),
+	COL(durt, "dur_total_ns", STAGE_ADD),
+	COL(davg, "dur_avg_ns", STAGE_ADD),
+	COL(dmed, "dur_median_ns", STAGE_ADD),
+	COL(dstd, "dur_std_ns", STAGE_ADD),
+	COL(dmin, "dur_min_ns", STAGE_ADD),
+	COL(dmax, "dur_max_ns", STAGE_ADD),
+	COL(share, "share_ratio", STAGE_ADD),
+	COL(wshare, "wall_share_ratio", STAGE_ADD),
+	COL(flops, "flops", STAGE_READ | STAGE_ADD),
+	COL(bytes, "bytes", STAGE_READ | STAGE_ADD),
+	COL(category, "category", STAGE_ADD),
+	COL(opcat, "op_cat", STAGE_ADD),
+	COL(nc, "nc_class", STAGE_ADD),
+	COL(pmu_avg, "pmu_avg", STAGE_ADD),
+	COL(groups, "groups", STAGE_ADD),
+	COL(top, "top_groups", STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(value, "value", STAGE_READ | STAGE_ADD),
+	/* the key parts, as ops_part_names[] spells them */
+	COL(part[OP_TYPE], "type", STAGE_READ),
+	COL(part[OP_IN_SHAPES], "in_shapes", STAGE_READ),
+	COL(part[OP_IN_DTYPES], "in_dtypes", STAGE_READ),
+	COL(part[OP_IN_FORMATS], "in_formats", STAGE_READ),
+	COL(part[OP_OUT_SHAPES], "out_shapes", STAGE_READ),
+	COL(part[OP_OUT_DTYPES], "out_dtypes", STAGE_READ),
+	COL(part[OP_OUT_FORMATS], "out_formats", STAGE_READ),
+	COL(core, "core", STAGE_READ),
+	COL(cat, "cat", STAGE_READ),
+	COL(ext, "ext", STAGE_READ),
+	COL(pmu, "pmu", STAGE_READ),
+	COL(corr, "corr", STAGE_READ),
+	COL(frame, "frame", STAGE_READ),
+};
+#undef COL
 
 /* Per device: what the shares are taken of. */
 struct odev {
@@ -58,8 +100,6 @@ static struct devtab devs;
 static struct ops_ext *ext;
 static char *keybuf;
 static size_t keycap;
-static int c_part[OP_NPARTS], c_core, c_cat, c_ext, c_flops, c_bytes,
-    c_pmu, c_tags, c_corr, c_frame;
 
 /*
  * -k source: the user frames open on each host thread (python_function
@@ -130,20 +170,21 @@ get_dev(const char *name, size_t len)
 static void
 task_fields(struct ops_task *t)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	int i;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < OP_NPARTS; i++)
-		t->f[i] = stage_get(st, c_part[i], &t->fl[i]);
+		t->f[i] = stage_get(st, cols->part[i], &t->fl[i]);
 	t->name = stage_get(st, opts.ko.key >= OK_PIPE ? COL_TRACK : COL_NAME,
 	    &t->namel);
-	t->core = stage_get(st, c_core, &t->corel);
-	t->cat = stage_get(st, c_cat, &t->catl);
-	t->frame = stage_get(st, c_frame, &t->framel);
-	if (ext != NULL && c_ext >= 0) {
+	t->core = stage_get(st, cols->core, &t->corel);
+	t->cat = stage_get(st, cols->cat, &t->catl);
+	t->frame = stage_get(st, cols->frame, &t->framel);
+	if (ext != NULL && cols->ext >= 0) {
 		size_t el, cl;
-		const char *e = stage_get(st, c_ext, &el);
-		const char *c = stage_get(st, c_corr, &cl);
+		const char *e = stage_get(st, cols->ext, &el);
+		const char *c = stage_get(st, cols->corr, &cl);
 
 		ops_ext_fill(ext, e, el, c, cl, t);
 	}
@@ -215,21 +256,22 @@ host_op(const char *cat)
 static void
 do_host(void)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	size_t el, cl;
-	const char *e = stage_get(st, c_ext, &el);
-	const char *c = stage_get(st, c_corr, &cl);
+	const char *e = stage_get(st, cols->ext, &el);
+	const char *c = stage_get(st, cols->corr, &cl);
 	struct ops_task t;
 
 	memset(&t, 0, sizeof(t));
 	t.name = stage_get(st, COL_NAME, &t.namel);
-	t.f[OP_IN_SHAPES] = stage_get(st, c_part[OP_IN_SHAPES],
+	t.f[OP_IN_SHAPES] = stage_get(st, cols->part[OP_IN_SHAPES],
 	    &t.fl[OP_IN_SHAPES]);
-	t.f[OP_IN_DTYPES] = stage_get(st, c_part[OP_IN_DTYPES],
+	t.f[OP_IN_DTYPES] = stage_get(st, cols->part[OP_IN_DTYPES],
 	    &t.fl[OP_IN_DTYPES]);
-	t.frame = stage_get(st, c_frame, &t.framel);
+	t.frame = stage_get(st, cols->frame, &t.framel);
 	if (opts.ko.key == OK_SOURCE)
 		track_frames(&t);
-	if (host_op(stage_get(st, c_cat, NULL))) {
+	if (host_op(stage_get(st, cols->cat, NULL))) {
 		if (el > 0 && t.namel > 0)
 			ops_ext_add(ext, e, el, &t);
 	} else if (cl > 0)
@@ -260,6 +302,7 @@ free_frames(void)
 static void
 add_task(int64_t ts, int64_t dur)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	size_t dl, kl, l;
 	const char *dev = stage_get(st, COL_DEV, &dl);
 	struct ops_task t;
@@ -284,11 +327,11 @@ add_task(int64_t ts, int64_t dur)
 		d->ncg[g->nc]++;
 	}
 	ops_group_add(&tab, g, dur);
-	s = stage_get(st, c_flops, &l);
+	s = stage_get(st, cols->flops, &l);
 	ops_group_num(&g->flops, &g->nflops, s, l);
-	s = stage_get(st, c_bytes, &l);
+	s = stage_get(st, cols->bytes, &l);
 	ops_group_num(&g->bytes, &g->nbytes, s, l);
-	s = stage_get(st, c_pmu, &l);
+	s = stage_get(st, cols->pmu, &l);
 	if (l > 0)
 		ops_group_pmu(g, s, l);
 	d->total += dur;
@@ -322,8 +365,9 @@ do_task(void)
 static void
 do_cycles(void)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	size_t n;
-	const char *v = stage_get(st, stage_col(st, "value"), &n);
+	const char *v = stage_get(st, cols->value, &n);
 	int64_t cyc;
 
 	if (strcmp(stage_get(st, COL_NAME, NULL), "pipe_cycles") != 0)
@@ -358,17 +402,18 @@ dev_wall(const struct odev *d)
 }
 
 static void
-set_i128(struct srec *r, const char *col, __int128 v)
+set_i128(struct srec *r, int col, __int128 v)
 {
 	char buf[NUM_BUFSIZE];
 
-	srec_set(r, stage_col(st, col), buf, ops_i128(buf, v));
+	srec_set(r, col, buf, ops_i128(buf, v));
 }
 
 /* The pmu_avg column: each "..._ratio" key's average. */
 static void
 set_pmu(struct srec *r, const struct ops_group *g)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	char out[OPS_NPMU * 64], num[NUM_BUFSIZE];
 	size_t at = 0, n;
 	int i;
@@ -384,7 +429,7 @@ set_pmu(struct srec *r, const struct ops_group *g)
 		    at ? "," : "", g->pmuk[i], (int)n, num);
 	}
 	if (at > 0)
-		srec_set(r, stage_col(st, "pmu_avg"), out, at);
+		srec_set(r, cols->pmu_avg, out, at);
 }
 
 /* One opgroup record for group G, ranked RANK on its device D. */
@@ -392,6 +437,7 @@ static void
 put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
     int64_t end)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	struct srec *r = stage_new(st, "opgroup", end);
 	__int128 med;
 	int approx;
@@ -399,33 +445,31 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 
 	srec_set_str(r, COL_DEV, g->dev);
 	srec_set(r, COL_NAME, g->key, g->keylen);
-	srec_set_str(r, stage_col(st, "key"), ops_key_name(opts.ko.key));
-	srec_set_i64(r, stage_col(st, "rank"), rank);
-	srec_set_i64(r, stage_col(st, "calls"), (int64_t)g->calls);
-	set_i128(r, "dur_total_ns", g->total);
-	srec_set_quot(r, stage_col(st, "dur_avg_ns"), g->total,
-	    (__int128)g->calls, 3);
+	srec_set_str(r, cols->key, ops_key_name(opts.ko.key));
+	srec_set_i64(r, cols->rank, rank);
+	srec_set_i64(r, cols->calls, (int64_t)g->calls);
+	set_i128(r, cols->durt, g->total);
+	srec_set_quot(r, cols->davg, g->total, (__int128)g->calls, 3);
 	ops_group_median(g, &med, &approx);
-	srec_set_quot(r, stage_col(st, "dur_median_ns"), med, 2, 1);
+	srec_set_quot(r, cols->dmed, med, 2, 1);
 	if ((sd = ops_group_std(g)) >= 0)
-		srec_set_i64(r, stage_col(st, "dur_std_ns"), sd);
-	srec_set_i64(r, stage_col(st, "dur_min_ns"), g->min);
-	srec_set_i64(r, stage_col(st, "dur_max_ns"), g->max);
-	srec_set_ratio(r, stage_col(st, "share_ratio"), g->total, d->total);
-	srec_set_ratio(r, stage_col(st, "wall_share_ratio"), g->total,
-	    dev_wall(d));
+		srec_set_i64(r, cols->dstd, sd);
+	srec_set_i64(r, cols->dmin, g->min);
+	srec_set_i64(r, cols->dmax, g->max);
+	srec_set_ratio(r, cols->share, g->total, d->total);
+	srec_set_ratio(r, cols->wshare, g->total, dev_wall(d));
 	if (g->nflops > 0)
-		set_i128(r, "flops", g->flops);
+		set_i128(r, cols->flops, g->flops);
 	if (g->nbytes > 0)
-		set_i128(r, "bytes", g->bytes);
-	srec_set_str(r, stage_col(st, "category"), ops_cat_names[g->cat]);
-	srec_set_str(r, stage_col(st, "op_cat"), g->opcat);
-	srec_set_str(r, stage_col(st, "nc_class"), ops_nc_names[g->nc]);
+		set_i128(r, cols->bytes, g->bytes);
+	srec_set_str(r, cols->category, ops_cat_names[g->cat]);
+	srec_set_str(r, cols->opcat, g->opcat);
+	srec_set_str(r, cols->nc, ops_nc_names[g->nc]);
 	set_pmu(r, g);
 	if (approx)
-		srec_tag_add(r, c_tags, "median_approx");
+		srec_tag_add(r, cols->tags, "median_approx");
 	if (sd < 0 && g->calls > 1)
-		srec_tag_add(r, c_tags, "std_overflow");
+		srec_tag_add(r, cols->tags, "std_overflow");
 	stage_put(st, r);
 }
 
@@ -434,6 +478,7 @@ static void
 put_tail(struct ops_group **v, size_t n, const struct odev *d,
     int64_t end)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	struct srec *r;
 	__int128 total = 0;
 	uint64_t calls = 0;
@@ -453,18 +498,16 @@ put_tail(struct ops_group **v, size_t n, const struct odev *d,
 	snprintf(name, sizeof(name), "(%zu other groups)", n);
 	srec_set_str(r, COL_DEV, v[0]->dev);
 	srec_set_str(r, COL_NAME, name);
-	srec_set_str(r, stage_col(st, "key"), ops_key_name(opts.ko.key));
-	srec_set_i64(r, stage_col(st, "calls"), (int64_t)calls);
-	srec_set_i64(r, stage_col(st, "groups"), (int64_t)n);
-	set_i128(r, "dur_total_ns", total);
-	srec_set_quot(r, stage_col(st, "dur_avg_ns"), total, (__int128)calls,
-	    3);
-	srec_set_i64(r, stage_col(st, "dur_min_ns"), mn);
-	srec_set_i64(r, stage_col(st, "dur_max_ns"), mx);
-	srec_set_ratio(r, stage_col(st, "share_ratio"), total, d->total);
-	srec_set_ratio(r, stage_col(st, "wall_share_ratio"), total,
-	    dev_wall(d));
-	srec_tag_add(r, c_tags, "tail");
+	srec_set_str(r, cols->key, ops_key_name(opts.ko.key));
+	srec_set_i64(r, cols->calls, (int64_t)calls);
+	srec_set_i64(r, cols->groups, (int64_t)n);
+	set_i128(r, cols->durt, total);
+	srec_set_quot(r, cols->davg, total, (__int128)calls, 3);
+	srec_set_i64(r, cols->dmin, mn);
+	srec_set_i64(r, cols->dmax, mx);
+	srec_set_ratio(r, cols->share, total, d->total);
+	srec_set_ratio(r, cols->wshare, total, dev_wall(d));
+	srec_tag_add(r, cols->tags, "tail");
 	stage_put(st, r);
 }
 
@@ -476,6 +519,7 @@ static void
 put_audit(struct ops_group **v, size_t n, const char *dev,
     const struct odev *d, int64_t end)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	char top[1024], num[NUM_BUFSIZE];
 	size_t i, at, nl;
 	int c, k;
@@ -487,17 +531,15 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 		r = stage_new(st, "opaudit", end);
 		srec_set_str(r, COL_DEV, dev);
 		srec_set_str(r, COL_NAME, ops_nc_names[c]);
-		srec_set_str(r, stage_col(st, "key"),
+		srec_set_str(r, cols->key,
 		    ops_key_name(opts.ko.key));
-		srec_set_str(r, stage_col(st, "category"),
+		srec_set_str(r, cols->category,
 		    ops_cat_names[OC_DATA]);
-		srec_set_i64(r, stage_col(st, "calls"), (int64_t)d->ncn[c]);
-		srec_set_i64(r, stage_col(st, "groups"), (int64_t)d->ncg[c]);
-		set_i128(r, "dur_total_ns", d->nc[c]);
-		srec_set_ratio(r, stage_col(st, "share_ratio"), d->nc[c],
-		    d->total);
-		srec_set_ratio(r, stage_col(st, "wall_share_ratio"), d->nc[c],
-		    dev_wall(d));
+		srec_set_i64(r, cols->calls, (int64_t)d->ncn[c]);
+		srec_set_i64(r, cols->groups, (int64_t)d->ncg[c]);
+		set_i128(r, cols->durt, d->nc[c]);
+		srec_set_ratio(r, cols->share, d->nc[c], d->total);
+		srec_set_ratio(r, cols->wshare, d->nc[c], dev_wall(d));
 		for (i = 0, at = 0, k = 0; i < n && k < 3; i++) {
 			if ((int)v[i]->nc != c)
 				continue;
@@ -509,7 +551,7 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 			    v[i]->key);
 			k++;
 		}
-		srec_set(r, stage_col(st, "top_groups"), top, at);
+		srec_set(r, cols->top, top, at);
 		stage_put(st, r);
 	}
 }
@@ -518,13 +560,14 @@ static void
 put_metric(const char *dev, const char *name, const char *val, size_t n,
     const char *tag, int64_t end)
 {
+	const struct ops_cols *cols = stage_columns(st);
 	struct srec *r = stage_new(st, "metric", end);
 
 	srec_set_str(r, COL_DEV, dev);
 	srec_set_str(r, COL_NAME, name);
-	srec_set(r, stage_col(st, "value"), val, n);
+	srec_set(r, cols->value, val, n);
 	if (tag != NULL)
-		srec_set_str(r, c_tags, tag);
+		srec_set_str(r, cols->tags, tag);
 	stage_put(st, r);
 }
 
@@ -580,41 +623,23 @@ summary(int64_t end)
 }
 
 static void
-find_cols(void)
-{
-	int i;
-
-	for (i = 0; i < OP_NPARTS; i++)
-		c_part[i] = stage_col(st, ops_part_names[i]);
-	c_core = stage_col(st, "core");
-	c_cat = stage_col(st, "cat");
-	c_ext = stage_col(st, "ext");
-	c_flops = stage_col(st, "flops");
-	c_bytes = stage_col(st, "bytes");
-	c_pmu = stage_col(st, "pmu");
-	c_tags = stage_col(st, "tags");
-	c_corr = stage_col(st, "corr");
-	c_frame = stage_col(st, "frame");
-}
-
-static void
 run(const char *path, int argc, char *argv[])
 {
 	const char *task = opts.ko.key == OK_PIPE ? "pipe" :
 	    opts.ko.key == OK_CYCLES ? "-" : "kernel";
+	struct ops_cols c;
 	unsigned long seen;
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct odev));
 	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
-	st = stage_open(path, argc, argv, added, sizeof(added) /
-	    sizeof(added[0]));
+	st = stage_open(path, argc, argv, columns, sizeof(columns) /
+	    sizeof(columns[0]), &c);
 	if ((seen = stage_seen(st, "prof-ops", "nc_class")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
 		    "annotated by prof-ops: its records would be repeated");
-	find_cols();
-	if (c_ext >= 0 && opts.ko.key < OK_PIPE)
+	if (c.ext >= 0 && opts.ko.key < OK_PIPE)
 		ext = ops_ext_new();
 	while (stage_next(st)) {
 		if (stage_is(st, task))

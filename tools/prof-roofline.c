@@ -25,19 +25,50 @@
 #include "tsv.h"
 #include "xalloc.h"
 
-static const char *const added[] = {
-	"flops", "bytes", "dtype", "ai", "bound", "bound_src", "pipe_bound",
-	"pipe_ratio", "mfu_ratio", "bw_ratio", "roofline_ns", "shortfall_ns",
-	"ridge", "src_op", "scope", "calls", "dur_total_ns", "cov_ratio",
-	"busy_ns", "chip", "evidence", "value", "step", "tags"
+#define COL(m, name, f)	STAGE_COLUMN(struct rf_cols, m, name, f)
+/* The columns prof-roofline adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(flops, "flops", STAGE_READ | STAGE_ADD),
+	COL(bytes, "bytes", STAGE_READ | STAGE_ADD),
+	COL(dtype, "dtype", STAGE_ADD),
+	COL(ai, "ai", STAGE_ADD),
+	COL(bound, "bound", STAGE_ADD),
+	COL(bsrc, "bound_src", STAGE_ADD),
+	COL(pipe, "pipe_bound", STAGE_ADD),
+	COL(pratio, "pipe_ratio", STAGE_ADD),
+	COL(mfu, "mfu_ratio", STAGE_ADD),
+	COL(bw, "bw_ratio", STAGE_ADD),
+	COL(roof, "roofline_ns", STAGE_ADD),
+	COL(shortfall, "shortfall_ns", STAGE_ADD),
+	COL(ridge, "ridge", STAGE_ADD),
+	COL(srcop, "src_op", STAGE_ADD),
+	COL(scope, "scope", STAGE_ADD),
+	COL(calls, "calls", STAGE_ADD),
+	COL(durt, "dur_total_ns", STAGE_ADD),
+	COL(cov, "cov_ratio", STAGE_ADD),
+	COL(busy, "busy_ns", STAGE_ADD),
+	COL(chip, "chip", STAGE_ADD),
+	COL(evid, "evidence", STAGE_ADD),
+	COL(value, "value", STAGE_READ | STAGE_ADD),
+	COL(step, "step", STAGE_READ | STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(type, "type", STAGE_READ),
+	COL(core, "core", STAGE_READ),
+	COL(pmu, "pmu", STAGE_READ),
+	COL(labels, "labels", STAGE_READ),
+	COL(cat, "cat", STAGE_READ),
+	COL(ext, "ext", STAGE_READ),
+	COL(corr, "corr", STAGE_READ),
+	COL(ish, "in_shapes", STAGE_READ),
+	COL(idt, "in_dtypes", STAGE_READ),
+	COL(osh, "out_shapes", STAGE_READ),
+	COL(odt, "out_dtypes", STAGE_READ),
 };
+#undef COL
 
 static struct stage *st;
 static struct rf_opts opts = { 0, 0, 10000, 10, 50, 1000 };
 static struct rf_peaks peaks;
-static int c_flops, c_bytes, c_dtype, c_ai, c_bound, c_bsrc, c_pipe;
-static int c_pratio, c_mfu, c_bw, c_roof, c_short, c_srcop, c_tags;
-static int c_type, c_core, c_step, c_pmu, c_labels, c_value;
 static int user_peaks;		/* -c, -f or --peak-*: no chip from the trace */
 
 /* With their lengths: one is written for most kernels. */
@@ -113,6 +144,7 @@ static void
 kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
     size_t tcap)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	static struct lowest fps = { 1000000000000LL, 0, 0, 0 };
 	static struct lowest bps = { 1000000000000LL, 0, 0, 0 };
 	static struct lowest mfu = { 1000000000, 0, 0, 0 };
@@ -123,19 +155,19 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	k->flop_ps = k->byte_ps = -1;
 	/* an op's estimate is written from the text made with it */
 	if (is_text(&f->flops, k->flops, 0))
-		stage_set(st, c_flops, f->flops.s, f->flops.len);
+		stage_set(st, cols->flops, f->flops.s, f->flops.len);
 	else if (k->flops >= 0)
-		stage_set_i64(st, c_flops, k->flops);
+		stage_set_i64(st, cols->flops, k->flops);
 	if (is_text(&f->bytes, k->bytes, 0))
-		stage_set(st, c_bytes, f->bytes.s, f->bytes.len);
+		stage_set(st, cols->bytes, f->bytes.s, f->bytes.len);
 	else if (k->bytes >= 0)
-		stage_set_i64(st, c_bytes, k->bytes);
+		stage_set_i64(st, cols->bytes, k->bytes);
 	if (k->dt >= 0)
-		stage_set_str(st, c_dtype, rf_dtype_name(k->dt));
+		stage_set_str(st, cols->dtype, rf_dtype_name(k->dt));
 	if (is_text(&f->ai, k->flops, k->bytes))
-		stage_set(st, c_ai, f->ai.s, f->ai.len);
+		stage_set(st, cols->ai, f->ai.s, f->ai.len);
 	else if (k->flops >= 0 && k->bytes > 0)
-		stage_set_ratio(st, c_ai, k->flops, k->bytes);
+		stage_set_ratio(st, cols->ai, k->flops, k->bytes);
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
 	/*
 	 * A TPU runs f32 and f16 matmuls through its bf16 MXU passes, and
@@ -155,18 +187,19 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	if (k->flop_ps >= 0 && dur > 0) {
 		/* flops * 10^9 / (dur * peak) */
 		l = lowest(&mfu, pf > 0 ? pf : 1);
-		stage_set_ratio(st, c_mfu, (__int128)k->flops * l->mul,
+		stage_set_ratio(st, cols->mfu, (__int128)k->flops * l->mul,
 		    (__int128)dur * l->div);
 	}
 	if (k->byte_ps >= 0 && dur > 0) {
 		l = lowest(&bw, peaks.bw);
-		stage_set_ratio(st, c_bw, (__int128)k->bytes * l->mul,
+		stage_set_ratio(st, cols->bw, (__int128)k->bytes * l->mul,
 		    (__int128)dur * l->div);
 	}
 	if (k->flop_ps < 0 || k->byte_ps < 0) {
 		if (k->byte_ps >= 0) {
 			/* Only the memory roof: a lower bound on the time. */
-			stage_set_i64(st, c_roof, (k->byte_ps + 500) / 1000);
+			stage_set_i64(st, cols->roof,
+			    (k->byte_ps + 500) / 1000);
 			stage_tag_add(tags, tcap, "memory_roof_only");
 		}
 		k->flop_ps = k->byte_ps = -1;
@@ -175,8 +208,8 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	/* to the nearest ns; in 64 bits unsigned, where the sum fits */
 	rns = (int64_t)(((uint64_t)(k->flop_ps > k->byte_ps ? k->flop_ps :
 	    k->byte_ps) + 500) / 1000);
-	stage_set_i64(st, c_roof, rns);
-	stage_set_i64(st, c_short, dur - rns);
+	stage_set_i64(st, cols->roof, rns);
+	stage_set_i64(st, cols->shortfall, dur - rns);
 	if (rns > dur)
 		stage_tag_add(tags, tcap, "above_roof");
 	if ((__int128)rns * 100 < (__int128)opts.latency_pct * dur &&
@@ -193,8 +226,8 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 		k->bound = B_LATENCY;
 	else
 		k->bound = k->flop_ps >= k->byte_ps ? B_COMPUTE : B_MEMORY;
-	stage_set(st, c_bound, bounds[k->bound].s, bounds[k->bound].len);
-	SET_LIT(c_bsrc, "roofline");
+	stage_set(st, cols->bound, bounds[k->bound].s, bounds[k->bound].len);
+	SET_LIT(cols->bsrc, "roofline");
 }
 
 /*
@@ -220,25 +253,26 @@ set_ppm(int col, int64_t ppm)
 static void
 kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t n;
-	const char *pmu = stage_get(st, c_pmu, &n);
+	const char *pmu = stage_get(st, cols->pmu, &n);
 	int64_t ppm;
 	int p, b;
 
 	if (n == 0 || (p = rf_pmu_pipe(pmu, n, &ppm)) == P_NONE)
 		return;
-	set_ppm(c_pratio, ppm);
+	set_ppm(cols->pratio, ppm);
 	if (ppm * 100 < opts.pipe_pct * 1000000) {
-		SET_LIT(c_pipe, "none");
+		SET_LIT(cols->pipe, "none");
 		b = B_LATENCY;
 	} else {
-		stage_set_str(st, c_pipe, rf_pipe_name(p));
+		stage_set_str(st, cols->pipe, rf_pipe_name(p));
 		b = rf_pipe_bound(p);
 	}
 	if (k->bound == B_UNKNOWN) {
 		k->bound = b;
-		stage_set(st, c_bound, bounds[b].s, bounds[b].len);
-		SET_LIT(c_bsrc, "pmu");
+		stage_set(st, cols->bound, bounds[b].s, bounds[b].len);
+		SET_LIT(cols->bsrc, "pmu");
 	} else if (k->bound != b && k->bound != B_LATENCY && b != B_LATENCY)
 		stage_tag_add(tags, tcap, "pmu_disagrees");
 }
@@ -247,12 +281,13 @@ kernel_pmu(struct rf_kern *k, char *tags, size_t tcap)
 static void
 append_tags(const char *tags)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t tl, nl = strlen(tags);
-	const char *old = stage_get(st, c_tags, &tl);
+	const char *old = stage_get(st, cols->tags, &tl);
 	char sbuf[512], *buf = sbuf;
 
 	if (tl == 0) {
-		stage_set(st, c_tags, tags, nl);
+		stage_set(st, cols->tags, tags, nl);
 		return;
 	}
 	/* on the stack mostly: a kernel's tags are short */
@@ -261,7 +296,7 @@ append_tags(const char *tags)
 	memcpy(buf, old, tl);
 	buf[tl] = ',';
 	memcpy(buf + tl + 1, tags, nl);
-	stage_set(st, c_tags, buf, tl + nl + 1);
+	stage_set(st, cols->tags, buf, tl + nl + 1);
 	if (buf != sbuf)
 		free(buf);
 }
@@ -269,6 +304,7 @@ append_tags(const char *tags)
 static void
 do_kernel(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	struct rf_kern k;
 	struct opfacts scratch;
 	struct opfacts *f;
@@ -288,16 +324,16 @@ do_kernel(void)
 	k.dev = stage_get(st, COL_DEV, &k.devlen);
 	k.key = name;
 	k.keylen = n;
-	k.step = stage_get(st, c_step, &k.steplen);
+	k.step = stage_get(st, cols->step, &k.steplen);
 	k.ts = stage_ts(st);
 	k.dur = stage_dur(st);
-	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
-		k.key = stage_get(st, c_type, &k.keylen);
+	if (opts.by_type && cols->type >= 0 && !stage_absent(st, cols->type))
+		k.key = stage_get(st, cols->type, &k.keylen);
 	f = rf_record_work(&scratch, e, &flags);
 	k.comm = rf_is_comm_kernel(f);
 	k.group = &f->group;
 	if (e->flops < 0 && e->bytes < 0 && (h = rf_kernel_hostop()) != NULL) {
-		stage_set_str(st, c_srcop, h->name);
+		stage_set_str(st, cols->srcop, h->name);
 		if (opts.by_type) {
 			k.key = h->name;
 			k.keylen = strlen(h->name);
@@ -349,10 +385,11 @@ do_kernel(void)
 static void
 do_pipe(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t tn, nn;
 	const char *track = stage_get(st, COL_TRACK, &tn);
 	const char *name = stage_get(st, COL_NAME, &nn);
-	const char *core = stage_get(st, c_core, NULL);
+	const char *core = stage_get(st, cols->core, NULL);
 
 	if (stage_ts(st) == STAGE_NO_TS || stage_dur(st) < 0)
 		return;
@@ -370,6 +407,7 @@ do_pipe(void)
 static void
 do_device(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	static char first[64];
 	static int seen;
 	const char *name = stage_get(st, COL_NAME, NULL), *chip;
@@ -387,7 +425,7 @@ do_device(void)
 	}
 	seen = 1;
 	snprintf(first, sizeof(first), "%s", name);
-	bytes = rf_col_i64(c_value, &absent);
+	bytes = rf_col_i64(cols->value, &absent);
 	if ((chip = rf_chip_of_device(name, absent ? -1 : bytes)) != NULL &&
 	    rf_chip_set(&peaks, chip)) {
 		stage_tag_add(peaks.tag, sizeof(peaks.tag), "chip_from_trace");
@@ -403,31 +441,12 @@ do_device(void)
 static void
 run(const char *path, int argc, char *argv[])
 {
+	struct rf_cols c;
 	int64_t end;
 	const char *dev;
 
-	st = stage_open(path, argc, argv, added, sizeof(added) /
-	    sizeof(added[0]));
-	c_flops = stage_col(st, "flops");
-	c_bytes = stage_col(st, "bytes");
-	c_dtype = stage_col(st, "dtype");
-	c_ai = stage_col(st, "ai");
-	c_bound = stage_col(st, "bound");
-	c_bsrc = stage_col(st, "bound_src");
-	c_pipe = stage_col(st, "pipe_bound");
-	c_pratio = stage_col(st, "pipe_ratio");
-	c_mfu = stage_col(st, "mfu_ratio");
-	c_bw = stage_col(st, "bw_ratio");
-	c_roof = stage_col(st, "roofline_ns");
-	c_short = stage_col(st, "shortfall_ns");
-	c_srcop = stage_col(st, "src_op");
-	c_tags = stage_col(st, "tags");
-	c_type = stage_col(st, "type");
-	c_core = stage_col(st, "core");
-	c_step = stage_col(st, "step");
-	c_pmu = stage_col(st, "pmu");
-	c_labels = stage_col(st, "labels");
-	c_value = stage_col(st, "value");
+	st = stage_open(path, argc, argv, columns, sizeof(columns) /
+	    sizeof(columns[0]), &c);
 	rf_ops_open(st);
 	rf_sum_opts(&opts);
 	while (stage_next(st)) {
@@ -448,14 +467,14 @@ run(const char *path, int argc, char *argv[])
 		else if (KIND_IS("pipe"))
 			do_pipe();
 		else if (KIND_IS("window") && stage_dur(st) >= 0)
-			rf_sum_window(dev, stage_get(st, c_step, NULL),
+			rf_sum_window(dev, stage_get(st, c.step, NULL),
 			    stage_ts(st), stage_dur(st));
 		else if (KIND_IS("bubble") && stage_dur(st) > 0)
-			rf_sum_bubble(dev, stage_get(st, c_step, NULL),
+			rf_sum_bubble(dev, stage_get(st, c.step, NULL),
 			    stage_ts(st), stage_dur(st), stage_get(st,
-			    c_labels, NULL));
+			    c.labels, NULL));
 		else if (KIND_IS("comm") && stage_dur(st) > 0)
-			rf_sum_comm(dev, stage_get(st, c_step, NULL),
+			rf_sum_comm(dev, stage_get(st, c.step, NULL),
 			    stage_dur(st));
 #undef KIND_IS
 		stage_pass(st);

@@ -76,8 +76,25 @@ struct event {
 	size_t		 win;		/* window to open, or SIZE_MAX: close */
 };
 
+/* The columns prof-steps reads and adds, bound by stage_open(). */
+struct steps_cols {
+	int	cat, step, value, group, tags;	/* added */
+	int	core, wait;			/* read */
+};
+
+#define COL(m, name, flags)	STAGE_COLUMN(struct steps_cols, m, name, flags)
+static const struct stage_column columns[] = {
+	COL(cat, "cat", STAGE_ADD),
+	COL(step, "step", STAGE_READ | STAGE_ADD),
+	COL(value, "value", STAGE_ADD),
+	COL(group, "step_group", STAGE_READ | STAGE_ADD),
+	COL(tags, "tags", STAGE_ADD),
+	COL(core, "core", STAGE_READ),
+	COL(wait, "wait_ns", STAGE_READ),
+};
+#undef COL
+
 static struct stage *st;
-static int c_cat, c_step, c_value, c_group, c_tags, c_core, c_wait, c_track;
 static struct event *ev;
 static size_t nev, evpos;
 
@@ -251,11 +268,12 @@ open_window(struct sdev *d, size_t j)
 static void
 set_common(struct sdev *d, struct srec *rec, const char *group)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	struct run *r = d->run;
 
 	srec_set(rec, COL_DEV, d->key, d->keylen);
-	srec_set(rec, c_step, r->num, r->numlen);
-	srec_set_str(rec, c_group, group);
+	srec_set(rec, cols->step, r->num, r->numlen);
+	srec_set_str(rec, cols->group, group);
 }
 
 static void
@@ -281,6 +299,7 @@ tags_text(const struct run *r, char *buf, size_t sz)
 static void
 put_metrics(struct sdev *d, const char *group)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	struct run *r = d->run;
 	int64_t v[M_N];
 	int m;
@@ -301,7 +320,7 @@ put_metrics(struct sdev *d, const char *group)
 		}
 		set_common(d, r->mrec[m], group);
 		srec_set_str(r->mrec[m], COL_NAME, metric_name[m]);
-		srec_set_i64(r->mrec[m], c_value, v[m]);
+		srec_set_i64(r->mrec[m], cols->value, v[m]);
 		stage_put(st, r->mrec[m]);
 	}
 }
@@ -309,6 +328,7 @@ put_metrics(struct sdev *d, const char *group)
 static void
 close_window(struct sdev *d)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	struct run *r = d->run;
 	struct swin *w = r->cur;
 	int64_t nkern = r->cnt[KC_AI_CORE] + r->cnt[KC_AI_CPU] +
@@ -322,9 +342,9 @@ close_window(struct sdev *d)
 	if (w->name == NULL)
 		snprintf(name, sizeof(name), "step %s", r->num);
 	srec_set_str(r->wrec, COL_NAME, w->name != NULL ? w->name : name);
-	srec_set_str(r->wrec, c_cat, src_name[d->src]);
+	srec_set_str(r->wrec, cols->cat, src_name[d->src]);
 	tags_text(r, tags, sizeof(tags));
-	srec_set_str(r->wrec, c_tags, tags);
+	srec_set_str(r->wrec, cols->tags, tags);
 	stage_put(st, r->wrec);
 	put_metrics(d, group);
 	r->cur = NULL;
@@ -407,8 +427,9 @@ name_memo_free(void)
 static int
 kernel_class(const char *name, size_t nlen, uint64_t h)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	size_t len;
-	const char *core = stage_get(st, c_core, &len);
+	const char *core = stage_get(st, cols->core, &len);
 
 	if (len == 6 && memcmp(core, "AI_CPU", 6) == 0)
 		return KC_AI_CPU;
@@ -428,7 +449,7 @@ static void
 add_stream(struct run *r)
 {
 	size_t len, i;
-	const char *t = stage_get(st, c_track, &len);
+	const char *t = stage_get(st, COL_TRACK, &len);
 	uint64_t h = hash_bytes(t, len, 0);
 
 	for (i = 0; i < r->nstreams; i++)
@@ -445,6 +466,7 @@ add_stream(struct run *r)
 static void
 count_kernel(struct run *r)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	size_t len;
 	const char *name = stage_get(st, COL_NAME, &len);
 	uint64_t h = hash_bytes(name, len, 0);
@@ -454,8 +476,8 @@ count_kernel(struct run *r)
 	r->cnt[kernel_class(name, len, h)]++;
 	r->bits[(h % SIGBITS) / 64] |= 1ULL << (h % 64);
 	r->dursum = num_sat_add(r->dursum, dur > 0 ? dur : 0);
-	if (c_wait >= 0)
-		r->waitsum = num_sat_add(r->waitsum, stage_i64(st, c_wait,
+	if (cols->wait >= 0)
+		r->waitsum = num_sat_add(r->waitsum, stage_i64(st, cols->wait,
 		    &absent));
 	add_stream(r);
 }
@@ -482,9 +504,10 @@ count_busy(struct sdev *d, int outside)
 static void
 assign(void)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	size_t dlen, slen;
 	const char *dev = stage_get(st, COL_DEV, &dlen);
-	const char *step = stage_get(st, c_step, &slen);
+	const char *step = stage_get(st, cols->step, &slen);
 	struct sdev *d = steps_dev(dev, dlen);
 	struct run *r = d != NULL ? d->run : NULL;
 	int kernel = stage_is(st, "kernel");
@@ -493,13 +516,13 @@ assign(void)
 		count_busy(d, r == NULL || r->cur == NULL);
 	if (r == NULL || r->cur == NULL) {
 		if (slen > 0)
-			stage_set(st, c_step, "", 0);
+			stage_set(st, cols->step, "", 0);
 		return;
 	}
 	if (slen != r->numlen || memcmp(step, r->num, slen) != 0) {
 		if (kernel && slen > 0)
 			r->mismatch++;
-		stage_set(st, c_step, r->num, r->numlen);
+		stage_set(st, cols->step, r->num, r->numlen);
 	}
 	if (kernel)
 		count_kernel(r);
@@ -513,12 +536,13 @@ static void
 put_metric(struct sdev *d, int64_t end, const char *name, int64_t v,
     const char *tags)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	struct srec *m = stage_new(st, "metric", end);
 
 	srec_set(m, COL_DEV, d->key, d->keylen);
 	srec_set_str(m, COL_NAME, name);
-	srec_set_i64(m, c_value, v);
-	srec_set_str(m, c_tags, tags);
+	srec_set_i64(m, cols->value, v);
+	srec_set_str(m, cols->tags, tags);
 	stage_put(st, m);
 }
 
@@ -526,6 +550,7 @@ put_metric(struct sdev *d, int64_t end, const char *name, int64_t v,
 static void
 put_periods(struct sdev *d, int64_t end)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	static const struct { int bit; const char *name; } evtag[] = {
 		{ PE_KERNELS, "detected" }, { PE_OPTIMIZER, "optimizer" },
 		{ PE_BRACKETED, "bracketed" }, { PE_PASSES, "passes" },
@@ -551,9 +576,9 @@ put_periods(struct sdev *d, int64_t end)
 		m = stage_new(st, "metric", end);
 		srec_set(m, COL_DEV, d->key, d->keylen);
 		srec_set_str(m, COL_NAME, "period_confidence");
-		srec_set(m, c_value, val, num_ratio(val, p->conf_num,
+		srec_set(m, cols->value, val, num_ratio(val, p->conf_num,
 		    p->conf_den, 6));
-		srec_set_str(m, c_tags, tags);
+		srec_set_str(m, cols->tags, tags);
 		stage_put(st, m);
 	}
 }
@@ -587,6 +612,7 @@ put_outside(struct sdev *d, int64_t end, const char *path)
 static void
 put_summary(struct sdev *d, int64_t end, const char *path)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	struct run *r = d->run;
 	size_t i, dom = 0;
 	char name[24], val[NUM_BUFSIZE];
@@ -600,10 +626,10 @@ put_summary(struct sdev *d, int64_t end, const char *path)
 		snprintf(name, sizeof(name), "g%zu", i);
 		srec_set(g, COL_DEV, d->key, d->keylen);
 		srec_set_str(g, COL_NAME, name);
-		srec_set_str(g, c_group, name);
-		srec_set_i64(g, c_value, r->grp[i].nsteps);
+		srec_set_str(g, cols->group, name);
+		srec_set_i64(g, cols->value, r->grp[i].nsteps);
 		if (i == dom)
-			srec_set_str(g, c_tags, "dominant");
+			srec_set_str(g, cols->tags, "dominant");
 		stage_put(st, g);
 	}
 	if (d->detect_ran) {
@@ -611,12 +637,12 @@ put_summary(struct sdev *d, int64_t end, const char *path)
 
 		srec_set(m, COL_DEV, d->key, d->keylen);
 		srec_set_str(m, COL_NAME, "step_detect_confidence");
-		srec_set(m, c_value, val, num_ratio(val, d->conf_num,
+		srec_set(m, cols->value, val, num_ratio(val, d->conf_num,
 		    d->conf_den, 6));
 		if (d->src == SRC_DETECTED)
-			srec_set_str(m, c_tags, "detected");
+			srec_set_str(m, cols->tags, "detected");
 		else if (d->win_tags & WT_HOSTLOOP)
-			srec_set_str(m, c_tags, "host_loop");
+			srec_set_str(m, cols->tags, "host_loop");
 		stage_put(st, m);
 	}
 	put_periods(d, end);
@@ -637,6 +663,7 @@ static const char *const summary_name[] = {
 static int
 ours(void)
 {
+	const struct steps_cols *cols = stage_columns(st);
 	size_t len, i, klen;
 	const char *name, *kind = stage_get(st, COL_KIND, &klen);
 
@@ -650,7 +677,7 @@ ours(void)
 	for (i = 0; i < sizeof(summary_name) / sizeof(summary_name[0]); i++)
 		if (strcmp(name, summary_name[i]) == 0)
 			return 1;
-	if (stage_absent(st, c_group))
+	if (stage_absent(st, cols->group))
 		return 0;
 	for (i = 0; i < M_N; i++)
 		if (strcmp(name, metric_name[i]) == 0)
@@ -661,9 +688,7 @@ ours(void)
 static void
 run(const char *path, int argc, char **argv)
 {
-	static const char *const add[] = {
-		"cat", "step", "value", "step_group", "tags"
-	};
+	struct steps_cols c;
 	struct sdev **devs;
 	struct tsvr *in;
 	size_t ndevs, i;
@@ -674,16 +699,8 @@ run(const char *path, int argc, char **argv)
 	devs = steps_scan(in, &ndevs);
 	make_events(devs, ndevs);
 	tsvr_rewind(in);
-	st = stage_open_input(in, argc, argv, add, sizeof(add) /
-	    sizeof(add[0]));
-	c_cat = stage_col(st, "cat");
-	c_step = stage_col(st, "step");
-	c_value = stage_col(st, "value");
-	c_group = stage_col(st, "step_group");
-	c_tags = stage_col(st, "tags");
-	c_core = stage_col(st, "core");
-	c_wait = stage_col(st, "wait_ns");
-	c_track = COL_TRACK;
+	st = stage_open_input(in, argc, argv, columns, sizeof(columns) /
+	    sizeof(columns[0]), &c);
 	while (stage_next(st)) {
 		if ((ts = stage_ts(st)) != STAGE_NO_TS)
 			advance(ts);

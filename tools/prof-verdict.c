@@ -27,19 +27,50 @@
 
 enum { OPT_SMALL_GAP = 256, OPT_SHORT_KERNEL, OPT_TIE, OPT_LOSS, OPT_FLOOR, OPT_NAMES };
 
-static const char *const added[] = {
-	"step", "step_group", "scope", "steps", "budget_ns", "per_step_ns",
-	"share_ratio", "window_ns", "stake_ns", "confidence", "second",
-	"second_ratio", "mfu_ratio", "mfu_cov_ratio", "chip", "pipe",
-	"evidence", "tags", "order", "prio", "target_id", "text", "followup"
+#define COL(m, name, f)	STAGE_COLUMN(struct verdict_cols, m, name, f)
+/* The columns prof-verdict adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(step, "step", STAGE_READ | STAGE_ADD),
+	COL(group, "step_group", STAGE_READ | STAGE_ADD),
+	COL(scope, "scope", STAGE_READ | STAGE_ADD),
+	COL(steps, "steps", STAGE_ADD),
+	COL(budget, "budget_ns", STAGE_ADD),
+	COL(per_step, "per_step_ns", STAGE_ADD),
+	COL(share, "share_ratio", STAGE_ADD),
+	COL(window, "window_ns", STAGE_ADD),
+	COL(stake, "stake_ns", STAGE_ADD),
+	COL(conf, "confidence", STAGE_ADD),
+	COL(second, "second", STAGE_ADD),
+	COL(second_r, "second_ratio", STAGE_ADD),
+	COL(mfu, "mfu_ratio", STAGE_READ | STAGE_ADD),
+	COL(mfu_cov, "mfu_cov_ratio", STAGE_ADD),
+	COL(chip, "chip", STAGE_READ | STAGE_ADD),
+	COL(pipe, "pipe", STAGE_ADD),
+	COL(evid, "evidence", STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(order, "order", STAGE_ADD),
+	COL(prio, "prio", STAGE_ADD),
+	COL(target, "target_id", STAGE_READ | STAGE_ADD),
+	COL(text, "text", STAGE_ADD),
+	COL(followup, "followup", STAGE_READ | STAGE_ADD),
+	COL(core, "core", STAGE_READ),
+	COL(bound, "bound", STAGE_READ),
+	COL(cov, "cov_ratio", STAGE_READ),
+	COL(pipe_bound, "pipe_bound", STAGE_READ),
+	COL(pipe_ratio, "pipe_ratio", STAGE_READ),
+	COL(busy, "busy_ns", STAGE_READ),
+	COL(durt, "dur_total_ns", STAGE_READ),
+	COL(host_class, "host_class", STAGE_READ),
+	COL(covered, "covered_ns", STAGE_READ),
+	COL(cost_total, "cost_total_ns", STAGE_READ),
+	COL(value, "value", STAGE_READ),
+	COL(idle[IB_SYNC], "idle_sync_ns", STAGE_READ),
+	COL(idle[IB_INPUT], "idle_input_ns", STAGE_READ),
+	COL(idle[IB_LAUNCH], "idle_launch_ns", STAGE_READ),
+	COL(idle[IB_HOST], "idle_host_ns", STAGE_READ),
+	COL(idle[IB_UNTRACED], "idle_untraced_ns", STAGE_READ),
 };
-
-/* Input columns read by name (-1 when absent). */
-static struct {
-	int step, group, tags, core, bound, scope, mfu, cov, chip;
-	int pipe_bound, pipe_ratio, busy, durt, host_class, covered;
-	int followup, target, cost_total, value, idle[IB_N];
-} c;
+#undef COL
 
 static void
 usage(void)
@@ -93,38 +124,6 @@ parse_ratio(const char *arg, const char *name)
 	return r;
 }
 
-static void
-find_cols(struct stage *st)
-{
-	static const char *const idle[IB_N] = {
-		"idle_sync_ns", "idle_input_ns", "idle_launch_ns",
-		"idle_host_ns", "idle_untraced_ns"
-	};
-	int i;
-
-	c.step = stage_col(st, "step");
-	c.group = stage_col(st, "step_group");
-	c.tags = stage_col(st, "tags");
-	c.core = stage_col(st, "core");
-	c.bound = stage_col(st, "bound");
-	c.scope = stage_col(st, "scope");
-	c.mfu = stage_col(st, "mfu_ratio");
-	c.cov = stage_col(st, "cov_ratio");
-	c.chip = stage_col(st, "chip");
-	c.pipe_bound = stage_col(st, "pipe_bound");
-	c.pipe_ratio = stage_col(st, "pipe_ratio");
-	c.busy = stage_col(st, "busy_ns");
-	c.durt = stage_col(st, "dur_total_ns");
-	c.host_class = stage_col(st, "host_class");
-	c.covered = stage_col(st, "covered_ns");
-	c.followup = stage_col(st, "followup");
-	c.target = stage_col(st, "target_id");
-	c.cost_total = stage_col(st, "cost_total_ns");
-	c.value = stage_col(st, "value");
-	for (i = 0; i < IB_N; i++)
-		c.idle[i] = stage_col(st, idle[i]);
-}
-
 /* Field COL of the current record as a new string ("" when absent). */
 static char *
 dup_field(struct stage *st, int col)
@@ -147,8 +146,9 @@ field_is(struct stage *st, int col, const char *want)
 static int
 tags_have(struct stage *st, const char *tag)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	size_t n = 0;
-	const char *s = c.tags >= 0 ? stage_get(st, c.tags, &n) : "";
+	const char *s = c->tags >= 0 ? stage_get(st, c->tags, &n) : "";
 
 	return stage_tag_has(s, n, tag);
 }
@@ -162,17 +162,18 @@ tags_have(struct stage *st, const char *tag)
 static int
 kernel_part(struct stage *st, int64_t short_kernel)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	size_t n = 0, cn = 0;
 	const char *name = stage_get(st, COL_NAME, &n);
-	const char *core = c.core >= 0 ? stage_get(st, c.core, &cn) : "";
+	const char *core = c->core >= 0 ? stage_get(st, c->core, &cn) : "";
 
 	if (kclass_comm_core(core, cn) || kclass_comm_name(name, n))
 		return VP_COMM_EXPOSED;
-	if (field_is(st, c.bound, "compute"))
+	if (field_is(st, c->bound, "compute"))
 		return VP_BUSY_COMPUTE;
-	if (field_is(st, c.bound, "memory"))
+	if (field_is(st, c->bound, "memory"))
 		return VP_BUSY_MEMORY;
-	if (field_is(st, c.bound, "latency"))
+	if (field_is(st, c->bound, "latency"))
 		return stage_dur(st) < short_kernel ? VP_BUSY_LATENCY :
 		    VP_BUSY_COMPUTE;
 	return VP_BUSY_UNCLASSED;
@@ -181,16 +182,17 @@ kernel_part(struct stage *st, int64_t short_kernel)
 static void
 on_bubble(struct stage *st, struct vdev *d)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	int64_t cls[IB_N];
 	int i, absent, split = 1;
 
-	if (field_is(st, COL_NAME, "global") || c.step < 0 ||
-	    stage_absent(st, c.step))
+	if (field_is(st, COL_NAME, "global") || c->step < 0 ||
+	    stage_absent(st, c->step))
 		return;
 	for (i = 0; i < IB_N; i++) {
-		cls[i] = c.idle[i] >= 0 ? stage_i64(st, c.idle[i], &absent) :
+		cls[i] = c->idle[i] >= 0 ? stage_i64(st, c->idle[i], &absent) :
 		    0;
-		if (c.idle[i] < 0 || absent)
+		if (c->idle[i] < 0 || absent)
 			split = 0;
 	}
 	vs_bubble(d, stage_ts(st), stage_dur(st), cls, split);
@@ -200,27 +202,30 @@ on_bubble(struct stage *st, struct vdev *d)
 static void
 on_roof(struct stage *st, struct vdev *d)
 {
-	if (field_is(st, c.scope, "run")) {
+	const struct verdict_cols *c = stage_columns(st);
+
+	if (field_is(st, c->scope, "run")) {
 		free(d->mfu);
 		free(d->mfu_cov);
 		free(d->chip);
-		d->mfu = dup_field(st, c.mfu);
-		d->mfu_cov = dup_field(st, c.cov);
-		d->chip = dup_field(st, c.chip);
+		d->mfu = dup_field(st, c->mfu);
+		d->mfu_cov = dup_field(st, c->cov);
+		d->chip = dup_field(st, c->chip);
 		d->roof_run = 1;
-	} else if (field_is(st, c.scope, "core") && d->pipe == NULL) {
+	} else if (field_is(st, c->scope, "core") && d->pipe == NULL) {
 		/* The first core: a simulator trace has one. */
-		d->pipe = dup_field(st, c.pipe_bound);
-		d->pipe_ratio = dup_field(st, c.pipe_ratio);
-		d->core_tags = dup_field(st, c.tags);
-		d->core_busy = dup_field(st, c.busy);
-		d->core_span = dup_field(st, c.durt);
+		d->pipe = dup_field(st, c->pipe_bound);
+		d->pipe_ratio = dup_field(st, c->pipe_ratio);
+		d->core_tags = dup_field(st, c->tags);
+		d->core_busy = dup_field(st, c->busy);
+		d->core_span = dup_field(st, c->durt);
 	}
 }
 
 static void
 on_op(struct stage *st, struct vdev *d)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	static const char *const rules[] = {
 		"WAIT_ANCHOR_FALSE_HOTSPOT", "WAIT_POLLUTION_RISK",
 		"AICPU_EXPOSED_NOT_ALLOWED", "AICPU_EXPOSED_RISK",
@@ -238,32 +243,34 @@ on_op(struct stage *st, struct vdev *d)
 	d->ops = xreallocarray(d->ops, d->nops + 1, sizeof(*d->ops));
 	o = &d->ops[d->nops++];
 	o->name = dup_field(st, COL_NAME);
-	o->tags = dup_field(st, c.tags);
-	o->cost_total = c.cost_total >= 0 ?
-	    stage_i64(st, c.cost_total, &absent) : 0;
-	o->dur_total = c.durt >= 0 ? stage_i64(st, c.durt, &absent) : 0;
+	o->tags = dup_field(st, c->tags);
+	o->cost_total = c->cost_total >= 0 ?
+	    stage_i64(st, c->cost_total, &absent) : 0;
+	o->dur_total = c->durt >= 0 ? stage_i64(st, c->durt, &absent) : 0;
 }
 
 static void
 on_cause(struct stage *st, struct vdev *d)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	struct vcause *k;
 
-	if (c.followup < 0 || stage_absent(st, c.followup))
+	if (c->followup < 0 || stage_absent(st, c->followup))
 		return;
 	d->causes = xreallocarray(d->causes, d->ncauses + 1,
 	    sizeof(*d->causes));
 	k = &d->causes[d->ncauses++];
 	k->label = dup_field(st, COL_NAME);
-	k->followup = dup_field(st, c.followup);
-	k->scope = dup_field(st, c.scope);
-	k->target = dup_field(st, c.target);
+	k->followup = dup_field(st, c->followup);
+	k->scope = dup_field(st, c->scope);
+	k->target = dup_field(st, c->target);
 }
 
 /* prof-attrib's host names per step group, summed over the groups. */
 static void
 on_hostcov(struct stage *st, struct vdev *d)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	static const struct {
 		const char *name;
 		int cls;
@@ -276,12 +283,12 @@ on_hostcov(struct stage *st, struct vdev *d)
 	int absent;
 	int64_t ns;
 
-	if (!field_is(st, c.scope, "group") || c.covered < 0)
+	if (!field_is(st, c->scope, "group") || c->covered < 0)
 		return;
-	ns = stage_i64(st, c.covered, &absent);
+	ns = stage_i64(st, c->covered, &absent);
 	name = stage_get(st, COL_NAME, &n);
 	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (field_is(st, c.host_class, classes[i].name))
+		if (field_is(st, c->host_class, classes[i].name))
 			vs_host_name(d, classes[i].cls, name, n, ns);
 }
 
@@ -301,6 +308,7 @@ rec_dev(struct stage *st)
 static void
 on_metric(struct stage *st, struct vdev *d)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	static const char *const names[PF_N] = {
 		"profiler_computing_ns",
 		"profiler_communication_not_overlapped_ns",
@@ -311,18 +319,18 @@ on_metric(struct stage *st, struct vdev *d)
 	int64_t v;
 	int k, absent;
 
-	if (d == NULL || c.step < 0 || c.value < 0 ||
-	    stage_absent(st, c.step))
+	if (d == NULL || c->step < 0 || c->value < 0 ||
+	    stage_absent(st, c->step))
 		return;
 	for (k = 0; k < PF_N; k++)
 		if (field_is(st, COL_NAME, names[k]))
 			break;
 	if (k == PF_N)
 		return;
-	v = stage_i64(st, c.value, &absent);
+	v = stage_i64(st, c->value, &absent);
 	if (absent || v < 0)
 		return;
-	step = stage_get(st, c.step, &sn);
+	step = stage_get(st, c->step, &sn);
 	vs_profiler(d, step, sn, k, v);
 }
 
@@ -330,6 +338,7 @@ static void
 on_record(struct stage *st, const char *kind, size_t len,
     const struct v_opts *o)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	size_t n, sn = 0, gn = 0;
 	const char *dev = stage_get(st, COL_DEV, &n), *s, *g;
 	struct vdev *d;
@@ -342,8 +351,8 @@ on_record(struct stage *st, const char *kind, size_t len,
 		vs_kernel(d, stage_ts(st), stage_dur(st), kernel_part(st, o->short_kernel), s,
 		    sn);
 	} else if (IS(kind, len, "window")) {
-		s = c.step >= 0 ? stage_get(st, c.step, &sn) : "";
-		g = c.group >= 0 ? stage_get(st, c.group, &gn) : "";
+		s = c->step >= 0 ? stage_get(st, c->step, &sn) : "";
+		g = c->group >= 0 ? stage_get(st, c->group, &gn) : "";
 		vs_window(d, stage_ts(st), stage_dur(st), s, sn, g, gn,
 		    tags_have(st, "cut_start") || tags_have(st, "cut_end"));
 	} else if (IS(kind, len, "bubble"))
@@ -368,18 +377,18 @@ static void
 run(const char *path, const struct v_opts *o, int argc, char *argv[])
 {
 	static struct stage *st;	/* reachable when a diagnostic exits */
+	struct verdict_cols c;
 	const char *kind;
 	size_t len;
 	unsigned long seen;
 
-	st = stage_open(path, argc, argv, added,
-	    sizeof(added) / sizeof(added[0]));
+	st = stage_open(path, argc, argv, columns,
+	    sizeof(columns) / sizeof(columns[0]), &c);
 	/* a second run would add every summary record again */
 	if ((seen = stage_seen(st, "prof-verdict", "second_ratio")) != 0)
 		diag_at_fatal(EXIT_BAD, stage_path(st), seen, "input already "
 		    "annotated by prof-verdict: its records would be "
 		    "repeated");
-	find_cols(st);
 	vs_init(st, o);
 	while (stage_next(st)) {
 		kind = stage_get(st, COL_KIND, &len);

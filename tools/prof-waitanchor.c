@@ -27,11 +27,30 @@
 #include "waitanchor.h"
 #include "xalloc.h"
 
-static const char *const added[] = {
-	"calls", "dur_avg_ns", "wait_avg_ns", "cost_avg_ns", "cost_total_ns",
-	"wait_ratio", "rank_cost", "rank_dur", "tags", "dur_total_ns",
-	"masked_ratio", "value"
+#define COL(m, name, flags)	STAGE_COLUMN(struct wa_cols, m, name, flags)
+/* The columns prof-waitanchor adds, in their order, and reads. */
+static const struct stage_column columns[] = {
+	COL(calls, "calls", STAGE_ADD),
+	COL(dur_avg, "dur_avg_ns", STAGE_ADD),
+	COL(wait_avg, "wait_avg_ns", STAGE_ADD),
+	COL(cost_avg, "cost_avg_ns", STAGE_ADD),
+	COL(cost_total, "cost_total_ns", STAGE_ADD),
+	COL(wait_ratio, "wait_ratio", STAGE_ADD),
+	COL(rank_cost, "rank_cost", STAGE_ADD),
+	COL(rank_dur, "rank_dur", STAGE_ADD),
+	COL(tags, "tags", STAGE_READ | STAGE_ADD),
+	COL(dur_total, "dur_total_ns", STAGE_ADD),
+	COL(masked, "masked_ratio", STAGE_ADD),
+	COL(value, "value", STAGE_ADD),
+	COL(core, "core", STAGE_READ),
+	COL(wait, "wait_ns", STAGE_READ),
+	COL(shapes, "in_shapes", STAGE_READ),
+	COL(step, "step", STAGE_READ),
+	COL(group, "step_group", STAGE_READ),
+	COL(type, "type", STAGE_READ),
+	COL(bubble_id, "bubble_id", STAGE_READ),
 };
+#undef COL
 
 static struct wa_opts opts;
 static struct stage *st;
@@ -41,9 +60,6 @@ static size_t nopen_ai;			/* AI CPU kernels kept back */
 static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
 static struct dueq ai_due;		/* the devices by that end */
 static int bubbles_known;		/* the input went through prof-bubbles */
-/* Input columns used (-1 when absent) and added ones. */
-static int c_core, c_wait, c_shapes, c_step, c_group, c_tags, c_masked;
-static int c_type;
 
 static void
 usage(void)
@@ -96,21 +112,22 @@ cur_dev(void)
 static void
 set_tags(const char *new)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	size_t n;
-	const char *old = stage_get(st, c_tags, &n);
+	const char *old = stage_get(st, cols->tags, &n);
 	char *buf;
 
 	if (new[0] == '\0')
 		return;
 	if (n == 0) {
-		stage_set_str(st, c_tags, new);
+		stage_set_str(st, cols->tags, new);
 		return;
 	}
 	buf = xmalloc(n + strlen(new) + 2);
 	memcpy(buf, old, n);
 	buf[n] = ',';
 	strcpy(buf + n + 1, new);
-	stage_set_str(st, c_tags, buf);
+	stage_set_str(st, cols->tags, buf);
 	free(buf);
 }
 
@@ -118,15 +135,16 @@ set_tags(const char *new)
 static void
 srec_tags(struct srec *r, const char *new)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	size_t n;
-	const char *old = srec_get(r, c_tags, &n);
+	const char *old = srec_get(r, cols->tags, &n);
 	char *buf = xmalloc(n + strlen(new) + 2);
 
 	if (n > 0)
 		snprintf(buf, n + strlen(new) + 2, "%s,%s", old, new);
 	else
 		strcpy(buf, new);
-	srec_set_str(r, c_tags, buf);
+	srec_set_str(r, cols->tags, buf);
 	free(buf);
 }
 
@@ -141,6 +159,7 @@ srec_tags(struct srec *r, const char *new)
 static void
 ai_finish(struct wadev *d, struct aiopen *a)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	struct ival one = { a->s, a->e };
 	int64_t dur = a->e - a->s, ov;
 	const char *cls;
@@ -160,7 +179,7 @@ ai_finish(struct wadev *d, struct aiopen *a)
 	a->op->ai_calls++;
 	a->op->ai_dur += dur;
 	a->op->ai_overlap += ov;
-	srec_set(a->rec, c_masked, buf, num_ratio(buf, ov, dur, 6));
+	srec_set(a->rec, cols->masked, buf, num_ratio(buf, ov, dur, 6));
 	srec_tags(a->rec, cls);
 	if (exposed) {
 		a->op->flags |= OPF_EXPOSED;
@@ -286,8 +305,9 @@ do_comm(void)
 static int64_t
 kernel_wait(int *has)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	int absent = 1;
-	int64_t w = c_wait >= 0 ? stage_i64(st, c_wait, &absent) : 0;
+	int64_t w = cols->wait >= 0 ? stage_i64(st, cols->wait, &absent) : 0;
 
 	*has = !absent;		/* never negative: the stage library checks */
 	return w;
@@ -298,15 +318,16 @@ static void
 kernel_shapes(struct wadev *d, struct opent *op, const char *dev,
     const char *sh, size_t sl)
 {
-	const char *step = stage_get(st, c_step, NULL);
+	const struct wa_cols *cols = stage_columns(st);
+	const char *step = stage_get(st, cols->step, NULL);
 
 	if (sl > 0)
 		d->shapes_seen = 1;
 	if (step[0] == '\0')
 		return;
 	d->steps_seen = 1;
-	if (c_shapes >= 0)
-		wa_vshape(op->nm, dev, stage_get(st, c_group, NULL), step,
+	if (cols->shapes >= 0)
+		wa_vshape(op->nm, dev, stage_get(st, cols->group, NULL), step,
 		    sh, sl);
 }
 
@@ -343,24 +364,25 @@ kernel_count(struct wadev *d, struct opent *op, int64_t dur)
 static void
 do_kernel(void)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	size_t dl, nl, tl, sl;
 	const char *dev = stage_get(st, COL_DEV, &dl);
 	const char *name = stage_get(st, COL_NAME, &nl);
 	const char *track = stage_get(st, COL_TRACK, &tl);
-	const char *sh = stage_get(st, c_shapes, &sl);
+	const char *sh = stage_get(st, cols->shapes, &sl);
 	int64_t ts = stage_ts(st), dur = stage_dur(st), wait;
 	struct wadev *d = cur_dev();
 	struct opent *op;
 	char tags[128] = "";
 	int cls;
 
-	if (opts.by_type && c_type >= 0 && !stage_absent(st, c_type))
-		name = stage_get(st, c_type, &nl);
+	if (opts.by_type && cols->type >= 0 && !stage_absent(st, cols->type))
+		name = stage_get(st, cols->type, &nl);
 	kernel_check(ts);
 	op = wa_op(&ops, dev, opts.all_devs ? 0 : dl, name, nl, sh,
 	    opts.by_shape ? sl : 0);
 	wait = kernel_count(d, op, dur);
-	cls = wa_op_core(op, stage_get(st, c_core, NULL));
+	cls = wa_op_core(op, stage_get(st, cols->core, NULL));
 	if (wait > 0 && 10 * (__int128)wait > 8 * ((__int128)dur + wait))
 		stage_tag_add(tags, sizeof(tags), "WAIT_HEAVY");
 	if (wait > 0 && cls != WA_COMM && wa_polluted(d, track, tl,
@@ -384,13 +406,14 @@ static void
 put_metric(const char *dev, const char *name, int value, const char *why,
     int64_t end)
 {
+	const struct wa_cols *cols = stage_columns(st);
 	struct srec *r = stage_new(st, "metric", end);
 
 	srec_set_str(r, COL_DEV, dev);
 	srec_set_str(r, COL_NAME, name);
-	srec_set_str(r, stage_col(st, "value"), value ? "1" : "0");
+	srec_set_str(r, cols->value, value ? "1" : "0");
 	if (why != NULL)
-		srec_set_str(r, c_tags, why);
+		srec_set_str(r, cols->tags, why);
 	stage_put(st, r);
 }
 
@@ -451,21 +474,14 @@ free_devs(void)
 static void
 run(const char *path, int argc, char *argv[])
 {
+	struct wa_cols c;
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct wadev));
 	wa_map_init(&ops);
-	st = stage_open(path, argc, argv, added, sizeof(added) /
-	    sizeof(added[0]));
-	c_core = stage_col(st, "core");
-	c_wait = stage_col(st, "wait_ns");
-	c_shapes = stage_col(st, "in_shapes");
-	c_step = stage_col(st, "step");
-	c_group = stage_col(st, "step_group");
-	c_tags = stage_col(st, "tags");
-	c_masked = stage_col(st, "masked_ratio");
-	c_type = stage_col(st, "type");
-	bubbles_known = stage_col(st, "bubble_id") >= 0;
+	st = stage_open(path, argc, argv, columns, sizeof(columns) /
+	    sizeof(columns[0]), &c);
+	bubbles_known = c.bubble_id >= 0;
 	while (stage_next(st)) {
 		if (nopen_ai > 0 && stage_ts(st) > ai_min_end)
 			ai_close(stage_ts(st), 0);

@@ -24,8 +24,6 @@
 #include "xalloc.h"
 
 static struct stage *st;
-static int c_type, c_core, c_step, c_cat, c_ext, c_corr;
-static int c_ish, c_idt, c_osh, c_odt, c_flops, c_bytes;
 
 #define LINK_CAP	65536
 
@@ -61,32 +59,34 @@ rf_col_i64(int col, int *absent)
 static int64_t
 ext_id(int *absent)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t n, i;
 	const char *s;
 
 	*absent = 1;
-	if (c_ext < 0 || stage_absent(st, c_ext))
+	if (cols->ext < 0 || stage_absent(st, cols->ext))
 		return 0;
-	s = stage_get(st, c_ext, &n);
+	s = stage_get(st, cols->ext, &n);
 	for (i = s[0] == '-'; i < n; i++)
 		if (s[i] < '0' || s[i] > '9')
 			return 0;
-	return stage_i64(st, c_ext, absent);
+	return stage_i64(st, cols->ext, absent);
 }
 
 /* The shapes of the current record; 0 when it has none. */
 static int
 record_shapes(struct rf_shapes *s)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t sl, dl;
-	const char *sh = stage_get(st, c_ish, &sl);
-	const char *dt = stage_get(st, c_idt, &dl);
+	const char *sh = stage_get(st, cols->ish, &sl);
+	const char *dt = stage_get(st, cols->idt, &dl);
 
 	s->nin = s->nout = 0;
 	if (sl > 0)
 		s->nin = rf_parse_shapes(sh, sl, dt, dl, s->in);
-	sh = stage_get(st, c_osh, &sl);
-	dt = stage_get(st, c_odt, &dl);
+	sh = stage_get(st, cols->osh, &sl);
+	dt = stage_get(st, cols->odt, &dl);
 	if (sl > 0)
 		s->nout = rf_parse_shapes(sh, sl, dt, dl, s->out);
 	if (s->nin < 0 || s->nout < 0) {
@@ -100,8 +100,9 @@ record_shapes(struct rf_shapes *s)
 static int
 record_kind(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t n;
-	const char *s = stage_get(st, c_type, &n);
+	const char *s = stage_get(st, cols->type, &n);
 	int k = n > 0 ? rf_op_kind(s, n) : OPK_NONE;
 
 	if (k == OPK_NONE) {
@@ -196,7 +197,6 @@ struct memo {
 };
 static struct memo *memo;
 static size_t nmemo;
-static int memo_col[MK_N];	/* the columns of the key */
 
 static void
 memo_clear(void)
@@ -217,13 +217,19 @@ memo_clear(void)
 static struct opfacts *
 record_facts(struct opfacts *scratch)
 {
+	const struct rf_cols *cols = stage_columns(st);
+	const int col[MK_N] = {	/* the columns of the key */
+		[MK_NAME] = COL_NAME, [MK_TYPE] = cols->type,
+		[MK_ISH] = cols->ish, [MK_IDT] = cols->idt,
+		[MK_OSH] = cols->osh, [MK_ODT] = cols->odt
+	};
 	const char *v[MK_N];
 	size_t len[MK_N], total = 0, i, j, off;
 	uint64_t h;
 	struct memo *m;
 
 	for (j = 0; j < MK_N; j++) {
-		v[j] = stage_get(st, memo_col[j], &len[j]);
+		v[j] = stage_get(st, col[j], &len[j]);
 		total += len[j];
 	}
 	if (total > MEMO_KEYMAX) {
@@ -273,8 +279,10 @@ record_facts(struct opfacts *scratch)
 struct opfacts *
 rf_record_work(struct opfacts *scratch, struct rf_est *e, unsigned *flags)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	int fa, ba;
-	int64_t fl = rf_col_i64(c_flops, &fa), b = rf_col_i64(c_bytes, &ba);
+	int64_t fl = rf_col_i64(cols->flops, &fa);
+	int64_t b = rf_col_i64(cols->bytes, &ba);
 	struct opfacts *f = record_facts(scratch);
 
 	*e = f->e;
@@ -411,12 +419,13 @@ do_launch(int64_t corr, int64_t ext, int has_ext)
 void
 rf_do_host(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	int ea, ca;
-	int64_t ext = ext_id(&ea), corr = rf_col_i64(c_corr, &ca);
+	int64_t ext = ext_id(&ea), corr = rf_col_i64(cols->corr, &ca);
 	size_t n;
 	const char *name = stage_get(st, COL_NAME, &n);
 
-	if (!ca && strcmp(stage_get(st, c_cat, NULL), "cpu_op") != 0)
+	if (!ca && strcmp(stage_get(st, cols->cat, NULL), "cpu_op") != 0)
 		do_launch(corr, ext, !ea);
 	else if (!ea)
 		do_hostop(ext);
@@ -426,7 +435,7 @@ rf_do_host(void)
 	 */
 	if (stage_dur(st) > 0 && strstr(name, "Synchronize") != NULL)
 		rf_sum_sync(stage_get(st, COL_DEV, NULL), stage_get(st,
-		    c_step, NULL), stage_dur(st));
+		    cols->step, NULL), stage_dur(st));
 }
 
 /*
@@ -453,8 +462,9 @@ aux_kernel(const char *name)
 struct hostop *
 rf_kernel_hostop(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	int ea, ca;
-	int64_t ext = ext_id(&ea), corr = rf_col_i64(c_corr, &ca);
+	int64_t ext = ext_id(&ea), corr = rf_col_i64(cols->corr, &ca);
 	struct launch *l;
 	struct hostop *h;
 
@@ -475,8 +485,9 @@ rf_kernel_hostop(void)
 int
 rf_is_comm_kernel(const struct opfacts *f)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	size_t n;
-	const char *core = stage_get(st, c_core, &n);
+	const char *core = stage_get(st, cols->core, &n);
 
 return kclass_comm_core(core, n) || f->comm;
 }
@@ -485,24 +496,6 @@ void
 rf_ops_open(struct stage *s)
 {
 	st = s;
-	c_type = stage_col(st, "type");
-	c_core = stage_col(st, "core");
-	c_step = stage_col(st, "step");
-	c_cat = stage_col(st, "cat");
-	c_ext = stage_col(st, "ext");
-	c_corr = stage_col(st, "corr");
-	c_ish = stage_col(st, "in_shapes");
-	c_idt = stage_col(st, "in_dtypes");
-	c_osh = stage_col(st, "out_shapes");
-	c_odt = stage_col(st, "out_dtypes");
-	c_flops = stage_col(st, "flops");
-	c_bytes = stage_col(st, "bytes");
-	memo_col[MK_NAME] = COL_NAME;
-	memo_col[MK_TYPE] = c_type;
-	memo_col[MK_ISH] = c_ish;
-	memo_col[MK_IDT] = c_idt;
-	memo_col[MK_OSH] = c_osh;
-	memo_col[MK_ODT] = c_odt;
 }
 
 void

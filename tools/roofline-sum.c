@@ -302,9 +302,6 @@ static struct stage *st;
 static const struct rf_opts *opt;
 static const struct rf_peaks *pk;
 static int64_t at;
-static int c_scope, c_calls, c_durt, c_cov, c_flops, c_bytes, c_ai, c_bound;
-static int c_mfu, c_bw, c_roof, c_short, c_ridge, c_dtype, c_tags, c_step;
-static int c_value, c_evid, c_busy, c_pipe, c_chip, c_pratio;
 
 /* A ratio of sums that cannot be negative: a negative one stays empty. */
 static void
@@ -352,6 +349,7 @@ ps_ns(__int128 ps)
 static void
 put_roof(struct srec *r, const struct rf_acc *a)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	char tags[128] = "", what[160];
 	__int128 roof_ns;
 
@@ -361,13 +359,13 @@ put_roof(struct srec *r, const struct rf_acc *a)
 		snprintf(what, sizeof(what), "%s '%.*s'", a->is_step == 0 ?
 		    "op" : "step", (int)(a->keylen > 120 ? 120 : a->keylen),
 		    a->key);
-	srec_set_i64(r, c_calls, (int64_t)a->calls);
-	set_i128(r, c_durt, "dur_total_ns", a->dev, what, a->dur);
-	set_ratio(r, c_cov, a->roof_dur, a->dur);
+	srec_set_i64(r, cols->calls, (int64_t)a->calls);
+	set_i128(r, cols->durt, "dur_total_ns", a->dev, what, a->dur);
+	set_ratio(r, cols->cov, a->roof_dur, a->dur);
 	if (a->dt >= 0)
-		srec_set_str(r, c_dtype, rf_dtype_name(a->dt));
+		srec_set_str(r, cols->dtype, rf_dtype_name(a->dt));
 	else if (a->dt == -2)
-		srec_set_str(r, c_dtype, "mixed");
+		srec_set_str(r, cols->dtype, "mixed");
 	if (a->est > 0)
 		stage_tag_add(tags, sizeof(tags), "estimated");
 	if (a->roof_dur == 0 || a->roof_dur < 0) {
@@ -379,30 +377,30 @@ put_roof(struct srec *r, const struct rf_acc *a)
 			for (i = B_MEMORY; i < B_NBOUND; i++)
 				if (a->by_bound[i] > a->by_bound[b])
 					b = i;
-			srec_set_str(r, c_bound, rf_bound_name(b));
+			srec_set_str(r, cols->bound, rf_bound_name(b));
 			stage_tag_add(tags, sizeof(tags), "bound_by_pmu");
 		}
-		srec_set_str(r, c_tags, tags);
+		srec_set_str(r, cols->tags, tags);
 		return;
 	}
-	set_i128(r, c_flops, "flops", a->dev, what, a->flops);
-	set_i128(r, c_bytes, "bytes", a->dev, what, a->bytes);
-	set_ratio(r, c_ai, a->flops, a->bytes);
+	set_i128(r, cols->flops, "flops", a->dev, what, a->flops);
+	set_i128(r, cols->bytes, "bytes", a->dev, what, a->bytes);
+	set_ratio(r, cols->ai, a->flops, a->bytes);
 	roof_ns = ps_ns(a->roof_ps);
-	set_i128(r, c_roof, "roofline_ns", a->dev, what, roof_ns);
-	set_i128(r, c_short, "shortfall_ns", a->dev, what, a->roof_dur -
+	set_i128(r, cols->roof, "roofline_ns", a->dev, what, roof_ns);
+	set_i128(r, cols->shortfall, "shortfall_ns", a->dev, what, a->roof_dur -
 	    roof_ns);
-	set_ratio(r, c_mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
-	set_ratio(r, c_bw, a->byte_ps, (__int128)a->roof_dur * 1000);
+	set_ratio(r, cols->mfu, a->flop_ps, (__int128)a->roof_dur * 1000);
+	set_ratio(r, cols->bw, a->byte_ps, (__int128)a->roof_dur * 1000);
 	if (a->dt >= 0 && a->dt < DT_NPEAK && pk->bw > 0 &&
 	    pk->flops[a->dt] > 0)
-		set_ratio(r, c_ridge, pk->flops[a->dt], pk->bw);
+		set_ratio(r, cols->ridge, pk->flops[a->dt], pk->bw);
 	if (a->roof_ps * 100 < (__int128)opt->latency_pct * a->roof_dur * 1000)
-		srec_set_str(r, c_bound, "latency");
+		srec_set_str(r, cols->bound, "latency");
 	else
-		srec_set_str(r, c_bound, a->flop_ps >= a->byte_ps ? "compute" :
-		    "memory");
-	srec_set_str(r, c_tags, tags);
+		srec_set_str(r, cols->bound, a->flop_ps >= a->byte_ps ?
+		    "compute" : "memory");
+	srec_set_str(r, cols->tags, tags);
 }
 
 static int
@@ -440,6 +438,7 @@ sorted(struct map *m)
 static void
 write_groups(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	struct rf_acc **v = sorted(&groups);
 	struct srec *r;
 	size_t i;
@@ -448,7 +447,7 @@ write_groups(void)
 		r = stage_new(st, "roof", at);
 		srec_set(r, COL_DEV, v[i]->dev, v[i]->devlen);
 		srec_set(r, COL_NAME, v[i]->key, v[i]->keylen);
-		srec_set_str(r, c_scope, "op");
+		srec_set_str(r, cols->scope, "op");
 		put_roof(r, v[i]);
 		stage_put(st, r);
 	}
@@ -465,6 +464,7 @@ write_groups(void)
 static void
 write_bottleneck(const struct rf_acc *a)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	enum { K_COMPUTE, K_MEMORY, K_COMM, K_LAUNCH, K_SYNC, K_UNKNOWN, K_N };
 	static const char *const cls[K_N] = {
 		"compute", "memory", "communication", "launch", "sync",
@@ -509,25 +509,26 @@ write_bottleneck(const struct rf_acc *a)
 	r = stage_new(st, "bottleneck", at);
 	srec_set(r, COL_DEV, a->dev, a->devlen);
 	srec_set_str(r, COL_NAME, cls[w]);
-	srec_set_str(r, c_scope, a->is_step == 1 ? "step" : "run");
+	srec_set_str(r, cols->scope, a->is_step == 1 ? "step" : "run");
 	if (a->is_step == 1)
-		srec_set(r, c_step, a->key, a->keylen);
-	srec_set_str(r, c_evid, ev);
-	srec_set_i64(r, c_durt, span);
-	set_ratio(r, c_value, v[w], span);
+		srec_set(r, cols->step, a->key, a->keylen);
+	srec_set_str(r, cols->evid, ev);
+	srec_set_i64(r, cols->durt, span);
+	set_ratio(r, cols->value, v[w], span);
 	if (!a->has_win && a->is_step == 1)
 		stage_tag_add(tags, sizeof(tags), "span_from_kernels");
 	if (a->has_bubble)
 		stage_tag_add(tags, sizeof(tags), "idle_from_bubbles");
 	if (w == K_UNKNOWN && pk->name[0] == '\0')
 		stage_tag_add(tags, sizeof(tags), "no_peaks");
-	srec_set_str(r, c_tags, tags);
+	srec_set_str(r, cols->tags, tags);
 	stage_put(st, r);
 }
 
 static void
 write_steps(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	struct rf_acc **v = sorted(&steps);
 	struct srec *r;
 	size_t i;
@@ -539,9 +540,10 @@ write_steps(void)
 		r = stage_new(st, "roof", at);
 		srec_set(r, COL_DEV, v[i]->dev, v[i]->devlen);
 		srec_set_str(r, COL_NAME, v[i]->is_step == 1 ? "step" : "run");
-		srec_set_str(r, c_scope, v[i]->is_step == 1 ? "step" : "run");
+		srec_set_str(r, cols->scope, v[i]->is_step == 1 ? "step" :
+		    "run");
 		if (v[i]->is_step == 1)
-			srec_set(r, c_step, v[i]->key, v[i]->keylen);
+			srec_set(r, cols->step, v[i]->key, v[i]->keylen);
 		put_roof(r, v[i]);
 		stage_put(st, r);
 		if (v[i]->kernels > 0 || v[i]->has_win)
@@ -559,6 +561,7 @@ write_steps(void)
 static void
 write_cores(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	struct srec *r;
 	size_t i;
 	int p, b;
@@ -579,11 +582,11 @@ write_cores(void)
 			srec_set_str(r, COL_DEV, c->dev);
 			srec_set_str(r, COL_TRACK, rf_pipe_name(p));
 			srec_set_str(r, COL_NAME, c->name);
-			srec_set_str(r, c_scope, "pipe");
-			srec_set_i64(r, c_calls, (int64_t)c->instr[p]);
-			set_i128(r, c_busy, "busy_ns", c->dev, what,
+			srec_set_str(r, cols->scope, "pipe");
+			srec_set_i64(r, cols->calls, (int64_t)c->instr[p]);
+			set_i128(r, cols->busy, "busy_ns", c->dev, what,
 			    c->busy[p]);
-			set_ratio(r, c_value, c->busy[p], span);
+			set_ratio(r, cols->value, c->busy[p], span);
 			stage_put(st, r);
 			if (b == P_NONE || c->busy[p] > c->busy[b])
 				b = p;
@@ -603,14 +606,14 @@ write_cores(void)
 		r = stage_new(st, "roof", at);
 		srec_set_str(r, COL_DEV, c->dev);
 		srec_set_str(r, COL_NAME, c->name);
-		srec_set_str(r, c_scope, "core");
-		set_i128(r, c_busy, "busy_ns", c->dev, what, total);
-		srec_set_i64(r, c_durt, span);
+		srec_set_str(r, cols->scope, "core");
+		set_i128(r, cols->busy, "busy_ns", c->dev, what, total);
+		srec_set_i64(r, cols->durt, span);
 		if (b != P_NONE) {
-			srec_set_str(r, c_pipe, rf_pipe_name(b));
-			srec_set_str(r, c_bound,
+			srec_set_str(r, cols->pipe, rf_pipe_name(b));
+			srec_set_str(r, cols->bound,
 			    rf_bound_name(rf_pipe_bound(b)));
-			set_ratio(r, c_pratio, c->busy[b], span);
+			set_ratio(r, cols->pratio, c->busy[b], span);
 		}
 		{
 			char ev[96];
@@ -618,9 +621,9 @@ write_cores(void)
 			snprintf(ev, sizeof(ev), "sync_instr=%llu,sync_ns=%s",
 			    (unsigned long long)c->nsync,
 			    i128_text(t, c->sync_ns));
-			srec_set_str(r, c_evid, ev);
+			srec_set_str(r, cols->evid, ev);
 		}
-		srec_set_str(r, c_tags, tags);
+		srec_set_str(r, cols->tags, tags);
 		stage_put(st, r);
 		free(c->dev);
 		free(c->name);
@@ -632,20 +635,21 @@ write_cores(void)
 static void
 write_peaks(void)
 {
+	const struct rf_cols *cols = stage_columns(st);
 	struct srec *r;
 	int d;
 
 	if (pk->name[0] == '\0' && pk->bw == 0) {
 		r = stage_new(st, "metric", at);
 		srec_set_str(r, COL_NAME, "peaks_known");
-		srec_set_str(r, c_value, "0");
+		srec_set_str(r, cols->value, "0");
 		if (pk->device[0] != '\0') {
 			char ev[80];
 
 			snprintf(ev, sizeof(ev), "device=%s", pk->device);
-			srec_set_str(r, c_evid, ev);
+			srec_set_str(r, cols->evid, ev);
 		}
-		srec_set_str(r, c_tags, pk->tag[0] != '\0' ? pk->tag :
+		srec_set_str(r, cols->tags, pk->tag[0] != '\0' ? pk->tag :
 		    "no_chip");
 		stage_put(st, r);
 		return;
@@ -655,18 +659,18 @@ write_peaks(void)
 			continue;
 		r = stage_new(st, "metric", at);
 		srec_set_str(r, COL_NAME, "peak_flops_per_s");
-		srec_set_str(r, c_chip, pk->name);
-		srec_set_str(r, c_dtype, rf_dtype_name(d));
-		srec_set_i64(r, c_value, pk->flops[d]);
-		srec_set_str(r, c_tags, pk->tag);
+		srec_set_str(r, cols->chip, pk->name);
+		srec_set_str(r, cols->dtype, rf_dtype_name(d));
+		srec_set_i64(r, cols->value, pk->flops[d]);
+		srec_set_str(r, cols->tags, pk->tag);
 		stage_put(st, r);
 	}
 	r = stage_new(st, "metric", at);
 	srec_set_str(r, COL_NAME, "peak_hbm_bytes_per_s");
-	srec_set_str(r, c_chip, pk->name);
+	srec_set_str(r, cols->chip, pk->name);
 	if (pk->bw > 0)
-		srec_set_i64(r, c_value, pk->bw);
-	srec_set_str(r, c_tags, pk->tag);
+		srec_set_i64(r, cols->value, pk->bw);
+	srec_set_str(r, cols->tags, pk->tag);
 	stage_put(st, r);
 }
 
@@ -708,28 +712,6 @@ rf_sum_write(struct stage *s, const struct rf_opts *o,
 	opt = o;
 	pk = p;
 	at = end;
-	c_scope = stage_col(st, "scope");
-	c_calls = stage_col(st, "calls");
-	c_durt = stage_col(st, "dur_total_ns");
-	c_cov = stage_col(st, "cov_ratio");
-	c_flops = stage_col(st, "flops");
-	c_bytes = stage_col(st, "bytes");
-	c_ai = stage_col(st, "ai");
-	c_bound = stage_col(st, "bound");
-	c_mfu = stage_col(st, "mfu_ratio");
-	c_bw = stage_col(st, "bw_ratio");
-	c_roof = stage_col(st, "roofline_ns");
-	c_short = stage_col(st, "shortfall_ns");
-	c_ridge = stage_col(st, "ridge");
-	c_dtype = stage_col(st, "dtype");
-	c_tags = stage_col(st, "tags");
-	c_step = stage_col(st, "step");
-	c_value = stage_col(st, "value");
-	c_evid = stage_col(st, "evidence");
-	c_busy = stage_col(st, "busy_ns");
-	c_pipe = stage_col(st, "pipe_bound");
-	c_pratio = stage_col(st, "pipe_ratio");
-	c_chip = stage_col(st, "chip");
 	write_peaks();
 	write_groups();
 	write_steps();

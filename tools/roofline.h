@@ -20,6 +20,20 @@
 struct stage;
 struct rf_acc;		/* sums of a group, step or run */
 
+/*
+ * The columns prof-roofline reads and adds, bound by stage_open() from
+ * the table in prof-roofline.c (-1: the input lacks one read); every
+ * file reaches them by stage_columns().
+ */
+struct rf_cols {
+	/* added, in their order */
+	int	flops, bytes, dtype, ai, bound, bsrc, pipe, pratio, mfu, bw;
+	int	roof, shortfall, ridge, srcop, scope, calls, durt, cov, busy;
+	int	chip, evid, value, step, tags;
+	/* read */
+	int	type, core, pmu, labels, cat, ext, corr, ish, idt, osh, odt;
+};
+
 /* A word of a lookup table and the value it stands for. */
 struct rf_word {
 	const char	*s;
@@ -256,7 +270,7 @@ struct opfacts {
 
 struct stage;
 
-/* Find the columns the op code reads in ST's stream. */
+/* The stage whose records the op code reads. */
 void		 rf_ops_open(struct stage *);
 void		 rf_ops_close(void);
 /* An integer column of the current record, 0 and *ABSENT when empty. */

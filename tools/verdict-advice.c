@@ -260,24 +260,25 @@ static void
 put(struct stage *st, const struct vdev *d, const struct item *it,
     size_t order)
 {
+	const struct verdict_cols *c = stage_columns(st);
 	struct srec *r = stage_new(st, "advice", stage_end_ts(st) ==
 	    STAGE_NO_TS ? 0 : stage_end_ts(st));
 	char buf[NUM_BUFSIZE], prio[4];
 
 	srec_set(r, COL_DEV, d->id, d->idlen);
 	srec_set_str(r, COL_NAME, it->name);
-	srec_set_i64(r, stage_col(st, "order"), (int64_t)order);
+	srec_set_i64(r, c->order, (int64_t)order);
 	snprintf(prio, sizeof(prio), "P%d", it->prio);
-	srec_set_str(r, stage_col(st, "prio"), prio);
-	srec_set_str(r, stage_col(st, "scope"), it->scope);
-	srec_set_str(r, stage_col(st, "target_id"), it->target);
-	srec_set_i64(r, stage_col(st, "stake_ns"), it->stake);
+	srec_set_str(r, c->prio, prio);
+	srec_set_str(r, c->scope, it->scope);
+	srec_set_str(r, c->target, it->target);
+	srec_set_i64(r, c->stake, it->stake);
 	if (it->share_den > 0)
-		srec_set(r, stage_col(st, "share_ratio"), buf,
+		srec_set(r, c->share, buf,
 		    num_ratio_i128(buf, it->share_num, it->share_den, 6));
-	srec_set_str(r, stage_col(st, "evidence"), it->evidence);
-	srec_set_str(r, stage_col(st, "text"), it->text);
-	srec_set_str(r, stage_col(st, "followup"), it->followup ? "1" : "0");
+	srec_set_str(r, c->evid, it->evidence);
+	srec_set_str(r, c->text, it->text);
+	srec_set_str(r, c->followup, it->followup ? "1" : "0");
 	stage_put(st, r);
 }
 

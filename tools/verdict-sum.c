@@ -30,9 +30,6 @@ const char *const vc_name[VC_N] = {
 static struct stage *st;
 static const struct v_opts *opt;
 static int64_t at;
-static int c_step, c_group, c_scope, c_steps, c_budget, c_per_step;
-static int c_share, c_window, c_stake, c_conf, c_second, c_second_r;
-static int c_mfu, c_mfu_cov, c_chip, c_pipe, c_evid, c_tags;
 
 /* NS as milliseconds with three decimals, rounded to the microsecond. */
 char *
@@ -78,14 +75,14 @@ vsum_per_step(__int128 ns, int64_t steps)
 }
 
 void
-vsum_total(struct srec *r, const char *name, __int128 v)
+vsum_total(struct srec *r, int col, const char *name, __int128 v)
 {
 	char buf[NUM_BUFSIZE];
 	size_t len;
 	const char *dev = srec_get(r, COL_DEV, &len);
 
 	if (v >= INT64_MIN && v <= INT64_MAX) {
-		srec_set_i64(r, stage_col(st, name), (int64_t)v);
+		srec_set_i64(r, col, (int64_t)v);
 		return;
 	}
 	num_ratio_i128(buf, v, 1, 0);
@@ -304,21 +301,22 @@ static void
 write_budget(const struct vdev *d, const char *scope, const char *step,
     const char *group, const __int128 *part, __int128 window, int64_t steps)
 {
+	const struct verdict_cols *cols = stage_columns(st);
 	struct srec *r;
 	int k;
 
 	for (k = 0; k < VP_N; k++) {
 		r = rec("budget", d, vp_name[k]);
-		srec_set_str(r, c_scope, scope);
+		srec_set_str(r, cols->scope, scope);
 		if (step != NULL)
-			srec_set_str(r, c_step, step);
+			srec_set_str(r, cols->step, step);
 		if (group != NULL)
-			srec_set_str(r, c_group, group);
-		srec_set_i64(r, c_steps, steps);
-		vsum_total(r, "budget_ns", part[k]);
-		srec_set_i64(r, c_per_step, vsum_per_step(part[k], steps));
-		srec_set_ratio(r, c_share, part[k], window);
-		vsum_total(r, "window_ns", window);
+			srec_set_str(r, cols->group, group);
+		srec_set_i64(r, cols->steps, steps);
+		vsum_total(r, cols->budget, "budget_ns", part[k]);
+		srec_set_i64(r, cols->per_step, vsum_per_step(part[k], steps));
+		srec_set_ratio(r, cols->share, part[k], window);
+		vsum_total(r, cols->window, "window_ns", window);
 		stage_put(st, r);
 	}
 }
@@ -339,20 +337,21 @@ static void
 write_verdict(const struct vdev *d, const char *scope, const char *group,
     const struct vverdict *v)
 {
+	const struct verdict_cols *cols = stage_columns(st);
 	struct srec *r;
 	char ev[2048];
 
 	if (v->cls == VV_NO_DATA || v->cls == VV_IN_CORE) {
 		r = rec("verdict", d, v->cls == VV_NO_DATA ? "no_device_data" :
 		    "in_core");
-		srec_set_str(r, c_scope, scope);
-		srec_set_str(r, c_conf, v->confidence);
-		srec_set_str(r, c_tags, v->tags);
+		srec_set_str(r, cols->scope, scope);
+		srec_set_str(r, cols->conf, v->confidence);
+		srec_set_str(r, cols->tags, v->tags);
 		if (v->cls == VV_IN_CORE) {
-			srec_set_str(r, c_pipe, d->pipe ? d->pipe : "");
-			srec_set_str(r, c_share, d->pipe_ratio ?
+			srec_set_str(r, cols->pipe, d->pipe ? d->pipe : "");
+			srec_set_str(r, cols->share, d->pipe_ratio ?
 			    d->pipe_ratio : "");
-			srec_set_str(r, c_window, d->core_span ?
+			srec_set_str(r, cols->window, d->core_span ?
 			    d->core_span : "");
 			snprintf(ev, sizeof(ev), "op simulator: core busy %s "
 			    "ns of %s ns; bounding pipe %s at %s of the span",
@@ -365,32 +364,34 @@ write_verdict(const struct vdev *d, const char *scope, const char *group,
 			snprintf(ev, sizeof(ev), "no device kernels on this "
 			    "rank: %llu host records and no device timeline",
 			    (unsigned long long)d->nhost);
-		srec_set_str(r, c_evid, ev);
+		srec_set_str(r, cols->evid, ev);
 		stage_put(st, r);
 		return;
 	}
 	r = rec("verdict", d, vc_name[v->cls]);
-	srec_set_str(r, c_scope, scope);
+	srec_set_str(r, cols->scope, scope);
 	if (group != NULL)
-		srec_set_str(r, c_group, group);
-	srec_set_i64(r, c_steps, v->steps);
-	srec_set_ratio(r, c_share, v->cls_ns[v->cls], v->window);
-	srec_set_i64(r, c_stake, vsum_per_step(v->cls_ns[v->cls], v->steps));
-	srec_set_i64(r, c_window, vsum_per_step(v->window, v->steps));
-	srec_set_str(r, c_conf, v->confidence);
+		srec_set_str(r, cols->group, group);
+	srec_set_i64(r, cols->steps, v->steps);
+	srec_set_ratio(r, cols->share, v->cls_ns[v->cls], v->window);
+	srec_set_i64(r, cols->stake, vsum_per_step(v->cls_ns[v->cls],
+	    v->steps));
+	srec_set_i64(r, cols->window, vsum_per_step(v->window, v->steps));
+	srec_set_str(r, cols->conf, v->confidence);
 	if (v->second >= 0) {
-		srec_set_str(r, c_second, vc_name[v->second]);
-		srec_set_ratio(r, c_second_r, v->cls_ns[v->second], v->window);
+		srec_set_str(r, cols->second, vc_name[v->second]);
+		srec_set_ratio(r, cols->second_r, v->cls_ns[v->second],
+		    v->window);
 	}
 	if (d->mfu != NULL && d->mfu[0] != '\0') {
-		srec_set_str(r, c_mfu, d->mfu);
-		srec_set_str(r, c_mfu_cov, d->mfu_cov);
+		srec_set_str(r, cols->mfu, d->mfu);
+		srec_set_str(r, cols->mfu_cov, d->mfu_cov);
 	}
 	if (d->chip != NULL)
-		srec_set_str(r, c_chip, d->chip);
+		srec_set_str(r, cols->chip, d->chip);
 	evidence(ev, sizeof(ev), d, v);
-	srec_set_str(r, c_evid, ev);
-	srec_set_str(r, c_tags, v->tags);
+	srec_set_str(r, cols->evid, ev);
+	srec_set_str(r, cols->tags, v->tags);
 	stage_put(st, r);
 }
 
@@ -430,29 +431,6 @@ consensus(struct vverdict *v, size_t n)
 		}
 }
 
-static void
-find_cols(void)
-{
-	c_step = stage_col(st, "step");
-	c_group = stage_col(st, "step_group");
-	c_scope = stage_col(st, "scope");
-	c_steps = stage_col(st, "steps");
-	c_budget = stage_col(st, "budget_ns");
-	c_per_step = stage_col(st, "per_step_ns");
-	c_share = stage_col(st, "share_ratio");
-	c_window = stage_col(st, "window_ns");
-	c_stake = stage_col(st, "stake_ns");
-	c_conf = stage_col(st, "confidence");
-	c_second = stage_col(st, "second");
-	c_second_r = stage_col(st, "second_ratio");
-	c_mfu = stage_col(st, "mfu_ratio");
-	c_mfu_cov = stage_col(st, "mfu_cov_ratio");
-	c_chip = stage_col(st, "chip");
-	c_pipe = stage_col(st, "pipe");
-	c_evid = stage_col(st, "evidence");
-	c_tags = stage_col(st, "tags");
-}
-
 /* The verdict of a device without kernels. */
 static void
 no_kernels(const struct vdev *d, struct vverdict *v)
@@ -490,7 +468,6 @@ vsum_write(struct stage *s, const struct v_opts *o)
 	at = stage_end_ts(st);
 	if (at == STAGE_NO_TS)
 		at = 0;
-	find_cols();
 	for (i = 0; i < n; i++) {
 		d = vs_devn(i);
 		if (d->nkernels == 0) {

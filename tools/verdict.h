@@ -119,6 +119,21 @@ struct vdev {
 	int		 profiler_split;	/* the budget is the profiler's */
 };
 
+/*
+ * The columns prof-verdict reads and adds, bound by stage_open() from
+ * the table in prof-verdict.c (-1: the input lacks one read); every
+ * part reaches them by stage_columns().
+ */
+struct verdict_cols {
+	/* added, in their order */
+	int	step, group, scope, steps, budget, per_step, share, window;
+	int	stake, conf, second, second_r, mfu, mfu_cov, chip, pipe;
+	int	evid, tags, order, prio, target, text, followup;
+	/* read */
+	int	core, bound, cov, pipe_bound, pipe_ratio, busy, durt;
+	int	host_class, covered, cost_total, value, idle[IB_N];
+};
+
 /* verdict-sweep.c */
 void		 vs_init(struct stage *, const struct v_opts *);
 struct vdev	*vs_dev(const char *, size_t);
@@ -170,7 +185,7 @@ int64_t		 vsum_per_step(__int128, int64_t);
  * is an int64; else left empty, with a diagnostic, and the stage exits
  * 1 at its end.
  */
-void		 vsum_total(struct srec *, const char *, __int128);
+void		 vsum_total(struct srec *, int, const char *, __int128);
 /* The top N names of class CLS of D, as "name (x ms/step), ..." */
 void		 vsum_names(char *, size_t, const struct vdev *, int, int,
 		    int64_t);

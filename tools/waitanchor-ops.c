@@ -385,12 +385,12 @@ main_core(const struct opent *op)
  */
 static void
 set_total(struct stage *st, struct srec *r, const struct opent *op,
-    const char *name, __int128 v)
+    int col, const char *name, __int128 v)
 {
 	char buf[NUM_BUFSIZE];
 
 	if (v >= INT64_MIN && v <= INT64_MAX) {
-		srec_set_i64(r, stage_col(st, name), (int64_t)v);
+		srec_set_i64(r, col, (int64_t)v);
 		return;
 	}
 	num_ratio_i128(buf, v, 1, 0);
@@ -403,40 +403,38 @@ static void
 write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
     int64_t end)
 {
+	const struct wa_cols *c = stage_columns(st);
 	struct srec *r = stage_new(st, "op", end);
 	__int128 cost = op->dur_sum + op->wait_sum;
 	char tags[512];
 
 	srec_set_str(r, COL_DEV, op->dev);
 	srec_set_str(r, COL_NAME, op->name);
-	if (stage_col(st, "core") >= 0 && op->core[0] != NULL)
-		srec_set_str(r, stage_col(st, "core"), main_core(op));
-	if (o->by_type && stage_col(st, "type") >= 0)
-		srec_set_str(r, stage_col(st, "type"), op->name);
-	if (o->by_shape && stage_col(st, "in_shapes") >= 0)
-		srec_set_str(r, stage_col(st, "in_shapes"), op->shapes);
-	srec_set_i64(r, stage_col(st, "calls"), (int64_t)op->calls);
-	set_total(st, r, op, "dur_total_ns", op->dur_sum);
-	srec_set_ratio(r, stage_col(st, "dur_avg_ns"), op->dur_sum, op->calls);
+	if (c->core >= 0 && op->core[0] != NULL)
+		srec_set_str(r, c->core, main_core(op));
+	if (o->by_type && c->type >= 0)
+		srec_set_str(r, c->type, op->name);
+	if (o->by_shape && c->shapes >= 0)
+		srec_set_str(r, c->shapes, op->shapes);
+	srec_set_i64(r, c->calls, (int64_t)op->calls);
+	set_total(st, r, op, c->dur_total, "dur_total_ns", op->dur_sum);
+	srec_set_ratio(r, c->dur_avg, op->dur_sum, op->calls);
 	if (op->wait_calls > 0) {
-		srec_set_ratio(r, stage_col(st, "wait_avg_ns"), op->wait_sum,
-		    op->calls);
+		srec_set_ratio(r, c->wait_avg, op->wait_sum, op->calls);
 		if (cost > 0)
-			srec_set_ratio(r, stage_col(st, "wait_ratio"),
-			    op->wait_sum, cost);
+			srec_set_ratio(r, c->wait_ratio, op->wait_sum, cost);
 		else
-			srec_set_str(r, stage_col(st, "wait_ratio"), "0");
+			srec_set_str(r, c->wait_ratio, "0");
 	}
-	srec_set_ratio(r, stage_col(st, "cost_avg_ns"), cost, op->calls);
-	set_total(st, r, op, "cost_total_ns", cost);
-	srec_set_i64(r, stage_col(st, "rank_cost"), op->rank_cost);
-	srec_set_i64(r, stage_col(st, "rank_dur"), op->rank_dur);
+	srec_set_ratio(r, c->cost_avg, cost, op->calls);
+	set_total(st, r, op, c->cost_total, "cost_total_ns", cost);
+	srec_set_i64(r, c->rank_cost, op->rank_cost);
+	srec_set_i64(r, c->rank_dur, op->rank_dur);
 	if (op->ai_calls > 0)
-		srec_set_ratio(r, stage_col(st, "masked_ratio"), op->ai_overlap,
-		    op->ai_dur);
+		srec_set_ratio(r, c->masked, op->ai_overlap, op->ai_dur);
 	op_tags(op, o->top, tags, sizeof(tags));
 	if (tags[0] != '\0')
-		srec_set_str(r, stage_col(st, "tags"), tags);
+		srec_set_str(r, c->tags, tags);
 	stage_put(st, r);
 }
 

@@ -25,6 +25,17 @@ struct wa_opts {
 	int64_t		 top;		/* rank limit of hotspot rules */
 };
 
+/*
+ * The columns prof-waitanchor reads and adds, bound by stage_open()
+ * from the table in prof-waitanchor.c (-1: the input lacks one read).
+ */
+struct wa_cols {
+	int	calls, dur_avg, wait_avg, cost_avg, cost_total, wait_ratio;
+	int	rank_cost, rank_dur, tags, dur_total, masked, value;
+	/* read */
+	int	core, wait, shapes, step, group, type, bubble_id;
+};
+
 /* Op flags, from the kernels of the op. */
 #define OPF_POLLUTED	0x01	/* a wait window met a comm window */
 #define OPF_EXPOSED	0x02	/* an AI CPU call got AICPU_EXPOSED_RISK */

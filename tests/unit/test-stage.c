@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,30 @@
 #include "check.h"
 #include "diag.h"
 #include "stage.h"
+
+/* The columns of fill_and_put(). */
+struct xy_cols {
+	int	x, y;
+};
+
+static const struct stage_column xy_columns[] = {
+	STAGE_COLUMN(struct xy_cols, x, "x", STAGE_ADD),
+	STAGE_COLUMN(struct xy_cols, y, "y", STAGE_ADD),
+};
+
+/* The columns of main(): one the input has, one added, one absent. */
+struct main_cols {
+	int	step, note, missing, step2;
+};
+
+static const struct stage_column main_columns[] = {
+	STAGE_COLUMN(struct main_cols, step, "step", STAGE_READ | STAGE_ADD),
+	STAGE_COLUMN(struct main_cols, note, "note", STAGE_ADD),
+	STAGE_COLUMN(struct main_cols, missing, "missing", STAGE_READ),
+	STAGE_COLUMN(struct main_cols, step2, "step", STAGE_READ),
+};
+
+static struct xy_cols xy;
 
 static const char input[] =
     "#prof-tsv 1\n"
@@ -82,7 +107,7 @@ slurp(const char *path)
 
 /* Run FN as a stage on TEXT with added columns ADD; its output. */
 static char *
-run_stage(const char *text, const char **add, size_t nadd, int argc,
+run_stage(const char *text, int argc,
     char **argv, void (*fn)(struct stage *))
 {
 	char in[] = "/tmp/test-stage-in.XXXXXX";
@@ -97,7 +122,8 @@ run_stage(const char *text, const char **add, size_t nadd, int argc,
 	CHECK((fd = mkstemp(out)) >= 0);
 	saved = dup(STDOUT_FILENO);
 	dup2(fd, STDOUT_FILENO);
-	st = stage_open(in, argc, argv, add, nadd);
+	st = stage_open(in, argc, argv, xy_columns,
+	    sizeof(xy_columns) / sizeof(xy_columns[0]), &xy);
 	fn(st);
 	stage_close(st);
 	fflush(stdout);
@@ -113,7 +139,7 @@ run_stage(const char *text, const char **add, size_t nadd, int argc,
 static void
 fill_and_put(struct stage *st)
 {
-	int x = stage_col(st, "x"), y = stage_col(st, "y");
+	int x = xy.x, y = xy.y;
 	struct srec *a = NULL, *b = NULL, *k = NULL, *h, *e;
 	size_t len;
 
@@ -160,10 +186,10 @@ int
 main(void)
 {
 	char in[] = "/tmp/test-stage-in.XXXXXX", out[] = "/tmp/test-stage-out.XXXXXX";
-	const char *add[] = { "step", "note" };
 	char *argv[] = { "tests/test-stage", "x\ty", NULL };
 	struct stage *st;
 	struct srec *span = NULL, *host = NULL;
+	struct main_cols c;
 	int fd, saved, kernels = 0, note, stepc;
 
 	diag_setprogname("test-stage");
@@ -174,10 +200,12 @@ main(void)
 	saved = dup(STDOUT_FILENO);
 	dup2(fd, STDOUT_FILENO);
 
-	st = stage_open(in, 2, argv, add, 2);
-	note = stage_col(st, "note");
-	stepc = stage_col(st, "step");
+	st = stage_open(in, 2, argv, main_columns,
+	    sizeof(main_columns) / sizeof(main_columns[0]), &c);
+	note = c.note;
+	stepc = c.step;
 	CHECK(stepc == 6 && note == 7 && stage_ncols(st) == 8);
+	CHECK(c.missing == -1 && c.step2 == 6);
 	CHECK(strcmp(stage_meta(st, "origin_ns"), "1000") == 0);
 	while (stage_next(st)) {
 		if (stage_is(st, "kernel")) {
@@ -214,10 +242,9 @@ main(void)
 	unlink(in);
 	unlink(out);
 	{
-		const char *add2[] = { "x", "y" };
 		char *argv2[] = { "tests/test-stage", NULL };
 
-		CHECK_STR(run_stage(input2, add2, 2, 1, argv2,
+		CHECK_STR(run_stage(input2, 1, argv2,
 		    fill_and_put), want2);
 	}
 	CHECK_DONE();
