@@ -150,3 +150,33 @@ sink_add(struct sink *sk, int src, const struct irec *r)
 		if (r->len[i] > 0)
 			fuzz_touch(r->v[i], r->len[i]);
 }
+
+/* The harnesses read every input once: no direct output. */
+int	sink_can_direct(const struct sink *sk) { (void)sk; return 0; }
+
+void
+sink_fact(struct sink *sk, int src, const struct irec *r)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+}
+
+void
+sink_direct(struct sink *sk, int src, const struct sink_replay *rp,
+    int ordered)
+{
+	(void)sk;
+	(void)src;
+	(void)rp;
+	(void)ordered;
+}
+
+int
+sink_emit(struct sink *sk, int src, const struct irec *r)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+	return 0;
+}

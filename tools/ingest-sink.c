@@ -67,8 +67,11 @@ sink_begin(struct sink *sk, const struct ingest_format *fmt,
     const char *path, const char *run, int64_t rank)
 {
 	struct sink_source *s;
-	size_t n = sk->nsrcs;
+	size_t n;
 
+	/* A source read twice gives its records before the next begins. */
+	(void)sink_direct_settle(sk, 0);
+	n = sk->nsrcs;
 	/* A reader that stopped at bad data keeps what it had emitted. */
 	if (n > 0 && sk->srcs[n - 1].open)
 		sink_end(sk, (int)n - 1);
@@ -178,7 +181,7 @@ sink_note(struct sink *sk, int src, const char *note)
 	struct sink_source *s = &sk->srcs[src];
 	size_t len = strlen(s->notes);
 
-	if (strstr(s->notes, note) != NULL)
+	if (sk->replaying || strstr(s->notes, note) != NULL)
 		return;
 	snprintf(s->notes + len, sizeof(s->notes) - len, "%s%s",
 	    len ? "," : "", note);
@@ -190,6 +193,8 @@ sink_skip(struct sink *sk, int src, const char *why)
 	struct sink_source *s = &sk->srcs[src];
 	size_t i;
 
+	if (sk->replaying)
+		return;		/* counted the first time */
 	for (i = 0; i < s->nskip; i++)
 		if (strcmp(s->skipwhy[i], why) == 0)
 			break;
@@ -380,6 +385,35 @@ make_header(const struct irec *r, uint32_t src, struct sink_rec *h,
 	*nextra = n;
 }
 
+/* A timed record's facts: the source's span and its lone device. */
+static void
+note_times(struct sink_source *s, const struct irec *r)
+{
+	if (r->ts != IREC_NO_TS) {
+		int64_t end;
+
+		if (r->ts < s->tmin)
+			s->tmin = r->ts;
+		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
+		    &end))
+			end = INT64_MAX;
+		if (end > s->tmax)
+			s->tmax = end;
+	}
+	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
+		if (s->lone_dev == -1)
+			s->lone_dev = r->dev;
+		else if (s->lone_dev != r->dev)
+			s->lone_dev = -2;
+	}
+}
+
+void
+sink_fact(struct sink *sk, int src, const struct irec *r)
+{
+	note_times(&sk->srcs[src], r);
+}
+
 /*
  * Store R in the arena.  Its text is rendered in place when even fully
  * escaped it would fit, and through textbuf otherwise, so that the arena
@@ -421,23 +455,35 @@ sink_add(struct sink *sk, int src, const struct irec *r)
 	memcpy(sr + 1, extra, 8 * nextra);
 	sink_run_add(sk, (uint32_t)src, r->ts);
 	sk->arena_len += sz;
-	if (r->ts != IREC_NO_TS) {
-		int64_t end;
+	note_times(s, r);
+}
 
-		if (r->ts < s->tmin)
-			s->tmin = r->ts;
-		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
-		    &end))
-			end = INT64_MAX;
-		if (end > s->tmax)
-			s->tmax = end;
-	}
-	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
-		if (s->lone_dev == -1)
-			s->lone_dev = r->dev;
-		else if (s->lone_dev != r->dev)
-			s->lone_dev = -2;
-	}
+size_t
+sink_rec_bound(const struct irec *r)
+{
+	return sizeof(struct sink_rec) + 3 * 8 + text_bound(r) + 8;
+}
+
+/* R as sink_add() stores it, at DST (sink_rec_bound() bytes). */
+size_t
+sink_render(struct sink *sk, int src, const struct irec *r,
+    unsigned char *dst)
+{
+	struct sink_source *s = &sk->srcs[src];
+	struct sink_rec h;
+	int64_t extra[3];
+	size_t nextra, hl, tl, nbad = 0;
+
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	tl = render_text(sk, r, (char *)dst + hl, &nbad);
+	s->utf8_fixed += nbad;
+	if (tl > UINT32_MAX)
+		diag_err(EXIT_BAD, "%s: record too large", s->path);
+	h.textlen = (uint32_t)tl;
+	memcpy(dst, &h, sizeof(h));
+	memcpy(dst + sizeof(h), extra, 8 * nextra);
+	return sink_rec_size(&h);
 }
 
 /*
@@ -461,6 +507,17 @@ check_base(struct sink_source *s)
 	s->bad = 1;
 }
 
+/* The records are kept, but their names are not what the file said: a
+ * warning, with the status left alone. */
+void
+sink_utf8_note(const struct sink_source *s)
+{
+	if (s->utf8_fixed > 0)
+		diag_at(s->path, 0, "%" PRIu64 " ill-formed UTF-8 sequence%s "
+		    "in names replaced by U+FFFD", s->utf8_fixed,
+		    s->utf8_fixed == 1 ? "" : "s");
+}
+
 void
 sink_end(struct sink *sk, int src)
 {
@@ -475,12 +532,9 @@ sink_end(struct sink *sk, int src)
 	for (i = 0; ingest_lenient && i < s->nskip; i++)
 		diag_at(s->path, 0, "skipped %" PRIu64 ": %s", s->skipn[i],
 		    s->skipwhy[i]);
-	/* The records are kept, but their names are not what the file
-	 * said: a warning, with the status left alone. */
-	if (s->utf8_fixed > 0)
-		diag_at(s->path, 0, "%" PRIu64 " ill-formed UTF-8 sequence%s "
-		    "in names replaced by U+FFFD", s->utf8_fixed,
-		    s->utf8_fixed == 1 ? "" : "s");
+	/* A source read twice says it once all of it is read. */
+	if (!sk->has_replay || sk->replay_src != src)
+		sink_utf8_note(s);
 	check_base(s);
 	sink_close_run(sk, (uint32_t)src);
 	s->open = 0;

@@ -48,6 +48,7 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 	LC_HOST, LC_SKIP };
 
 #define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
+#define STREAM_RELEASE	(16 << 20)	/* by all the streams at once */
 #define NSCRATCH	12
 
 struct xr {
@@ -56,7 +57,8 @@ struct xr {
 	int		 src;
 	const unsigned char *map;
 	size_t		 size, released;
-	struct xplane_tabs t;
+	struct xplane_tabs *t;		/* the plane's: t0, or a stream's */
+	struct xplane_tabs t0;
 	int64_t		 start_ns;	/* Task Environment's profile start */
 	/* the plane being read */
 	enum pcls	 pcls;
@@ -82,6 +84,40 @@ struct xr {
 	char		*sbuf[NSCRATCH];
 	size_t		 scap[NSCRATCH];
 	int		 noted_flops, noted_shapes, noted_stacks;
+	/* Read twice (see ingest.h, struct sink_replay): */
+	int		 mode;		/* XM_ONCE, XM_FACTS, XM_AGAIN */
+	int64_t		 last_ts;	/* the line's last start, first pass */
+	int		 unordered;	/* a line out of order */
+	size_t		 good;		/* the bytes of whole planes */
+	struct xstream	*st;		/* the second pass's streams */
+	size_t		 nst, st_release;	/* pages each gives back at once */
+	struct xplane_tabs **tabs;	/* the planes' tables, for them */
+	char		**pnames;
+	size_t		 ntabs;
+};
+
+enum { XM_ONCE, XM_FACTS, XM_AGAIN };
+
+/*
+ * A line read again in the direct output: where its events are, and
+ * what read_event() takes from its plane and line (copied into struct
+ * xr before its events are read).
+ */
+struct xstream {
+	struct pbuf	 l;
+	struct xplane_tabs *t;
+	enum pcls	 pcls;
+	int64_t		 dev;
+	const char	*core;
+	size_t		 corel;
+	enum lcls	 lcls;
+	int64_t		 lid, lts;
+	const char	*lname;
+	size_t		 lnamel, lthread;
+	char		*lname_own;
+	char		 track[32];
+	size_t		 trackl;
+	size_t		 released;	/* its pages given back up to */
 };
 
 /* ---- diagnostics ---- */
@@ -98,12 +134,12 @@ wire_error(struct xr *x, const struct pbuf *b, const char *what)
 static int
 tab_error(struct xr *x)
 {
-	const struct pbuf *b = &x->t.err_buf;
+	const struct pbuf *b = &x->t->err_buf;
 
 	if (b->err != PBE_OK)
-		return wire_error(x, b, x->t.err_what);
+		return wire_error(x, b, x->t->err_what);
 	diag_at(x->where, 0, "byte %" PRIu64 ": a field of %s has the wrong "
-	    "wire type", pbuf_off(b, b->errat), x->t.err_what);
+	    "wire type", pbuf_off(b, b->errat), x->t->err_what);
 	return -1;
 }
 
@@ -124,7 +160,7 @@ release(struct xr *x, const unsigned char *p)
 	size_t at = (size_t)(p - x->map), pg;
 
 	/* Called per event: the common case costs one comparison. */
-	if (at < x->released + RELEASE_STEP)
+	if (at < x->released + RELEASE_STEP || x->st != NULL)
 		return;
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	at -= at % pg;
@@ -249,6 +285,8 @@ note_stack(struct xr *x, uint64_t h, const char *s, size_t n)
 			return;
 	x->stk[j] = h;
 	x->stkn++;
+	if (x->mode == XM_AGAIN)
+		return;		/* written the first time */
 	for (i = 0; i < n; i++)
 		frames += s[i] == '\n';
 	memset(&r, 0, sizeof(r));
@@ -298,7 +336,7 @@ op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
 		xext_add(&x->ext, "hlo", s, n);
 	}
 	if (val_str(v, XS_HLO_MODULE, &s, &n) ||
-	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(&x->t,
+	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(x->t,
 	    v->v[XS_PROGRAM_ID].k == XV_UINT ? v->v[XS_PROGRAM_ID].x.u :
 	    (uint64_t)v->v[XS_PROGRAM_ID].x.i, &n)) != NULL)) {
 		s = clean(x, 2, s, &n);
@@ -542,6 +580,39 @@ host_dev(const struct xr *x, const struct xvals *v)
 	return IREC_DEV_SRC;
 }
 
+/*
+ * The first pass of a file read twice: of a timed record, only what the
+ * sink must know before the stream starts (its time, its device) and the
+ * evidence its columns would show (flops, shapes, source stacks, as
+ * op_cols() and event_ext() note them); whether its line is in order.
+ */
+static int
+event_facts(struct xr *x, struct xop *op, const struct xvals *v,
+    uint32_t own, const struct irec *r)
+{
+	int64_t i;
+
+	if (r->ts < x->last_ts)
+		x->unordered = 1;
+	x->last_ts = r->ts;
+	sink_fact(x->sink, x->src, r);
+	if (x->pcls == XP_HOST || r->kind == IK_STEP)
+		return 0;
+	if (r->kind == IK_KERNEL && !x->noted_flops &&
+	    val_int(v, XS_FLOPS, &i) && i >= 0) {
+		sink_note(x->sink, x->src, "flops");
+		x->noted_flops = 1;
+	}
+	if (r->kind == IK_KERNEL && !x->noted_shapes && op != NULL &&
+	    op->in_shapes != NULL) {
+		sink_note(x->sink, x->src, "shapes");
+		x->noted_shapes = 1;
+	}
+	x->ext.n = 0;
+	event_ext(x, op, v, own);
+	return 0;
+}
+
 /* One XEvent {1 metadata_id, 2 offset_ps, 3 duration_ps, 4 stats,
  * 5 num_occurrences}: one record. */
 static int
@@ -578,7 +649,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			break;
 		case 4:
 			pbuf_sub(&s, &e, &f);
-			if (xtab_stat(&x->t, &s, &v, &code) < 0)
+			if (xtab_stat(x->t, &s, &v, &code) < 0)
 				return tab_error(x);
 			break;
 		case 5:
@@ -593,8 +664,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		    "(num_occurrences, no start)");
 		return 0;
 	}
-	if ((op = xtab_op(&x->t, mid)) != NULL && !op->decoded &&
-	    xop_decode(&x->t, op, lb) < 0)
+	if ((op = xtab_op(x->t, mid)) != NULL && !op->decoded &&
+	    xop_decode(x->t, op, lb) < 0)
 		return tab_error(x);
 	own = v.mask;
 	if (op != NULL) {
@@ -617,6 +688,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	kind = event_kind(x, op, &v, &cat);
 	r.kind = kind;
 	r.dev = x->pcls == XP_HOST ? host_dev(x, &v) : x->dev;
+	if (x->mode == XM_FACTS)
+		return event_facts(x, op, &v, own, &r);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -652,6 +725,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		xext_add(&x->ext, "ps", ps, n);
 	}
 	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
+	if (x->mode == XM_AGAIN)
+		return sink_emit(x->sink, x->src, &r);
 	sink_add(x->sink, x->src, &r);
 	return 0;
 }
@@ -686,11 +761,11 @@ line_class(const struct xr *x)
  * its events.
  */
 static int
-read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
+line_head(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 {
 	struct pbuf l;
 	struct pbuf_field f;
-	int r, events;
+	int r;
 
 	x->lid = x->lts = 0;
 	x->lname = "";
@@ -744,6 +819,19 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		    sizeof(x->track) - 1;
 		memcpy(x->track, x->lname, x->trackl);
 	}
+	return 0;
+}
+
+static int
+read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
+{
+	struct pbuf l;
+	struct pbuf_field f;
+	int r, events;
+
+	if (line_head(x, pb, lf) < 0)
+		return -1;
+	x->last_ts = INT64_MIN;
 	pbuf_sub(&l, pb, lf);
 	events = 0;
 	while ((r = pbuf_next(&l, &f)) > 0) {
@@ -861,7 +949,7 @@ device_record(struct xr *x, const struct xvals *v)
 	size_t n;
 	int64_t i;
 
-	if (x->core != NULL)
+	if (x->core != NULL || x->mode == XM_AGAIN)
 		return;		/* a SparseCore: its TensorCore says it */
 	memset(&r, 0, sizeof(r));
 	r.kind = IK_DEVICE;
@@ -900,7 +988,7 @@ plane_tables(struct xr *x, const struct pbuf *top,
 	struct pbuf_field f;
 	int r, code;
 
-	xtab_clear(&x->t);
+	xtab_clear(x->t);
 	x->pname = "";
 	x->pnamel = 0;
 	stats->mask = 0;
@@ -913,9 +1001,9 @@ plane_tables(struct xr *x, const struct pbuf *top,
 		if (f.num == 2) {
 			x->pname = (const char *)f.data;
 			x->pnamel = f.len;
-		} else if (f.num == 4 && xtab_event_entry(&x->t, &p, &f) < 0)
+		} else if (f.num == 4 && xtab_event_entry(x->t, &p, &f) < 0)
 			return tab_error(x);
-		else if (f.num == 5 && xtab_stat_entry(&x->t, &p, &f) < 0)
+		else if (f.num == 5 && xtab_stat_entry(x->t, &p, &f) < 0)
 			return tab_error(x);
 	}
 	if (r < 0)
@@ -924,7 +1012,7 @@ plane_tables(struct xr *x, const struct pbuf *top,
 	while (pbuf_next(&p, &f) > 0)
 		if (f.num == 6) {
 			pbuf_sub(&s, &p, &f);
-			if (xtab_stat(&x->t, &s, stats, &code) < 0)
+			if (xtab_stat(x->t, &s, stats, &code) < 0)
 				return tab_error(x);
 		}
 	return 0;
@@ -1044,6 +1132,7 @@ read_space(struct xr *x)
 		return -1;
 	if (x->start_ns > 0)
 		sink_set_base(x->sink, x->src, x->start_ns);
+	x->good = good;
 	pbuf_init(&top, x->map, good, x->map);
 	while (pbuf_next(&top, &f) > 0)
 		if (f.num == 1 && read_plane(x, &top, &f) < 0)
@@ -1051,14 +1140,223 @@ read_space(struct xr *x)
 	return rc;
 }
 
+/* ---- the second pass of a file read twice ---- */
+
+static void
+xr_free(struct xr *x)
+{
+	size_t i;
+
+	munmap((void *)(uintptr_t)x->map, x->size);
+	xtab_free(&x->t0);
+	for (i = 0; i < x->ntabs; i++) {
+		if (x->tabs[i] != NULL)
+			xtab_free(x->tabs[i]);
+		free(x->tabs[i]);
+		free(x->pnames[i]);
+	}
+	free(x->tabs);
+	free(x->pnames);
+	for (i = 0; i < x->nst; i++)
+		free(x->st[i].lname_own);
+	free(x->st);
+	free(x->stk);
+	free(x->devs);
+	free(x->ext.b);
+	free(x->mext.b);
+	for (i = 0; i < NSCRATCH; i++)
+		free(x->sbuf[i]);
+	free(x);
+}
+
+static void
+replay_done(void *arg)
+{
+	xr_free(arg);
+}
+
+/* Every record again, plane after plane as the first pass read them. */
+static void
+replay_store(void *arg)
+{
+	struct xr *x = arg;
+	struct pbuf top;
+	struct pbuf_field f;
+
+	x->t = &x->t0;
+	x->released = 0;
+	pbuf_init(&top, x->map, x->good, x->map);
+	while (pbuf_next(&top, &f) > 0)
+		if (f.num == 1 && read_plane(x, &top, &f) < 0)
+			return;
+}
+
+/* A new stream for the line just read by line_head(), at LF of P. */
+static void
+add_stream(struct xr *x, const struct pbuf *p, const struct pbuf_field *lf)
+{
+	struct xstream *st;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), at;
+
+	if ((x->nst & (x->nst - 1)) == 0)
+		x->st = xreallocarray(x->st, x->nst > 0 ? 2 * x->nst : 1,
+		    sizeof(*x->st));
+	st = &x->st[x->nst++];
+	memset(st, 0, sizeof(*st));
+	pbuf_sub(&st->l, p, lf);
+	st->t = x->t;
+	st->pcls = x->pcls;
+	st->dev = x->dev;
+	st->core = x->core;
+	st->corel = x->corel;
+	st->lcls = x->lcls;
+	st->lid = x->lid;
+	st->lts = x->lts;
+	st->lname = x->lname;
+	st->lnamel = x->lnamel;
+	if (x->lname == x->sbuf[5]) {	/* repaired in scratch: kept */
+		st->lname = st->lname_own = xmalloc(x->lnamel + 1);
+		memcpy(st->lname_own, x->lname, x->lnamel);
+	}
+	st->lthread = x->lthread;
+	memcpy(st->track, x->track, sizeof(st->track));
+	st->trackl = x->trackl;
+	at = (size_t)(lf->data - x->map);
+	st->released = (at + pg - 1) / pg * pg;
+}
+
+/*
+ * The streams of the direct output: every line of a read plane, with
+ * its plane's tables (all planes' at once: memory follows their
+ * distinct ops).  The first pass found no damage, so none is met.
+ */
+static int
+build_streams(struct xr *x)
+{
+	struct pbuf top, p;
+	struct pbuf_field f, g;
+	struct xvals stats;
+	size_t i;
+
+	pbuf_init(&top, x->map, x->good, x->map);
+	while (pbuf_next(&top, &f) > 0) {
+		if (f.num != 1)
+			continue;
+		i = x->ntabs++;
+		x->tabs = xreallocarray(x->tabs, x->ntabs, sizeof(*x->tabs));
+		x->pnames = xreallocarray(x->pnames, x->ntabs,
+		    sizeof(*x->pnames));
+		x->tabs[i] = x->t = xcalloc(1, sizeof(*x->t));
+		x->pnames[i] = NULL;
+		if (plane_tables(x, &top, &f, &stats) < 0)
+			return -1;
+		x->pname = clean(x, 7, x->pname, &x->pnamel);
+		x->pnames[i] = xmalloc(x->pnamel + 1);
+		memcpy(x->pnames[i], x->pname, x->pnamel);
+		x->pname = x->pnames[i];
+		x->pcls = plane_class(x);
+		if (x->pcls == XP_ENV || x->pcls == XP_SKIP) {
+			xtab_free(x->tabs[i]);
+			free(x->tabs[i]);
+			x->tabs[i] = NULL;
+			continue;
+		}
+		pbuf_sub(&p, &top, &f);
+		while (pbuf_next(&p, &g) > 0) {
+			if (g.num != 3)
+				continue;
+			if (line_head(x, &p, &g) < 0)
+				return -1;
+			if (x->lcls != LC_SKIP)
+				add_stream(x, &p, &g);
+		}
+	}
+	return 0;
+}
+
+/* Give back the pages of stream ST that are read. */
+static void
+stream_release(struct xr *x, struct xstream *st)
+{
+	size_t at = (size_t)(st->l.p - x->map), pg;
+
+	if (at < st->released + x->st_release)
+		return;
+	pg = (size_t)sysconf(_SC_PAGESIZE);
+	at -= at % pg;
+	(void)madvise((void *)(uintptr_t)(x->map + st->released),
+	    at - st->released, MADV_DONTNEED);
+	st->released = at;
+}
+
+/* The next records of line I, until the sink has enough of them. */
+static int
+replay_fill(void *arg, size_t i)
+{
+	struct xr *x = arg;
+	struct xstream *st = &x->st[i];
+	struct pbuf_field f;
+
+	x->t = st->t;
+	x->pcls = st->pcls;
+	x->dev = st->dev;
+	x->core = st->core;
+	x->corel = st->corel;
+	x->lcls = st->lcls;
+	x->lid = st->lid;
+	x->lts = st->lts;
+	x->lname = st->lname;
+	x->lnamel = st->lnamel;
+	x->lthread = st->lthread;
+	memcpy(x->track, st->track, sizeof(x->track));
+	x->trackl = st->trackl;
+	while (pbuf_next(&st->l, &f) > 0) {
+		/* A bad event was passed over the first time (--lenient). */
+		if (f.num == 4 && f.wt == PB_LEN &&
+		    read_event(x, &st->l, &f) == 1) {
+			stream_release(x, st);
+			return 1;
+		}
+	}
+	stream_release(x, st);
+	return 0;
+}
+
+/*
+ * After the first pass of a file read twice: hand the sink what it needs
+ * for the second, the lines as streams when each was in order.
+ */
+static void
+replay_offer(struct xr *x, int rc)
+{
+	struct sink_replay rp;
+	int ordered = rc == 0 && !x->unordered;
+
+	x->mode = XM_AGAIN;
+	if (ordered && build_streams(x) < 0)
+		ordered = 0;
+	/* What the mapping holds of the streams' pages, all together. */
+	x->st_release = x->nst > 0 ? STREAM_RELEASE / x->nst : 0;
+	if (x->st_release < (64 << 10))
+		x->st_release = 64 << 10;
+	memset(&rp, 0, sizeof(rp));
+	rp.arg = x;
+	rp.nstreams = ordered ? x->nst : 0;
+	rp.fill = replay_fill;
+	rp.store = replay_store;
+	rp.done = replay_done;
+	sink_direct(x->sink, x->src, &rp, ordered);
+}
+
 int
 ingest_xplane(struct input *in, const char *where,
     const struct ingest_ctx *ctx)
 {
-	struct xr x;
+	struct xr *x;
 	struct stat st;
+	const unsigned char *map;
 	const char *path;
-	int copied, fd, rc, i;
+	int copied, fd, rc;
 
 	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
 		return -1;
@@ -1068,39 +1366,44 @@ ingest_xplane(struct input *in, const char *where,
 			close(fd);
 		return -1;
 	}
-	memset(&x, 0, sizeof(x));
-	x.where = where;
-	x.size = (size_t)st.st_size;
-	if (x.size == 0) {
+	if (st.st_size == 0) {
 		diag_at(where, 0, "empty input: no XSpace");
 		close(fd);
 		return -1;
 	}
-	if ((x.map = mmap(NULL, x.size, PROT_READ, MAP_PRIVATE,
+	if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 	    fd, 0)) == MAP_FAILED) {
 		diag_at(where, 0, "cannot map the file: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	if (x.size >= 16 && memcmp(x.map, riegeli_sig, 16) == 0) {
+	if (st.st_size >= 16 && memcmp(map, riegeli_sig, 16) == 0) {
 		diag_at(where, 0, "a Riegeli-chunked XPlane (.xplane.riegeli, "
 		    "Brotli-compressed XSpace chunks): not supported; save "
 		    "the profile as .xplane.pb (one XSpace)");
-		munmap((void *)(uintptr_t)x.map, x.size);
+		munmap((void *)(uintptr_t)map, (size_t)st.st_size);
 		return -1;
 	}
-	x.sink = ctx->sink;
-	x.src = sink_begin(x.sink, ctx->fmt, where, ctx->run, ctx->rank);
-	rc = read_space(&x);
-	sink_end(x.sink, x.src);
-	munmap((void *)(uintptr_t)x.map, x.size);
-	xtab_free(&x.t);
-	free(x.stk);
-	free(x.devs);
-	free(x.ext.b);
-	free(x.mext.b);
-	for (i = 0; i < NSCRATCH; i++)
-		free(x.sbuf[i]);
+	x = xcalloc(1, sizeof(*x));
+	x->where = where;
+	x->size = (size_t)st.st_size;
+	x->map = map;
+	x->t = &x->t0;
+	x->sink = ctx->sink;
+	/*
+	 * The run's only source, in a file that stays: read twice, its
+	 * records go straight to the output (see ingest.h).  The mapping
+	 * stays for the second pass; a copy (of a pipe) would not.
+	 */
+	if (!copied && sink_can_direct(x->sink))
+		x->mode = XM_FACTS;
+	x->src = sink_begin(x->sink, ctx->fmt, where, ctx->run, ctx->rank);
+	rc = read_space(x);
+	if (x->mode == XM_FACTS)
+		replay_offer(x, rc);
+	sink_end(x->sink, x->src);
+	if (x->mode == XM_ONCE)
+		xr_free(x);
 	return rc;
 }
