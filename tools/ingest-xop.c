@@ -71,6 +71,8 @@ xtab_clear(struct xplane_tabs *t)
 		free(t->ops[i].opcode);
 		free(t->ops[i].ext);
 		free(t->ops[i].cname_own);
+		free(t->ops[i].ccat_own);
+		free(t->ops[i].csrc_own);
 	}
 	t->nops = 0;
 	if (t->ecap > 0)

@@ -50,6 +50,8 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 #define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
 #define STREAM_RELEASE	(16 << 20)	/* by all the streams at once */
 #define NSCRATCH	12
+/* Room after an op's ext for an event's ";ps=S:E" (S, E < 1000). */
+#define EXT_SPARE	32
 
 struct xr {
 	const char	*where;
@@ -81,6 +83,7 @@ struct xr {
 	uint64_t	*stk;
 	size_t		 stkcap, stkn;
 	struct xext	 ext, mext;	/* a record's, a metric's */
+	struct xop	*ext_op;	/* the record's ext is this op's */
 	char		*sbuf[NSCRATCH];
 	size_t		 scap[NSCRATCH];
 	int		 noted_flops, noted_shapes, noted_stacks;
@@ -387,20 +390,90 @@ event_ext(struct xr *x, struct xop *op, const struct xvals *v,
 	}
 	if (!op->has_ext) {
 		op_ext(x, op, &op->base);
-		op->ext = xmalloc(x->ext.n + 1);
+		op->ext = xmalloc(x->ext.n + EXT_SPARE);
 		if (x->ext.n > 0)
 			memcpy(op->ext, x->ext.b, x->ext.n);
 		op->extl = x->ext.n;
 		op->has_ext = 1;
 		return;
 	}
+	/* The record's ext is the op's, with its ps after it: not copied. */
+	if (x->ext.n == 0) {
+		x->ext_op = op;
+		return;
+	}
 	if (op->extl > 0)
 		xext_raw(&x->ext, op->ext, op->extl);
 }
 
+/*
+ * The record's ext: the op's own (event_ext()), its picosecond parts
+ * written after it in the room left there, or x->ext with them added.
+ */
+static void
+event_ext_ps(struct xr *x, struct irec *r, int rs, int re)
+{
+	struct xop *op = x->ext_op;
+	char ps[48];
+	size_t n;
+
+	if (op == NULL) {
+		if (rs != 0 || re != 0) {
+			n = tsv_i64(ps, rs);
+			ps[n++] = ':';
+			n += tsv_i64(ps + n, re);
+			xext_add(&x->ext, "ps", ps, n);
+		}
+		set_col(r, IC_EXT, x->ext.b, x->ext.n);
+		return;
+	}
+	n = op->extl;
+	if (rs != 0 || re != 0) {
+		if (n > 0)
+			op->ext[n++] = ';';
+		memcpy(op->ext + n, "ps=", 3);
+		n += 3;
+		n += tsv_i64(op->ext + n, rs);
+		op->ext[n++] = ':';
+		n += tsv_i64(op->ext + n, re);
+	}
+	set_col(r, IC_EXT, op->ext, n);
+}
+
+/*
+ * The text S (*N bytes) of stat CODE made fit for a stream: once per op
+ * when it is the op's own metadata stat (every execution of a TPU op),
+ * in scratch SLOT otherwise.
+ */
+static const char *
+op_text(struct xr *x, struct xop *op, int code, int slot, const char *s,
+    size_t *n)
+{
+	const char **c;
+	char **own, *buf = NULL;
+	size_t *cl, cap = 0, m = *n;
+
+	if (op == NULL || !(op->base.mask & 1U << code) ||
+	    op->base.v[code].s != s || op->base.v[code].n != *n)
+		return clean(x, slot, s, n);
+	c = code == XS_CATEGORY ? &op->ccat : &op->csrc;
+	cl = code == XS_CATEGORY ? &op->ccatl : &op->csrcl;
+	own = code == XS_CATEGORY ? &op->ccat_own : &op->csrc_own;
+	if (*c == NULL) {
+		*c = xclean(s, &m, &buf, &cap);
+		*cl = m;
+		if (*c == buf)
+			*own = buf;
+		else
+			free(buf);
+	}
+	*n = *cl;
+	return *c;
+}
+
 /* Columns of a device op: type, core, flops, bytes, shapes. */
 static void
-op_cols(struct xr *x, struct irec *r, const struct xop *op,
+op_cols(struct xr *x, struct irec *r, struct xop *op,
     const struct xvals *v, char *fb, char *bb)
 {
 	const char *s;
@@ -408,7 +481,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	int64_t i;
 
 	if (val_str(v, XS_CATEGORY, &s, &n))
-		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
+		set_col(r, IC_TYPE, op_text(x, op, XS_CATEGORY, 3, s, &n), n);
 	else if (op != NULL && op->opcode != NULL)
 		set_col(r, IC_TYPE, op->opcode, op->opcodel);
 	else if (val_str(v, XS_HLO_OP, &s, &n)) {
@@ -428,7 +501,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 		set_col(r, IC_CORE, x->core, x->corel);
 	/* The op's Python source line: the frame column's one meaning. */
 	if (val_str(v, XS_SOURCE, &s, &n))
-		set_col(r, IC_FRAME, clean(x, 8, s, &n), n);
+		set_col(r, IC_FRAME, op_text(x, op, XS_SOURCE, 8, s, &n), n);
 	/* A loop or an async span holds ops whose work is theirs. */
 	if (r->kind != IK_KERNEL)
 		return;
@@ -608,6 +681,10 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 		sink_note(x->sink, x->src, "shapes");
 		x->noted_shapes = 1;
 	}
+	/* Stacks are noted when an op's ext is first made, or per event
+	 * with stats of its own. */
+	if (op != NULL && op->has_ext && (own & EXT_STATS) == 0)
+		return 0;
 	x->ext.n = 0;
 	event_ext(x, op, v, own);
 	return 0;
@@ -624,7 +701,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	struct xop *op;
 	struct irec r;
 	const char *cat, *nm, *str;
-	char fb[24], bb[24], cb[24], sb[24], ps[48], stepname[40];
+	char fb[24], bb[24], cb[24], sb[24], stepname[40];
 	int64_t mid = 0, off = 0, dur = 0, num;
 	int r1, code, has_off = 0, nocc = 0, rs, re, kind;
 	uint32_t own;
@@ -700,6 +777,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	if (val_int(&v, XS_CORR, &num))
 		set_int(&r, IC_CORR, cb, num);
 	x->ext.n = 0;
+	x->ext_op = NULL;
 	if (kind == IK_STEP && step_number(&v, nm, n, &num)) {
 		set_int(&r, IC_STEP, sb, num);
 		xext_add(&x->ext, "marker", nm, n);
@@ -718,13 +796,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
-	if (rs != 0 || re != 0) {
-		n = tsv_i64(ps, rs);
-		ps[n++] = ':';
-		n += tsv_i64(ps + n, re);
-		xext_add(&x->ext, "ps", ps, n);
-	}
-	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
+	event_ext_ps(x, &r, rs, re);
 	if (x->mode == XM_AGAIN)
 		return sink_emit(x->sink, x->src, &r);
 	sink_add(x->sink, x->src, &r);

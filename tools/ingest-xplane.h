@@ -63,6 +63,10 @@ struct xop {
 	const char	*cname;		/* the record's name, fit for a stream */
 	size_t		 cnamel;
 	char		*cname_own;	/* when it had to be repaired */
+	/* Its category and source stats made fit for a stream, once. */
+	const char	*ccat, *csrc;
+	size_t		 ccatl, csrcl;
+	char		*ccat_own, *csrc_own;
 };
 
 /* The tables of one plane. */
