@@ -247,10 +247,14 @@ is_collective(const char *s, size_t n)
 		"collective-permute", "collective-broadcast", "send", "recv",
 		"ragged-all-to-all", NULL
 	};
-	size_t i;
+	size_t i, k;
 
+	/* Asked per execution: most types start with no word's letter. */
+	if (n == 0 || s[0] == '\0' || strchr("acrs", s[0]) == NULL)
+		return 0;
 	for (i = 0; w[i] != NULL; i++)
-		if (n >= strlen(w[i]) && memcmp(s, w[i], strlen(w[i])) == 0)
+		if (w[i][0] == s[0] && n >= (k = strlen(w[i])) &&
+		    memcmp(s, w[i], k) == 0)
 			return 1;
 	return 0;
 }
@@ -698,6 +702,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	struct pbuf e, s;
 	struct pbuf_field f;
 	struct xvals v;
+	const struct xvals *vp;
 	struct xop *op;
 	struct irec r;
 	const char *cat, *nm, *str;
@@ -745,7 +750,12 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	    xop_decode(x->t, op, lb) < 0)
 		return tab_error(x);
 	own = v.mask;
-	if (op != NULL) {
+	vp = &v;
+	/* Most executions have no stats of their own: the op's are theirs,
+	 * read where they are. */
+	if (op != NULL && own == 0)
+		vp = &op->base;
+	else if (op != NULL) {
 		uint32_t m = op->base.mask & ~v.mask;
 		int c;
 
@@ -755,18 +765,23 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 				v.v[c] = op->base.v[c];
 		v.mask |= op->base.mask;
 	}
-	memset(&r, 0, sizeof(r));
+	/* Per execution: the lengths say which columns are set, and a
+	 * memset of the whole record (its pointers too) costs more. */
+	r.kind = 0;
+	r.ts = r.dur = r.dev = r.pid = 0;
+	r.has_dur = 0;
+	memset(r.len, 0, sizeof(r.len));
 	if (event_times(x, off, dur, &r, &rs, &re) < 0) {
 		diag_at(x->where, 0, "byte %" PRIu64 ": event time out of "
 		    "range (offset %" PRId64 " ps, duration %" PRId64 " ps)",
 		    pbuf_off(lb, ef->at), off, dur);
 		return -1;
 	}
-	kind = event_kind(x, op, &v, &cat);
+	kind = event_kind(x, op, vp, &cat);
 	r.kind = kind;
-	r.dev = x->pcls == XP_HOST ? host_dev(x, &v) : x->dev;
+	r.dev = x->pcls == XP_HOST ? host_dev(x, vp) : x->dev;
 	if (x->mode == XM_FACTS)
-		return event_facts(x, op, &v, own, &r);
+		return event_facts(x, op, vp, own, &r);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -774,24 +789,24 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		set_col(&r, IC_CAT, cat, strlen(cat));
 	else
 		set_col(&r, IC_CAT, x->lname, x->lthread);
-	if (val_int(&v, XS_CORR, &num))
+	if (val_int(vp, XS_CORR, &num))
 		set_int(&r, IC_CORR, cb, num);
 	x->ext.n = 0;
 	x->ext_op = NULL;
-	if (kind == IK_STEP && step_number(&v, nm, n, &num)) {
+	if (kind == IK_STEP && step_number(vp, nm, n, &num)) {
 		set_int(&r, IC_STEP, sb, num);
 		xext_add(&x->ext, "marker", nm, n);
 		set_col(&r, IC_NAME, stepname, (size_t)snprintf(stepname,
 		    sizeof(stepname), "Step#%" PRId64, num));
-	} else if (val_int(&v, XS_GROUP_ID, &num))
+	} else if (val_int(vp, XS_GROUP_ID, &num))
 		set_int(&r, IC_STEP, sb, num);
 	if (x->pcls != XP_HOST && kind != IK_STEP) {
-		op_cols(x, &r, op, &v, fb, bb);
-		event_ext(x, op, &v, own);
-	} else if (val_str(&v, XS_HLO_OP, &str, &sl)) {
+		op_cols(x, &r, op, vp, fb, bb);
+		event_ext(x, op, vp, own);
+	} else if (val_str(vp, XS_HLO_OP, &str, &sl)) {
 		str = clean(x, 2, str, &sl);
 		xext_add(&x->ext, "hlo", str, sl);
-		if (val_str(&v, XS_HLO_MODULE, &str, &sl)) {
+		if (val_str(vp, XS_HLO_MODULE, &str, &sl)) {
 			str = clean(x, 2, str, &sl);
 			xext_add(&x->ext, "module", str, sl);
 		}
