@@ -56,7 +56,7 @@ struct dmerge {
 };
 
 /* Bytes of rendered records a stream is given at a time. */
-#define DS_BUDGET	(16 << 20)
+#define DS_BUDGET	(8 << 20)
 #define DS_FILL_MAX	(64 << 10)
 #define DS_FILL_MIN	(4 << 10)
 

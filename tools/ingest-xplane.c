@@ -48,8 +48,10 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 	LC_HOST, LC_SKIP };
 
 #define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
-#define STREAM_RELEASE	(16 << 20)	/* by all the streams at once */
+#define STREAM_RELEASE	(8 << 20)	/* by all the streams at once */
 #define NSCRATCH	12
+/* The most ops of all planes together that the direct output holds. */
+#define DIRECT_OPS	32768
 /* Room after an op's ext for an event's ";ps=S:E" (S, E < 1000). */
 #define EXT_SPARE	32
 
@@ -92,6 +94,7 @@ struct xr {
 	int64_t		 last_ts;	/* the line's last start, first pass */
 	int		 unordered;	/* a line out of order */
 	size_t		 good;		/* the bytes of whole planes */
+	size_t		 nops;		/* the file's ops, all planes' */
 	struct xstream	*st;		/* the second pass's streams */
 	size_t		 nst, st_release;	/* pages each gives back at once */
 	struct xplane_tabs **tabs;	/* the planes' tables, for them */
@@ -1160,6 +1163,20 @@ ingest_content_xplane(const char *head, size_t len)
 	return 0;
 }
 
+/* The ops (event metadata entries) of the plane at F. */
+static size_t
+count_ops(const struct pbuf *top, const struct pbuf_field *f)
+{
+	struct pbuf p;
+	struct pbuf_field g;
+	size_t n = 0;
+
+	pbuf_sub(&p, top, f);
+	while (pbuf_next(&p, &g) > 0)
+		n += g.num == 4;
+	return n;
+}
+
 /*
  * Pass 0: the planes, checked as messages, and the time base from the
  * Task Environment plane (the last one in every file seen).  *GOOD is
@@ -1182,6 +1199,8 @@ time_base(struct xr *x, const struct pbuf *top0, size_t *good)
 		if (f.num != 1)
 			continue;
 		note_device(x, top0, &f);
+		if (x->mode == XM_FACTS)
+			x->nops += count_ops(top0, &f);
 		if (f.len < 18 || memmem(f.data, f.len < 64 ? f.len : 64,
 		    "Task Environment", 16) == NULL)
 			continue;
@@ -1219,6 +1238,17 @@ read_space(struct xr *x)
 		return -1;
 	if (x->start_ns > 0)
 		sink_set_base(x->sink, x->src, x->start_ns);
+	/*
+	 * The direct output holds every plane's tables at once: past
+	 * DIRECT_OPS ops in all, the file is read once and stored, its
+	 * memory one plane's tables.
+	 */
+	if (x->mode == XM_FACTS && x->nops > DIRECT_OPS)
+		x->mode = XM_ONCE;
+	/* The count touched every plane's metadata: not needed yet. */
+	if (x->nops > 0)
+		(void)madvise((void *)(uintptr_t)x->map, x->size,
+		    MADV_DONTNEED);
 	x->good = good;
 	pbuf_init(&top, x->map, good, x->map);
 	while (pbuf_next(&top, &f) > 0)
