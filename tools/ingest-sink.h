@@ -2,10 +2,11 @@
  * Internals of prof-ingest's sink, shared by the files it is split into
  * by concern: ingest-sink.c takes the sources and their records,
  * ingest-runs.c sorts them into runs and spills those to disk,
- * ingest-merge.c merges the runs back into time order, and
- * ingest-output.c writes the stream or the inventory.  The sink is one
- * object, struct sink, that the readers reach through their context;
- * nothing but those four files includes this.
+ * ingest-merge.c merges the runs back into time order,
+ * ingest-output.c writes the stream or the inventory, and
+ * ingest-direct.c merges a lone source read twice straight into it.
+ * The sink is one object, struct sink, that the readers reach through
+ * their context; nothing but those five files includes this.
  */
 #ifndef PROF_INGEST_SINK_H
 #define PROF_INGEST_SINK_H
