@@ -159,20 +159,32 @@ wrong_type(struct xr *x, const struct pbuf *b, const struct pbuf_field *f,
 	return -1;
 }
 
-/* Give back the mapped pages before P: read once, not needed again. */
-static void
-release(struct xr *x, const unsigned char *p)
+/*
+ * Give back the mapped pages from *REL to P, read once and not needed
+ * again, when STEP bytes or more are.  Called per event: the common case
+ * costs one comparison.
+ */
+static inline void
+give_back(const struct xr *x, size_t *rel, const unsigned char *p,
+    size_t step)
 {
 	size_t at = (size_t)(p - x->map), pg;
 
-	/* Called per event: the common case costs one comparison. */
-	if (at < x->released + RELEASE_STEP || x->st != NULL)
+	if (at < *rel + step)
 		return;
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	at -= at % pg;
-	(void)madvise((void *)(uintptr_t)(x->map + x->released),
-	    at - x->released, MADV_DONTNEED);
-	x->released = at;
+	(void)madvise((void *)(uintptr_t)(x->map + *rel), at - *rel,
+	    MADV_DONTNEED);
+	*rel = at;
+}
+
+/* The pages before P, in a pass that reads the file in its order. */
+static void
+release(struct xr *x, const unsigned char *p)
+{
+	if (x->st == NULL)
+		give_back(x, &x->released, p, RELEASE_STEP);
 }
 
 /* ---- values ---- */
@@ -1395,15 +1407,7 @@ build_streams(struct xr *x)
 static void
 stream_release(struct xr *x, struct xstream *st)
 {
-	size_t at = (size_t)(st->l.p - x->map), pg;
-
-	if (at < st->released + x->st_release)
-		return;
-	pg = (size_t)sysconf(_SC_PAGESIZE);
-	at -= at % pg;
-	(void)madvise((void *)(uintptr_t)(x->map + st->released),
-	    at - st->released, MADV_DONTNEED);
-	st->released = at;
+	give_back(x, &st->released, st->l.p, x->st_release);
 }
 
 /* The next records of line I, until the sink has enough of them. */
