@@ -50,8 +50,10 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 #define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
 #define STREAM_RELEASE	(8 << 20)	/* by all the streams at once */
 #define NSCRATCH	12
-/* The most ops of all planes together that the direct output holds. */
+/* The most ops of all planes together, and lines, that the direct
+ * output holds. */
 #define DIRECT_OPS	32768
+#define DIRECT_STREAMS	1024
 /* Room after an op's ext for an event's ";ps=S:E" (S, E < 1000). */
 #define EXT_SPARE	32
 
@@ -1454,12 +1456,13 @@ replay_offer(struct xr *x, int rc)
 	int ordered = rc == 0 && !x->unordered;
 
 	x->mode = XM_AGAIN;
-	if (ordered && build_streams(x) < 0)
+	/* Each stream costs buffers and mapped pages: not too many. */
+	if (ordered && (build_streams(x) < 0 || x->nst > DIRECT_STREAMS))
 		ordered = 0;
 	/* What the mapping holds of the streams' pages, all together. */
 	x->st_release = x->nst > 0 ? STREAM_RELEASE / x->nst : 0;
-	if (x->st_release < (64 << 10))
-		x->st_release = 64 << 10;
+	if (x->st_release < (16 << 10))
+		x->st_release = 16 << 10;
 	memset(&rp, 0, sizeof(rp));
 	rp.arg = x;
 	rp.nstreams = ordered ? x->nst : 0;
