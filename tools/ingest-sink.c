@@ -321,12 +321,14 @@ plain_copy(const char *s, size_t n, char *out)
  * later stage or report has to doubt its input.
  */
 static size_t
-render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
+render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out, size_t *nbad)
 {
-	size_t i, n = 0, fl;
+	size_t n = 0, fl;
+	int i;
 
-	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
-		if (i > IC_FIRST_TEXT)
+	for (i = from; i <= to; i++) {
+		if (i > from)
 			out[n++] = '\t';
 		if (r->len[i] == 0)
 			continue;
@@ -346,6 +348,25 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 		n += tsv_escape(sk->fixed, fl, out + n);
 	}
 	return n;
+}
+
+static size_t
+render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
+{
+	return render_cols(sk, r, IC_FIRST_TEXT, IC_SRC - 1, out, nbad);
+}
+
+/*
+ * Columns FROM to TO of R as sink_add() stores them, at OUT (room for 3
+ * bytes a byte and a TAB a column); -1 when one had to be repaired.
+ */
+ssize_t
+sink_render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out)
+{
+	size_t nbad = 0, n = render_cols(sk, r, from, to, out, &nbad);
+
+	return nbad > 0 ? -1 : (ssize_t)n;
 }
 
 /* The header of R's record, and in *EXTRA the numbers after it. */
@@ -462,6 +483,28 @@ size_t
 sink_rec_bound(const struct irec *r)
 {
 	return sizeof(struct sink_rec) + 3 * 8 + text_bound(r) + 8;
+}
+
+/* R's header and the text T (L bytes) as sink_add() stores them. */
+size_t
+sink_render_text(struct sink *sk, int src, const struct irec *r,
+    unsigned char *dst, const char *t1, size_t l1, const char *t2,
+    size_t l2, const char *t3, size_t l3)
+{
+	struct sink_rec h;
+	int64_t extra[3];
+	size_t nextra, hl;
+
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	h.textlen = (uint32_t)(l1 + l2 + l3);
+	memcpy(dst, &h, sizeof(h));
+	memcpy(dst + sizeof(h), extra, 8 * nextra);
+	memcpy(dst + hl, t1, l1);
+	memcpy(dst + hl + l1, t2, l2);
+	memcpy(dst + hl + l1 + l2, t3, l3);
+	(void)sk;
+	return sink_rec_size(&h);
 }
 
 /* R as sink_add() stores it, at DST (sink_rec_bound() bytes). */

@@ -223,6 +223,9 @@ void	 sink_resolve_sources(struct sink *);
 /* The most bytes R takes stored; store it at DST, return its size. */
 size_t	 sink_rec_bound(const struct irec *);
 size_t	 sink_render(struct sink *, int, const struct irec *, unsigned char *);
+size_t	 sink_render_text(struct sink *, int, const struct irec *,
+	    unsigned char *, const char *, size_t, const char *, size_t,
+	    const char *, size_t);
 /* Say how many ill-formed UTF-8 sequences source SRC had replaced. */
 void	 sink_utf8_note(const struct sink_source *);
 

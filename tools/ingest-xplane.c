@@ -99,6 +99,7 @@ struct xr {
 	size_t		 nops;		/* the file's ops, all planes' */
 	struct xstream	*st;		/* the second pass's streams */
 	size_t		 nst, st_release;	/* pages each gives back at once */
+	size_t		 cur_stream;	/* the one being read */
 	struct xplane_tabs **tabs;	/* the planes' tables, for them */
 	char		**pnames;
 	size_t		 ntabs;
@@ -711,6 +712,62 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 	return 0;
 }
 
+/*
+ * The direct output of an execution whose record is its op's on this
+ * line but for its times and ps parts: the op's stored columns, the ps
+ * parts between them (the end of the ext column).
+ */
+static int
+emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
+    int re)
+{
+	char ps[48];
+	size_t n = 0;
+
+	if (rs != 0 || re != 0) {
+		if (op->extl > 0)
+			ps[n++] = ';';
+		memcpy(ps + n, "ps=", 3);
+		n += 3;
+		n += tsv_i64(ps + n, rs);
+		ps[n++] = ':';
+		n += tsv_i64(ps + n, re);
+	}
+	return sink_emit_text(x->sink, x->src, r, op->rc_pre, op->rc_prel, ps,
+	    n, op->rc_post, op->rc_postl);
+}
+
+/* Keep R's columns, its ext the op's, for the op's next executions. */
+static int
+make_cached(struct xr *x, struct xop *op, struct irec *r)
+{
+	ssize_t a, b;
+	size_t need = 3 * op->extl + 1;
+	int i;
+
+	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
+		need += 3 * r->len[i] + 1;
+	set_col(r, IC_EXT, op->ext, op->extl);
+	op->rc_pre = xrealloc(op->rc_pre, need);
+	op->rc_post = xrealloc(op->rc_post, need + 1);
+	op->rc_post[0] = '\t';
+	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, op->rc_pre);
+	b = sink_render_cols(x->sink, r, IC_GROUP, IC_SRC - 1,
+	    op->rc_post + 1);
+	if (a < 0 || b < 0) {
+		op->rc_bad = 1;
+		op->rc_stream = 0;
+		return 0;
+	}
+	op->rc_prel = (size_t)a;
+	op->rc_postl = (size_t)b + 1;
+	/* Kept for every op of the file: no more room than it takes. */
+	op->rc_pre = xrealloc(op->rc_pre, op->rc_prel + 1);
+	op->rc_post = xrealloc(op->rc_post, op->rc_postl);
+	op->rc_stream = x->cur_stream + 1;
+	return 1;
+}
+
 /* One XEvent {1 metadata_id, 2 offset_ps, 3 duration_ps, 4 stats,
  * 5 num_occurrences}: one record. */
 static int
@@ -725,7 +782,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	const char *cat, *nm, *str;
 	char fb[24], bb[24], cb[24], sb[24], stepname[40];
 	int64_t mid = 0, off = 0, dur = 0, num;
-	int r1, code, has_off = 0, nocc = 0, rs, re, kind;
+	int r1, code, has_off = 0, nocc = 0, rs, re, kind, cached;
 	uint32_t own;
 	size_t n, sl;
 
@@ -799,6 +856,11 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	r.dev = x->pcls == XP_HOST ? host_dev(x, vp) : x->dev;
 	if (x->mode == XM_FACTS)
 		return event_facts(x, op, vp, own, &r);
+	/* In the direct output, an op's record on a line is made once. */
+	cached = x->st != NULL && op != NULL && vp == &op->base &&
+	    x->pcls != XP_HOST && kind != IK_STEP && !op->rc_bad;
+	if (cached && op->rc_stream == x->cur_stream + 1)
+		return emit_cached(x, op, &r, rs, re);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -828,6 +890,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
+	if (cached && x->ext_op == op && make_cached(x, op, &r))
+		return emit_cached(x, op, &r, rs, re);
 	event_ext_ps(x, &r, rs, re);
 	if (x->mode == XM_AGAIN)
 		return sink_emit(x->sink, x->src, &r);
@@ -1420,6 +1484,7 @@ replay_fill(void *arg, size_t i)
 	struct xstream *st = &x->st[i];
 	struct pbuf_field f;
 
+	x->cur_stream = i;
 	x->t = st->t;
 	x->pcls = st->pcls;
 	x->dev = st->dev;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "input.h"
 
 /* Output columns, in order (see prof-ingest(1) and prof-tsv(5)). */
@@ -189,6 +190,15 @@ void	 sink_fact(struct sink *, int, const struct irec *);
 void	 sink_direct(struct sink *, int, const struct sink_replay *, int);
 /* A timed record of the second pass; 1 when the stream should pause. */
 int	 sink_emit(struct sink *, int, const struct irec *);
+/*
+ * The same, with R's text columns given already stored (made by
+ * sink_render_cols()) in three pieces, for a reader that makes the same
+ * columns for many records.
+ */
+int	 sink_emit_text(struct sink *, int, const struct irec *,
+	    const char *, size_t, const char *, size_t, const char *, size_t);
+ssize_t	 sink_render_cols(struct sink *, const struct irec *, int, int,
+	    char *);
 
 /* Write the preamble, header and all records in time order, or the
  * inventory.  ARGV is recorded in the preamble.  Returns -1 when a
