@@ -180,3 +180,29 @@ sink_emit(struct sink *sk, int src, const struct irec *r)
 	(void)r;
 	return 0;
 }
+
+int
+sink_emit_text(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+	fuzz_touch(t1, l1);
+	fuzz_touch(t2, l2);
+	fuzz_touch(t3, l3);
+	return 0;
+}
+
+ssize_t
+sink_render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out)
+{
+	(void)sk;
+	(void)r;
+	(void)from;
+	(void)to;
+	(void)out;
+	return -1;
+}
