@@ -13,7 +13,11 @@
 # BENCH_RECORDS caps the records taken from each stream (default 3000000);
 # BENCH_STREAMS names the inputs to time, "kineto", "ascend" or both (the
 # default), so that one of them can be measured without the other's
-# gigabytes.
+# gigabytes.  BENCH_BASE, the tools directory (or the prof-ingest) of
+# another build, a base revision: its whole pipeline, of the stages both
+# builds have, is timed in the same rounds as this one's, so that a
+# change is compared under one load.  BENCH_PIPELINE_ONLY=1 times the
+# whole pipelines only, without the streams of every stage.
 
 set -eu
 
@@ -26,7 +30,16 @@ BENCH_DIR=${BENCH_DIR:-$top_builddir/bench/data}
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_RECORDS=${BENCH_RECORDS:-3000000}
 BENCH_STREAMS=${BENCH_STREAMS:-kineto ascend}
+BENCH_BASE=${BENCH_BASE:-}
+BENCH_PIPELINE_ONLY=${BENCH_PIPELINE_ONLY:-0}
 tools=$top_builddir/tools
+btools=
+if [ -n "$BENCH_BASE" ]; then
+	btools=$BENCH_BASE
+	[ -d "$btools" ] || btools=$(dirname "$btools")
+	btools=$(cd "$btools" && pwd) || die "no $BENCH_BASE"
+	[ -x "$btools/prof-ingest" ] || die "BENCH_BASE: no prof-ingest in $btools"
+fi
 case $BENCH_RUNS in ''|*[!0-9]*|0) die "BENCH_RUNS must be a positive integer";; esac
 case $BENCH_RECORDS in ''|*[!0-9]*|0) die "BENCH_RECORDS must be a positive integer";; esac
 
@@ -141,51 +154,96 @@ bench_stage() {
 	    "$(maxcol2 "$tmp/m.half")" "$(range "$tmp/m.tool")" >>"$tmp/rows"
 }
 
-# bench_pipeline LABEL RAW: cat, prof-ingest alone, and the whole pipeline
-# from the raw input, in the same rounds.
-bench_pipeline() {
-	label=$1 raw=$2
-	pipe=$tmp/pipe.sh
+# pipe_script OUT TOOLS STAGE...: a script running prof-ingest of TOOLS on
+# $raw, then each STAGE of TOOLS, in one pipeline.
+pipe_script() {
+	out=$1 dir=$2
+	shift 2
 	{
-		printf '"%s/prof-ingest" "%s"' "$tools" "$raw"
-		for t in $present; do
-			printf ' | "%s/%s" %s' "$tools" "$t" "$(stage_args $t)"
+		printf '"%s/prof-ingest" "%s"' "$dir" "$raw"
+		for t in "$@"; do
+			printf ' | "%s/%s" %s' "$dir" "$t" "$(stage_args "$t")"
 		done
 		printf '\n'
-	} >"$pipe"
-	nrec=$("$tools/prof-ingest" -q "$raw" | grep -vc '^#' | awk '{ print $1 - 1 }')
-	: >"$tmp/m.pcat"; : >"$tmp/m.ingest"; : >"$tmp/m.pipe"
-	r=0
-	while [ "$r" -le "$BENCH_RUNS" ]; do
-		oc=$tmp/m.pcat; o=$tmp/m.ingest; op=$tmp/m.pipe
-		[ "$r" = 0 ] && oc=$tmp/warm && o=$tmp/warm && op=$tmp/warm
-		measure "$oc" cat "$raw" || die "cat failed"
-		measure "$o" "$tools/prof-ingest" "$raw" || die "prof-ingest failed"
-		measure "$op" sh "$pipe" || die "the pipeline failed on $raw"
-		r=$((r + 1))
-	done
-	cmd=prof-ingest
-	for t in $present; do cmd="$cmd \\| $t"; done
-	mb=$(fsize "$raw" | awk '{ print $1 / 1e6 }')
-	for m in pcat ingest pipe; do
-		case $m in
-		pcat) c=cat;; ingest) c="prof-ingest alone";; pipe) c=$cmd;;
-		esac
-		awk -v label="$label" -v mb="$mb" -v c="$c" -v n="$nrec" \
-		    -v s="$(median "$tmp/m.$m")" -v cs="$(median "$tmp/m.pcat")" \
-		    -v rr="$(range "$tmp/m.$m")" -v rss="$(maxcol2 "$tmp/m.$m")" \
-		    -v base="$m" 'BEGIN {
-			printf "| %s | %.0f | %s | %.2f | %s | %.0f | %s | %s | %s |\n",
-			    label, mb, c, s, rr, (s > 0 ? mb / s : 0),
-			    (base == "pcat" || s <= 0 ? "-" : sprintf("%.2fM", n / s / 1e6)),
-			    (base == "pcat" ? "(baseline)" : sprintf("%.1fx", (cs > 0 ? s / cs : 0))),
-			    (rss == "-" ? "-" : sprintf("%.1f", rss / 1024))
-		    }' >>"$tmp/pipes"
-	done
+	} >"$out"
 }
 
-: >"$tmp/rows"; : >"$tmp/pipes"
-for label in $BENCH_STREAMS; do
+# pipe_row M BUILD COMMAND: the table row of the timings in $tmp/m.M.
+pipe_row() {
+	awk -v label="$label" -v mb="$mb" -v b="$2" -v c="$3" -v n="$nrec" \
+	    -v s="$(median "$tmp/m.$1")" -v cs="$(median "$tmp/m.pcat")" \
+	    -v cpu="$(median3 "$tmp/m.$1")" \
+	    -v rr="$(range "$tmp/m.$1")" -v rss="$(maxcol2 "$tmp/m.$1")" \
+	    -v base="$1" 'BEGIN {
+		printf "| %s | %.0f | %s | %s | %.2f | %s | %s | %.0f | %s | %s | %s |\n",
+		    label, mb, b, c, s, rr, cpu, (s > 0 ? mb / s : 0),
+		    (base == "pcat" || s <= 0 ? "-" : sprintf("%.2fM", n / s / 1e6)),
+		    (base == "pcat" ? "(baseline)" : sprintf("%.1fx", (cs > 0 ? s / cs : 0))),
+		    (rss == "-" ? "-" : sprintf("%.1f", rss / 1024))
+	    }' >>"$tmp/pipes"
+}
+
+# bench_pipeline LABEL RAW: cat, prof-ingest alone, and the whole pipeline
+# from the raw input, in the same rounds; with BENCH_BASE, the base's
+# pipeline and this one's of the same stages too.
+bench_pipeline() {
+	label=$1 raw=$2
+	pipe_script "$tmp/pipe.sh" "$tools" $present
+	ms="pcat ingest pipe"
+	common=
+	if [ -n "$btools" ]; then
+		for t in $present; do
+			if [ -x "$btools/$t" ]; then common="$common $t"; fi
+		done
+		pipe_script "$tmp/bpipe.sh" "$btools" $common
+		ms="$ms bpipe"
+		if [ "$common" != "$present" ]; then
+			pipe_script "$tmp/cpipe.sh" "$tools" $common
+			ms="$ms cpipe"
+		fi
+	fi
+	nrec=$("$tools/prof-ingest" -q "$raw" | grep -vc '^#' | awk '{ print $1 - 1 }')
+	for m in $ms; do : >"$tmp/m.$m"; done
+	r=0
+	while [ "$r" -le "$BENCH_RUNS" ]; do
+		for m in $ms; do
+			o=$tmp/m.$m
+			[ "$r" = 0 ] && o=$tmp/warm
+			case $m in
+			pcat) measure "$o" cat "$raw" || die "cat failed" ;;
+			ingest) measure "$o" "$tools/prof-ingest" "$raw" ||
+			    die "prof-ingest failed" ;;
+			*) measure "$o" sh "$tmp/$m.sh" ||
+			    die "the pipeline $m failed on $raw: $(cat "$tmp/err")" ;;
+			esac
+		done
+		r=$((r + 1))
+	done
+	mb=$(fsize "$raw" | awk '{ print $1 / 1e6 }')
+	pipe_row pcat - cat
+	pipe_row ingest this "prof-ingest alone"
+	pipe_row pipe this "$(pipe_name $present)"
+	[ -z "$btools" ] && return 0
+	pipe_row bpipe base "$(pipe_name $common)"
+	m=pipe
+	if [ "$common" != "$present" ]; then
+		pipe_row cpipe this "$(pipe_name $common)"
+		m=cpipe
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$(median "$tmp/m.bpipe")" \
+	    "$(median "$tmp/m.$m")" "$(median3 "$tmp/m.bpipe")" \
+	    "$(median3 "$tmp/m.$m")" "$(echo $common | wc -w)" >>"$tmp/vsbase"
+}
+
+# pipe_name STAGE...: the pipeline as the table shows it.
+pipe_name() {
+	c=prof-ingest
+	for t in "$@"; do c="$c \\| $t"; done
+	printf '%s\n' "$c"
+}
+
+: >"$tmp/rows"; : >"$tmp/pipes"; : >"$tmp/vsbase"
+[ "$BENCH_PIPELINE_ONLY" = 1 ] || for label in $BENCH_STREAMS; do
 	raw=$kineto
 	[ "$label" = ascend ] && raw=$kdcsv
 	make_streams "$label" "$raw"
@@ -206,29 +264,43 @@ for label in $BENCH_STREAMS; do
 	targs=
 done
 note "timing the whole pipeline"
+# loadavg: the load averages, as the shared machine's load is part of a result.
+loadavg() { cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo -; }
+load=$(loadavg)
 case " $BENCH_STREAMS " in *" kineto "*) bench_pipeline "Kineto JSON" "$kineto";; esac
 case " $BENCH_STREAMS " in *" ascend "*) bench_pipeline "kernel_details.csv" "$kdcsv";; esac
 
 {
 	printf '## Analysis stages benchmark\n\n'
 	machine_lines
-	printf -- '- streams: prof-ingest output of the generated Kineto trace and kernel_details.csv of bench/run.sh, first %s records each; each stage reads what the stage before it wrote\n' "$BENCH_RECORDS"
-	printf -- '- medians of %s runs after a warm-up; output to /dev/null; MB = 10^6 bytes\n\n' "$BENCH_RUNS"
-	printf '| stream | stage | input MB | records | median s | runs s | MB/s | records/s | time vs cat | RSS MiB | RSS MiB, half input | goal 2M records/s |\n'
-	printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'
-	awk -F '\t' '{
-		mb = $3 / 1e6; rps = $5 > 0 ? $4 / $5 : 0
-		line = sprintf("| %s | %s | %.0f | %d | %.3f | %s |", $1, $2, mb,
-		    $4, $5, $9)
-		line = line sprintf(" %.0f | %.2fM | %.1fx |",
-		    $5 > 0 ? mb / $5 : 0, rps / 1e6, $6 > 0 ? $5 / $6 : 0)
-		line = line sprintf(" %.1f | %.1f | %s |", $7 / 1024, $8 / 1024,
-		    rps >= 2e6 ? "ok" : "MISS")
-		print line
-	}' "$tmp/rows"
+	printf -- '- load average (1, 5, 15 min) before the whole pipelines: %s; after: %s\n' \
+	    "$load" "$(loadavg)"
+	printf -- '- medians of %s runs after a warm-up; output to /dev/null; MB = 10^6 bytes\n' "$BENCH_RUNS"
+	[ -z "$btools" ] || printf -- '- base: %s, timed in the same rounds\n' "$btools"
+	if [ "$BENCH_PIPELINE_ONLY" != 1 ]; then
+		printf -- '- streams: prof-ingest output of the generated Kineto trace and kernel_details.csv of bench/run.sh, first %s records each; each stage reads what the stage before it wrote\n\n' "$BENCH_RECORDS"
+		printf '| stream | stage | input MB | records | median s | runs s | MB/s | records/s | time vs cat | RSS MiB | RSS MiB, half input | goal 2M records/s |\n'
+		printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'
+		awk -F '\t' '{
+			mb = $3 / 1e6; rps = $5 > 0 ? $4 / $5 : 0
+			line = sprintf("| %s | %s | %.0f | %d | %.3f | %s |", $1, $2, mb,
+			    $4, $5, $9)
+			line = line sprintf(" %.0f | %.2fM | %.1fx |",
+			    $5 > 0 ? mb / $5 : 0, rps / 1e6, $6 > 0 ? $5 / $6 : 0)
+			line = line sprintf(" %.1f | %.1f | %s |", $7 / 1024, $8 / 1024,
+			    rps >= 2e6 ? "ok" : "MISS")
+			print line
+		}' "$tmp/rows"
+	fi
 	printf '\n### Whole pipeline, from the raw input\n\n'
-	printf '| input | size MB | command | median s | runs s | MB/s | records/s | time vs cat | peak RSS MiB |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
+	printf '| input | size MB | build | command | median s | runs s | CPU s | MB/s | records/s | time vs cat | peak RSS MiB |\n|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 	cat "$tmp/pipes"
+	printf '\nCPU s: the median of user + system seconds of every process of the command.\n'
+	# This build against the base, on the pipeline of the stages both have.
+	awk -F '\t' '{
+		printf "\n%s, prof-ingest and the %d stages both builds have: base %.2f s, this %.2f s wall (speed-up %.2fx); base %.2f s, this %.2f s CPU (speed-up %.2fx)\n",
+		    $1, $6, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, ($5 > 0 ? $4 / $5 : 0)
+	}' "$tmp/vsbase"
 } >"$tmp/report"
 cat "$tmp/report"
 cp "$tmp/report" "$BENCH_DIR/stages.md"

@@ -150,3 +150,59 @@ sink_add(struct sink *sk, int src, const struct irec *r)
 		if (r->len[i] > 0)
 			fuzz_touch(r->v[i], r->len[i]);
 }
+
+/* The harnesses read every input once: no direct output. */
+int	sink_can_direct(const struct sink *sk) { (void)sk; return 0; }
+
+void
+sink_fact(struct sink *sk, int src, const struct irec *r)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+}
+
+void
+sink_direct(struct sink *sk, int src, const struct sink_replay *rp,
+    int ordered)
+{
+	(void)sk;
+	(void)src;
+	(void)rp;
+	(void)ordered;
+}
+
+int
+sink_emit(struct sink *sk, int src, const struct irec *r)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+	return 0;
+}
+
+int
+sink_emit_text(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	(void)sk;
+	(void)src;
+	(void)r;
+	fuzz_touch(t1, l1);
+	fuzz_touch(t2, l2);
+	fuzz_touch(t3, l3);
+	return 0;
+}
+
+ssize_t
+sink_render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out)
+{
+	(void)sk;
+	(void)r;
+	(void)from;
+	(void)to;
+	(void)out;
+	return -1;
+}

@@ -88,9 +88,24 @@ diag_errno(int status, const char *fmt, ...)
 	exit(status);
 }
 
+/*
+ * Positioned messages can be muted: a reader that reads its input a
+ * second time (prof-ingest's direct output) has said everything the
+ * first time.
+ */
+static int muted;
+
+void
+diag_mute(int on)
+{
+	muted = on;
+}
+
 void
 diag_vat(const char *path, unsigned long line, const char *fmt, va_list ap)
 {
+	if (muted)
+		return;
 	fflush(stdout);
 	if (line > 0)
 		fprintf(stderr, "%s: %s:%lu: ", progname, diag_path(path),

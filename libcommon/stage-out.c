@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "num.h"
 #include "stage-int.h"
 #include "tsv.h"
 #include "xalloc.h"
@@ -1054,6 +1055,50 @@ stage_drop(struct stage *st, struct srec *r)
 	drain(st);
 }
 
+/*
+ * NUM / DEN with PLACES decimals in BUF (NUM_BUFSIZE bytes): its length,
+ * or 0 when DEN is not positive and the field stays as it is.
+ */
+static size_t
+quot_text(char *buf, __int128 num, __int128 den, int places)
+{
+	return den > 0 ? num_ratio_i128(buf, num, den, places) : 0;
+}
+
+void
+srec_set_quot(struct srec *r, int col, __int128 num, __int128 den,
+    int places)
+{
+	char buf[NUM_BUFSIZE];
+	size_t n = quot_text(buf, num, den, places);
+
+	if (n > 0)
+		srec_set(r, col, buf, n);
+}
+
+void
+stage_set_quot(struct stage *st, int col, __int128 num, __int128 den,
+    int places)
+{
+	char buf[NUM_BUFSIZE];
+	size_t n = quot_text(buf, num, den, places);
+
+	if (n > 0)
+		stage_set(st, col, buf, n);
+}
+
+void
+srec_set_ratio(struct srec *r, int col, __int128 num, __int128 den)
+{
+	srec_set_quot(r, col, num, den, 6);
+}
+
+void
+stage_set_ratio(struct stage *st, int col, __int128 num, __int128 den)
+{
+	stage_set_quot(st, col, num, den, 6);
+}
+
 void
 stage_tag_add(char *buf, size_t cap, const char *tag)
 {
@@ -1064,6 +1109,21 @@ stage_tag_add(char *buf, size_t cap, const char *tag)
 	if (n > 0)
 		buf[n++] = ',';
 	memcpy(buf + n, tag, len + 1);
+}
+
+int
+stage_tag_has(const char *tags, size_t len, const char *tag)
+{
+	size_t tl = strlen(tag), i = 0, j;
+
+	while (i < len) {
+		for (j = i; j < len && tags[j] != ','; j++)
+			continue;
+		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
+			return 1;
+		i = j + 1;
+	}
+	return 0;
 }
 
 void

@@ -173,6 +173,16 @@ void		 stage_drop(struct stage *, struct srec *);
 void		 srec_set(struct srec *, int, const char *, size_t);
 void		 srec_set_str(struct srec *, int, const char *);
 void		 srec_set_i64(struct srec *, int, int64_t);
+/*
+ * Set column COL to NUM / DEN with PLACES decimals, exactly
+ * (num_ratio_i128()): the form of every ratio and average column.  The
+ * field is left as it is when DEN is not positive.
+ */
+void		 stage_set_quot(struct stage *, int, __int128, __int128, int);
+void		 srec_set_quot(struct srec *, int, __int128, __int128, int);
+/* The same with six decimals, as ratio columns have. */
+void		 stage_set_ratio(struct stage *, int, __int128, __int128);
+void		 srec_set_ratio(struct srec *, int, __int128, __int128);
 /* Field COL of R ("" when empty). */
 const char	*srec_get(const struct srec *, int, size_t *);
 int64_t		 srec_ts(const struct srec *);
@@ -184,6 +194,8 @@ int64_t		 srec_ts(const struct srec *);
 void		 stage_tag_add(char *, size_t, const char *);
 /* Append TAG to the comma-separated list in column COL of R. */
 void		 srec_tag_add(struct srec *, int, const char *);
+/* Whether the comma-separated tag list TAGS (LEN bytes) holds TAG. */
+int		 stage_tag_has(const char *, size_t, const char *);
 
 /*
  * Report a result the stage cannot write, "prog: FILE: MSG" (a total

@@ -174,7 +174,8 @@ def tpu_planes():
         ops.append(d.event(11, t + 1250010000, 40000000))
         asy.append(d.event(9, t + 10, 90000000))
     d.line(1, "XLA Modules", 0, mods)
-    d.line(2, "XLA Ops", 0, ops)
+    # "unordered": an XLA Ops line whose events are not in time order
+    d.line(2, "XLA Ops", 0, ops[::-1] if MODE == "unordered" else ops)
     d.line(3, "Async XLA Ops", 0, asy)
     d.line(4, "Steps", 0, steps)
     d.line(5, "_counters_", 0, [d.event(1, 10, 0)])

@@ -29,30 +29,22 @@
 #include "diag.h"
 #include "dueq.h"
 #include "num.h"
-#include "hash.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
-
-/* Running union of intervals given in start order, clipped to a bubble. */
-struct cover {
-	int64_t	end;		/* covered up to here */
-	int64_t	total;
-};
 
 /* A host thread (track) of one rank. */
 struct thr {
-	char	*track;
-	size_t	 len;
 	int64_t	 host_end;	/* largest end of its host-family events */
-	size_t	 idx;
+	size_t	 idx;		/* its id in the rank's table */
 };
 
 struct bub {
 	struct srec	*rec;
 	int64_t		 s, e;
-	struct cover	 fam[FAM_N];
-	struct cover	 cum[CLS_N];	/* union of classes 0 .. k */
-	struct cover	*thr;	/* per thread index of the rank */
+	struct ival_run	 fam[FAM_N];	/* clipped to the bubble */
+	struct ival_run	 cum[CLS_N];	/* union of classes 0 .. k */
+	struct ival_run	*thr;	/* per thread index of the rank */
 	size_t		 nthr;
 	struct nmap	 names;	/* per normalised name */
 	struct bub	*next;
@@ -62,9 +54,8 @@ struct dev {
 	int64_t		 id;	/* its index in devs.v: the summaries' key */
 	int64_t		 fam_end[FAM_N];
 	int64_t		 cum_end[CLS_N];
-	struct thr	**thr;	/* open addressing by track */
-	size_t		 thrcap, nthr;
-	struct thr	*last;	/* most host events follow one of the same thread */
+	struct strtab	 thr;	/* struct thr by track */
+	size_t		 last;	/* most host events follow one of the same thread */
 	struct bub	*open;
 	struct nmap	 run;	/* names by the largest end of their events */
 	int64_t		*frames;	/* ends of MATCH_FRAME events */
@@ -151,82 +142,38 @@ bub_dev_cmp(int64_t a, int64_t b)
 	return devtab_cmp(devs.v[a].name, devs.v[b].name);
 }
 
-static void
-thr_grow(struct dev *d)
-{
-	struct thr **old = d->thr;
-	size_t oldcap = d->thrcap, i, j;
-
-	d->thrcap = oldcap ? oldcap * 2 : 16;
-	d->thr = xcalloc(d->thrcap, sizeof(*d->thr));
-	for (i = 0; i < oldcap; i++) {
-		if (old[i] == NULL)
-			continue;
-		j = hash_bytes(old[i]->track, old[i]->len, 0) &
-		    (d->thrcap - 1);
-		while (d->thr[j] != NULL)
-			j = (j + 1) & (d->thrcap - 1);
-		d->thr[j] = old[i];
-	}
-	free(old);
-}
-
 /* The thread TRACK of rank D, made on first sight. */
 static struct thr *
 thr_get(struct dev *d, const char *track, size_t len)
 {
-	struct thr *t = d->last;
-	size_t j;
+	const char *k;
+	size_t kl;
+	int isnew;
+	struct thr *t;
 
-	if (t != NULL && t->len == len && memcmp(t->track, track, len) == 0)
-		return t;
-	if (2 * (d->nthr + 1) > d->thrcap)
-		thr_grow(d);
-	j = hash_bytes(track, len, 0) & (d->thrcap - 1);
-	for (; (t = d->thr[j]) != NULL; j = (j + 1) & (d->thrcap - 1))
-		if (t->len == len && memcmp(t->track, track, len) == 0)
-			return d->last = t;
-	t = d->thr[j] = d->last = xmalloc(sizeof(*t));
-	t->track = xstrndup(track, len);
-	t->len = len;
-	t->host_end = INT64_MIN;
-	t->idx = d->nthr++;
+	if (d->thr.n > 0) {
+		k = strtab_key(&d->thr, d->last, &kl);
+		if (kl == len && memcmp(k, track, len) == 0)
+			return strtab_val(&d->thr, d->last);
+	} else
+		strtab_init(&d->thr, sizeof(struct thr));
+	d->last = strtab_intern(&d->thr, track, len, &isnew);
+	t = strtab_val(&d->thr, d->last);
+	if (isnew) {
+		t->host_end = INT64_MIN;
+		t->idx = d->last;
+	}
 	return t;
 }
 
 /* Add [S, E) to C; intervals come in start order, clipped to [BS, BE). */
 static void
-cover_add(struct cover *c, int64_t s, int64_t e, int64_t bs, int64_t be)
+cover_add(struct ival_run *c, int64_t s, int64_t e, int64_t bs, int64_t be)
 {
-	if (s < bs)
-		s = bs;
-	if (e > be)
-		e = be;
-	if (s < c->end)
-		s = c->end;
-	if (e > s) {
-		c->total += e - s;
-		c->end = e;
-	}
+	ival_run_add(c, s > bs ? s : bs, e < be ? e : be);
 }
 
-/* The same for the running union of one name. */
-static void
-ncov_add(struct ncov *c, int64_t s, int64_t e, int64_t bs, int64_t be)
-{
-	if (s < bs)
-		s = bs;
-	if (e > be)
-		e = be;
-	if (s < c->end)
-		s = c->end;
-	if (e > s) {
-		c->total += e - s;
-		c->end = e;
-	}
-}
-
-static struct cover *
+static struct ival_run *
 bub_thr(struct bub *b, size_t idx)
 {
 	size_t i;
@@ -254,8 +201,9 @@ run_prune(struct dev *d, int64_t ts)
 
 	memset(&d->run, 0, sizeof(d->run));
 	for (i = 0; i < old.cap; i++)
-		if (old.v[i].used && old.v[i].end > ts)
-			nmap_get(&d->run, old.v[i].id)->end = old.v[i].end;
+		if (old.v[i].used && old.v[i].cov.end > ts)
+			nmap_get(&d->run, old.v[i].id)->cov.end =
+			    old.v[i].cov.end;
 	nmap_free(&old);
 	d->run_keep = d->run.n;
 }
@@ -269,8 +217,8 @@ run_note(struct dev *d, uint32_t id, int64_t s, int64_t e)
 	if (d->run.n > 2 * d->run_keep + 64)
 		run_prune(d, s);
 	c = nmap_get(&d->run, id);
-	if (e > c->end)
-		c->end = e;
+	if (e > c->cov.end)
+		c->cov.end = e;
 }
 
 /*
@@ -294,7 +242,7 @@ host_event(struct dev *d, struct thr *t, unsigned mask, uint32_t id,
 			continue;
 		for (k = cls; k < CLS_N; k++)
 			cover_add(&b->cum[k], s, e, b->s, b->e);
-		ncov_add(nmap_get(&b->names, id), s, e, b->s, b->e);
+		cover_add(&nmap_get(&b->names, id)->cov, s, e, b->s, b->e);
 	}
 	for (f = 0; f < FAM_N; f++)
 		if ((mask & FAM_BIT(f)) && e > d->fam_end[f])
@@ -371,32 +319,6 @@ read_host(struct stage *st, struct dev *d, int64_t ts, int64_t dur)
 		host_event(d, thr_get(d, track, tlen), mask, id, ts, ts + dur);
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den <= 0)
-		return;
-	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
-/* Whether the comma-separated list TAGS (LEN bytes) holds TAG. */
-static int
-has_tag(const char *tags, size_t len, const char *tag)
-{
-	size_t tl = strlen(tag), i = 0, j;
-
-	while (i < len) {
-		for (j = i; j < len && tags[j] != ','; j++)
-			continue;
-		if (j - i == tl && memcmp(tags + i, tag, tl) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
-}
-
 /* Field COL of R, or "" when the input has no such column. */
 static const char *
 rec_field(const struct srec *r, int col, size_t *len)
@@ -423,7 +345,7 @@ bub_summarize(const struct attrib_cols *c, struct dev *d, struct bub *b,
 	bi.next = rec_field(b->rec, c->next, &bi.nlen);
 	bi.next_id = -1;
 	tags = srec_get(b->rec, c->tags, &tlen);
-	bi.boundary = has_tag(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
+	bi.boundary = stage_tag_has(tags, tlen, "PARTIAL_CAPTURE_BOUNDARY");
 	bi.names = &b->names;
 	sum_bubble(&bi, m, labels);
 	cov_bubble(&bi, m);
@@ -463,10 +385,10 @@ bub_finish(const struct attrib_cols *c, struct dev *d, struct bub *b)
 	for (i = 0; i < b->nthr; i++)
 		m.thr_sum += b->thr[i].total;
 	m.launches = d->launches;
-	set_ratio(b->rec, c->host, m.cov[FAM_HOST], m.dur);
-	set_ratio(b->rec, c->sync, m.cov[FAM_SYNC], m.dur);
-	set_ratio(b->rec, c->comm, m.cov[FAM_COMM], m.dur);
-	set_ratio(b->rec, c->par, m.thr_sum, m.cov[FAM_HOST]);
+	srec_set_ratio(b->rec, c->host, m.cov[FAM_HOST], m.dur);
+	srec_set_ratio(b->rec, c->sync, m.cov[FAM_SYNC], m.dur);
+	srec_set_ratio(b->rec, c->comm, m.cov[FAM_COMM], m.dur);
+	srec_set_ratio(b->rec, c->par, m.thr_sum, m.cov[FAM_HOST]);
 	bub_partition(c, b, &m);
 	n = cov_top(&b->names, m.dur, 3, &top);
 	srec_set(b->rec, c->top, top, n);
@@ -555,12 +477,15 @@ open_bubble(struct stage *st, int64_t ts, int64_t dur)
 	run_prune(d, ts);
 	for (i = 0; i < d->run.cap; i++)
 		if (d->run.v[i].used)
-			ncov_add(nmap_get(&b->names, d->run.v[i].id), ts,
-			    d->run.v[i].end, b->s, b->e);
-	for (i = 0; i < d->thrcap; i++)
-		if (d->thr[i] != NULL && d->thr[i]->host_end > ts)
-			cover_add(bub_thr(b, d->thr[i]->idx), ts,
-			    d->thr[i]->host_end, b->s, b->e);
+			cover_add(&nmap_get(&b->names, d->run.v[i].id)->cov, ts,
+			    d->run.v[i].cov.end, b->s, b->e);
+	for (i = 0; i < d->thr.n; i++) {
+		struct thr *t = strtab_val(&d->thr, i);
+
+		if (t->host_end > ts)
+			cover_add(bub_thr(b, t->idx), ts, t->host_end, b->s,
+			    b->e);
+	}
 	for (i = 0; i < d->nframes; i++)	/* frames that end inside */
 		if (d->frames[i] > ts && d->frames[i] < b->e)
 			for (f = CLS_HOST; f < CLS_N; f++)
@@ -616,9 +541,9 @@ read_decls(struct stage *st)
 		decls = xreallocarray(decls, ndecls + 1, sizeof(*decls));
 		dc = &decls[ndecls++];
 		dc->rank = source_rank(st, l + 9, nlen);
-		dc->stacks = has_tag(list + (*list == ' '), strlen(list) -
+		dc->stacks = stage_tag_has(list + (*list == ' '), strlen(list) -
 		    (*list == ' '), "stacks");
-		dc->shapes = has_tag(list + (*list == ' '), strlen(list) -
+		dc->shapes = stage_tag_has(list + (*list == ' '), strlen(list) -
 		    (*list == ' '), "shapes");
 	}
 }

@@ -225,7 +225,7 @@ evidence_names(const struct sig *g, char *buf, size_t cap, size_t *n)
 	k = nmap_top(NT_HOST, &g->names, top, 3);
 	for (i = 0; i < k; i++) {
 		attrib_app(buf, cap, n, "%s%s ", i ? ", " : "; host events: ",
-		    ratio(r, top[i].total, g->sig_ns));
+		    ratio(r, top[i].cov.total, g->sig_ns));
 		s = names_str(NT_HOST, top[i].id, &len);
 		small_app_name(buf, cap, n, s, len);
 	}

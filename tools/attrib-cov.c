@@ -80,7 +80,7 @@ cov_top(const struct nmap *m, int64_t dur, size_t k, char **out)
 		s = names_str(NT_HOST, top[i].id, &len);
 		if (i > 0)
 			buf[at++] = ';';
-		j = num_ratio(r, top[i].total, dur, 6);
+		j = num_ratio(r, top[i].cov.total, dur, 6);
 		memcpy(buf + at, r, j);
 		at += j;
 		buf[at++] = ' ';
@@ -197,8 +197,8 @@ put(struct stage *st, int64_t end, const struct cdev *d, const char *scope,
 		set_col(r, col->step, step);
 	set_col(r, col->group, group);
 	set_col(r, col->host_class, cls >= 0 ? cls_name(cls) : "");
-	srec_set_i64(r, col->covered, c->total);
-	num_ratio(buf, c->total, idle, 6);
+	srec_set_i64(r, col->covered, c->cov.total);
+	num_ratio(buf, c->cov.total, idle, 6);
 	set_col(r, col->share, buf);
 	stage_put(st, r);
 }

@@ -15,19 +15,16 @@
 #include <string.h>
 
 #include "attrib.h"
-#include "hash.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 #define NAMES_MAX	(1u << 20)
 #define NAMES_TEXT	(64u << 20)
 
+/* A name's value: its highest class + 1, 0 when none was given. */
 struct ntab {
-	char		**str;		/* by id */
-	uint32_t	 *len;
-	signed char	 *cls;		/* highest class seen, or -1 */
-	uint32_t	  n, cap;
-	uint32_t	 *slot;		/* open addressing: id + 1, 0 empty */
-	size_t		  nslot, text;
+	struct strtab	 names;		/* of a signed char */
+	size_t		 text;		/* bytes of the names */
 };
 
 static struct ntab tabs[2];	/* NT_HOST, NT_KERNEL */
@@ -71,85 +68,46 @@ names_norm(const char *name, size_t len, char *out)
 	return n;
 }
 
-static void
-tab_grow(struct ntab *t)
-{
-	size_t i, j, cap = t->nslot ? t->nslot * 2 : 1024;
-	uint32_t *slot = xcalloc(cap, sizeof(*slot));
-
-	for (i = 0; i < t->n; i++) {
-		j = hash_bytes(t->str[i], t->len[i], 0) & (cap - 1);
-		while (slot[j] != 0)
-			j = (j + 1) & (cap - 1);
-		slot[j] = (uint32_t)i + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = cap;
-}
-
-static uint32_t
-tab_add(struct ntab *t, const char *s, size_t len)
-{
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->str = xreallocarray(t->str, t->cap, sizeof(*t->str));
-		t->len = xreallocarray(t->len, t->cap, sizeof(*t->len));
-		t->cls = xreallocarray(t->cls, t->cap, sizeof(*t->cls));
-	}
-	t->str[t->n] = xstrndup(s, len);
-	t->len[t->n] = (uint32_t)len;
-	t->cls[t->n] = -1;
-	t->text += len + 1;
-	return t->n++;
-}
-
 /* The id of S (LEN bytes) in table T, added when new. */
 uint32_t
 names_intern(int t, const char *s, size_t len)
 {
 	struct ntab *tab = &tabs[t];
-	size_t j;
-	uint32_t id;
+	size_t id;
 
-	if (tab->n == 0)
-		tab_add(tab, "(other)", 7);
-	if (2 * (tab->n + 1) > tab->nslot)
-		tab_grow(tab);
-	j = hash_bytes(s, len, 0) & (tab->nslot - 1);
-	for (; (id = tab->slot[j]) != 0; j = (j + 1) & (tab->nslot - 1))
-		if (tab->len[id - 1] == len &&
-		    memcmp(tab->str[id - 1], s, len) == 0)
-			return id - 1;
-	if (tab->n >= NAMES_MAX || tab->text + len + 1 > NAMES_TEXT)
+	if (tab->names.n == 0) {
+		strtab_init(&tab->names, sizeof(signed char));
+		strtab_intern(&tab->names, "(other)", 7, NULL);
+		tab->text = 8;
+	}
+	if ((id = strtab_find(&tab->names, s, len)) != STRTAB_NONE)
+		return (uint32_t)id;
+	if (tab->names.n >= NAMES_MAX || tab->text + len + 1 > NAMES_TEXT)
 		return 0;
-	id = tab_add(tab, s, len);
-	tab->slot[j] = id + 1;
-	return id;
+	tab->text += len + 1;
+	return (uint32_t)strtab_intern(&tab->names, s, len, NULL);
 }
 
 const char *
 names_str(int t, uint32_t id, size_t *len)
 {
-	if (len != NULL)
-		*len = tabs[t].len[id];
-	return tabs[t].str[id];
+	return strtab_key(&tabs[t].names, id, len);
 }
 
 /* The class of host name ID: the highest (lowest number) given to it. */
 int
 names_class(uint32_t id)
 {
-	return tabs[NT_HOST].cls[id];
+	return *(signed char *)strtab_val(&tabs[NT_HOST].names, id) - 1;
 }
 
 void
 names_set_class(uint32_t id, int cls)
 {
-	signed char *c = &tabs[NT_HOST].cls[id];
+	signed char *c = strtab_val(&tabs[NT_HOST].names, id);
 
-	if (cls >= 0 && (*c < 0 || cls < *c))
-		*c = (signed char)cls;
+	if (cls >= 0 && (*c == 0 || cls + 1 < *c))
+		*c = (signed char)(cls + 1);
 }
 
 /* The entry of ID in M, made (end INT64_MIN, total 0) when absent. */
@@ -179,8 +137,8 @@ nmap_get(struct nmap *m, uint32_t id)
 	m->n++;
 	m->v[j].used = 1;
 	m->v[j].id = id;
-	m->v[j].end = INT64_MIN;
-	m->v[j].total = 0;
+	m->v[j].cov.end = INT64_MIN;
+	m->v[j].cov.total = 0;
 	return &m->v[j];
 }
 
@@ -199,8 +157,9 @@ nmap_addall(struct nmap *dst, const struct nmap *src)
 	size_t i;
 
 	for (i = 0; i < src->cap; i++)
-		if (src->v[i].used && src->v[i].total > 0)
-			nmap_get(dst, src->v[i].id)->total += src->v[i].total;
+		if (src->v[i].used && src->v[i].cov.total > 0)
+			nmap_get(dst, src->v[i].id)->cov.total +=
+			    src->v[i].cov.total;
 }
 
 /* Whether A ranks before B: larger total, then the name in byte order. */
@@ -212,8 +171,8 @@ before(int t, const struct ncov *a, const struct ncov *b)
 	    &lb);
 	int c;
 
-	if (a->total != b->total)
-		return a->total > b->total;
+	if (a->cov.total != b->cov.total)
+		return a->cov.total > b->cov.total;
 	c = memcmp(sa, sb, la < lb ? la : lb);
 	return c != 0 ? c < 0 : la < lb;
 }
@@ -228,7 +187,7 @@ nmap_top(int t, const struct nmap *m, struct ncov *top, size_t k)
 	size_t i, n = 0, j;
 
 	for (i = 0; i < m->cap; i++) {
-		if (!m->v[i].used || m->v[i].total <= 0)
+		if (!m->v[i].used || m->v[i].cov.total <= 0)
 			continue;
 		if (n == k && !before(t, &m->v[i], &top[k - 1]))
 			continue;

@@ -61,7 +61,7 @@ small_add(struct small *sm, struct bubble_info *bi,
 		return;
 	if (bi->next_id < 0)	/* one lookup for the rank and the group */
 		bi->next_id = names_intern(NT_KERNEL, bi->next, bi->nlen);
-	nmap_get(&sm->next, (uint32_t)bi->next_id)->total++;
+	nmap_get(&sm->next, (uint32_t)bi->next_id)->cov.total++;
 }
 
 /* Append printf-style text to BUF (of size CAP) at *N. */
@@ -184,13 +184,14 @@ small_judge(const struct small *sm, int64_t nsteps, int64_t service,
 		    i ? ", " : "; kernels after them: ");
 		s = names_str(NT_KERNEL, top[i].id, &len);
 		app_name(evidence, cap, &n, s, len, 1);
-		attrib_app(evidence, cap, &n, " (%" PRId64 ")", top[i].total);
+		attrib_app(evidence, cap, &n, " (%" PRId64 ")",
+		    top[i].cov.total);
 	}
 	k = nmap_top(NT_HOST, &sm->host, top, 3);
 	for (i = 0; i < k; i++) {
 		attrib_app(evidence, cap, &n,
 		    i ? ", " : "; host events over them: ");
-		num_ratio(r[0], top[i].total, sm->ns, 6);
+		num_ratio(r[0], top[i].cov.total, sm->ns, 6);
 		s = names_str(NT_HOST, top[i].id, &len);
 		attrib_app(evidence, cap, &n, "%s ", r[0]);
 		app_name(evidence, cap, &n, s, len, 0);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ival.h"
+
 struct stage;
 
 /* Marker families: a host event may belong to several. */
@@ -90,12 +92,15 @@ enum {
 	NT_HOST, NT_KERNEL
 };
 
-/* A name's covered time: a running union while a bubble is open. */
+/*
+ * A name's covered time: a running union while a bubble is open (and
+ * only the end, the name's latest, in a rank's table of running names;
+ * only the total, a count, in other tables).
+ */
 struct ncov {
-	uint32_t	id;
-	int		used;
-	int64_t		end;
-	int64_t		total;
+	uint32_t	 id;
+	int		 used;
+	struct ival_run	 cov;
 };
 
 struct nmap {

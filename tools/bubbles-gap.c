@@ -584,8 +584,8 @@ gap_window(void)
 	memset(w, 0, sizeof(*w));
 	w->e = s + dur;		/* the stage library checked that it fits */
 	w->s = s;
-	w->cut_start = has_tag(tags, len, "cut_start");
-	w->cut_end = has_tag(tags, len, "cut_end");
+	w->cut_start = stage_tag_has(tags, len, "cut_start");
+	w->cut_end = stage_tag_has(tags, len, "cut_end");
 	w->step = field_dup(g.c->step);
 	w->group = field_dup(g.c->group);
 	w->id = window_id(d, w);

@@ -15,9 +15,10 @@
 #include <string.h>
 
 #include "bubbles.h"
-#include "hash.h"
+#include "devtab.h"
 #include "num.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 const char *const bub_metric_names[NMET] = {
@@ -41,7 +42,11 @@ struct srow {
 struct grp {
 	char		*dev, *name;
 	size_t		 devlen, n;
-	uint64_t	 hash;
+};
+
+/* A device's step groups: the index in s.grp of each by name. */
+struct gdev {
+	struct strtab	 grp;		/* of a size_t */
 };
 
 struct topgap {
@@ -67,9 +72,7 @@ static struct {
 	size_t			 nrow, caprow;
 	struct grp		*grp;
 	size_t			 ngrp, capgrp, lastgrp;
-	/* 1 + index in grp by the hash of (dev, name), 0: empty */
-	size_t			*gidx;
-	size_t			 gmask;
+	struct devtab		 gdevs;		/* struct gdev */
 	struct cap		*cap;
 	size_t			 ncap, capcap;
 } s;
@@ -80,6 +83,7 @@ sum_init(struct stage *st, const struct bub_opts *o, const struct bub_cols *c)
 	s.st = st;
 	s.o = o;
 	s.c = c;
+	devtab_init(&s.gdevs, sizeof(struct gdev));
 }
 
 int
@@ -88,45 +92,28 @@ ratio_ge(int64_t x, struct ratio r, int64_t y)
 	return (__int128)x * r.den >= (__int128)r.num * y;
 }
 
-/* Index every group again in a table of SLOTS (a power of 2). */
-static void
-grp_reindex(size_t slots)
-{
-	size_t i, j;
-
-	free(s.gidx);
-	s.gidx = xcalloc(slots, sizeof(*s.gidx));
-	s.gmask = slots - 1;
-	for (i = 0; i < s.ngrp; i++) {
-		for (j = s.grp[i].hash & s.gmask; s.gidx[j] != 0;
-		    j = (j + 1) & s.gmask)
-			continue;
-		s.gidx[j] = i + 1;
-	}
-}
-
 /*
- * The group (DEV, NAME): the last one, else by a hash of the pair, as
- * there is one per device and step group, and a job has 100,000 devices.
+ * The group (DEV, NAME): the last one, else by device and name, as there
+ * is one per device and step group, and a job has 100,000 devices.
  */
 static size_t
 find_grp(const char *dev, size_t len, const char *name)
 {
 	struct grp *g = s.ngrp > 0 ? &s.grp[s.lastgrp] : NULL;
-	size_t j, k, nlen = strlen(name);
-	uint64_t h;
+	struct gdev *d;
+	size_t nlen = strlen(name), id, *at;
+	int isnew;
 
 	if (g != NULL && g->devlen == len && memcmp(g->dev, dev, len) == 0 &&
 	    strcmp(g->name, name) == 0)
 		return s.lastgrp;
-	h = hash_bytes(name, nlen, hash_bytes(dev, len, 0));
-	for (j = h & s.gmask; s.gidx != NULL && (k = s.gidx[j]) != 0;
-	    j = (j + 1) & s.gmask) {
-		g = &s.grp[k - 1];
-		if (g->hash == h && g->devlen == len &&
-		    memcmp(g->dev, dev, len) == 0 && strcmp(g->name, name) == 0)
-			return s.lastgrp = k - 1;
-	}
+	d = devtab_get(&s.gdevs, dev, len, &isnew);
+	if (isnew)
+		strtab_init(&d->grp, sizeof(size_t));
+	id = strtab_intern(&d->grp, name, nlen, &isnew);
+	at = strtab_val(&d->grp, id);
+	if (!isnew)
+		return s.lastgrp = *at;
 	if (s.ngrp == s.capgrp) {
 		s.capgrp = s.capgrp ? 2 * s.capgrp : 8;
 		s.grp = xreallocarray(s.grp, s.capgrp, sizeof(*s.grp));
@@ -136,13 +123,7 @@ find_grp(const char *dev, size_t len, const char *name)
 	g->devlen = len;
 	g->name = xstrdup(name);
 	g->n = 0;
-	g->hash = h;
-	s.lastgrp = s.ngrp++;
-	if (2 * s.ngrp > s.gmask + 1 || s.gidx == NULL)
-		grp_reindex(s.gidx == NULL ? 16 : 2 * (s.gmask + 1));
-	else
-		s.gidx[j] = s.ngrp;
-	return s.lastgrp;
+	return s.lastgrp = *at = s.ngrp++;
 }
 
 /* One finished step of DEV in group GROUP, with metrics M and tags T. */
@@ -457,7 +438,9 @@ sum_write(void)
 		free(s.grp[i].name);
 	}
 	free(s.grp);
-	free(s.gidx);
+	for (i = 0; i < s.gdevs.n; i++)
+		strtab_free(&((struct gdev *)s.gdevs.v[i].item)->grp);
+	devtab_free(&s.gdevs);
 	free(s.row);
 	free(s.cap);
 }

@@ -67,21 +67,3 @@ make_id(const char *prefix, char c, int64_t n)
 	id.p[plen + 2 + nlen] = '\0';
 	return id.p;
 }
-
-/* Whether the comma-separated list S of length LEN holds WORD. */
-int
-has_tag(const char *s, size_t len, const char *word)
-{
-	size_t m = strlen(word), i = 0;
-
-	while (i < len) {
-		size_t j = i;
-
-		while (j < len && s[j] != ',')
-			j++;
-		if (j - i == m && memcmp(s + i, word, m) == 0)
-			return 1;
-		i = j + 1;
-	}
-	return 0;
-}

@@ -73,7 +73,6 @@ void		 set_i64(struct srec *, int, int64_t);
 /* The bubble id PREFIX "." C N (a buffer reused by the next call). */
 const char	*make_id(const char *, char, int64_t);
 /* Whether the comma-separated list S of length LEN holds WORD. */
-int		 has_tag(const char *, size_t, const char *);
 
 /* bubbles-gap.c */
 void	 gap_init(struct stage *, const struct bub_opts *,

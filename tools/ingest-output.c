@@ -451,6 +451,21 @@ check_span(const struct sink *sk)
 		    "one origin can place them", lo, hi);
 }
 
+/* The direct output's records, written by its merge thread. */
+struct direct_out {
+	struct sink	*sk;
+	struct tsvw	*w;
+	int64_t		 origin;
+};
+
+static void
+direct_put(void *arg, const struct sink_rec *sr)
+{
+	struct direct_out *d = arg;
+
+	put_record(d->sk, d->w, sr, d->origin);
+}
+
 int
 sink_finish(struct sink *sk, int argc, char **argv)
 {
@@ -459,10 +474,11 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	int64_t origin;
 	const struct sink_rec *sr;
 	size_t i;
-	int bad = 0;
+	int bad = 0, direct;
 
 	if (sk->nsrcs > 0 && sk->srcs[sk->nsrcs - 1].open)
 		sink_end(sk, (int)sk->nsrcs - 1);
+	direct = sink_direct_settle(sk, 1);
 	for (i = 0; i < sk->nsrcs; i++)
 		bad |= sk->srcs[i].bad;
 	check_span(sk);
@@ -476,7 +492,7 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	sink_resolve_sources(sk);
 	sink_chains(sk);
 	sink_reduce_runs(sk);
-	origin = find_origin(sk);
+	origin = direct ? sink_direct_origin(sk) : find_origin(sk);
 
 	if (!sk->opts.inventory)
 		write_preamble(sk, w, origin, argc, argv);
@@ -492,12 +508,20 @@ sink_finish(struct sink *sk, int argc, char **argv)
 			out_put(&o, r->cur);
 		sink_run_release(r);
 	}
-	sink_merge_start(sk);
-	while ((sr = sink_merge_top(sk)) != NULL) {
-		out_put(&o, sr);
-		sink_merge_advance(sk);
+	if (direct) {
+		struct direct_out d = { sk, w, origin };
+
+		out_end(&o);
+		sink_direct_merge(sk, direct_put, &d);
+		sink_direct_end(sk);
+	} else {
+		sink_merge_start(sk);
+		while ((sr = sink_merge_top(sk)) != NULL) {
+			out_put(&o, sr);
+			sink_merge_advance(sk);
+		}
+		out_end(&o);
 	}
-	out_end(&o);
 	if (sk->opts.inventory)
 		write_inventory(sk, w, origin);
 	tsvw_close(w);

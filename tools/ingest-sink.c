@@ -67,8 +67,11 @@ sink_begin(struct sink *sk, const struct ingest_format *fmt,
     const char *path, const char *run, int64_t rank)
 {
 	struct sink_source *s;
-	size_t n = sk->nsrcs;
+	size_t n;
 
+	/* A source read twice gives its records before the next begins. */
+	(void)sink_direct_settle(sk, 0);
+	n = sk->nsrcs;
 	/* A reader that stopped at bad data keeps what it had emitted. */
 	if (n > 0 && sk->srcs[n - 1].open)
 		sink_end(sk, (int)n - 1);
@@ -178,7 +181,7 @@ sink_note(struct sink *sk, int src, const char *note)
 	struct sink_source *s = &sk->srcs[src];
 	size_t len = strlen(s->notes);
 
-	if (strstr(s->notes, note) != NULL)
+	if (sk->replaying || strstr(s->notes, note) != NULL)
 		return;
 	snprintf(s->notes + len, sizeof(s->notes) - len, "%s%s",
 	    len ? "," : "", note);
@@ -190,6 +193,8 @@ sink_skip(struct sink *sk, int src, const char *why)
 	struct sink_source *s = &sk->srcs[src];
 	size_t i;
 
+	if (sk->replaying)
+		return;		/* counted the first time */
 	for (i = 0; i < s->nskip; i++)
 		if (strcmp(s->skipwhy[i], why) == 0)
 			break;
@@ -316,12 +321,14 @@ plain_copy(const char *s, size_t n, char *out)
  * later stage or report has to doubt its input.
  */
 static size_t
-render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
+render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out, size_t *nbad)
 {
-	size_t i, n = 0, fl;
+	size_t n = 0, fl;
+	int i;
 
-	for (i = IC_FIRST_TEXT; i < IC_SRC; i++) {
-		if (i > IC_FIRST_TEXT)
+	for (i = from; i <= to; i++) {
+		if (i > from)
 			out[n++] = '\t';
 		if (r->len[i] == 0)
 			continue;
@@ -341,6 +348,25 @@ render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
 		n += tsv_escape(sk->fixed, fl, out + n);
 	}
 	return n;
+}
+
+static size_t
+render_text(struct sink *sk, const struct irec *r, char *out, size_t *nbad)
+{
+	return render_cols(sk, r, IC_FIRST_TEXT, IC_SRC - 1, out, nbad);
+}
+
+/*
+ * Columns FROM to TO of R as sink_add() stores them, at OUT (room for 3
+ * bytes a byte and a TAB a column); -1 when one had to be repaired.
+ */
+ssize_t
+sink_render_cols(struct sink *sk, const struct irec *r, int from, int to,
+    char *out)
+{
+	size_t nbad = 0, n = render_cols(sk, r, from, to, out, &nbad);
+
+	return nbad > 0 ? -1 : (ssize_t)n;
 }
 
 /* The header of R's record, and in *EXTRA the numbers after it. */
@@ -378,6 +404,35 @@ make_header(const struct irec *r, uint32_t src, struct sink_rec *h,
 		extra[n++] = r->pid;
 	}
 	*nextra = n;
+}
+
+/* A timed record's facts: the source's span and its lone device. */
+static void
+note_times(struct sink_source *s, const struct irec *r)
+{
+	if (r->ts != IREC_NO_TS) {
+		int64_t end;
+
+		if (r->ts < s->tmin)
+			s->tmin = r->ts;
+		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
+		    &end))
+			end = INT64_MAX;
+		if (end > s->tmax)
+			s->tmax = end;
+	}
+	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
+		if (s->lone_dev == -1)
+			s->lone_dev = r->dev;
+		else if (s->lone_dev != r->dev)
+			s->lone_dev = -2;
+	}
+}
+
+void
+sink_fact(struct sink *sk, int src, const struct irec *r)
+{
+	note_times(&sk->srcs[src], r);
 }
 
 /*
@@ -421,23 +476,57 @@ sink_add(struct sink *sk, int src, const struct irec *r)
 	memcpy(sr + 1, extra, 8 * nextra);
 	sink_run_add(sk, (uint32_t)src, r->ts);
 	sk->arena_len += sz;
-	if (r->ts != IREC_NO_TS) {
-		int64_t end;
+	note_times(s, r);
+}
 
-		if (r->ts < s->tmin)
-			s->tmin = r->ts;
-		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
-		    &end))
-			end = INT64_MAX;
-		if (end > s->tmax)
-			s->tmax = end;
-	}
-	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
-		if (s->lone_dev == -1)
-			s->lone_dev = r->dev;
-		else if (s->lone_dev != r->dev)
-			s->lone_dev = -2;
-	}
+size_t
+sink_rec_bound(const struct irec *r)
+{
+	return sizeof(struct sink_rec) + 3 * 8 + text_bound(r) + 8;
+}
+
+/* R's header and the text T (L bytes) as sink_add() stores them. */
+size_t
+sink_render_text(struct sink *sk, int src, const struct irec *r,
+    unsigned char *dst, const char *t1, size_t l1, const char *t2,
+    size_t l2, const char *t3, size_t l3)
+{
+	struct sink_rec h;
+	int64_t extra[3];
+	size_t nextra, hl;
+
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	h.textlen = (uint32_t)(l1 + l2 + l3);
+	memcpy(dst, &h, sizeof(h));
+	memcpy(dst + sizeof(h), extra, 8 * nextra);
+	memcpy(dst + hl, t1, l1);
+	memcpy(dst + hl + l1, t2, l2);
+	memcpy(dst + hl + l1 + l2, t3, l3);
+	(void)sk;
+	return sink_rec_size(&h);
+}
+
+/* R as sink_add() stores it, at DST (sink_rec_bound() bytes). */
+size_t
+sink_render(struct sink *sk, int src, const struct irec *r,
+    unsigned char *dst)
+{
+	struct sink_source *s = &sk->srcs[src];
+	struct sink_rec h;
+	int64_t extra[3];
+	size_t nextra, hl, tl, nbad = 0;
+
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	hl = sizeof(h) + 8 * nextra;
+	tl = render_text(sk, r, (char *)dst + hl, &nbad);
+	s->utf8_fixed += nbad;
+	if (tl > UINT32_MAX)
+		diag_err(EXIT_BAD, "%s: record too large", s->path);
+	h.textlen = (uint32_t)tl;
+	memcpy(dst, &h, sizeof(h));
+	memcpy(dst + sizeof(h), extra, 8 * nextra);
+	return sink_rec_size(&h);
 }
 
 /*
@@ -461,6 +550,17 @@ check_base(struct sink_source *s)
 	s->bad = 1;
 }
 
+/* The records are kept, but their names are not what the file said: a
+ * warning, with the status left alone. */
+void
+sink_utf8_note(const struct sink_source *s)
+{
+	if (s->utf8_fixed > 0)
+		diag_at(s->path, 0, "%" PRIu64 " ill-formed UTF-8 sequence%s "
+		    "in names replaced by U+FFFD", s->utf8_fixed,
+		    s->utf8_fixed == 1 ? "" : "s");
+}
+
 void
 sink_end(struct sink *sk, int src)
 {
@@ -475,12 +575,9 @@ sink_end(struct sink *sk, int src)
 	for (i = 0; ingest_lenient && i < s->nskip; i++)
 		diag_at(s->path, 0, "skipped %" PRIu64 ": %s", s->skipn[i],
 		    s->skipwhy[i]);
-	/* The records are kept, but their names are not what the file
-	 * said: a warning, with the status left alone. */
-	if (s->utf8_fixed > 0)
-		diag_at(s->path, 0, "%" PRIu64 " ill-formed UTF-8 sequence%s "
-		    "in names replaced by U+FFFD", s->utf8_fixed,
-		    s->utf8_fixed == 1 ? "" : "s");
+	/* A source read twice says it once all of it is read. */
+	if (!sk->has_replay || sk->replay_src != src)
+		sink_utf8_note(s);
 	check_base(s);
 	sink_close_run(sk, (uint32_t)src);
 	s->open = 0;

@@ -2,10 +2,11 @@
  * Internals of prof-ingest's sink, shared by the files it is split into
  * by concern: ingest-sink.c takes the sources and their records,
  * ingest-runs.c sorts them into runs and spills those to disk,
- * ingest-merge.c merges the runs back into time order, and
- * ingest-output.c writes the stream or the inventory.  The sink is one
- * object, struct sink, that the readers reach through their context;
- * nothing but those four files includes this.
+ * ingest-merge.c merges the runs back into time order,
+ * ingest-output.c writes the stream or the inventory, and
+ * ingest-direct.c merges a lone source read twice straight into it.
+ * The sink is one object, struct sink, that the readers reach through
+ * their context; nothing but those five files includes this.
  */
 #ifndef PROF_INGEST_SINK_H
 #define PROF_INGEST_SINK_H
@@ -156,6 +157,7 @@ struct sink_run {
 };
 
 struct sink_spill_job;
+struct sink_dstream;
 
 struct sink {
 	struct sink_opts opts;
@@ -199,14 +201,43 @@ struct sink {
 	size_t		 nignored;
 	char		**run_notes;	/* "RUN\tNOTE" */
 	size_t		 nrun_notes;
+	/* The direct output (ingest-direct.c): the source read twice. */
+	struct sink_replay replay;
+	int		 replay_src;
+	int		 has_replay, replay_ordered;
+	int		 replaying;	/* SINK_STORE or SINK_DIRECT */
+	struct sink_dstream *ds;	/* per stream: its records rendered */
+	size_t		 ds_cur, ds_fill;
+	int		 ds_buf;
 	/* Scratch of sink_add. */
 	char		*textbuf, *fixed;
 	size_t		 textcap, fixedcap;
 	size_t		 kindlen[IK_NKINDS];
 };
 
+#define SINK_STORE	1
+#define SINK_DIRECT	2
+
 /* ingest-sink.c: what the sources' facts decide at the end. */
 void	 sink_resolve_sources(struct sink *);
+/* The most bytes R takes stored; store it at DST, return its size. */
+size_t	 sink_rec_bound(const struct irec *);
+size_t	 sink_render(struct sink *, int, const struct irec *, unsigned char *);
+size_t	 sink_render_text(struct sink *, int, const struct irec *,
+	    unsigned char *, const char *, size_t, const char *, size_t,
+	    const char *, size_t);
+/* Say how many ill-formed UTF-8 sequences source SRC had replaced. */
+void	 sink_utf8_note(const struct sink_source *);
+
+/* ingest-direct.c */
+/* Store the replayed source's records unless the direct output can
+ * take them (FINAL: no source follows); 1 when it can. */
+int	 sink_direct_settle(struct sink *, int);
+int64_t	 sink_direct_origin(const struct sink *);
+/* Merge the streams, giving each record to PUT in order. */
+void	 sink_direct_merge(struct sink *,
+	    void (*)(void *, const struct sink_rec *), void *);
+void	 sink_direct_end(struct sink *);
 
 /* ingest-runs.c */
 /* Note the record about to be stored at the arena's end (time TS). */

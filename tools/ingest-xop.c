@@ -71,6 +71,10 @@ xtab_clear(struct xplane_tabs *t)
 		free(t->ops[i].opcode);
 		free(t->ops[i].ext);
 		free(t->ops[i].cname_own);
+		free(t->ops[i].ccat_own);
+		free(t->ops[i].csrc_own);
+		free(t->ops[i].rc_pre);
+		free(t->ops[i].rc_post);
 	}
 	t->nops = 0;
 	if (t->ecap > 0)

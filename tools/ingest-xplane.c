@@ -48,7 +48,14 @@ enum lcls { LC_OPS, LC_STREAM, LC_ASYNC, LC_MODULES, LC_STEPS, LC_MARK,
 	LC_HOST, LC_SKIP };
 
 #define RELEASE_STEP	(8 << 20)	/* pages given back at a time */
+#define STREAM_RELEASE	(8 << 20)	/* by all the streams at once */
 #define NSCRATCH	12
+/* The most ops of all planes together, and lines, that the direct
+ * output holds. */
+#define DIRECT_OPS	32768
+#define DIRECT_STREAMS	1024
+/* Room after an op's ext for an event's ";ps=S:E" (S, E < 1000). */
+#define EXT_SPARE	32
 
 struct xr {
 	const char	*where;
@@ -56,7 +63,8 @@ struct xr {
 	int		 src;
 	const unsigned char *map;
 	size_t		 size, released;
-	struct xplane_tabs t;
+	struct xplane_tabs *t;		/* the plane's: t0, or a stream's */
+	struct xplane_tabs t0;
 	int64_t		 start_ns;	/* Task Environment's profile start */
 	/* the plane being read */
 	enum pcls	 pcls;
@@ -79,9 +87,46 @@ struct xr {
 	uint64_t	*stk;
 	size_t		 stkcap, stkn;
 	struct xext	 ext, mext;	/* a record's, a metric's */
+	struct xop	*ext_op;	/* the record's ext is this op's */
 	char		*sbuf[NSCRATCH];
 	size_t		 scap[NSCRATCH];
 	int		 noted_flops, noted_shapes, noted_stacks;
+	/* Read twice (see ingest.h, struct sink_replay): */
+	int		 mode;		/* XM_ONCE, XM_FACTS, XM_AGAIN */
+	int64_t		 last_ts;	/* the line's last start, first pass */
+	int		 unordered;	/* a line out of order */
+	size_t		 good;		/* the bytes of whole planes */
+	size_t		 nops;		/* the file's ops, all planes' */
+	struct xstream	*st;		/* the second pass's streams */
+	size_t		 nst, st_release;	/* pages each gives back at once */
+	size_t		 cur_stream;	/* the one being read */
+	struct xplane_tabs **tabs;	/* the planes' tables, for them */
+	char		**pnames;
+	size_t		 ntabs;
+};
+
+enum { XM_ONCE, XM_FACTS, XM_AGAIN };
+
+/*
+ * A line read again in the direct output: where its events are, and
+ * what read_event() takes from its plane and line (copied into struct
+ * xr before its events are read).
+ */
+struct xstream {
+	struct pbuf	 l;
+	struct xplane_tabs *t;
+	enum pcls	 pcls;
+	int64_t		 dev;
+	const char	*core;
+	size_t		 corel;
+	enum lcls	 lcls;
+	int64_t		 lid, lts;
+	const char	*lname;
+	size_t		 lnamel, lthread;
+	char		*lname_own;
+	char		 track[32];
+	size_t		 trackl;
+	size_t		 released;	/* its pages given back up to */
 };
 
 /* ---- diagnostics ---- */
@@ -98,12 +143,12 @@ wire_error(struct xr *x, const struct pbuf *b, const char *what)
 static int
 tab_error(struct xr *x)
 {
-	const struct pbuf *b = &x->t.err_buf;
+	const struct pbuf *b = &x->t->err_buf;
 
 	if (b->err != PBE_OK)
-		return wire_error(x, b, x->t.err_what);
+		return wire_error(x, b, x->t->err_what);
 	diag_at(x->where, 0, "byte %" PRIu64 ": a field of %s has the wrong "
-	    "wire type", pbuf_off(b, b->errat), x->t.err_what);
+	    "wire type", pbuf_off(b, b->errat), x->t->err_what);
 	return -1;
 }
 
@@ -117,20 +162,32 @@ wrong_type(struct xr *x, const struct pbuf *b, const struct pbuf_field *f,
 	return -1;
 }
 
-/* Give back the mapped pages before P: read once, not needed again. */
-static void
-release(struct xr *x, const unsigned char *p)
+/*
+ * Give back the mapped pages from *REL to P, read once and not needed
+ * again, when STEP bytes or more are.  Called per event: the common case
+ * costs one comparison.
+ */
+static inline void
+give_back(const struct xr *x, size_t *rel, const unsigned char *p,
+    size_t step)
 {
 	size_t at = (size_t)(p - x->map), pg;
 
-	/* Called per event: the common case costs one comparison. */
-	if (at < x->released + RELEASE_STEP)
+	if (at < *rel + step)
 		return;
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	at -= at % pg;
-	(void)madvise((void *)(uintptr_t)(x->map + x->released),
-	    at - x->released, MADV_DONTNEED);
-	x->released = at;
+	(void)madvise((void *)(uintptr_t)(x->map + *rel), at - *rel,
+	    MADV_DONTNEED);
+	*rel = at;
+}
+
+/* The pages before P, in a pass that reads the file in its order. */
+static void
+release(struct xr *x, const unsigned char *p)
+{
+	if (x->st == NULL)
+		give_back(x, &x->released, p, RELEASE_STEP);
 }
 
 /* ---- values ---- */
@@ -208,10 +265,14 @@ is_collective(const char *s, size_t n)
 		"collective-permute", "collective-broadcast", "send", "recv",
 		"ragged-all-to-all", NULL
 	};
-	size_t i;
+	size_t i, k;
 
+	/* Asked per execution: most types start with no word's letter. */
+	if (n == 0 || s[0] == '\0' || strchr("acrs", s[0]) == NULL)
+		return 0;
 	for (i = 0; w[i] != NULL; i++)
-		if (n >= strlen(w[i]) && memcmp(s, w[i], strlen(w[i])) == 0)
+		if (w[i][0] == s[0] && n >= (k = strlen(w[i])) &&
+		    memcmp(s, w[i], k) == 0)
 			return 1;
 	return 0;
 }
@@ -249,6 +310,8 @@ note_stack(struct xr *x, uint64_t h, const char *s, size_t n)
 			return;
 	x->stk[j] = h;
 	x->stkn++;
+	if (x->mode == XM_AGAIN)
+		return;		/* written the first time */
 	for (i = 0; i < n; i++)
 		frames += s[i] == '\n';
 	memset(&r, 0, sizeof(r));
@@ -298,7 +361,7 @@ op_ext(struct xr *x, const struct xop *op, const struct xvals *v)
 		xext_add(&x->ext, "hlo", s, n);
 	}
 	if (val_str(v, XS_HLO_MODULE, &s, &n) ||
-	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(&x->t,
+	    (v->mask & 1U << XS_PROGRAM_ID && (s = xtab_module(x->t,
 	    v->v[XS_PROGRAM_ID].k == XV_UINT ? v->v[XS_PROGRAM_ID].x.u :
 	    (uint64_t)v->v[XS_PROGRAM_ID].x.i, &n)) != NULL)) {
 		s = clean(x, 2, s, &n);
@@ -349,20 +412,90 @@ event_ext(struct xr *x, struct xop *op, const struct xvals *v,
 	}
 	if (!op->has_ext) {
 		op_ext(x, op, &op->base);
-		op->ext = xmalloc(x->ext.n + 1);
+		op->ext = xmalloc(x->ext.n + EXT_SPARE);
 		if (x->ext.n > 0)
 			memcpy(op->ext, x->ext.b, x->ext.n);
 		op->extl = x->ext.n;
 		op->has_ext = 1;
 		return;
 	}
+	/* The record's ext is the op's, with its ps after it: not copied. */
+	if (x->ext.n == 0) {
+		x->ext_op = op;
+		return;
+	}
 	if (op->extl > 0)
 		xext_raw(&x->ext, op->ext, op->extl);
 }
 
+/*
+ * The record's ext: the op's own (event_ext()), its picosecond parts
+ * written after it in the room left there, or x->ext with them added.
+ */
+static void
+event_ext_ps(struct xr *x, struct irec *r, int rs, int re)
+{
+	struct xop *op = x->ext_op;
+	char ps[48];
+	size_t n;
+
+	if (op == NULL) {
+		if (rs != 0 || re != 0) {
+			n = tsv_i64(ps, rs);
+			ps[n++] = ':';
+			n += tsv_i64(ps + n, re);
+			xext_add(&x->ext, "ps", ps, n);
+		}
+		set_col(r, IC_EXT, x->ext.b, x->ext.n);
+		return;
+	}
+	n = op->extl;
+	if (rs != 0 || re != 0) {
+		if (n > 0)
+			op->ext[n++] = ';';
+		memcpy(op->ext + n, "ps=", 3);
+		n += 3;
+		n += tsv_i64(op->ext + n, rs);
+		op->ext[n++] = ':';
+		n += tsv_i64(op->ext + n, re);
+	}
+	set_col(r, IC_EXT, op->ext, n);
+}
+
+/*
+ * The text S (*N bytes) of stat CODE made fit for a stream: once per op
+ * when it is the op's own metadata stat (every execution of a TPU op),
+ * in scratch SLOT otherwise.
+ */
+static const char *
+op_text(struct xr *x, struct xop *op, int code, int slot, const char *s,
+    size_t *n)
+{
+	const char **c;
+	char **own, *buf = NULL;
+	size_t *cl, cap = 0, m = *n;
+
+	if (op == NULL || !(op->base.mask & 1U << code) ||
+	    op->base.v[code].s != s || op->base.v[code].n != *n)
+		return clean(x, slot, s, n);
+	c = code == XS_CATEGORY ? &op->ccat : &op->csrc;
+	cl = code == XS_CATEGORY ? &op->ccatl : &op->csrcl;
+	own = code == XS_CATEGORY ? &op->ccat_own : &op->csrc_own;
+	if (*c == NULL) {
+		*c = xclean(s, &m, &buf, &cap);
+		*cl = m;
+		if (*c == buf)
+			*own = buf;
+		else
+			free(buf);
+	}
+	*n = *cl;
+	return *c;
+}
+
 /* Columns of a device op: type, core, flops, bytes, shapes. */
 static void
-op_cols(struct xr *x, struct irec *r, const struct xop *op,
+op_cols(struct xr *x, struct irec *r, struct xop *op,
     const struct xvals *v, char *fb, char *bb)
 {
 	const char *s;
@@ -370,7 +503,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 	int64_t i;
 
 	if (val_str(v, XS_CATEGORY, &s, &n))
-		set_col(r, IC_TYPE, clean(x, 3, s, &n), n);
+		set_col(r, IC_TYPE, op_text(x, op, XS_CATEGORY, 3, s, &n), n);
 	else if (op != NULL && op->opcode != NULL)
 		set_col(r, IC_TYPE, op->opcode, op->opcodel);
 	else if (val_str(v, XS_HLO_OP, &s, &n)) {
@@ -390,7 +523,7 @@ op_cols(struct xr *x, struct irec *r, const struct xop *op,
 		set_col(r, IC_CORE, x->core, x->corel);
 	/* The op's Python source line: the frame column's one meaning. */
 	if (val_str(v, XS_SOURCE, &s, &n))
-		set_col(r, IC_FRAME, clean(x, 8, s, &n), n);
+		set_col(r, IC_FRAME, op_text(x, op, XS_SOURCE, 8, s, &n), n);
 	/* A loop or an async span holds ops whose work is theirs. */
 	if (r->kind != IK_KERNEL)
 		return;
@@ -542,6 +675,99 @@ host_dev(const struct xr *x, const struct xvals *v)
 	return IREC_DEV_SRC;
 }
 
+/*
+ * The first pass of a file read twice: of a timed record, only what the
+ * sink must know before the stream starts (its time, its device) and the
+ * evidence its columns would show (flops, shapes, source stacks, as
+ * op_cols() and event_ext() note them); whether its line is in order.
+ */
+static int
+event_facts(struct xr *x, struct xop *op, const struct xvals *v,
+    uint32_t own, const struct irec *r)
+{
+	int64_t i;
+
+	if (r->ts < x->last_ts)
+		x->unordered = 1;
+	x->last_ts = r->ts;
+	sink_fact(x->sink, x->src, r);
+	if (x->pcls == XP_HOST || r->kind == IK_STEP)
+		return 0;
+	if (r->kind == IK_KERNEL && !x->noted_flops &&
+	    val_int(v, XS_FLOPS, &i) && i >= 0) {
+		sink_note(x->sink, x->src, "flops");
+		x->noted_flops = 1;
+	}
+	if (r->kind == IK_KERNEL && !x->noted_shapes && op != NULL &&
+	    op->in_shapes != NULL) {
+		sink_note(x->sink, x->src, "shapes");
+		x->noted_shapes = 1;
+	}
+	/* Stacks are noted when an op's ext is first made, or per event
+	 * with stats of its own. */
+	if (op != NULL && op->has_ext && (own & EXT_STATS) == 0)
+		return 0;
+	x->ext.n = 0;
+	event_ext(x, op, v, own);
+	return 0;
+}
+
+/*
+ * The direct output of an execution whose record is its op's on this
+ * line but for its times and ps parts: the op's stored columns, the ps
+ * parts between them (the end of the ext column).
+ */
+static int
+emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
+    int re)
+{
+	char ps[48];
+	size_t n = 0;
+
+	if (rs != 0 || re != 0) {
+		if (op->extl > 0)
+			ps[n++] = ';';
+		memcpy(ps + n, "ps=", 3);
+		n += 3;
+		n += tsv_i64(ps + n, rs);
+		ps[n++] = ':';
+		n += tsv_i64(ps + n, re);
+	}
+	return sink_emit_text(x->sink, x->src, r, op->rc_pre, op->rc_prel, ps,
+	    n, op->rc_post, op->rc_postl);
+}
+
+/* Keep R's columns, its ext the op's, for the op's next executions. */
+static int
+make_cached(struct xr *x, struct xop *op, struct irec *r)
+{
+	ssize_t a, b;
+	size_t need = 3 * op->extl + 1;
+	int i;
+
+	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
+		need += 3 * r->len[i] + 1;
+	set_col(r, IC_EXT, op->ext, op->extl);
+	op->rc_pre = xrealloc(op->rc_pre, need);
+	op->rc_post = xrealloc(op->rc_post, need + 1);
+	op->rc_post[0] = '\t';
+	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, op->rc_pre);
+	b = sink_render_cols(x->sink, r, IC_GROUP, IC_SRC - 1,
+	    op->rc_post + 1);
+	if (a < 0 || b < 0) {
+		op->rc_bad = 1;
+		op->rc_stream = 0;
+		return 0;
+	}
+	op->rc_prel = (size_t)a;
+	op->rc_postl = (size_t)b + 1;
+	/* Kept for every op of the file: no more room than it takes. */
+	op->rc_pre = xrealloc(op->rc_pre, op->rc_prel + 1);
+	op->rc_post = xrealloc(op->rc_post, op->rc_postl);
+	op->rc_stream = x->cur_stream + 1;
+	return 1;
+}
+
 /* One XEvent {1 metadata_id, 2 offset_ps, 3 duration_ps, 4 stats,
  * 5 num_occurrences}: one record. */
 static int
@@ -550,12 +776,13 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	struct pbuf e, s;
 	struct pbuf_field f;
 	struct xvals v;
+	const struct xvals *vp;
 	struct xop *op;
 	struct irec r;
 	const char *cat, *nm, *str;
-	char fb[24], bb[24], cb[24], sb[24], ps[48], stepname[40];
+	char fb[24], bb[24], cb[24], sb[24], stepname[40];
 	int64_t mid = 0, off = 0, dur = 0, num;
-	int r1, code, has_off = 0, nocc = 0, rs, re, kind;
+	int r1, code, has_off = 0, nocc = 0, rs, re, kind, cached;
 	uint32_t own;
 	size_t n, sl;
 
@@ -578,7 +805,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			break;
 		case 4:
 			pbuf_sub(&s, &e, &f);
-			if (xtab_stat(&x->t, &s, &v, &code) < 0)
+			if (xtab_stat(x->t, &s, &v, &code) < 0)
 				return tab_error(x);
 			break;
 		case 5:
@@ -593,11 +820,16 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		    "(num_occurrences, no start)");
 		return 0;
 	}
-	if ((op = xtab_op(&x->t, mid)) != NULL && !op->decoded &&
-	    xop_decode(&x->t, op, lb) < 0)
+	if ((op = xtab_op(x->t, mid)) != NULL && !op->decoded &&
+	    xop_decode(x->t, op, lb) < 0)
 		return tab_error(x);
 	own = v.mask;
-	if (op != NULL) {
+	vp = &v;
+	/* Most executions have no stats of their own: the op's are theirs,
+	 * read where they are. */
+	if (op != NULL && own == 0)
+		vp = &op->base;
+	else if (op != NULL) {
 		uint32_t m = op->base.mask & ~v.mask;
 		int c;
 
@@ -607,16 +839,28 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 				v.v[c] = op->base.v[c];
 		v.mask |= op->base.mask;
 	}
-	memset(&r, 0, sizeof(r));
+	/* Per execution: the lengths say which columns are set, and a
+	 * memset of the whole record (its pointers too) costs more. */
+	r.kind = 0;
+	r.ts = r.dur = r.dev = r.pid = 0;
+	r.has_dur = 0;
+	memset(r.len, 0, sizeof(r.len));
 	if (event_times(x, off, dur, &r, &rs, &re) < 0) {
 		diag_at(x->where, 0, "byte %" PRIu64 ": event time out of "
 		    "range (offset %" PRId64 " ps, duration %" PRId64 " ps)",
 		    pbuf_off(lb, ef->at), off, dur);
 		return -1;
 	}
-	kind = event_kind(x, op, &v, &cat);
+	kind = event_kind(x, op, vp, &cat);
 	r.kind = kind;
-	r.dev = x->pcls == XP_HOST ? host_dev(x, &v) : x->dev;
+	r.dev = x->pcls == XP_HOST ? host_dev(x, vp) : x->dev;
+	if (x->mode == XM_FACTS)
+		return event_facts(x, op, vp, own, &r);
+	/* In the direct output, an op's record on a line is made once. */
+	cached = x->st != NULL && op != NULL && vp == &op->base &&
+	    x->pcls != XP_HOST && kind != IK_STEP && !op->rc_bad;
+	if (cached && op->rc_stream == x->cur_stream + 1)
+		return emit_cached(x, op, &r, rs, re);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -624,34 +868,33 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		set_col(&r, IC_CAT, cat, strlen(cat));
 	else
 		set_col(&r, IC_CAT, x->lname, x->lthread);
-	if (val_int(&v, XS_CORR, &num))
+	if (val_int(vp, XS_CORR, &num))
 		set_int(&r, IC_CORR, cb, num);
 	x->ext.n = 0;
-	if (kind == IK_STEP && step_number(&v, nm, n, &num)) {
+	x->ext_op = NULL;
+	if (kind == IK_STEP && step_number(vp, nm, n, &num)) {
 		set_int(&r, IC_STEP, sb, num);
 		xext_add(&x->ext, "marker", nm, n);
 		set_col(&r, IC_NAME, stepname, (size_t)snprintf(stepname,
 		    sizeof(stepname), "Step#%" PRId64, num));
-	} else if (val_int(&v, XS_GROUP_ID, &num))
+	} else if (val_int(vp, XS_GROUP_ID, &num))
 		set_int(&r, IC_STEP, sb, num);
 	if (x->pcls != XP_HOST && kind != IK_STEP) {
-		op_cols(x, &r, op, &v, fb, bb);
-		event_ext(x, op, &v, own);
-	} else if (val_str(&v, XS_HLO_OP, &str, &sl)) {
+		op_cols(x, &r, op, vp, fb, bb);
+		event_ext(x, op, vp, own);
+	} else if (val_str(vp, XS_HLO_OP, &str, &sl)) {
 		str = clean(x, 2, str, &sl);
 		xext_add(&x->ext, "hlo", str, sl);
-		if (val_str(&v, XS_HLO_MODULE, &str, &sl)) {
+		if (val_str(vp, XS_HLO_MODULE, &str, &sl)) {
 			str = clean(x, 2, str, &sl);
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
-	if (rs != 0 || re != 0) {
-		n = tsv_i64(ps, rs);
-		ps[n++] = ':';
-		n += tsv_i64(ps + n, re);
-		xext_add(&x->ext, "ps", ps, n);
-	}
-	set_col(&r, IC_EXT, x->ext.b, x->ext.n);
+	if (cached && x->ext_op == op && make_cached(x, op, &r))
+		return emit_cached(x, op, &r, rs, re);
+	event_ext_ps(x, &r, rs, re);
+	if (x->mode == XM_AGAIN)
+		return sink_emit(x->sink, x->src, &r);
 	sink_add(x->sink, x->src, &r);
 	return 0;
 }
@@ -686,11 +929,11 @@ line_class(const struct xr *x)
  * its events.
  */
 static int
-read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
+line_head(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 {
 	struct pbuf l;
 	struct pbuf_field f;
-	int r, events;
+	int r;
 
 	x->lid = x->lts = 0;
 	x->lname = "";
@@ -744,6 +987,19 @@ read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 		    sizeof(x->track) - 1;
 		memcpy(x->track, x->lname, x->trackl);
 	}
+	return 0;
+}
+
+static int
+read_line(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
+{
+	struct pbuf l;
+	struct pbuf_field f;
+	int r, events;
+
+	if (line_head(x, pb, lf) < 0)
+		return -1;
+	x->last_ts = INT64_MIN;
 	pbuf_sub(&l, pb, lf);
 	events = 0;
 	while ((r = pbuf_next(&l, &f)) > 0) {
@@ -861,7 +1117,7 @@ device_record(struct xr *x, const struct xvals *v)
 	size_t n;
 	int64_t i;
 
-	if (x->core != NULL)
+	if (x->core != NULL || x->mode == XM_AGAIN)
 		return;		/* a SparseCore: its TensorCore says it */
 	memset(&r, 0, sizeof(r));
 	r.kind = IK_DEVICE;
@@ -900,7 +1156,7 @@ plane_tables(struct xr *x, const struct pbuf *top,
 	struct pbuf_field f;
 	int r, code;
 
-	xtab_clear(&x->t);
+	xtab_clear(x->t);
 	x->pname = "";
 	x->pnamel = 0;
 	stats->mask = 0;
@@ -913,9 +1169,9 @@ plane_tables(struct xr *x, const struct pbuf *top,
 		if (f.num == 2) {
 			x->pname = (const char *)f.data;
 			x->pnamel = f.len;
-		} else if (f.num == 4 && xtab_event_entry(&x->t, &p, &f) < 0)
+		} else if (f.num == 4 && xtab_event_entry(x->t, &p, &f) < 0)
 			return tab_error(x);
-		else if (f.num == 5 && xtab_stat_entry(&x->t, &p, &f) < 0)
+		else if (f.num == 5 && xtab_stat_entry(x->t, &p, &f) < 0)
 			return tab_error(x);
 	}
 	if (r < 0)
@@ -924,7 +1180,7 @@ plane_tables(struct xr *x, const struct pbuf *top,
 	while (pbuf_next(&p, &f) > 0)
 		if (f.num == 6) {
 			pbuf_sub(&s, &p, &f);
-			if (xtab_stat(&x->t, &s, stats, &code) < 0)
+			if (xtab_stat(x->t, &s, stats, &code) < 0)
 				return tab_error(x);
 		}
 	return 0;
@@ -985,6 +1241,20 @@ ingest_content_xplane(const char *head, size_t len)
 	return 0;
 }
 
+/* The ops (event metadata entries) of the plane at F. */
+static size_t
+count_ops(const struct pbuf *top, const struct pbuf_field *f)
+{
+	struct pbuf p;
+	struct pbuf_field g;
+	size_t n = 0;
+
+	pbuf_sub(&p, top, f);
+	while (pbuf_next(&p, &g) > 0)
+		n += g.num == 4;
+	return n;
+}
+
 /*
  * Pass 0: the planes, checked as messages, and the time base from the
  * Task Environment plane (the last one in every file seen).  *GOOD is
@@ -1007,6 +1277,8 @@ time_base(struct xr *x, const struct pbuf *top0, size_t *good)
 		if (f.num != 1)
 			continue;
 		note_device(x, top0, &f);
+		if (x->mode == XM_FACTS)
+			x->nops += count_ops(top0, &f);
 		if (f.len < 18 || memmem(f.data, f.len < 64 ? f.len : 64,
 		    "Task Environment", 16) == NULL)
 			continue;
@@ -1044,6 +1316,18 @@ read_space(struct xr *x)
 		return -1;
 	if (x->start_ns > 0)
 		sink_set_base(x->sink, x->src, x->start_ns);
+	/*
+	 * The direct output holds every plane's tables at once: past
+	 * DIRECT_OPS ops in all, the file is read once and stored, its
+	 * memory one plane's tables.
+	 */
+	if (x->mode == XM_FACTS && x->nops > DIRECT_OPS)
+		x->mode = XM_ONCE;
+	/* The count touched every plane's metadata: not needed yet. */
+	if (x->nops > 0)
+		(void)madvise((void *)(uintptr_t)x->map, x->size,
+		    MADV_DONTNEED);
+	x->good = good;
 	pbuf_init(&top, x->map, good, x->map);
 	while (pbuf_next(&top, &f) > 0)
 		if (f.num == 1 && read_plane(x, &top, &f) < 0)
@@ -1051,14 +1335,217 @@ read_space(struct xr *x)
 	return rc;
 }
 
+/* ---- the second pass of a file read twice ---- */
+
+static void
+xr_free(struct xr *x)
+{
+	size_t i;
+
+	munmap((void *)(uintptr_t)x->map, x->size);
+	xtab_free(&x->t0);
+	for (i = 0; i < x->ntabs; i++) {
+		if (x->tabs[i] != NULL)
+			xtab_free(x->tabs[i]);
+		free(x->tabs[i]);
+		free(x->pnames[i]);
+	}
+	free(x->tabs);
+	free(x->pnames);
+	for (i = 0; i < x->nst; i++)
+		free(x->st[i].lname_own);
+	free(x->st);
+	free(x->stk);
+	free(x->devs);
+	free(x->ext.b);
+	free(x->mext.b);
+	for (i = 0; i < NSCRATCH; i++)
+		free(x->sbuf[i]);
+	free(x);
+}
+
+static void
+replay_done(void *arg)
+{
+	xr_free(arg);
+}
+
+/* Every record again, plane after plane as the first pass read them. */
+static void
+replay_store(void *arg)
+{
+	struct xr *x = arg;
+	struct pbuf top;
+	struct pbuf_field f;
+
+	x->t = &x->t0;
+	x->released = 0;
+	pbuf_init(&top, x->map, x->good, x->map);
+	while (pbuf_next(&top, &f) > 0)
+		if (f.num == 1 && read_plane(x, &top, &f) < 0)
+			return;
+}
+
+/* A new stream for the line just read by line_head(), at LF of P. */
+static void
+add_stream(struct xr *x, const struct pbuf *p, const struct pbuf_field *lf)
+{
+	struct xstream *st;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), at;
+
+	if ((x->nst & (x->nst - 1)) == 0)
+		x->st = xreallocarray(x->st, x->nst > 0 ? 2 * x->nst : 1,
+		    sizeof(*x->st));
+	st = &x->st[x->nst++];
+	memset(st, 0, sizeof(*st));
+	pbuf_sub(&st->l, p, lf);
+	st->t = x->t;
+	st->pcls = x->pcls;
+	st->dev = x->dev;
+	st->core = x->core;
+	st->corel = x->corel;
+	st->lcls = x->lcls;
+	st->lid = x->lid;
+	st->lts = x->lts;
+	st->lname = x->lname;
+	st->lnamel = x->lnamel;
+	if (x->lname == x->sbuf[5]) {	/* repaired in scratch: kept */
+		st->lname = st->lname_own = xmalloc(x->lnamel + 1);
+		memcpy(st->lname_own, x->lname, x->lnamel);
+	}
+	st->lthread = x->lthread;
+	memcpy(st->track, x->track, sizeof(st->track));
+	st->trackl = x->trackl;
+	at = (size_t)(lf->data - x->map);
+	st->released = (at + pg - 1) / pg * pg;
+}
+
+/*
+ * The streams of the direct output: every line of a read plane, with
+ * its plane's tables (all planes' at once: memory follows their
+ * distinct ops).  The first pass found no damage, so none is met.
+ */
+static int
+build_streams(struct xr *x)
+{
+	struct pbuf top, p;
+	struct pbuf_field f, g;
+	struct xvals stats;
+	size_t i;
+
+	pbuf_init(&top, x->map, x->good, x->map);
+	while (pbuf_next(&top, &f) > 0) {
+		if (f.num != 1)
+			continue;
+		i = x->ntabs++;
+		x->tabs = xreallocarray(x->tabs, x->ntabs, sizeof(*x->tabs));
+		x->pnames = xreallocarray(x->pnames, x->ntabs,
+		    sizeof(*x->pnames));
+		x->tabs[i] = x->t = xcalloc(1, sizeof(*x->t));
+		x->pnames[i] = NULL;
+		if (plane_tables(x, &top, &f, &stats) < 0)
+			return -1;
+		x->pname = clean(x, 7, x->pname, &x->pnamel);
+		x->pnames[i] = xmalloc(x->pnamel + 1);
+		memcpy(x->pnames[i], x->pname, x->pnamel);
+		x->pname = x->pnames[i];
+		x->pcls = plane_class(x);
+		if (x->pcls == XP_ENV || x->pcls == XP_SKIP) {
+			xtab_free(x->tabs[i]);
+			free(x->tabs[i]);
+			x->tabs[i] = NULL;
+			continue;
+		}
+		pbuf_sub(&p, &top, &f);
+		while (pbuf_next(&p, &g) > 0) {
+			if (g.num != 3)
+				continue;
+			if (line_head(x, &p, &g) < 0)
+				return -1;
+			if (x->lcls != LC_SKIP)
+				add_stream(x, &p, &g);
+		}
+	}
+	return 0;
+}
+
+/* Give back the pages of stream ST that are read. */
+static void
+stream_release(struct xr *x, struct xstream *st)
+{
+	give_back(x, &st->released, st->l.p, x->st_release);
+}
+
+/* The next records of line I, until the sink has enough of them. */
+static int
+replay_fill(void *arg, size_t i)
+{
+	struct xr *x = arg;
+	struct xstream *st = &x->st[i];
+	struct pbuf_field f;
+
+	x->cur_stream = i;
+	x->t = st->t;
+	x->pcls = st->pcls;
+	x->dev = st->dev;
+	x->core = st->core;
+	x->corel = st->corel;
+	x->lcls = st->lcls;
+	x->lid = st->lid;
+	x->lts = st->lts;
+	x->lname = st->lname;
+	x->lnamel = st->lnamel;
+	x->lthread = st->lthread;
+	memcpy(x->track, st->track, sizeof(x->track));
+	x->trackl = st->trackl;
+	while (pbuf_next(&st->l, &f) > 0) {
+		/* A bad event was passed over the first time (--lenient). */
+		if (f.num == 4 && f.wt == PB_LEN &&
+		    read_event(x, &st->l, &f) == 1) {
+			stream_release(x, st);
+			return 1;
+		}
+	}
+	stream_release(x, st);
+	return 0;
+}
+
+/*
+ * After the first pass of a file read twice: hand the sink what it needs
+ * for the second, the lines as streams when each was in order.
+ */
+static void
+replay_offer(struct xr *x, int rc)
+{
+	struct sink_replay rp;
+	int ordered = rc == 0 && !x->unordered;
+
+	x->mode = XM_AGAIN;
+	/* Each stream costs buffers and mapped pages: not too many. */
+	if (ordered && (build_streams(x) < 0 || x->nst > DIRECT_STREAMS))
+		ordered = 0;
+	/* What the mapping holds of the streams' pages, all together. */
+	x->st_release = x->nst > 0 ? STREAM_RELEASE / x->nst : 0;
+	if (x->st_release < (16 << 10))
+		x->st_release = 16 << 10;
+	memset(&rp, 0, sizeof(rp));
+	rp.arg = x;
+	rp.nstreams = ordered ? x->nst : 0;
+	rp.fill = replay_fill;
+	rp.store = replay_store;
+	rp.done = replay_done;
+	sink_direct(x->sink, x->src, &rp, ordered);
+}
+
 int
 ingest_xplane(struct input *in, const char *where,
     const struct ingest_ctx *ctx)
 {
-	struct xr x;
+	struct xr *x;
 	struct stat st;
+	const unsigned char *map;
 	const char *path;
-	int copied, fd, rc, i;
+	int copied, fd, rc;
 
 	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
 		return -1;
@@ -1068,39 +1555,44 @@ ingest_xplane(struct input *in, const char *where,
 			close(fd);
 		return -1;
 	}
-	memset(&x, 0, sizeof(x));
-	x.where = where;
-	x.size = (size_t)st.st_size;
-	if (x.size == 0) {
+	if (st.st_size == 0) {
 		diag_at(where, 0, "empty input: no XSpace");
 		close(fd);
 		return -1;
 	}
-	if ((x.map = mmap(NULL, x.size, PROT_READ, MAP_PRIVATE,
+	if ((map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 	    fd, 0)) == MAP_FAILED) {
 		diag_at(where, 0, "cannot map the file: %s", strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	if (x.size >= 16 && memcmp(x.map, riegeli_sig, 16) == 0) {
+	if (st.st_size >= 16 && memcmp(map, riegeli_sig, 16) == 0) {
 		diag_at(where, 0, "a Riegeli-chunked XPlane (.xplane.riegeli, "
 		    "Brotli-compressed XSpace chunks): not supported; save "
 		    "the profile as .xplane.pb (one XSpace)");
-		munmap((void *)(uintptr_t)x.map, x.size);
+		munmap((void *)(uintptr_t)map, (size_t)st.st_size);
 		return -1;
 	}
-	x.sink = ctx->sink;
-	x.src = sink_begin(x.sink, ctx->fmt, where, ctx->run, ctx->rank);
-	rc = read_space(&x);
-	sink_end(x.sink, x.src);
-	munmap((void *)(uintptr_t)x.map, x.size);
-	xtab_free(&x.t);
-	free(x.stk);
-	free(x.devs);
-	free(x.ext.b);
-	free(x.mext.b);
-	for (i = 0; i < NSCRATCH; i++)
-		free(x.sbuf[i]);
+	x = xcalloc(1, sizeof(*x));
+	x->where = where;
+	x->size = (size_t)st.st_size;
+	x->map = map;
+	x->t = &x->t0;
+	x->sink = ctx->sink;
+	/*
+	 * The run's only source, in a file that stays: read twice, its
+	 * records go straight to the output (see ingest.h).  The mapping
+	 * stays for the second pass; a copy (of a pipe) would not.
+	 */
+	if (!copied && sink_can_direct(x->sink))
+		x->mode = XM_FACTS;
+	x->src = sink_begin(x->sink, ctx->fmt, where, ctx->run, ctx->rank);
+	rc = read_space(x);
+	if (x->mode == XM_FACTS)
+		replay_offer(x, rc);
+	sink_end(x->sink, x->src);
+	if (x->mode == XM_ONCE)
+		xr_free(x);
 	return rc;
 }

@@ -63,6 +63,19 @@ struct xop {
 	const char	*cname;		/* the record's name, fit for a stream */
 	size_t		 cnamel;
 	char		*cname_own;	/* when it had to be repaired */
+	/* Its category and source stats made fit for a stream, once. */
+	const char	*ccat, *csrc;
+	size_t		 ccatl, csrcl;
+	char		*ccat_own, *csrc_own;
+	/*
+	 * The direct output's record of an execution with no stats of its
+	 * own, stored, for line RC_STREAM - 1: the columns up to its ext,
+	 * and those after it (the ps parts go between).
+	 */
+	size_t		 rc_stream;
+	char		*rc_pre, *rc_post;
+	size_t		 rc_prel, rc_postl;
+	int		 rc_bad;	/* a column needed repair: not kept */
 };
 
 /* The tables of one plane. */

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "input.h"
 
 /* Output columns, in order (see prof-ingest(1) and prof-tsv(5)). */
@@ -125,6 +126,7 @@ struct sink_opts {
 	const char	*tmpdir;
 	int		 inventory;	/* write the inventory, not records */
 	int		 progress;	/* progress on stderr */
+	int		 lone;		/* one operand, a regular file */
 };
 
 struct sink *sink_open(const struct sink_opts *);
@@ -155,6 +157,49 @@ void	 sink_skip(struct sink *, int, const char *);
 size_t	 sink_nsources(const struct sink *);
 /* End source SRC (its records may now be spilled as one sorted run). */
 void	 sink_end(struct sink *, int);
+/*
+ * The direct output (ingest-direct.c).  A reader whose records come as
+ * streams each in time order (an XPlane's lines) may, when its source
+ * is the run's only one (sink_can_direct()), read its input twice and
+ * store none of its timed records: the first pass gives every fact
+ * (notes, skips, diagnostics, timeless records through sink_add) and
+ * the timed records' times only (sink_fact()); the sink then asks for
+ * the records again, stream by stream, as the output needs them, and
+ * merges them straight into the stream.  When the direct output cannot
+ * be used (another source follows, -i, a stream out of order, an
+ * error), the sink asks for them all once more in the order of the
+ * first pass and stores them as sink_add() would have: the same output
+ * either way.  During the second pass diag_at() is muted, and
+ * sink_skip() and sink_note() count nothing.
+ */
+struct sink_replay {
+	void		*arg;
+	size_t		 nstreams;
+	/* Give stream I's next records with sink_emit() until it returns
+	 * 1; return 0 once the stream has no more. */
+	int		(*fill)(void *, size_t);
+	/* Give every timed record again, as the first pass met them. */
+	void		(*store)(void *);
+	/* Free what the replay kept. */
+	void		(*done)(void *);
+};
+int	 sink_can_direct(const struct sink *);
+/* The facts of a timed record of the first pass: not stored. */
+void	 sink_fact(struct sink *, int, const struct irec *);
+/* The first pass of SRC ended; ORDERED: every stream was in order. */
+void	 sink_direct(struct sink *, int, const struct sink_replay *, int);
+/* A timed record of the second pass; 1 when the stream should pause. */
+int	 sink_emit(struct sink *, int, const struct irec *);
+/*
+ * The same, with R's text columns given already stored (made by
+ * sink_render_cols()) in three pieces, for a reader that makes the same
+ * columns for many records.
+ */
+int	 sink_emit_text(struct sink *, int, const struct irec *,
+	    const char *, size_t, const char *, size_t, const char *, size_t);
+ssize_t	 sink_render_cols(struct sink *, const struct irec *, int, int,
+	    char *);
+
 /* Write the preamble, header and all records in time order, or the
  * inventory.  ARGV is recorded in the preamble.  Returns -1 when a
  * source's records were dropped because its times cannot be placed

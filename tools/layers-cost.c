@@ -241,5 +241,5 @@ cost_share(const struct ldev *d, struct srec *r, int64_t wall)
 	if (d->win->name == NULL || d->win->dur <= 0 ||
 	    strcmp(d->win->name, d->pass_step) != 0)
 		return;
-	put_ratio(r, cols->share_step, wall, d->win->dur);
+	srec_set_ratio(r, cols->share_step, wall, d->win->dur);
 }

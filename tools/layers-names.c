@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
 #include "layers.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 const char *const role_names[NROLES] = {
@@ -238,10 +238,7 @@ static const struct {
 static char *classes[NCLASS];
 static int nclasses;
 
-static struct lname *tab;
-static size_t ntab, tabcap;
-static uint32_t *slot;		/* id + 1, 0 empty */
-static size_t nslot;
+static struct strtab tab;	/* the kernel names, of struct lname */
 
 /* Lower-case copy of S, LEN bytes, NUL-terminated. */
 static char *
@@ -290,7 +287,9 @@ name_dir(const char *name, size_t nlen)
 int
 names_anchor_dir(uint32_t id)
 {
-	return name_dir(tab[id].name, tab[id].len);
+	const struct lname *e = names_get(id);
+
+	return name_dir(e->name, e->len);
 }
 
 /*
@@ -411,22 +410,6 @@ names_nclass(void)
 	return nclasses;
 }
 
-static void
-grow(void)
-{
-	size_t i, j;
-
-	free(slot);
-	nslot = nslot ? 2 * nslot : 1024;
-	slot = xcalloc(nslot, sizeof(*slot));
-	for (i = 0; i < ntab; i++) {
-		j = tab[i].hash & (nslot - 1);
-		while (slot[j] != 0)
-			j = (j + 1) & (nslot - 1);
-		slot[j] = (uint32_t)i + 1;
-	}
-}
-
 /*
  * The id of kernel NAME; a name seen for the first time is classified
  * with the type and core of that first kernel.
@@ -435,28 +418,18 @@ uint32_t
 names_intern(const char *name, size_t len, const char *type, size_t tlen,
     const char *core, size_t clen)
 {
-	uint64_t h = hash_bytes(name, len, 0);
-	size_t j;
 	struct lname *e;
 	char *l, *lc;
+	size_t id;
+	int isnew;
 
-	if (2 * (ntab + 1) > nslot)
-		grow();
-	for (j = h & (nslot - 1); slot[j] != 0; j = (j + 1) & (nslot - 1)) {
-		e = &tab[slot[j] - 1];
-		if (e->hash == h && e->len == len &&
-		    memcmp(e->name, name, len) == 0)
-			return slot[j] - 1;
-	}
-	if (ntab == tabcap) {
-		tabcap = tabcap ? 2 * tabcap : 256;
-		tab = xreallocarray(tab, tabcap, sizeof(*tab));
-	}
-	e = &tab[ntab];
-	memset(e, 0, sizeof(*e));
-	e->name = xstrndup(name, len);
-	e->len = len;
-	e->hash = h;
+	if (tab.n == 0)
+		strtab_init(&tab, sizeof(struct lname));
+	id = strtab_intern(&tab, name, len, &isnew);
+	if (!isnew)
+		return (uint32_t)id;
+	e = strtab_val(&tab, id);
+	e->name = strtab_key(&tab, id, &e->len);
 	e->dir = names_marker_dir(name, len, type, tlen);
 	/* the op type helps where the name is an aclnn wrapper's */
 	l = xmalloc(len + tlen + 2);
@@ -469,12 +442,11 @@ names_intern(const char *name, size_t len, const char *type, size_t tlen,
 	e->cls = class_of(e, lc, core, clen);
 	free(lc);
 	free(l);
-	slot[j] = (uint32_t)ntab + 1;
-	return (uint32_t)ntab++;
+	return (uint32_t)id;
 }
 
 const struct lname *
 names_get(uint32_t id)
 {
-	return &tab[id];
+	return strtab_val(&tab, id);
 }

@@ -441,7 +441,7 @@ put_check(struct ldev *d, const char *name, int64_t value, int64_t layers,
 	srec_set_i64(r, cols->layers, layers);
 	srec_set_i64(r, cols->expect, expect);
 	if (layers > 0)
-		put_ratio(r, cols->perlayer, value, layers);
+		srec_set_ratio(r, cols->perlayer, value, layers);
 	srec_set_str(r, cols->tags, layers == expect && (layers == 0 ||
 	    value % layers == 0) ? "match" : "mismatch");
 	stage_put(lst, r);

@@ -21,14 +21,6 @@
 /* Intervals kept in a run before the prefix that is final is summed. */
 #define LRUN_CUT	256
 
-void
-put_ratio(struct srec *r, int col, int64_t num, int64_t den)
-{
-	char buf[NUM_BUFSIZE];
-
-	srec_set(r, col, buf, num_ratio(buf, num, den, 6));
-}
-
 /* Mean of N values, rounded down (0 for none). */
 int64_t
 mean_of(const int64_t *v, size_t n)
@@ -418,7 +410,7 @@ metric_ratio(struct ldev *d, const char *name, int64_t num, int64_t den)
 	const struct layers_cols *cols = stage_columns(lst);
 	struct srec *r = summary(d, "metric", name);
 
-	put_ratio(r, cols->value, num, den);
+	srec_set_ratio(r, cols->value, num, den);
 	stage_put(lst, r);
 }
 
@@ -483,7 +475,7 @@ put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 		long double v = (long double)n * sq -
 		    (long double)ty->wall_sum * (long double)ty->wall_sum;
 
-		put_ratio(r, cols->cv, (int64_t)(sqrt_ld(v) /
+		srec_set_ratio(r, cols->cv, (int64_t)(sqrt_ld(v) /
 		    (long double)ty->wall_sum * 1000000), 1000000);
 		return;
 	}
@@ -491,7 +483,8 @@ put_cv(struct srec *r, const struct ltype *ty, int64_t n)
 	if (var >= (__int128)10000000000000 * 1000000000000 ||
 	    ty->wall_sum > INT64_MAX / q)
 		scale = q = 1;
-	put_ratio(r, cols->cv, isqrt(var * scale * scale), ty->wall_sum * q);
+	srec_set_ratio(r, cols->cv, isqrt(var * scale * scale),
+	    ty->wall_sum * q);
 }
 
 /*
@@ -556,7 +549,7 @@ put_roles(struct ldev *d, int ph, int t)
 		srec_set_i64(r, cols->busy, ty->role_busy[ro]);
 		srec_set_i64(r, cols->ksum, ty->role_sum[ro]);
 		if (ty->wall_sum > 0)
-			put_ratio(r, cols->share, ty->role_busy[ro],
+			srec_set_ratio(r, cols->share, ty->role_busy[ro],
 			    ty->wall_sum);
 		stage_put(lst, r);
 	}
@@ -608,7 +601,7 @@ put_pairs(struct ldev *d)
 			r = summary(d, "stream_overlap", d->streams[j].track);
 			srec_set_str(r, COL_TRACK, d->streams[i].track);
 			srec_set_i64(r, cols->busy, ov);
-			put_ratio(r, cols->share, ov, d->streams[i].busy);
+			srec_set_ratio(r, cols->share, ov, d->streams[i].busy);
 			stage_put(lst, r);
 		}
 }
@@ -655,7 +648,7 @@ put_streams(struct ldev *d)
 		srec_set_i64(r, cols->ksum, s->sum);
 		srec_set_i64(r, cols->busy, s->busy);
 		if (total > 0)
-			put_ratio(r, cols->share, s->sum, total);
+			srec_set_ratio(r, cols->share, s->sum, total);
 		stage_put(lst, r);
 	}
 	put_pairs(d);
@@ -688,7 +681,7 @@ put_model(struct ldev *d)
 		    "pass(es)", (long long)d->nmarkers, (long long)d->npasses);
 		break;
 	case FAM_CONV:
-		put_ratio(r, cols->value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "conv");
 		if (d->res_passes > 0)
 			stage_tag_add(tg, sizeof(tg), "residual");
@@ -706,14 +699,14 @@ put_model(struct ldev *d)
 			    "blocks");
 		break;
 	case FAM_PERIODIC:
-		put_ratio(r, cols->value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "detected");
 		snprintf(ev, sizeof(ev), "repeating kernel sequence: anchor "
 		    "%.64s%s every %lld kernels", an, strlen(an) > 64 ? "..." :
 		    "", (long long)d->period);
 		break;
 	default:
-		put_ratio(r, cols->value, d->confidence_ppm, 1000000);
+		srec_set_ratio(r, cols->value, d->confidence_ppm, 1000000);
 		stage_tag_add(tg, sizeof(tg), "no_structure");
 		snprintf(ev, sizeof(ev), "no repeating structure found: %s, "
 		    "no repeating kernel sequence of confidence %s or more",

@@ -54,9 +54,8 @@ enum {
 
 /* One distinct kernel name (interned; ids are indexes). */
 struct lname {
-	char		*name;
+	const char	*name;		/* kept by the table of names */
 	size_t		 len;
-	uint64_t	 hash;
 	unsigned	 flags;		/* NF_ */
 	int		 role;		/* ROLE_ */
 	int		 dir;		/* DIR_ when it is a marker */
@@ -372,7 +371,6 @@ uint32_t	 stream_of(struct ldev *, const char *, size_t);
 const char	*stream_name(const struct ldev *, uint32_t);
 int64_t		 median_of(int64_t *, size_t);
 int64_t		 mean_of(const int64_t *, size_t);
-void		 put_ratio(struct srec *, int, int64_t, int64_t);
 
 /* D's summary of layer type T in the open pass, or in phase PH. */
 struct ltype	*ldev_pend(struct ldev *, int);

@@ -11,35 +11,17 @@
 #include <string.h>
 
 #include "dtime.h"
-#include "hash.h"
 #include "num.h"
 #include "ops.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 void
 ops_tab_init(struct ops_tab *t, size_t vcap_max)
 {
 	memset(t, 0, sizeof(*t));
+	devtab_init(&t->devs, sizeof(struct strtab));
 	t->vcap_max = vcap_max;
-}
-
-static void
-tab_grow(struct ops_tab *t)
-{
-	size_t cap = t->cap ? 2 * t->cap : 256, i, j;
-	struct ops_group **s = xcalloc(cap, sizeof(*s));
-
-	for (i = 0; i < t->cap; i++) {
-		if (t->slot[i] == NULL)
-			continue;
-		for (j = t->slot[i]->hash & (cap - 1); s[j] != NULL;
-		    j = (j + 1) & (cap - 1))
-			;
-		s[j] = t->slot[i];
-	}
-	free(t->slot);
-	t->slot = s;
-	t->cap = cap;
 }
 
 /* The group of (DEV, KEY), made when new (*ISNEW 1). */
@@ -47,35 +29,26 @@ struct ops_group *
 ops_tab_get(struct ops_tab *t, const char *dev, size_t dl, const char *key,
     size_t kl, int *isnew)
 {
-	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, dl));
-	struct ops_group *g;
-	size_t i;
+	struct strtab *keys = devtab_get(&t->devs, dev, dl, isnew);
+	struct ops_group *g, **at;
 
-	if (2 * (t->n + 1) > t->cap)
-		tab_grow(t);
-	for (i = h & (t->cap - 1); (g = t->slot[i]) != NULL;
-	    i = (i + 1) & (t->cap - 1))
-		if (g->hash == h && g->keylen == kl && g->devlen == dl &&
-		    memcmp(g->key, key, kl) == 0 &&
-		    memcmp(g->dev, dev, dl) == 0) {
-			*isnew = 0;
-			return g;
-		}
-	g = t->slot[i] = xcalloc(1, sizeof(*g));
+	if (*isnew)
+		strtab_init(keys, sizeof(struct ops_group *));
+	at = strtab_val(keys, strtab_intern(keys, key, kl, isnew));
+	if (!*isnew)
+		return *at;
+	g = *at = xcalloc(1, sizeof(*g));
 	g->dev = xstrndup(dev, dl);
 	g->devlen = dl;
 	g->key = xstrndup(key, kl);
 	g->keylen = kl;
-	g->hash = h;
 	g->min = INT64_MAX;
 	g->max = INT64_MIN;
-	t->n++;
 	if (t->nv == t->vcap) {
 		t->vcap = t->vcap ? 2 * t->vcap : 64;
 		t->v = xreallocarray(t->v, t->vcap, sizeof(*t->v));
 	}
 	t->v[t->nv++] = g;
-	*isnew = 1;
 	return g;
 }
 
@@ -234,6 +207,8 @@ ops_tab_free(struct ops_tab *t)
 		free(g);
 	}
 	free(t->v);
-	free(t->slot);
+	for (i = 0; i < t->devs.n; i++)
+		strtab_free(t->devs.v[i].item);
+	devtab_free(&t->devs);
 	memset(t, 0, sizeof(*t));
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devtab.h"
 #include "medq.h"
 
 /* What a group is keyed by (-k). */
@@ -113,7 +114,6 @@ struct ops_group {
 	char		*dev;		/* dev text ("" across devices) */
 	char		*key;
 	size_t		 devlen, keylen;
-	uint64_t	 hash;
 	uint64_t	 calls;
 	__int128	 total;
 	unsigned __int128 sumsq;	/* for the standard deviation */
@@ -133,8 +133,7 @@ struct ops_group {
 };
 
 struct ops_tab {
-	struct ops_group **slot;
-	size_t		 cap, n;
+	struct devtab	 devs;		/* a strtab of group pointers by key */
 	size_t		 vcap_max;	/* exact durations kept per group */
 	struct ops_group **v;		/* the groups in order of first sight */
 	size_t		 nv, vcap;

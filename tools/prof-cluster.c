@@ -42,10 +42,10 @@
 #include "devtab.h"
 #include "dtime.h"
 #include "diag.h"
-#include "hash.h"
 #include "kclass.h"
 #include "num.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* The columns, bound by stage_open() (-1: the input lacks one read). */
@@ -139,56 +139,26 @@ struct rdev {
 	size_t		 p2p_root;	/* send/receive peers: union-find */
 	uint64_t	 nkernels, ncomm;
 	int64_t		 waited, caused, last_count, matched;
+	/*
+	 * The last op of each key, by index + 1 in ops, of its records and
+	 * its kernels: so that finding an op's occurrence does not scan
+	 * back over every other rank's ops.
+	 */
+	struct strtab	 lastop[2];	/* of a size_t */
 };
 
 static struct devtab devs;
 static struct cop *ops;
 static size_t nops, capops;
-/*
- * The last op of each (dev, source, key), by index + 1 in ops: an open
- * address table, so that finding an op's occurrence does not scan back
- * over every other rank's ops.
- */
-static size_t *lastop;
-static size_t nslots;
 
-static uint64_t
-op_hash(size_t dev, int kernel, const char *key)
-{
-	return hash_bytes(key, strlen(key), (uint64_t)dev * 2 + (kernel != 0));
-}
-
-/* The slot of (DEV, KERNEL, KEY): its op, or the empty slot for it. */
+/* The last op of (DEV, KERNEL, KEY), by index + 1 in ops; 0: none. */
 static size_t *
-op_slot(size_t dev, int kernel, const char *key)
+op_last(size_t dev, int kernel, const char *key)
 {
-	size_t i, n;
-	struct cop *o;
+	struct rdev *d = devs.v[dev].item;
+	struct strtab *t = &d->lastop[kernel != 0];
 
-	if (2 * nops + 2 > nslots) {	/* grow, and place the ops again */
-		size_t *old = lastop, oldn = nslots;
-
-		nslots = nslots ? 2 * nslots : 1024;
-		lastop = xcalloc(nslots, sizeof(*lastop));
-		for (n = 0; n < oldn; n++)
-			if (old[n] != 0) {
-				o = &ops[old[n] - 1];
-				for (i = op_hash(o->dev, o->kernel, o->key) &
-				    (nslots - 1); lastop[i] != 0;
-				    i = (i + 1) & (nslots - 1))
-					;
-				lastop[i] = old[n];
-			}
-		free(old);
-	}
-	for (i = op_hash(dev, kernel, key) & (nslots - 1); lastop[i] != 0;
-	    i = (i + 1) & (nslots - 1)) {
-		o = &ops[lastop[i] - 1];
-		if (o->dev == dev && o->kernel == kernel &&
-		    strcmp(o->key, key) == 0)
-			break;
-	}
-	return &lastop[i];
+	return strtab_val(t, strtab_intern(t, key, strlen(key), NULL));
 }
 /* A link type's peak, from --link-peak TYPE=GBPS. */
 struct lpeak {
@@ -298,6 +268,8 @@ dev_of(struct stage *st, size_t *idx)
 		d->idx = devs.n - 1;
 		d->pp_stage = -1;
 		d->p2p_root = devs.n - 1;
+		strtab_init(&d->lastop[0], sizeof(size_t));
+		strtab_init(&d->lastop[1], sizeof(size_t));
 	}
 	*idx = d->idx;
 	return d;
@@ -335,7 +307,7 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	 * op that starts inside that one is the same op from a second
 	 * source (communication.json and trace_view both list it).
 	 */
-	slot = op_slot(dev, kernel, key);
+	slot = op_last(dev, kernel, key);
 	if (*slot != 0) {
 		prev = &ops[*slot - 1];
 		if (stage_ts(st) < prev->ts + prev->dur) {
@@ -355,7 +327,7 @@ on_comm(struct stage *st, size_t dev, int kernel)
 	o->kernel = kernel;
 	o->ts = stage_ts(st);
 	o->dur = stage_dur(st);
-	*op_slot(dev, kernel, key) = nops;	/* the table may have grown */
+	*slot = nops;
 }
 
 /* The link NAME (LEN bytes) of D, made on first sight. */
@@ -536,15 +508,6 @@ drop_duplicate_sources(void)
 		else
 			ops[n++] = ops[i];
 	nops = n;
-}
-
-static void
-set_ratio(struct srec *r, int col, int64_t num, int64_t den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0)
-		srec_set(r, col, buf, num_ratio(buf, num, den, 6));
 }
 
 static struct srec *
@@ -839,7 +802,7 @@ steps(struct stage *st, struct sent *e, size_t ne, char *worst_step,
 		srec_set_i64(r, c->min, mn);
 		srec_set_i64(r, c->median, e[i + n / 2].t);
 		srec_set_i64(r, c->max, mx);
-		set_ratio(r, c->skew, mx - mn, mn);
+		srec_set_ratio(r, c->skew, mx - mn, mn);
 		srec_set_str(r, c->slow_rank, slow);
 		srec_set_str(r, c->fast_rank, fast);
 		if ((__int128)(mx - mn) * opt.skew_den >
@@ -881,7 +844,7 @@ rank_steps(struct stage *st, struct sent *e, size_t ne)
 		if (s->pm[PM_FREE] >= 0)
 			srec_set_i64(r, c->idle,
 			    s->pm[PM_FREE]);
-		set_ratio(r, c->skew, e[i].t - e[i].min, e[i].min);
+		srec_set_ratio(r, c->skew, e[i].t - e[i].min, e[i].min);
 		if (dev_at(e[i].dev)->nkernels == 0)
 			srec_set_str(r, c->tags, "comm_only");
 		stage_put(st, r);
@@ -1052,7 +1015,7 @@ stage_imbalance(struct stage *st)
 		srec_set_str(r, c->tags, "stages_inferred");
 	srec_set_i64(r, c->min, mn);
 	srec_set_i64(r, c->max, mx);
-	set_ratio(r, c->skew, mx - mn, mn);
+	srec_set_ratio(r, c->skew, mx - mn, mn);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, slow);
 	srec_set_str(r, c->slow_rank, buf);
 	snprintf(buf, sizeof(buf), "stage %" PRId64, fast);
@@ -1112,7 +1075,7 @@ compute_imbalance(struct stage *st)
 	srec_set_i64(r, c->ranks, (int64_t)n);
 	srec_set_i64(r, c->min, mn);
 	srec_set_i64(r, c->max, mx);
-	set_ratio(r, c->skew, mx - mn, mn);
+	srec_set_ratio(r, c->skew, mx - mn, mn);
 	srec_set_str(r, c->slow_rank, slow);
 	srec_set_str(r, c->fast_rank, fast);
 	srec_set_str(r, c->evidence, ev);
@@ -1162,7 +1125,7 @@ links(struct stage *st)
 				srec_set(r, c->peak_gbps, buf,
 				    num_ratio(buf, peak, 1000, 3));
 				if (l->transit_ns > 0)
-					set_ratio(r, c->peak_ratio,
+					srec_set_ratio(r, c->peak_ratio,
 					    (int64_t)((__int128)l->bytes *
 					    1000000 / l->transit_ns),
 					    peak * 1000);
@@ -1201,7 +1164,7 @@ links(struct stage *st)
 		srec_set_str(r, c->slow_rank, slow);
 		srec_set(r, c->gbps, buf, num_ratio(buf, worst,
 		    1000000, 3));
-		set_ratio(r, c->skew, med - worst, worst);
+		srec_set_ratio(r, c->skew, med - worst, worst);
 		num_ratio(mb, med, 1000000, 3);
 		len = (size_t)snprintf(ev, sizeof(ev), "%s: rank %s moved %s "
 		    "GB/s against a median of %s GB/s over %zu ranks",
@@ -1265,7 +1228,7 @@ summarize(struct stage *st)
 	if (wrank != NULL) {
 		r = rec(st, "cluster", "", "step_skew");
 		srec_set_str(r, c->step, worst_step);
-		set_ratio(r, c->skew, wn, wd);
+		srec_set_ratio(r, c->skew, wn, wd);
 		srec_set_str(r, c->slow_rank, wrank);
 		if ((__int128)wn * opt.skew_den > (__int128)opt.skew_num * wd)
 			srec_set_str(r, c->tags, "STEP_SKEW");
@@ -1303,8 +1266,9 @@ run(const char *path, int argc, char *argv[])
 	for (i = 0; i < nops; i++)
 		free(ops[i].key);
 	free(ops);
-	free(lastop);
 	for (i = 0; i < devs.n; i++) {
+		strtab_free(&dev_at(i)->lastop[0]);
+		strtab_free(&dev_at(i)->lastop[1]);
 		for (j = 0; j < dev_at(i)->nsteps; j++)
 			free(dev_at(i)->steps[j].step);
 		free(dev_at(i)->steps);

@@ -535,6 +535,7 @@ main(int argc, char **argv)
 		{ NULL,		0,			NULL, 0 }
 	};
 	struct sink_opts so;
+	struct stat st;
 	const char *memory = NULL, *output = NULL;
 	int c, i;
 
@@ -586,6 +587,10 @@ main(int argc, char **argv)
 			cli_usage_error("'%s' is both an input and the output "
 			    "file: refusing to overwrite it", argv[i]);
 
+	/* One file, the run's only source: it may go to the output
+	 * without being stored (sink_can_direct()). */
+	so.lone = argc - optind == 1 && strcmp(argv[optind], "-") != 0 &&
+	    stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode);
 	tmp_dir = so.tmpdir;
 	inventory = so.inventory;
 	sink = sink_open(&so);

@@ -436,16 +436,6 @@ set_i128(struct srec *r, int col, __int128 v)
 	srec_set(r, col, buf, ops_i128(buf, v));
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den,
-    int places)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den != 0)
-		srec_set(r, col, buf, num_ratio_i128(buf, num, den, places));
-}
-
 /* The pmu_avg column: each "..._ratio" key's average. */
 static void
 set_pmu(struct srec *r, const struct ops_group *g)
@@ -486,15 +476,15 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	srec_set_i64(r, cols->rank, rank);
 	srec_set_i64(r, cols->calls, (int64_t)g->calls);
 	set_i128(r, cols->durt, g->total);
-	set_ratio(r, cols->davg, g->total, (__int128)g->calls, 3);
+	srec_set_quot(r, cols->davg, g->total, (__int128)g->calls, 3);
 	ops_group_median(g, &med, &approx);
-	set_ratio(r, cols->dmed, med, 2, 1);
+	srec_set_quot(r, cols->dmed, med, 2, 1);
 	if ((sd = ops_group_std(g)) >= 0)
 		srec_set_i64(r, cols->dstd, sd);
 	srec_set_i64(r, cols->dmin, g->min);
 	srec_set_i64(r, cols->dmax, g->max);
-	set_ratio(r, cols->share, g->total, d->total, 6);
-	set_ratio(r, cols->wshare, g->total, dev_wall(d), 6);
+	srec_set_ratio(r, cols->share, g->total, d->total);
+	srec_set_ratio(r, cols->wshare, g->total, dev_wall(d));
 	if (g->nflops > 0)
 		set_i128(r, cols->flops, g->flops);
 	if (g->nbytes > 0)
@@ -539,11 +529,11 @@ put_tail(struct ops_group **v, size_t n, const struct odev *d,
 	srec_set_i64(r, cols->calls, (int64_t)calls);
 	srec_set_i64(r, cols->groups, (int64_t)n);
 	set_i128(r, cols->durt, total);
-	set_ratio(r, cols->davg, total, (__int128)calls, 3);
+	srec_set_quot(r, cols->davg, total, (__int128)calls, 3);
 	srec_set_i64(r, cols->dmin, mn);
 	srec_set_i64(r, cols->dmax, mx);
-	set_ratio(r, cols->share, total, d->total, 6);
-	set_ratio(r, cols->wshare, total, dev_wall(d), 6);
+	srec_set_ratio(r, cols->share, total, d->total);
+	srec_set_ratio(r, cols->wshare, total, dev_wall(d));
 	srec_tag_add(r, cols->tags, "tail");
 	stage_put(st, r);
 }
@@ -575,8 +565,8 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 		srec_set_i64(r, cols->calls, (int64_t)d->ncn[c]);
 		srec_set_i64(r, cols->groups, (int64_t)d->ncg[c]);
 		set_i128(r, cols->durt, d->nc[c]);
-		set_ratio(r, cols->share, d->nc[c], d->total, 6);
-		set_ratio(r, cols->wshare, d->nc[c], dev_wall(d), 6);
+		srec_set_ratio(r, cols->share, d->nc[c], d->total);
+		srec_set_ratio(r, cols->wshare, d->nc[c], dev_wall(d));
 		for (i = 0, at = 0, k = 0; i < n && k < 3; i++) {
 			if ((int)v[i]->nc != c)
 				continue;

@@ -129,16 +129,6 @@ roof_ps(int64_t n, int64_t peak, struct lowest *l)
 	return w > INT64_MAX ? -1 : (int64_t)w;
 }
 
-static void
-set_ratio(int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0 && num >= 0)
-		stage_set(st, col, buf, num_ratio_u128(buf,
-		    (unsigned __int128)num, (unsigned __int128)den, 6));
-}
-
 /* Set COL to a string literal, its length known. */
 #define SET_LIT(col, s)	stage_set(st, col, s, sizeof(s) - 1)
 
@@ -187,7 +177,7 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	if (is_text(&f->ai, k->flops, k->bytes))
 		stage_set(st, cols->ai, f->ai.s, f->ai.len);
 	else if (k->flops >= 0 && k->bytes > 0)
-		set_ratio(cols->ai, k->flops, k->bytes);
+		stage_set_ratio(st, cols->ai, k->flops, k->bytes);
 	pf = k->dt >= 0 && k->dt < DT_NPEAK ? peaks.flops[k->dt] : 0;
 	/*
 	 * A TPU runs f32 and f16 matmuls through its bf16 MXU passes, and
@@ -207,12 +197,12 @@ kernel_roof(struct rf_kern *k, const struct opfacts *f, char *tags,
 	if (k->flop_ps >= 0 && dur > 0) {
 		/* flops * 10^9 / (dur * peak) */
 		l = lowest(&mfu, pf > 0 ? pf : 1);
-		set_ratio(cols->mfu, (__int128)k->flops * l->mul,
+		stage_set_ratio(st, cols->mfu, (__int128)k->flops * l->mul,
 		    (__int128)dur * l->div);
 	}
 	if (k->byte_ps >= 0 && dur > 0) {
 		l = lowest(&bw, peaks.bw);
-		set_ratio(cols->bw, (__int128)k->bytes * l->mul,
+		stage_set_ratio(st, cols->bw, (__int128)k->bytes * l->mul,
 		    (__int128)dur * l->div);
 	}
 	if (k->flop_ps < 0 || k->byte_ps < 0) {

@@ -482,16 +482,6 @@ count_kernel(struct run *r)
 	add_stream(r);
 }
 
-/* Add [TS, END) to a union of intervals that arrive by start time. */
-static void
-union_add(int64_t *busy, int64_t *uend, int64_t ts, int64_t end)
-{
-	if (end <= *uend)
-		return;
-	*busy += end - (ts > *uend ? ts : *uend);
-	*uend = end;
-}
-
 /*
  * Every kernel's busy time, and that of the kernels outside every window
  * of a device that has windows: they are counted and reported, never
@@ -503,10 +493,10 @@ count_busy(struct sdev *d, int outside)
 	int64_t ts = stage_ts(st), dur = stage_dur(st);
 	int64_t end = ts + (dur > 0 ? dur : 0);
 
-	union_add(&d->all_busy, &d->all_uend, ts, end);
+	ival_run_add(&d->all_busy, ts, end);
 	if (outside && d->nwin > 0) {
 		d->out_kern++;
-		union_add(&d->out_busy, &d->out_uend, ts, end);
+		ival_run_add(&d->out_busy, ts, end);
 	}
 }
 
@@ -611,12 +601,12 @@ put_outside(struct sdev *d, int64_t end, const char *path)
 	if (d->out_kern == 0)
 		return;
 	put_metric(d, end, "kernels_outside_steps", d->out_kern, "");
-	put_metric(d, end, "busy_outside_steps_ns", d->out_busy, "");
+	put_metric(d, end, "busy_outside_steps_ns", d->out_busy.total, "");
 	if (!steps_opt.quiet)
 		diag_at(path, 0, "dev '%s': %" PRId64 " of %" PRId64 " kernels "
 		    "start outside every step (%s of %s ms busy)", d->key,
-		    d->out_kern, d->nkern, ms_text(a, sizeof(a), d->out_busy),
-		    ms_text(b, sizeof(b), d->all_busy));
+		    d->out_kern, d->nkern, ms_text(a, sizeof(a),
+		    d->out_busy.total), ms_text(b, sizeof(b), d->all_busy.total));
 }
 
 static void

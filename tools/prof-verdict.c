@@ -147,14 +147,10 @@ static int
 tags_have(struct stage *st, const char *tag)
 {
 	const struct verdict_cols *c = stage_columns(st);
-	size_t n = 0, k = strlen(tag);
-	const char *s = c->tags >= 0 ? stage_get(st, c->tags, &n) : "", *p;
+	size_t n = 0;
+	const char *s = c->tags >= 0 ? stage_get(st, c->tags, &n) : "";
 
-	for (p = s; p + k <= s + n; p++)
-		if ((p == s || p[-1] == ',') && memcmp(p, tag, k) == 0 &&
-		    (p + k == s + n || p[k] == ','))
-			return 1;
-	return 0;
+	return stage_tag_has(s, n, tag);
 }
 
 /* A + B for the totals of durations, at most INT64_MAX. */

@@ -54,7 +54,7 @@ static const struct stage_column columns[] = {
 
 static struct wa_opts opts;
 static struct stage *st;
-static struct wa_map ops, names = { NULL, 0, 0, 1 };
+static struct wa_map ops;
 static struct devtab devs;
 static size_t nopen_ai;			/* AI CPU kernels kept back */
 static int64_t ai_min_end = INT64_MAX;	/* the earliest of their ends */
@@ -379,7 +379,7 @@ do_kernel(void)
 	if (opts.by_type && cols->type >= 0 && !stage_absent(st, cols->type))
 		name = stage_get(st, cols->type, &nl);
 	kernel_check(ts);
-	op = wa_op(&ops, &names, dev, opts.all_devs ? 0 : dl, name, nl, sh,
+	op = wa_op(&ops, dev, opts.all_devs ? 0 : dl, name, nl, sh,
 	    opts.by_shape ? sl : 0);
 	wait = kernel_count(d, op, dur);
 	cls = wa_op_core(op, stage_get(st, cols->core, NULL));
@@ -478,6 +478,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct wadev));
+	wa_map_init(&ops);
 	st = stage_open(path, argc, argv, columns, sizeof(columns) /
 	    sizeof(columns[0]), &c);
 	bubbles_known = c.bubble_id >= 0;
@@ -495,13 +496,12 @@ run(const char *path, int argc, char *argv[])
 		stage_pass(st);
 	}
 	ai_close(INT64_MAX, 1);
-	wa_vshape_finish(&names);
+	wa_vshape_finish(&ops);
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
 	write_metrics(end);
 	wa_summary(st, &ops, &opts, end);
 	stage_close(st);
 	wa_map_free(&ops);
-	wa_map_free(&names);
 	free_devs();
 }
 

@@ -14,6 +14,7 @@
 
 #include "num.h"
 #include "render.h"
+#include "stage.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -98,16 +99,7 @@ dec_scale(const char *s, int k, char *out, size_t cap)
 int
 tag_has(const char *list, const char *tag)
 {
-	size_t n = strlen(tag);
-	const char *p = list;
-
-	while ((p = strstr(p, tag)) != NULL) {
-		if ((p == list || p[-1] == ',') &&
-		    (p[n] == '\0' || p[n] == ','))
-			return 1;
-		p += n;
-	}
-	return 0;
+	return stage_tag_has(list, strlen(list), tag);
 }
 
 /*

@@ -11,48 +11,35 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hash.h"
 #include "roofline.h"
+#include "strtab.h"
 
 /*
  * The op names of every kind, in one hash table built on first use:
  * the lookup runs on every kernel that has shapes.
  */
-#define KIND_SLOTS	512
+static struct strtab ktab;	/* of an int, the kind */
 
-struct kname {
-	const char	*s;
-	size_t		 n;
-	int		 kind;
-};
-
-static struct kname ktab[KIND_SLOTS];
-
+/* Add the names of LIST as KIND: a name listed twice keeps its first. */
 static void
 ktab_add(const char *const *list, int kind)
 {
-	size_t i, n;
+	size_t id;
+	int isnew;
 
 	for (; *list != NULL; list++) {
-		n = strlen(*list);
-		i = (size_t)hash_bytes(*list, n, 0) & (KIND_SLOTS - 1);
-		while (ktab[i].s != NULL)
-			i = (i + 1) & (KIND_SLOTS - 1);
-		ktab[i].s = *list;
-		ktab[i].n = n;
-		ktab[i].kind = kind;
+		id = strtab_intern(&ktab, *list, strlen(*list), &isnew);
+		if (isnew)
+			*(int *)strtab_val(&ktab, id) = kind;
 	}
 }
 
 static int
 ktab_find(const char *s, size_t n)
 {
-	size_t i = (size_t)hash_bytes(s, n, 0) & (KIND_SLOTS - 1);
+	size_t id = strtab_find(&ktab, s, n);
 
-	for (; ktab[i].s != NULL; i = (i + 1) & (KIND_SLOTS - 1))
-		if (ktab[i].n == n && memcmp(ktab[i].s, s, n) == 0)
-			return ktab[i].kind;
-	return OPK_NONE;
+	return id != STRTAB_NONE ? *(int *)strtab_val(&ktab, id) : OPK_NONE;
 }
 
 static int
@@ -137,6 +124,7 @@ rf_op_kind(const char *s, size_t n)
 	int k;
 
 	if (!built) {
+		strtab_init(&ktab, sizeof(int));
 		ktab_add(gemm, OPK_GEMM);
 		ktab_add(addmm, OPK_ADDMM);
 		ktab_add(linear, OPK_LINEAR);

@@ -11,17 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
+#include "devtab.h"
+#include "ival.h"
 #include "num.h"
 #include "roofline.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* Sums over kernels: a group, a step or a run. */
 struct rf_acc {
 	char		*dev, *key;	/* key: group name or step */
 	size_t		 devlen, keylen;
-	uint64_t	 hash;
 	int		 is_step;	/* a (dev, step) or run entry */
 	uint64_t	 calls, est, tiny;
 	/*
@@ -37,8 +38,8 @@ struct rf_acc {
 	__int128	 by_bound[B_NBOUND];
 	int		 dt;		/* -2: mixed */
 	/* steps and runs */
-	int64_t		 first, last_end, busy;
-	int64_t		 kend;		/* end of the kernel union so far */
+	int64_t		 first, last_end;
+	struct ival_run	 kern;		/* the kernel union so far */
 	int64_t		 win_ts, win_dur;
 	int		 has_win;
 	__int128	 comm_k, comm_r;	/* comm kernels, comm records */
@@ -48,9 +49,16 @@ struct rf_acc {
 	uint64_t	 kernels;
 };
 
+/* The sums of a kind, found by device, then by is_step and key. */
 struct map {
-	struct rf_acc	**slot;
-	size_t		 cap, n;
+	struct devtab	 devs;		/* struct mdev */
+	struct rf_acc	**v;		/* in order of first sight */
+	size_t		 n, cap;
+};
+
+/* A device's sums: a strtab of struct rf_acc pointers per is_step. */
+struct mdev {
+	struct strtab	 by[3];
 };
 
 static struct map groups, steps;
@@ -71,46 +79,32 @@ static struct rf_acc *
 map_get(struct map *m, const char *dev, size_t dl, const char *key,
     size_t kl, int is_step)
 {
-	uint64_t h = hash_bytes(key, kl, hash_bytes(dev, dl, (uint64_t)
-	    is_step));
-	size_t i, j;
-	struct rf_acc *a, **old;
+	struct mdev *d;
+	struct rf_acc *a, **at;
+	int isnew, k;
 
-	if (2 * (m->n + 1) > m->cap) {
-		old = m->slot;
-		j = m->cap;
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->slot = xcalloc(m->cap, sizeof(*m->slot));
-		for (i = 0; i < j; i++) {
-			size_t k;
-
-			if (old[i] == NULL)
-				continue;
-			for (k = old[i]->hash & (m->cap - 1); m->slot[k];
-			    k = (k + 1) & (m->cap - 1))
-				;
-			m->slot[k] = old[i];
-		}
-		free(old);
-	}
-	for (i = h & (m->cap - 1); (a = m->slot[i]) != NULL;
-	    i = (i + 1) & (m->cap - 1))
-		if (a->hash == h && a->devlen == dl && a->keylen == kl &&
-		    a->is_step == is_step && memcmp(a->dev, dev, dl) == 0 &&
-		    memcmp(a->key, key, kl) == 0)
-			return a;
-	a = xcalloc(1, sizeof(*a));
+	d = devtab_get(&m->devs, dev, dl, &isnew);
+	if (isnew)
+		for (k = 0; k < 3; k++)
+			strtab_init(&d->by[k], sizeof(struct rf_acc *));
+	at = strtab_val(&d->by[is_step], strtab_intern(&d->by[is_step], key,
+	    kl, &isnew));
+	if (!isnew)
+		return *at;
+	a = *at = xcalloc(1, sizeof(*a));
 	a->dev = xstrndup(dev, dl);
 	a->key = xstrndup(key, kl);
 	a->devlen = dl;
 	a->keylen = kl;
-	a->hash = h;
 	a->is_step = is_step;
 	a->dt = DT_NONE;
 	a->first = INT64_MAX;
-	a->last_end = a->kend = INT64_MIN;
-	m->slot[i] = a;
-	m->n++;
+	a->last_end = a->kern.end = INT64_MIN;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->v = xreallocarray(m->v, m->cap, sizeof(*m->v));
+	}
+	m->v[m->n++] = a;
 	return a;
 }
 
@@ -118,17 +112,13 @@ map_get(struct map *m, const char *dev, size_t dl, const char *key,
 static void
 acc_add(struct rf_acc *a, const struct rf_kern *k, int64_t tiny_ns)
 {
-	int64_t end = k->ts + k->dur, from;
+	int64_t end = k->ts + k->dur;
 
 	if (a->is_step) {
 		a->kernels++;
 		if (k->ts < a->first)
 			a->first = k->ts;
-		from = k->ts > a->kend ? k->ts : a->kend;
-		if (end > from)
-			a->busy += end - from;
-		if (end > a->kend)
-			a->kend = end;
+		ival_run_add(&a->kern, k->ts, end);
 		if (end > a->last_end)
 			a->last_end = end;
 		if (k->comm) {
@@ -318,14 +308,12 @@ static const struct rf_opts *opt;
 static const struct rf_peaks *pk;
 static int64_t at;
 
+/* A ratio of sums that cannot be negative: a negative one stays empty. */
 static void
 set_ratio(struct srec *r, int col, __int128 num, __int128 den)
 {
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0 && num >= 0)
-		srec_set(r, col, buf, num_ratio_u128(buf,
-		    (unsigned __int128)num, (unsigned __int128)den, 6));
+	if (num >= 0)
+		srec_set_ratio(r, col, num, den);
 }
 
 /* The decimal text of V at BUF (NUM_BUFSIZE bytes). */
@@ -457,12 +445,10 @@ static struct rf_acc **
 sorted(struct map *m)
 {
 	struct rf_acc **v = xcalloc(m->n + 1, sizeof(*v));
-	size_t i, n = 0;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->slot[i] != NULL)
-			v[n++] = m->slot[i];
-	qsort(v, n, sizeof(*v), acc_cmp);
+	if (m->n > 0)
+		memcpy(v, m->v, m->n * sizeof(*v));
+	qsort(v, m->n, sizeof(*v), acc_cmp);
 	return v;
 }
 
@@ -512,7 +498,7 @@ write_bottleneck(const struct rf_acc *a)
 	if (a->has_bubble)
 		idle = a->idle_b;
 	else
-		idle = span > a->busy ? span - a->busy : 0;
+		idle = span > a->kern.total ? span - a->kern.total : 0;
 	if (a->has_bubble && a->sync_b + a->comm_b > 0)
 		sync = a->sync_b;
 	else
@@ -531,8 +517,8 @@ write_bottleneck(const struct rf_acc *a)
 	snprintf(ev, sizeof(ev), "span_ns=%lld,busy_ns=%lld,compute_ns=%s,"
 	    "memory_ns=%s,latency_ns=%s,unknown_ns=%s,comm_ns=%s,"
 	    "idle_ns=%s,sync_ns=%s,kernels=%llu,tiny_kernels=%llu",
-	    (long long)span, (long long)a->busy, i128_text(t[0], v[K_COMPUTE]),
-	    i128_text(t[1], v[K_MEMORY]),
+	    (long long)span, (long long)a->kern.total,
+	    i128_text(t[0], v[K_COMPUTE]), i128_text(t[1], v[K_MEMORY]),
 	    i128_text(t[2], a->by_bound[B_LATENCY]),
 	    i128_text(t[3], v[K_UNKNOWN]), i128_text(t[4], v[K_COMM]),
 	    i128_text(t[5], idle), i128_text(t[6], sync),
@@ -708,20 +694,29 @@ write_peaks(void)
 static void
 map_free(struct map *m)
 {
+	struct mdev *d;
 	size_t i;
+	int k;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->slot[i] != NULL) {
-			free(m->slot[i]->dev);
-			free(m->slot[i]->key);
-			free(m->slot[i]);
-		}
-	free(m->slot);
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i]->dev);
+		free(m->v[i]->key);
+		free(m->v[i]);
+	}
+	free(m->v);
+	for (i = 0; i < m->devs.n; i++) {
+		d = m->devs.v[i].item;
+		for (k = 0; k < 3; k++)
+			strtab_free(&d->by[k]);
+	}
+	devtab_free(&m->devs);
 }
 
 void
 rf_sum_opts(const struct rf_opts *o)
 {
+	devtab_init(&groups.devs, sizeof(struct mdev));
+	devtab_init(&steps.devs, sizeof(struct mdev));
 	tiny_ns_opt = o->tiny_ns;
 	all_devs = o->all_devs;
 }

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
 #include "steps.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 #define DETECT_TRIES	64	/* distinct occurrence counts tried */
@@ -31,59 +31,19 @@
 
 /* ---- interned kernel names ---- */
 
-struct nent {
-	char		*s;
-	size_t		 len;
-	uint64_t	 h;
-	uint32_t	 id;
-};
-
-static struct nent *ntab;
-static size_t ncap;
-static uint32_t nnames;
-
-static void
-grow(void)
-{
-	struct nent *old = ntab;
-	size_t oldcap = ncap, i, j;
-
-	ncap = ncap ? 2 * ncap : 1024;
-	ntab = xcalloc(ncap, sizeof(*ntab));
-	for (i = 0; i < oldcap; i++) {
-		if (old[i].s == NULL)
-			continue;
-		for (j = old[i].h & (ncap - 1); ntab[j].s != NULL;
-		    j = (j + 1) & (ncap - 1))
-			;
-		ntab[j] = old[i];
-	}
-	free(old);
-}
+/* The kernel names by id. */
+static struct strtab names;
 
 uint32_t
 steps_intern(const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len, 0);
-	size_t j;
-
-	if (2 * (nnames + 1) > ncap)
-		grow();
-	for (j = h & (ncap - 1); ntab[j].s != NULL; j = (j + 1) & (ncap - 1))
-		if (ntab[j].h == h && ntab[j].len == len &&
-		    memcmp(ntab[j].s, s, len) == 0)
-			return ntab[j].id;
-	ntab[j].s = xstrndup(s, len);
-	ntab[j].len = len;
-	ntab[j].h = h;
-	ntab[j].id = nnames;
-	return nnames++;
+	return (uint32_t)strtab_intern(&names, s, len, NULL);
 }
 
 uint32_t
 steps_nnames(void)
 {
-	return nnames;
+	return (uint32_t)names.n;
 }
 
 /* ---- alignment of two stretches ---- */
@@ -183,13 +143,13 @@ index_names(const struct ktup *k, size_t n, struct cand *cd)
 	size_t i, *fill;
 	uint32_t id;
 
-	cd->first = xcalloc(nnames + 1, sizeof(*cd->first));
+	cd->first = xcalloc(names.n + 1, sizeof(*cd->first));
 	for (i = 0; i < n; i++)
 		cd->first[k[i].name + 1]++;
-	for (id = 0; id < nnames; id++)
+	for (id = 0; id < names.n; id++)
 		cd->first[id + 1] += cd->first[id];
-	fill = xreallocarray(NULL, nnames + 1, sizeof(*fill));
-	memcpy(fill, cd->first, (nnames + 1) * sizeof(*fill));
+	fill = xreallocarray(NULL, names.n + 1, sizeof(*fill));
+	memcpy(fill, cd->first, (names.n + 1) * sizeof(*fill));
 	cd->pos = xreallocarray(NULL, n, sizeof(*cd->pos));
 	for (i = 0; i < n; i++)
 		cd->pos[fill[k[i].name]++] = i;
@@ -204,7 +164,7 @@ pick_regular(size_t n, struct cand *cd)
 	uint32_t id;
 
 	cd->best = xcalloc(n / 2 + 1, sizeof(*cd->best));
-	for (id = 0; id < nnames; id++) {
+	for (id = 0; id < names.n; id++) {
 		size_t c = cd->first[id + 1] - cd->first[id], j, lo, hi;
 		const size_t *q = cd->pos + cd->first[id];
 

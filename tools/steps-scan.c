@@ -97,7 +97,7 @@ dev_get(const char *key, size_t len, int64_t ts)
 	d->keylen = len;
 	d->first_ts = ts;
 	d->last_end = d->kern_end = ts;
-	d->all_uend = d->out_uend = INT64_MIN;	/* empty unions */
+	d->all_busy.end = d->out_busy.end = INT64_MIN;	/* empty unions */
 	d->first_linked = SIZE_MAX;
 	d->no_tuples = !steps_opt.detect && steps_opt.step_kernel == NULL;
 	for (i = 0; i < nloops; i++)

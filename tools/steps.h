@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ival.h"
+
 #define STEPS_MAXPAT	16
 
 /* Where a window came from: the cat of the window record. */
@@ -126,7 +128,8 @@ struct sdev {
 	size_t		 noptln, optlncap;
 	int64_t		 opt_ts, opt_end;	/* the last optimizer step */
 	/* kernels outside every window, counted by the stage loop */
-	int64_t		 out_kern, out_busy, all_busy, out_uend, all_uend;
+	int64_t		 out_kern;
+	struct ival_run	 out_busy, all_busy;	/* their union; every kernel's */
 	int64_t		 first_ts, last_end, kern_end, nkern;
 	int		 timed;		/* has timed records */
 	/* the windows */

@@ -74,15 +74,6 @@ vsum_per_step(__int128 ns, int64_t steps)
 	return (int64_t)(steps > 0 ? (ns + steps / 2) / steps : ns);
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	if (den > 0)
-		srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
 void
 vsum_total(struct srec *r, int col, const char *name, __int128 v)
 {
@@ -257,9 +248,12 @@ vsum_names(char *buf, size_t cap, const struct vdev *d, int cls, int n,
 	if (n <= 0 || d->names.n == 0)
 		return;
 	v = xreallocarray(NULL, d->names.n, sizeof(*v));
-	for (i = 0; i < d->names.n; i++)
-		if (d->names.v[i].ns[cls] > 0)
-			v[k++] = &d->names.v[i];
+	for (i = 0; i < d->names.n; i++) {
+		struct vname *e = strtab_val(&d->names, i);
+
+		if (e->ns[cls] > 0)
+			v[k++] = e;
+	}
 	qsort_r(v, k, sizeof(*v), by_name_ns, &cls);
 	for (i = 0; i < k && i < (size_t)n && len + 1 < cap; i++)
 		if (steps == 0)
@@ -333,7 +327,7 @@ write_budget(const struct vdev *d, const char *scope, const char *step,
 		srec_set_i64(r, cols->steps, steps);
 		vsum_total(r, cols->budget, "budget_ns", part[k]);
 		srec_set_i64(r, cols->per_step, vsum_per_step(part[k], steps));
-		set_ratio(r, cols->share, part[k], window);
+		srec_set_ratio(r, cols->share, part[k], window);
 		vsum_total(r, cols->window, "window_ns", window);
 		stage_put(st, r);
 	}
@@ -391,14 +385,15 @@ write_verdict(const struct vdev *d, const char *scope, const char *group,
 	if (group != NULL)
 		srec_set_str(r, cols->group, group);
 	srec_set_i64(r, cols->steps, v->steps);
-	set_ratio(r, cols->share, v->cls_ns[v->cls], v->window);
+	srec_set_ratio(r, cols->share, v->cls_ns[v->cls], v->window);
 	srec_set_i64(r, cols->stake, vsum_per_step(v->cls_ns[v->cls],
 	    v->steps));
 	srec_set_i64(r, cols->window, vsum_per_step(v->window, v->steps));
 	srec_set_str(r, cols->conf, v->confidence);
 	if (v->second >= 0) {
 		srec_set_str(r, cols->second, vc_name[v->second]);
-		set_ratio(r, cols->second_r, v->cls_ns[v->second], v->window);
+		srec_set_ratio(r, cols->second_r, v->cls_ns[v->second],
+		    v->window);
 	}
 	if (d->mfu != NULL && d->mfu[0] != '\0') {
 		srec_set_str(r, cols->mfu, d->mfu);

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "devtab.h"
-#include "hash.h"
 #include "stage.h"
+#include "strtab.h"
 #include "verdict.h"
 #include "xalloc.h"
 
@@ -53,6 +53,7 @@ vs_dev(const char *id, size_t len)
 		d->id = devs.v[devs.n - 1].name;
 		d->idlen = len;
 		d->t = INT64_MIN;
+		strtab_init(&d->names, sizeof(struct vname));
 	}
 	return d;
 }
@@ -69,45 +70,17 @@ vs_devn(size_t i)
 	return devs.v[i].item;
 }
 
-/* The entry of NAME in T, made when new. */
-struct vname *
-vn_get(struct vnames *t, const char *name, size_t len)
+/* The id of NAME in T, a table of struct vname, made when new. */
+size_t
+vn_id(struct strtab *t, const char *name, size_t len)
 {
-	uint64_t h = hash_bytes(name, len, 0);
-	size_t i, j;
-	struct vname *e;
+	int isnew;
+	size_t id = strtab_intern(t, name, len, &isnew);
 
-	if (2 * (t->n + 1) > t->nslot) {
-		free(t->slot);
-		t->nslot = t->nslot ? 2 * t->nslot : 256;
-		t->slot = xcalloc(t->nslot, sizeof(*t->slot));
-		for (j = 0; j < t->n; j++) {
-			i = t->v[j].hash & (t->nslot - 1);
-			while (t->slot[i] != 0)
-				i = (i + 1) & (t->nslot - 1);
-			t->slot[i] = (uint32_t)j + 1;
-		}
-	}
-	for (i = h & (t->nslot - 1); t->slot[i] != 0;
-	    i = (i + 1) & (t->nslot - 1)) {
-		e = &t->v[t->slot[i] - 1];
-		if (e->hash == h && e->len == len &&
-		    memcmp(e->name, name, len) == 0)
-			return e;
-	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
-	}
-	e = &t->v[t->n];
-	memset(e, 0, sizeof(*e));
-	e->name = xmalloc(len + 1);
-	memcpy(e->name, name, len);
-	e->name[len] = '\0';
-	e->len = len;
-	e->hash = h;
-	t->slot[i] = (uint32_t)++t->n;
-	return e;
+	if (isnew)
+		((struct vname *)strtab_val(t, id))->name = strtab_key(t, id,
+		    NULL);
+	return id;
 }
 
 void
@@ -239,7 +212,7 @@ account(struct vdev *d, int64_t a, int64_t b)
 	c = part_class(p);
 	for (i = 0; i < d->nact; i++)
 		if (d->act[i].part == p) {
-			n = &d->names.v[d->act[i].name];
+			n = strtab_val(&d->names, d->act[i].name);
 			if (n->last != segment) {
 				n->last = segment;
 				sat_add(&n->ns[c], inw);
@@ -305,8 +278,7 @@ vs_kernel(struct vdev *d, int64_t ts, int64_t dur, int part,
 	i = d->nact++;
 	d->act[i].end = ts + dur;
 	d->act[i].part = part;
-	d->act[i].name = (uint32_t)(vn_get(&d->names, name, len) -
-	    d->names.v);
+	d->act[i].name = (uint32_t)vn_id(&d->names, name, len);
 	d->cnt[part]++;
 	/* Sift up. */
 	while (i > 0 && d->act[(i - 1) / 2].end > d->act[i].end) {
@@ -359,7 +331,10 @@ void
 vs_host_name(struct vdev *d, int cls, const char *name, size_t len,
     int64_t ns)
 {
-	sat_add(&vn_get(&d->names, name, len)->ns[cls], ns);
+	struct vname *v;
+
+	v = strtab_val(&d->names, vn_id(&d->names, name, len));
+	sat_add(&v->ns[cls], ns);
 }
 
 /*
@@ -486,10 +461,7 @@ vs_free(void)
 			free(d->prof[j].step);
 		free(d->prof);
 		free(d->act);
-		for (j = 0; j < d->names.n; j++)
-			free(d->names.v[j].name);
-		free(d->names.v);
-		free(d->names.slot);
+		strtab_free(&d->names);
 		for (j = 0; j < d->nops; j++) {
 			free(d->ops[j].name);
 			free(d->ops[j].tags);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strtab.h"
+
 struct stage;
 struct srec;
 
@@ -70,19 +72,11 @@ struct vprof {
 };
 
 /* Time per name, for the evidence: one entry per kernel or host name. */
+/* The value of a name in a device's table of them. */
 struct vname {
-	char		*name;
-	size_t		 len;
-	uint64_t	 hash;
+	const char	*name;		/* the table's key */
 	int64_t		 ns[VC_N];	/* time credited per class */
 	uint32_t	 last;		/* segment id of the last credit */
-};
-
-struct vnames {
-	struct vname	*v;
-	size_t		 n, cap;
-	uint32_t	*slot;		/* index + 1, 0 empty */
-	size_t		 nslot;
 };
 
 /* An op record of prof-waitanchor that a rule tagged. */
@@ -110,7 +104,7 @@ struct vdev {
 	uint64_t	 nkernels, npipes, nhost;
 	int		 no_attrib;	/* a bubble without prof-attrib's split */
 	int		 has_bubbles;
-	struct vnames	 names;		/* kernels, then host names */
+	struct strtab	 names;		/* kernels, then host names: vname */
 	/* facts of other stages */
 	char		*mfu, *mfu_cov, *chip;
 	int		 roof_run;
@@ -163,7 +157,7 @@ void		 vs_finish(void);
 size_t		 vs_ndevs(void);
 struct vdev	*vs_devn(size_t);
 void		 vs_free(void);
-struct vname	*vn_get(struct vnames *, const char *, size_t);
+size_t		 vn_id(struct strtab *, const char *, size_t);
 
 /* verdict-sum.c */
 /* The verdict of a set of steps (a group or the run). */

@@ -18,68 +18,11 @@
 #include "waitanchor.h"
 #include "xalloc.h"
 
-static const char *
-slot_key(const struct wa_map *m, const void *e, size_t *len)
+void
+wa_map_init(struct wa_map *m)
 {
-	if (m->names) {
-		*len = ((const struct nament *)e)->keylen;
-		return ((const struct nament *)e)->key;
-	}
-	*len = ((const struct opent *)e)->keylen;
-	return ((const struct opent *)e)->key;
-}
-
-static uint64_t
-slot_hash(const struct wa_map *m, const void *e)
-{
-	return m->names ? ((const struct nament *)e)->hash :
-	    ((const struct opent *)e)->hash;
-}
-
-/* Double the table; the entries keep their addresses. */
-static void
-map_grow(struct wa_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 256, i, j;
-	void **slot = xcalloc(cap, sizeof(*slot));
-
-	for (i = 0; i < m->cap; i++) {
-		if (m->slot[i] == NULL)
-			continue;
-		j = slot_hash(m, m->slot[i]) & (cap - 1);
-		while (slot[j] != NULL)
-			j = (j + 1) & (cap - 1);
-		slot[j] = m->slot[i];
-	}
-	free(m->slot);
-	m->slot = slot;
-	m->cap = cap;
-}
-
-/*
- * The slot holding KEY, or an empty slot where it goes (*FOUND 0).
- * Linear probing at most half full.
- */
-void *
-wa_map_get(struct wa_map *m, const char *key, size_t len, uint64_t h,
-    int *found)
-{
-	size_t i, klen;
-	const char *k;
-
-	if (2 * (m->n + 1) > m->cap)
-		map_grow(m);
-	for (i = h & (m->cap - 1); m->slot[i] != NULL;
-	    i = (i + 1) & (m->cap - 1)) {
-		k = slot_key(m, m->slot[i], &klen);
-		if (slot_hash(m, m->slot[i]) == h && klen == len &&
-		    memcmp(k, key, len) == 0) {
-			*found = 1;
-			return &m->slot[i];
-		}
-	}
-	*found = 0;
-	return &m->slot[i];
+	memset(m, 0, sizeof(*m));
+	devtab_init(&m->devs, sizeof(struct strtab));
 }
 
 /* Whether NAME is a communication kernel's (hcom, HCCL, NCCL). */
@@ -96,52 +39,30 @@ wa_is_comm_name(const char *name, size_t len)
 	return 0;
 }
 
-/* Whether OP's key is DEV NUL NAME NUL SH. */
-static int
-op_is(const struct opent *op, const char *dev, size_t dl, const char *name,
-    size_t nl, const char *sh, size_t sl)
-{
-	return op->keylen == dl + nl + sl + 2 &&
-	    memcmp(op->name, name, nl) == 0 && memcmp(op->dev, dev, dl) == 0 &&
-	    op->dev[dl] == '\0' && op->name[nl] == '\0' &&
-	    memcmp(op->shapes, sh, sl) == 0;
-}
-
-/* The slot of the op with those parts, or the empty slot for it. */
-static void **
-op_slot(struct wa_map *m, uint64_t h, const char *dev, size_t dl,
-    const char *name, size_t nl, const char *sh, size_t sl)
-{
-	size_t i;
-	const struct opent *op;
-
-	if (2 * (m->n + 1) > m->cap)
-		map_grow(m);
-	for (i = h & (m->cap - 1); (op = m->slot[i]) != NULL;
-	    i = (i + 1) & (m->cap - 1))
-		if (op->hash == h && op_is(op, dev, dl, name, nl, sh, sl))
-			break;
-	return &m->slot[i];
-}
-
+/* The entry of NAME (NL bytes) of DEV (DL bytes) in M, made when new. */
 static struct nament *
-name_of(struct wa_map *names, const char *key, size_t len)
+name_of(struct wa_map *m, const char *dev, size_t dl, const char *name,
+    size_t nl)
 {
-	uint64_t h = hash_bytes(key, len, 0);
-	int found;
-	void **slot = wa_map_get(names, key, len, h, &found);
-	struct nament *nm;
+	struct strtab *names;
+	struct nament **at;
+	int isnew;
 
-	if (found)
-		return *slot;
-	nm = xcalloc(1, sizeof(*nm));
-	nm->key = xmalloc(len);
-	memcpy(nm->key, key, len);
-	nm->keylen = len;
-	nm->hash = h;
-	*slot = nm;
-	names->n++;
-	return nm;
+	names = devtab_get(&m->devs, dev, dl, &isnew);
+	if (isnew)
+		strtab_init(names, sizeof(struct nament *));
+	at = strtab_val(names, strtab_intern(names, name, nl, &isnew));
+	if (!isnew)
+		return *at;
+	*at = xcalloc(1, sizeof(**at));
+	strtab_init(&(*at)->ops, sizeof(struct opent *));
+	if (m->nnames == m->capnames) {
+		m->capnames = m->capnames ? 2 * m->capnames : 64;
+		m->names = xreallocarray(m->names, m->capnames,
+		    sizeof(*m->names));
+	}
+	m->names[m->nnames++] = *at;
+	return *at;
 }
 
 /*
@@ -149,18 +70,18 @@ name_of(struct wa_map *names, const char *key, size_t len)
  * 0 unless ops are keyed by shapes; DL is 0 with --all-devs.
  */
 struct opent *
-wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
-    const char *name, size_t nl, const char *sh, size_t sl)
+wa_op(struct wa_map *m, const char *dev, size_t dl, const char *name,
+    size_t nl, const char *sh, size_t sl)
 {
-	uint64_t h = hash_bytes(sh, sl, hash_bytes(name, nl,
-	    hash_bytes(dev, dl, 0)));
-	void **slot = op_slot(ops, h, dev, dl, name, nl, sh, sl);
-	struct opent *op = *slot;
+	struct nament *nm = name_of(m, dev, dl, name, nl);
+	struct opent *op, **at;
 	size_t len = dl + nl + sl + 2;
+	int isnew;
 
-	if (op != NULL)
-		return op;
-	op = xcalloc(1, sizeof(*op));
+	at = strtab_val(&nm->ops, strtab_intern(&nm->ops, sh, sl, &isnew));
+	if (!isnew)
+		return *at;
+	op = *at = xcalloc(1, sizeof(*op));
 	op->key = xmalloc(len + 1);	/* shapes NUL-terminated too */
 	memcpy(op->key, dev, dl);
 	op->key[dl] = '\0';
@@ -168,16 +89,17 @@ wa_op(struct wa_map *ops, struct wa_map *names, const char *dev, size_t dl,
 	op->key[dl + 1 + nl] = '\0';
 	memcpy(op->key + dl + nl + 2, sh, sl);
 	op->key[len] = '\0';
-	op->keylen = len;
-	op->hash = h;
 	op->dev = op->key;
 	op->name = op->key + dl + 1;
 	op->shapes = op->key + dl + nl + 2;
-	op->nm = name_of(names, op->key, dl + nl + 1);
+	op->nm = nm;
 	if (wa_is_comm_name(name, nl))
 		op->flags |= OPF_COMM;
-	*slot = op;
-	ops->n++;
+	if (m->nops == m->capops) {
+		m->capops = m->capops ? 2 * m->capops : 256;
+		m->ops = xreallocarray(m->ops, m->capops, sizeof(*m->ops));
+	}
+	m->ops[m->nops++] = op;
 	return op;
 }
 
@@ -281,14 +203,13 @@ wa_vshape(struct nament *nm, const char *dev, const char *group,
 
 /* Close the last step of every group. */
 void
-wa_vshape_finish(struct wa_map *names)
+wa_vshape_finish(struct wa_map *m)
 {
 	size_t i, j;
 	struct nament *nm;
 
-	for (i = 0; i < names->cap; i++) {
-		if ((nm = names->slot[i]) == NULL)
-			continue;
+	for (i = 0; i < m->nnames; i++) {
+		nm = m->names[i];
 		for (j = 0; j < nm->ngroups; j++)
 			vgroup_close(nm, &nm->groups[j]);
 	}
@@ -457,14 +378,6 @@ main_core(const struct opent *op)
 	return op->core[best];
 }
 
-static void
-set_ratio(struct srec *r, int col, __int128 num, __int128 den)
-{
-	char buf[NUM_BUFSIZE];
-
-	srec_set(r, col, buf, num_ratio_i128(buf, num, den, 6));
-}
-
 /*
  * A total of the op, in column NAME, when it is an int64 as prof-tsv(5)
  * wants an integer field; else the field stays empty and the stage
@@ -505,20 +418,20 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
 		srec_set_str(r, c->shapes, op->shapes);
 	srec_set_i64(r, c->calls, (int64_t)op->calls);
 	set_total(st, r, op, c->dur_total, "dur_total_ns", op->dur_sum);
-	set_ratio(r, c->dur_avg, op->dur_sum, op->calls);
+	srec_set_ratio(r, c->dur_avg, op->dur_sum, op->calls);
 	if (op->wait_calls > 0) {
-		set_ratio(r, c->wait_avg, op->wait_sum, op->calls);
+		srec_set_ratio(r, c->wait_avg, op->wait_sum, op->calls);
 		if (cost > 0)
-			set_ratio(r, c->wait_ratio, op->wait_sum, cost);
+			srec_set_ratio(r, c->wait_ratio, op->wait_sum, cost);
 		else
 			srec_set_str(r, c->wait_ratio, "0");
 	}
-	set_ratio(r, c->cost_avg, cost, op->calls);
+	srec_set_ratio(r, c->cost_avg, cost, op->calls);
 	set_total(st, r, op, c->cost_total, "cost_total_ns", cost);
 	srec_set_i64(r, c->rank_cost, op->rank_cost);
 	srec_set_i64(r, c->rank_dur, op->rank_dur);
 	if (op->ai_calls > 0)
-		set_ratio(r, c->masked, op->ai_overlap, op->ai_dur);
+		srec_set_ratio(r, c->masked, op->ai_overlap, op->ai_dur);
 	op_tags(op, o->top, tags, sizeof(tags));
 	if (tags[0] != '\0')
 		srec_set_str(r, c->tags, tags);
@@ -530,15 +443,14 @@ write_op(struct stage *st, const struct opent *op, const struct wa_opts *o,
  * cost rank order, at END (the end of the capture).
  */
 size_t
-wa_summary(struct stage *st, struct wa_map *ops, const struct wa_opts *o,
+wa_summary(struct stage *st, struct wa_map *m, const struct wa_opts *o,
     int64_t end)
 {
-	struct opent **v = xreallocarray(NULL, ops->n + 1, sizeof(*v));
-	size_t i, n = 0;
+	struct opent **v = xreallocarray(NULL, m->nops + 1, sizeof(*v));
+	size_t i, n = m->nops;
 
-	for (i = 0; i < ops->cap; i++)
-		if (ops->slot[i] != NULL)
-			v[n++] = ops->slot[i];
+	if (n > 0)
+		memcpy(v, m->ops, n * sizeof(*v));
 	rank_total = o->rank_total;
 	rank_ops(v, n, by_dur, 1);
 	rank_ops(v, n, by_cost, 0);
@@ -549,33 +461,33 @@ wa_summary(struct stage *st, struct wa_map *ops, const struct wa_opts *o,
 	return n;
 }
 
-/* Free the table and its entries (op or name). */
+/* Free the table, its names and its ops. */
 void
 wa_map_free(struct wa_map *m)
 {
 	size_t i, j;
 
-	for (i = 0; i < m->cap; i++) {
-		if (m->slot[i] == NULL)
-			continue;
-		if (m->names) {
-			struct nament *nm = m->slot[i];
-
-			for (j = 0; j < nm->ngroups; j++) {
-				free(nm->groups[j].dev);
-				free(nm->groups[j].group);
-				free(nm->groups[j].step);
-			}
-			free(nm->groups);
-			free(nm->key);
-		} else {
-			struct opent *op = m->slot[i];
-
-			for (j = 0; j < OP_NCORES; j++)
-				free(op->core[j]);
-			free(op->key);
-		}
-		free(m->slot[i]);
+	for (i = 0; i < m->nops; i++) {
+		for (j = 0; j < OP_NCORES; j++)
+			free(m->ops[i]->core[j]);
+		free(m->ops[i]->key);
+		free(m->ops[i]);
 	}
-	free(m->slot);
+	for (i = 0; i < m->nnames; i++) {
+		struct nament *nm = m->names[i];
+
+		for (j = 0; j < nm->ngroups; j++) {
+			free(nm->groups[j].dev);
+			free(nm->groups[j].group);
+			free(nm->groups[j].step);
+		}
+		free(nm->groups);
+		strtab_free(&nm->ops);
+		free(nm);
+	}
+	for (i = 0; i < m->devs.n; i++)
+		strtab_free(m->devs.v[i].item);
+	devtab_free(&m->devs);
+	free(m->ops);
+	free(m->names);
 }

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devtab.h"
 #include "ival.h"
+#include "strtab.h"
 
 struct stage;
 struct srec;
@@ -60,9 +62,7 @@ struct vgroup {
 
 /* State per op name: the VARIABLE_SHAPE_SAME_TEMPLATE check. */
 struct nament {
-	char		*key;
-	size_t		 keylen;
-	uint64_t	 hash;
+	struct strtab	 ops;		/* its ops by shapes: struct opent * */
 	struct vgroup	*groups;
 	size_t		 ngroups;
 	size_t		 last;		/* group used last */
@@ -72,8 +72,6 @@ struct nament {
 /* One op: what the summary record says. */
 struct opent {
 	char		*key;		/* dev NUL name NUL shapes */
-	size_t		 keylen;
-	uint64_t	 hash;
 	const char	*dev, *name, *shapes;
 	struct nament	*nm;
 	uint64_t	 calls, wait_calls;
@@ -92,20 +90,24 @@ struct opent {
 	int64_t		 rank_cost, rank_dur;
 };
 
-/* A string hash table of opent or nament, by key bytes. */
+/*
+ * The op table: the names of each device (of the op's dev, which is ""
+ * with --all-devs), then each name's ops by shapes.
+ */
 struct wa_map {
-	void		**slot;
-	size_t		 cap, n;
-	int		 names;		/* holds nament, not opent */
+	struct devtab	 devs;		/* a strtab of struct nament * by name */
+	struct nament	**names;	/* in order of first sight */
+	size_t		 nnames, capnames;
+	struct opent	**ops;		/* in order of first sight */
+	size_t		 nops, capops;
 };
 
-void		*wa_map_get(struct wa_map *, const char *, size_t, uint64_t,
-		    int *);
+void		 wa_map_init(struct wa_map *);
 void		 wa_map_free(struct wa_map *);
 
 /* The op of the current kernel; keys built from dev, name, shapes. */
-struct opent	*wa_op(struct wa_map *, struct wa_map *, const char *,
-		    size_t, const char *, size_t, const char *, size_t);
+struct opent	*wa_op(struct wa_map *, const char *, size_t, const char *,
+		    size_t, const char *, size_t);
 int		 wa_op_core(struct opent *, const char *);
 void		 wa_vshape(struct nament *, const char *, const char *,
 		    const char *, const char *, size_t);

@@ -20,6 +20,7 @@ main(void)
 	};
 	struct ival a[] = { { 0, 10 }, { 20, 30 } };
 	struct ival b[] = { { 5, 25 } };
+	struct ival_run run;
 	size_t n;
 
 	n = ival_union(v, sizeof(v) / sizeof(*v));
@@ -35,5 +36,21 @@ main(void)
 	CHECK(ival_union(k, 0) == 0);
 	CHECK(ival_overlap(a, 2, b, 1) == 10);
 	CHECK(ival_overlap(a, 2, b, 0) == 0);
+	/* A running union: overlapping, nested, touching, empty, apart. */
+	run.end = INT64_MIN;
+	run.total = 0;
+	ival_run_add(&run, 0, 10);
+	ival_run_add(&run, 5, 15);
+	ival_run_add(&run, 6, 12);
+	ival_run_add(&run, 15, 20);
+	ival_run_add(&run, 22, 22);
+	ival_run_add(&run, 30, 40);
+	CHECK(run.total == 30 && run.end == 40);
+	/* clipped to a range that starts at 35 */
+	run.end = 35;
+	run.total = 0;
+	ival_run_add(&run, 30, 38);
+	ival_run_add(&run, 31, 34);
+	CHECK(run.total == 3 && run.end == 38);
 	CHECK_DONE();
 }
