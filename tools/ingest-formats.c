@@ -28,6 +28,9 @@ static const char *const yield_to_text[] = {
 	"kernel_details", "op_summary", "trace_view", NULL
 };
 static const char *const yield_to_step_trace[] = { "step_trace_time", NULL };
+static const char *const yield_to_cluster_text[] = {
+	"cluster_step_trace_time", "cluster_communication", NULL
+};
 
 static int
 name_xplane(const char *base)
@@ -112,6 +115,7 @@ const struct ingest_format ingest_formats[] = {
 	/* Decided by the SQLite reader from the database's tables. */
 	{ .name = "ascend_db", .yields_to = yield_to_text },
 	{ .name = "ascend_analysis_db", .yields_to = yield_to_step_trace },
+	{ .name = "ascend_cluster_db", .yields_to = yield_to_cluster_text },
 	{ .name = "nsys" },
 	{ .name = NULL }
 };

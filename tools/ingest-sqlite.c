@@ -1,6 +1,7 @@
 /*
  * prof-ingest's entry to SQLite exports: Ascend torch_npu and msprof
- * databases, torch_npu's analysis.db, and Nsight Systems' `nsys export
+ * databases, torch_npu's analysis.db, msprof-analyze's cluster_analysis.db,
+ * and Nsight Systems' `nsys export
  * --type sqlite`.
  *
  * A profile often lies on read-only or shared storage, and a database
@@ -41,9 +42,6 @@
 int
 ingest_name_sqlite(const char *base)
 {
-	/* cluster_analysis.db is aggregated output: the cluster row's. */
-	if (ingest_has_prefix(base, "cluster_"))
-		return 0;
 	return ingest_has_suffix(base, ".db") ||
 	    ingest_has_suffix(base, ".sqlite") ||
 	    ingest_has_suffix(base, ".sqlite3");
@@ -730,6 +728,8 @@ ingest_sqlite(struct input *in, const char *where,
 		fmt = ingest_format_named("ascend_db");
 	else if (sq_is_analysis(&q))
 		fmt = ingest_format_named("ascend_analysis_db");
+	else if (sq_is_cluster(&q))
+		fmt = ingest_format_named("ascend_cluster_db");
 	if (fmt == NULL) {
 		diag_at(where, 0, "an SQLite database of no profiler schema "
 		    "this version reads (%zu tables%s%s%s): not an Ascend "
@@ -744,6 +744,8 @@ ingest_sqlite(struct input *in, const char *where,
 		rc = ingest_nsys_db(&q);
 	else if (strcmp(fmt->name, "ascend_db") == 0)
 		rc = ingest_ascend_db(&q);
+	else if (strcmp(fmt->name, "ascend_cluster_db") == 0)
+		rc = ingest_cluster_db(&q);
 	else
 		rc = ingest_analysis_db(&q);
 	if (q.failed)

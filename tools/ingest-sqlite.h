@@ -169,9 +169,11 @@ void	 sq_check_step(struct irec *);
 int	 ingest_ascend_db(struct sqdb *);
 int	 ingest_analysis_db(struct sqdb *);
 int	 ingest_nsys_db(struct sqdb *);
+int	 ingest_cluster_db(struct sqdb *);
 /* Whether the tables are those of each kind. */
 int	 sq_is_ascend(const struct sqdb *);
 int	 sq_is_analysis(const struct sqdb *);
 int	 sq_is_nsys(const struct sqdb *);
+int	 sq_is_cluster(const struct sqdb *);
 
 #endif

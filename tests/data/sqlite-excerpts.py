@@ -155,6 +155,32 @@ def nsys(path, name):
         dump(db, tables, f)
 
 
+def cluster(path, name):
+    """Ranks 0 and 1 of msprof-analyze's cluster_analysis.db: their step
+    rows and the stage row, their first 3 ops (one with an INTEGER start,
+    the others REAL), their Total Op Info rows, the ops' link rows, the
+    groups and 2 matrix rows."""
+    db = sqlite3.connect('file:%s?immutable=1' % path, uri=True)
+    ops = ("hccl_op_name IN ('hcom_broadcast__535_0_1', "
+           "'hcom_broadcast__535_1_1', 'hcom_allReduce__535_2_1', "
+           "'Total Op Info') AND rank_id IN (0, 1)")
+    tables = [
+        ('CommunicationGroup', 'SELECT * FROM CommunicationGroup'),
+        ('ClusterStepTraceTime', "SELECT * FROM ClusterStepTraceTime "
+         "WHERE \"index\" IN ('0', '1') OR type = 'stage' ORDER BY rowid"),
+        ('ClusterCommAnalyzerTime', 'SELECT * FROM ClusterCommAnalyzerTime '
+         'WHERE %s ORDER BY rowid' % ops),
+        ('ClusterCommAnalyzerBandwidth', 'SELECT * FROM '
+         'ClusterCommAnalyzerBandwidth WHERE %s ORDER BY rowid' % ops),
+        ('ClusterCommAnalyzerMatrix', 'SELECT * FROM '
+         'ClusterCommAnalyzerMatrix ORDER BY rowid LIMIT 2'),
+    ]
+    with open('%s/%s' % (out, name), 'w') as f:
+        f.write('-- %s (tests/data/sqlite-excerpts.py)\n' %
+                path[len(corpus) + 1:])
+        dump(db, tables, f)
+
+
 a = corpus + '/ascend_torch_npu/msinsight_alexnet_2rank_2025-01/db_level1/' \
     'rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db'
 ascend(a, 'ascend_pt_db.sql')
@@ -163,3 +189,5 @@ nsys(corpus + '/nsight_systems/pipit_saxpy_mpi_cuda/'
      'saxpy-mpi-cuda_nsys_perlmutter0.sqlite', 'nsys_2022.sql')
 nsys(corpus + '/nsight_systems/pipit_cloverleaf_perlmutter/'
      'perlmutter-cloverleaf-cuda.sqlite', 'nsys_2024.sql')
+cluster(corpus + '/ascend_cluster_analysis/msinsight_cluster_db_2024-03/'
+        'cluster_analysis.db', 'cluster_db.sql')
