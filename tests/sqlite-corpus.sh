@@ -5,7 +5,9 @@
 # equal counts and sums that sqlite3 computes here, independently, from
 # the tables; the text and db exports of the alexnet job (separate runs
 # of one job) must give the same structure; and an nsys capture must go
-# through the whole pipeline to a report with a verdict.  An evidence
+# through the whole pipeline to a report with a verdict; msprof-analyze's
+# cluster_analysis.db gives its step metrics, comm ops, their time and
+# bytes and its inventory as sqlite3 counts them.  An evidence
 # table is printed.  Needs the corpus and the sqlite3 shell (skipped,
 # exit 77, without them).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -98,6 +100,35 @@ for db in "$corpus"/nsight_systems/*/*.sqlite; do
 	check "$name" "first kernel, ns from the origin (utcEpochNs base)" \
 	    "$(q "$db" "SELECT (SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME) + (SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL) - $origin")" \
 	    "$first"
+done
+
+# msprof-analyze's cluster_analysis.db: its step metrics (one per value
+# cell), comm ops (less the Total Op Info rows) per rank, their
+# durations and link bytes (sizes in MB, SDMA left out as the sum of the
+# others) to the ns and byte, and the inventory's row counts.
+for db in "$corpus"/ascend_cluster_analysis/*/cluster_analysis.db; do
+	[ -e "$db" ] || continue
+	name=$(echo "$db" | sed 's|.*/corpus/||')
+	got "$db" >"$tmp/got" || { echo "FAIL: $name: prof-ingest"; failed=1; continue; }
+	cells=$(q "$db" "SELECT group_concat('(' || quote(name) || ' IS NOT NULL)', '+') FROM pragma_table_info('ClusterStepTraceTime') WHERE name NOT IN ('step', 'type', 'index')" | sed 's/'"'"'\([a-z_]*\)'"'"'/"\1"/g')
+	check "$name" "step metrics (non-NULL value cells)" \
+	    "$(q "$db" "SELECT sum($cells) FROM ClusterStepTraceTime")" "$(field metric)"
+	ops="FROM ClusterCommAnalyzerTime WHERE hccl_op_name <> 'Total Op Info'"
+	check "$name" "comm ops" "$(q "$db" "SELECT count(*) $ops")" "$(field comm)"
+	check "$name" "comm ops per rank" \
+	    "$(q "$db" "SELECT group_concat(rank_id || ':' || n, ' ') FROM (SELECT rank_id, count(*) AS n $ops GROUP BY rank_id ORDER BY rank_id)")" \
+	    "$(awk -F'\t' '$1 == "comm" { n[$4]++ } END { for (d in n) print d ":" n[d] }' "$tmp/out" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+	check "$name" "comm ns summed" \
+	    "$(q "$db" "SELECT sum(CAST(round(elapsed_time * 1e6) AS INTEGER)) $ops")" \
+	    "$(awk -F'\t' '$1 == "comm" { s += $3 } END { printf "%.0f", s }' "$tmp/out")"
+	check "$name" "comm bytes summed (links but SDMA)" \
+	    "$(q "$db" "SELECT sum(b) FROM (SELECT DISTINCT rank_set, step, rank_id, hccl_op_name, group_name, band_type, CAST(round(transit_size * 1e6) AS INTEGER) AS b FROM ClusterCommAnalyzerBandwidth WHERE band_type <> 'SDMA' AND transit_size > 0 AND hccl_op_name <> 'Total Op Info')")" \
+	    "$(awk -F'\t' '$1 == "comm" { s += $21 } END { printf "%.0f", s }' "$tmp/out")"
+	prof-ingest -qi "$db" >"$tmp/inv"
+	for t in ClusterCommAnalyzerMatrix CommunicationGroup; do
+		check "$name" "-i rows of $t" "$(q "$db" "SELECT count(*) FROM $t")" \
+		    "$(grep "($t)" "$tmp/inv" | sed 's/.*not read: \([0-9]*\) rows.*/\1/')"
+	done
 done
 
 # The alexnet job's text and db exports are separate runs: times, waits,

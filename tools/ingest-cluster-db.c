@@ -397,8 +397,11 @@ comm_ops(struct sqdb *q)
 	struct irec r;
 	size_t i;
 
-	if (!sq_has_table(q, TIME_TABLE))
+	if (!sq_has_table(q, TIME_TABLE)) {
+		sq_table(q, BW_TABLE, -1, "links of the ops of "
+		    TIME_TABLE ", which is absent");
 		return 0;
+	}
 	if (need_cols(q, TIME_TABLE, cols) != 0)
 		return -1;
 	if (sq_has_table(q, BW_TABLE)) {
