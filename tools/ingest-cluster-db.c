@@ -21,7 +21,8 @@
  *   SDMA's, as cluster_communication.json's reader does.  The per-rank
  *   "Total Op Info" rows are aggregates, not ops.  The database has no
  *   collective/p2p column: an op whose name says send, recv or receive
- *   is p2p, any other collective (msprof-analyze's own rule).
+ *   is taken for p2p, any other for collective (a guess from the name:
+ *   the corpus database has no p2p op to check it on).
  *
  * A number is read as the double SQLite holds and written as Python's
  * repr() writes it (as msprof-analyze wrote it into the text twin),

@@ -4,7 +4,8 @@
 # twin, written here by python3 from the same rows as msprof-analyze
 # writes cluster_step_trace_time.csv and cluster_communication.json
 # (numbers as Python floats, rank sets as tuples, ops under
-# "name@group", step "stepN"), must give the same records.
+# "name@group", step "stepN"), must give the same records; beside it,
+# the database gives way.
 command -v sqlite3 >/dev/null || exit 77
 command -v python3 >/dev/null || exit 77
 mkdir db txt
@@ -62,3 +63,6 @@ recs db >db.rec
 recs txt >txt.rec
 echo "== text twin: $(wc -l <db.rec) records from the database, $(wc -l <txt.rec) from the text"
 diff db.rec txt.rec && echo same
+echo '== beside its text twin: the text is read, the database dropped'
+cp db/cluster_analysis.db txt/
+prof-ingest -qi txt | cut -f1,2,4,15 | sed -n 1,4p
