@@ -133,6 +133,31 @@ cell_text(sqlite3_stmt *st, int i, char *buf, size_t cap)
 	return n < cap ? n : 0;
 }
 
+/* A key cell of any length into *BUF (grown as needed). */
+static size_t
+cell_dup(sqlite3_stmt *st, int i, char **buf, size_t *cap)
+{
+	char num[64];
+	const char *s = num;
+	size_t n;
+
+	if (sqlite3_column_type(st, i) == SQLITE_TEXT) {
+		s = (const char *)sqlite3_column_text(st, i);
+		n = (size_t)sqlite3_column_bytes(st, i);
+		if (s == NULL)
+			n = 0;
+	} else
+		n = cell_text(st, i, num, sizeof(num));
+	if (n + 1 > *cap) {
+		*cap = 2 * (n + 1);
+		*buf = xrealloc(*buf, *cap);
+	}
+	if (n > 0)
+		memcpy(*buf, s, n);
+	(*buf)[n] = '\0';
+	return n;
+}
+
 /* Cell I as a time in ns (SCALE 3: us, 6: ms); 1 when NULL. */
 static int
 cell_time(struct sqdb *q, sqlite3_stmt *st, int i, const char *table,
@@ -213,7 +238,8 @@ step_trace(struct sqdb *q)
 {
 	static const char *const cols[] = { "step", "type", "index", NULL };
 	sqlite3_stmt *st;
-	char step[64], type[16], ix[256], grp[512], vbuf[32], nbuf[128];
+	char step[64], type[16], vbuf[32], nbuf[128], *ix = NULL, *grp = NULL;
+	size_t ixcap = 0, grpcap = 0;
 	int ncol, i, rs, stage, cstep = -1, ctype = -1, cix = -1;
 	int64_t v, n = 0;
 	size_t tl, il, j;
@@ -247,6 +273,8 @@ step_trace(struct sqdb *q)
 			diag_at(q->where, 0, "table %s: type '%s' is neither "
 			    "rank nor stage", STEP_TABLE, tl > 0 ? type : "");
 			sqlite3_finalize(st);
+			free(ix);
+			free(grp);
 			return -1;
 		}
 		r.v[IC_CAT] = stage ? "step_trace_time_stage" :
@@ -255,9 +283,13 @@ step_trace(struct sqdb *q)
 		if ((r.len[IC_STEP] = step_text(st, cstep, step,
 		    sizeof(step))) > 0)
 			r.v[IC_STEP] = step;
-		il = cell_text(st, cix, ix, sizeof(ix));
+		il = cell_dup(st, cix, &ix, &ixcap);
 		if (stage) {
-			r.len[IC_GROUP] = rank_set(ix, il, grp, sizeof(grp));
+			if (2 * il + 1 > grpcap) {
+				grpcap = 2 * il + 1;
+				grp = xrealloc(grp, grpcap);
+			}
+			r.len[IC_GROUP] = rank_set(ix, il, grp, grpcap);
 			r.v[IC_GROUP] = grp;
 			j = strspn(grp, "( ");
 			if (grp[j] >= '0' && grp[j] <= '9')
@@ -272,6 +304,8 @@ step_trace(struct sqdb *q)
 				continue;
 			if ((t = cell_time(q, st, i, STEP_TABLE, 3, &v)) < 0) {
 				sqlite3_finalize(st);
+				free(ix);
+				free(grp);
 				return -1;
 			}
 			if (t > 0)
@@ -288,6 +322,8 @@ step_trace(struct sqdb *q)
 		n++;
 	}
 	sqlite3_finalize(st);
+	free(ix);
+	free(grp);
 	sq_table(q, STEP_TABLE, n, "cluster_step_trace_time metrics");
 	return rs < 0 ? -1 : 0;
 }
@@ -392,7 +428,8 @@ comm_ops(struct sqdb *q)
 	struct sqlbuf b = { NULL, 0, 0 };
 	struct cop o = { NULL, 0, 0, 0 };
 	sqlite3_stmt *st;
-	char step[64], bytes[24], name[512], group[512];
+	char step[64], bytes[24], *name = NULL, *group = NULL;
+	size_t namecap = 0, groupcap = 0;
 	int64_t n = 0, nb = 0, rowid = 0, dev;
 	int rs, bw = 0, have = 0, rc = 0, t;
 	struct irec r;
@@ -500,10 +537,10 @@ comm_ops(struct sqdb *q)
 		if (!r.has_dur)
 			r.dur = 0;
 		/* Copied: the row is gone when the op is added. */
-		r.len[IC_NAME] = cell_text(st, C_NAME, name, sizeof(name));
+		r.len[IC_NAME] = cell_dup(st, C_NAME, &name, &namecap);
 		r.v[IC_NAME] = name;
-		if ((r.len[IC_GROUP] = cell_text(st, C_GROUP, group,
-		    sizeof(group))) > 0)
+		if ((r.len[IC_GROUP] = cell_dup(st, C_GROUP, &group,
+		    &groupcap)) > 0)
 			r.v[IC_GROUP] = group;
 		if ((r.len[IC_STEP] = step_text(st, C_STEP, step,
 		    sizeof(step))) > 0)
@@ -520,6 +557,8 @@ comm_ops(struct sqdb *q)
 	}
 	sqlite3_finalize(st);
 	free(o.pmu);
+	free(name);
+	free(group);
 	if (rc != 0 || rs < 0)
 		return -1;
 	sq_table(q, TIME_TABLE, n, "communication ops per rank, less the "

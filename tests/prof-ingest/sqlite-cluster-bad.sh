@@ -37,5 +37,10 @@ echo '== Bandwidth without band_type: ops without links'
 mk j.db 'ALTER TABLE ClusterCommAnalyzerBandwidth DROP COLUMN band_type'
 prof-ingest -qi j.db | cut -f1,2,4,8,19
 prof-ingest -q j.db | grep -c 'hccs_'
+echo '== long values kept whole: a 512-rank stage, an 800-byte op name'
+mk k.db "UPDATE ClusterStepTraceTime SET \"index\" = '(' || (WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 511) SELECT group_concat(x, ',') FROM c) || ')' WHERE type = 'stage'; UPDATE ClusterCommAnalyzerTime SET hccl_op_name = hex(zeroblob(400)) WHERE rowid = 4"
+prof-ingest -q k.db >res
+awk -F'\t' '$6 == "stage_profiler_free_ns" { print $4, length($15), substr($15, 1, 12), substr($15, length($15) - 10) }
+    $1 == "comm" && length($6) > 100 { print "op name", length($6) }' res
 ls | grep -e '-wal$' -e '-shm$' -e '-journal$'
 echo done
