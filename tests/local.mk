@@ -127,7 +127,7 @@ EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 
 # The SQLite readers against sqlite3's own counts on the corpus (issue 17).
 TESTS += tests/sqlite-corpus.sh
-EXTRA_DIST += tests/sqlite-corpus.sh
+EXTRA_DIST += tests/sqlite-corpus.sh tests/cluster-db-twin.py
 # prof-export (issue 20): the SQLite export's kernel time per device
 # against the stream's own sums, on every corpus run.
 TESTS += tests/export-corpus.sh

@@ -124,6 +124,20 @@ for db in "$corpus"/ascend_cluster_analysis/*/cluster_analysis.db; do
 	check "$name" "comm bytes summed (links but SDMA)" \
 	    "$(q "$db" "SELECT sum(b) FROM (SELECT DISTINCT rank_set, step, rank_id, hccl_op_name, group_name, band_type, CAST(round(transit_size * 1e6) AS INTEGER) AS b FROM ClusterCommAnalyzerBandwidth WHERE band_type <> 'SDMA' AND transit_size > 0 AND hccl_op_name <> 'Total Op Info')")" \
 	    "$(awk -F'\t' '$1 == "comm" { s += $21 } END { printf "%.0f", s }' "$tmp/out")"
+	# Its text twin, as msprof-analyze writes it from the same rows.
+	if command -v python3 >/dev/null 2>&1; then
+		rm -rf "$tmp/twin" && mkdir "$tmp/twin"
+		python3 "$top_srcdir/tests/cluster-db-twin.py" "$db" "$tmp/twin"
+		for k in db twin; do
+			[ $k = db ] && src=$db || src=$tmp/twin
+			prof-ingest -q "$src" | awk -F'\t' '/^#/ { next }
+			    !h { h = 1; next } { NF--; print }' OFS='\t' |
+			    sort >"$tmp/$k.rec"
+		done
+		check "$name" "records = its text twin's (cluster-db-twin.py)" \
+		    "$(wc -l <"$tmp/twin.rec" | tr -d ' ')" \
+		    "$(cmp -s "$tmp/twin.rec" "$tmp/db.rec" && wc -l <"$tmp/db.rec" | tr -d ' ')"
+	fi
 	prof-ingest -qi "$db" >"$tmp/inv"
 	for t in ClusterCommAnalyzerMatrix CommunicationGroup; do
 		check "$name" "-i rows of $t" "$(q "$db" "SELECT count(*) FROM $t")" \
