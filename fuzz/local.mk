@@ -23,7 +23,8 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 	$(top_srcdir)/tools/ingest-toplevel.c $(top_srcdir)/fuzz/sink-stub.c \
 	$(top_srcdir)/tools/ingest-formats.c $(top_srcdir)/tools/ingest-frame.c \
 	$(top_srcdir)/tools/ingest-instr.c $(top_srcdir)/tools/ingest-meta.c \
-	$(top_srcdir)/tools/ingest-sqlite.c $(top_srcdir)/tools/ingest-ascend-db.c \
+	$(top_srcdir)/tools/ingest-sqlite.c $(top_srcdir)/tools/ingest-sqpf.c \
+	$(top_srcdir)/tools/ingest-ascend-db.c $(top_srcdir)/tools/ingest-cluster-db.c \
 	$(top_srcdir)/tools/ingest-nsys.c $(top_srcdir)/tools/ingest-xplane.c \
 	$(top_srcdir)/tools/ingest-xop.c $(top_srcdir)/libcommon/pbuf.c \
 	$(top_srcdir)/libcommon/csvin.c $(top_srcdir)/libcommon/tsvw.c \
