@@ -85,6 +85,20 @@ struct odev {
 	uint64_t	 nwin, ngroups;
 	__int128	 nc[NC_N];	/* task time per non-compute class */
 	uint64_t	 ncn[NC_N], ncg[NC_N];
+	__int128	 loop;		/* time in XLA while containers */
+	uint64_t	 nloop;
+};
+
+/*
+ * The XLA while containers of one device (mark records, cat xla_while):
+ * the union of their spans, so that a loop nested in a loop counts
+ * once.  Marks come in ts_ns order, so the union is kept in one pass by
+ * the end of the span covered so far.
+ */
+struct oloop {
+	int64_t		 end;		/* covered up to here */
+	__int128	 total;
+	uint64_t	 n;
 };
 
 static struct {
@@ -97,6 +111,7 @@ static struct {
 static struct stage *st;
 static struct ops_tab tab;
 static struct devtab devs;
+static struct devtab loops;	/* real dev -> struct oloop */
 static struct ops_ext *ext;
 static char *keybuf;
 static size_t keycap;
@@ -405,6 +420,53 @@ do_cycles(void)
 	add_task(STAGE_NO_TS, cyc);
 }
 
+/*
+ * An XLA while container (prof-ingest's mark, cat xla_while): the ops
+ * inside it are kernels of their own, so its time is reported apart
+ * and never added to a group or the task time.  The union is taken per
+ * device, then added across devices with -a.
+ */
+static void
+do_loop(void)
+{
+	const struct ops_cols *cols = stage_columns(st);
+	int64_t ts = stage_ts(st), dur = stage_dur(st), end;
+	size_t dl;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	struct oloop *l;
+	int isnew;
+
+	if (strcmp(stage_get(st, cols->cat, NULL), "xla_while") != 0 ||
+	    ts == STAGE_NO_TS || dur < 0)
+		return;
+	l = devtab_get(&loops, dev, dl, &isnew);
+	if (isnew)
+		l->end = INT64_MIN;
+	l->n++;
+	end = ts > INT64_MAX - dur ? INT64_MAX : ts + dur;
+	if (end <= l->end)
+		return;
+	l->total += end - (ts > l->end ? ts : l->end);
+	l->end = end;
+}
+
+/* The while-container time of each device onto its odev (-a: summed). */
+static void
+loop_totals(void)
+{
+	struct oloop *l;
+	struct odev *d;
+	size_t i;
+
+	for (i = 0; i < loops.n; i++) {
+		l = loops.v[i].item;
+		d = get_dev(loops.v[i].name, opts.all_devs ? 0 :
+		    loops.v[i].len);
+		d->loop += l->total;
+		d->nloop += l->n;
+	}
+}
+
 /* A step window of prof-steps: the wall time shares are taken of. */
 static void
 do_window(void)
@@ -598,6 +660,24 @@ put_metric(const char *dev, const char *name, const char *val, size_t n,
 	stage_put(st, r);
 }
 
+/*
+ * The time in XLA while containers, apart from the task time: the ops
+ * inside a loop are its kernels, so the container is neither compute
+ * nor a group: prof-ingest(1) makes it a mark, never a kernel.
+ */
+static void
+put_loops(const char *dev, const struct odev *d, int64_t end)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (d->nloop == 0)
+		return;
+	put_metric(dev, "ops_while_ns", buf, ops_i128(buf, d->loop),
+	    "xla_while", end);
+	put_metric(dev, "ops_while_calls", buf, ops_i128(buf,
+	    (__int128)d->nloop), "xla_while", end);
+}
+
 static void
 put_metrics(const char *dev, const struct odev *d, int64_t end)
 {
@@ -614,6 +694,7 @@ put_metrics(const char *dev, const struct odev *d, int64_t end)
 	if (d->total > 0)
 		put_metric(dev, "noncompute_ratio", buf, num_ratio_i128(buf,
 		    nc, d->total, 6), NULL, end);
+	put_loops(dev, d, end);
 }
 
 static int
@@ -646,6 +727,14 @@ summary(int64_t end)
 		put_tail(v + k, j - k, d, end);
 		put_audit(v + i, j - i, v[i]->dev, d, end);
 		put_metrics(v[i]->dev, d, end);
+		d->ngroups = UINT64_MAX;	/* written */
+	}
+	/* a device with while containers and no kernel */
+	devtab_sort(&devs, devtab_cmp);
+	for (i = 0; i < devs.n; i++) {
+		d = devs.v[i].item;
+		if (d->ngroups != UINT64_MAX)
+			put_loops(devs.v[i].name, d, end);
 	}
 }
 
@@ -659,6 +748,7 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct odev));
+	devtab_init(&loops, sizeof(struct oloop));
 	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
 	st = stage_open(path, argc, argv, columns, sizeof(columns) /
@@ -677,14 +767,19 @@ run(const char *path, int argc, char *argv[])
 			do_cycles();
 		else if (ext != NULL && stage_is(st, "host"))
 			do_host();
+		else if (c.cat >= 0 && opts.ko.key < OK_PIPE &&
+		    stage_is(st, "mark"))
+			do_loop();
 		stage_pass(st);
 	}
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
+	loop_totals();
 	summary(end);
 	stage_close(st);
 	ops_tab_free(&tab);
 	ops_ext_free(ext);
 	devtab_free(&devs);
+	devtab_free(&loops);
 	free_frames();
 	free(keybuf);
 }

@@ -59,6 +59,7 @@ struct vdev {
 	struct vrow	*r;
 	size_t		 n;
 	char		*total, *wall, *wall_from, *ngroups, *nc, *nc_ratio;
+	char		*loop, *nloop;	/* XLA while containers */
 };
 
 struct opsview {
@@ -98,6 +99,8 @@ opsv_close(struct opsview *o)
 		free(o->v[i].ngroups);
 		free(o->v[i].nc);
 		free(o->v[i].nc_ratio);
+		free(o->v[i].loop);
+		free(o->v[i].nloop);
 	}
 	free(o->v);
 	devtab_free(&o->byid);
@@ -165,6 +168,10 @@ ops_metric(struct vdev *d, const char *name, const char *v,
 		p = &d->nc;
 	else if (strcmp(name, "noncompute_ratio") == 0)
 		p = &d->nc_ratio;
+	else if (strcmp(name, "ops_while_ns") == 0)
+		p = &d->loop;
+	else if (strcmp(name, "ops_while_calls") == 0)
+		p = &d->nloop;
 	else if (strcmp(name, "ops_wall_ns") == 0) {
 		free(d->wall_from);
 		d->wall_from = xstrdup(tags);
@@ -579,7 +586,15 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 	ms(f, d->nc != NULL ? d->nc : "");
 	fputs(" ms, ", f);
 	put_pct(f, d->nc_ratio);
-	fputs(" of the task time.\n\n", f);
+	fputs(" of the task time.", f);
+	if (d->loop != NULL) {
+		fputs("  XLA while loops ", f);
+		ms(f, d->loop);
+		fprintf(f, " ms (%s runs), apart: their ops are in the groups, "
+		    "the containers are not.", d->nloop != NULL ? d->nloop :
+		    "-");
+	}
+	fputs("\n\n", f);
 	fprintf(f, "| # | %s | calls | total (ms) | share (%%) | of wall (%%) "
 	    "| avg (us) | median (us) | std (us) | min (us) | max (us) |%s "
 	    "category |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -693,6 +708,11 @@ text_groups(struct rctx *rc, const struct vdev *d, const char *key,
 			fprintf(f, "%s %s ", k++ ? "," : ":", d->r[i].f[V_NAME]);
 			put_pct(f, d->r[i].f[V_SHARE]);
 		}
+	if (d->loop != NULL) {
+		fputs("; while loops apart ", f);
+		ms(f, d->loop);
+		fputs("\001ms", f);
+	}
 	fclose(f);
 	line(rc, buf, 2);
 	free(buf);
@@ -834,6 +854,8 @@ json_rank(struct jw *jw, const struct vdev *d)
 	jw_key(jw, "noncompute_ms"), jnum(jw, d->nc ? d->nc : "", 6);
 	jw_key(jw, "noncompute_ratio"), jnum(jw, d->nc_ratio ? d->nc_ratio :
 	    "", 0);
+	jw_key(jw, "while_ms"), jnum(jw, d->loop ? d->loop : "", 6);
+	jw_key(jw, "while_calls"), jnum(jw, d->nloop ? d->nloop : "", 0);
 	jw_key(jw, "groups"), jw_open(jw, '[');
 	for (i = 0; i < d->n; i++)
 		if (d->r[i].what == R_GROUP || d->r[i].what == R_TAIL)

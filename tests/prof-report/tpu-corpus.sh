@@ -74,6 +74,20 @@ for d in devs:
     print("  audit copy %d ns = kernels named copy*: %s; other classes %s" %
           (audit.get("copy", 0), ok(audit.get("copy") == copy),
            sorted(set(audit) - {"copy"}) or "none"))
+    # XLA while containers: the union of their marks' spans, apart
+    wm = sorted((int(r["ts_ns"]), int(r["dur_ns"])) for r in recs
+                if r["kind"] == "mark" and r["cat"] == "xla_while" and
+                r["dev"] == d)
+    wu, wend = 0, None
+    for ts, du in wm:
+        if wend is None or ts >= wend:
+            wu, wend = wu + du, ts + du
+        elif ts + du > wend:
+            wu, wend = wu + ts + du - wend, ts + du
+    wmet = [int(r["value"]) for r in recs if r["kind"] == "metric" and
+            r["dev"] == d and r["name"] == "ops_while_ns"]
+    print("  while containers: %d marks, %d ns apart: %s" % (len(wm), wu,
+          ok(wmet == ([wu] if wm else []))))
     # the roofline's run: coverage and MFU against the bf16 peak
     roof = [r for r in recs if r["kind"] == "roof" and r["dev"] == d and
             r["scope"] == "run"][0]
