@@ -368,12 +368,23 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 		break;
 	case OK_SOURCE:
 		/*
-		 * As the TPU breakdown tools group ops: by source line,
+		 * As the TPU breakdown tools group ops: by the hash of
+		 * the source stack (an XLA op's), else by source line,
 		 * else by the op's scope path (an XLA op's tf_op), else
 		 * by its category, so that what has no source line is
 		 * still told apart (copies from the model's ops).
 		 */
-		if (t->framel > 0)
+		if (t->stackl > 0) {
+			/* one line, two call paths: two groups */
+			if (t->framel > 0)
+				put(buf, cap, &at, t->frame, t->framel);
+			else
+				put(buf, cap, &at, "(no source line)", 16);
+			put(buf, cap, &at, OPS_STACK_SFX,
+			    strlen(OPS_STACK_SFX));
+			put(buf, cap, &at, t->stack, t->stackl);
+			put(buf, cap, &at, "]", 1);
+		} else if (t->framel > 0)
 			put(buf, cap, &at, t->frame, t->framel);
 		else if (t->scopel > 0) {
 			put(buf, cap, &at, "(no source) scope ", 18);
@@ -402,6 +413,54 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 		break;
 	}
 	return at;
+}
+
+size_t
+ops_key_label(const struct ops_keyopts *o, const struct ops_task *t,
+    size_t kl)
+{
+	size_t sfx = strlen(OPS_STACK_SFX) + t->stackl + 1;
+
+	return o->key == OK_SOURCE && t->stackl > 0 && kl > sfx ? kl - sfx :
+	    kl;
+}
+
+/* The value of KEY ("scope=") in the ';' separated ext E, or NULL. */
+static const char *
+ext_val(const char *e, size_t el, const char *key, size_t *vl)
+{
+	size_t kn = strlen(key), i;
+	const char *v;
+
+	for (i = 0; i + kn <= el; i++) {
+		if ((i == 0 || e[i - 1] == ';') &&
+		    memcmp(e + i, key, kn) == 0) {
+			v = e + i + kn;
+			*vl = 0;
+			while (v + *vl < e + el && v[*vl] != ';')
+				(*vl)++;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+void
+ops_ext_xla(const char *e, size_t el, struct ops_task *t)
+{
+	const char *v;
+	size_t vl;
+
+	if (e == NULL || el == 0)
+		return;
+	if ((v = ext_val(e, el, "scope=", &vl)) != NULL) {
+		t->scope = v;
+		t->scopel = vl;
+	}
+	if ((v = ext_val(e, el, "stack=", &vl)) != NULL) {
+		t->stack = v;
+		t->stackl = vl;
+	}
 }
 
 /* ---- the host operators of Kineto kernels ---- */

@@ -50,6 +50,8 @@ struct ops_task {
 	size_t		 framel;
 	const char	*scope;		/* an XLA op's scope path (ext) */
 	size_t		 scopel;
+	const char	*stack;		/* an XLA op's source stack hash (ext) */
+	size_t		 stackl;
 };
 
 struct ops_keyopts {
@@ -70,6 +72,21 @@ enum ops_cat	 ops_category(const struct ops_task *, enum ops_nc *);
  */
 size_t	 ops_key_make(const struct ops_keyopts *, const struct ops_task *,
 	    char **, size_t *);
+/*
+ * -k source on an XLA op with a source stack: the key is the innermost
+ * line, then OPS_STACK_SFX and the stack's hash, then ']', so that one
+ * line reached by two call paths makes two groups.  The length of the
+ * key's label (the line alone) of a key of KL bytes made from T.
+ */
+#define OPS_STACK_SFX	" [stack "
+size_t	 ops_key_label(const struct ops_keyopts *, const struct ops_task *,
+	    size_t);
+/*
+ * The scope path and source stack hash an XPlane op carries in its ext
+ * column ("...;stack=HEX;scope=jit(f)/mul;...") into T; none elsewhere
+ * (a Kineto ext is a number).
+ */
+void	 ops_ext_xla(const char *, size_t, struct ops_task *);
 
 /*
  * Kineto kernels carry no type, shapes or stack: the host operator that
@@ -126,6 +143,8 @@ struct ops_group {
 	enum ops_nc	 nc;
 	char		*opcat;		/* core or cat of the first task */
 	char		*example;	/* a kernel name of the group */
+	size_t		 labell;	/* -k source: the line alone */
+	int		 shown_full;	/* the label is not unique: key shown */
 	/* PMU "..._ratio" averages, scaled by 10^6 */
 	char		*pmuk[OPS_NPMU];
 	__int128	 pmus[OPS_NPMU];

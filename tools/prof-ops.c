@@ -25,13 +25,14 @@
 #include "num.h"
 #include "ops.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* The columns, bound by stage_open() (-1: the input lacks one read). */
 struct ops_cols {
 	int	key, rank, calls, durt, davg, dmed, dstd, dmin, dmax, share;
 	int	wshare, flops, bytes, category, opcat, nc, pmu_avg, groups;
-	int	top, tags, value;
+	int	top, tags, value, stack;
 	/* read */
 	int	part[OP_NPARTS], core, cat, ext, pmu, corr, frame;
 };
@@ -60,6 +61,7 @@ static const struct stage_column columns[] = {
 	COL(top, "top_groups", STAGE_ADD),
 	COL(tags, "tags", STAGE_READ | STAGE_ADD),
 	COL(value, "value", STAGE_READ | STAGE_ADD),
+	COL(stack, "stack", STAGE_ADD),
 	/* the key parts, as ops_part_names[] spells them */
 	COL(part[OP_TYPE], "type", STAGE_READ),
 	COL(part[OP_IN_SHAPES], "in_shapes", STAGE_READ),
@@ -181,31 +183,6 @@ get_dev(const char *name, size_t len)
 	return d;
 }
 
-/*
- * The scope path an XPlane op carries in its ext column
- * ("...;scope=jit(f)/mul;..."), for -k source's op without a source
- * line; none elsewhere (a Kineto ext is a number).
- */
-static void
-ext_scope(struct ops_task *t)
-{
-	const struct ops_cols *cols = stage_columns(st);
-	size_t el, i;
-	const char *e = stage_get(st, cols->ext, &el), *v;
-
-	for (i = 0; i + 6 <= el; i++) {
-		if ((i == 0 || e[i - 1] == ';') &&
-		    memcmp(e + i, "scope=", 6) == 0) {
-			v = e + i + 6;
-			t->scope = v;
-			t->scopel = 0;
-			while (v + t->scopel < e + el && v[t->scopel] != ';')
-				t->scopel++;
-			return;
-		}
-	}
-}
-
 /* The fields of the current record that keys are made from. */
 static void
 task_fields(struct ops_task *t)
@@ -221,8 +198,12 @@ task_fields(struct ops_task *t)
 	t->core = stage_get(st, cols->core, &t->corel);
 	t->cat = stage_get(st, cols->cat, &t->catl);
 	t->frame = stage_get(st, cols->frame, &t->framel);
-	if (opts.ko.key == OK_SOURCE && t->framel == 0 && cols->ext >= 0)
-		ext_scope(t);
+	if (opts.ko.key == OK_SOURCE && cols->ext >= 0) {
+		size_t el;
+		const char *e = stage_get(st, cols->ext, &el);
+
+		ops_ext_xla(e, el, t);
+	}
 	if (ext != NULL && cols->ext >= 0) {
 		size_t el, cl;
 		const char *e = stage_get(st, cols->ext, &el);
@@ -365,6 +346,7 @@ add_task(int64_t ts, int64_t dur)
 		l = t.corel > 0 ? t.corel : t.catl;
 		g->opcat = xstrndup(s, l);
 		g->example = xstrndup(t.name, t.namel);
+		g->labell = ops_key_label(&opts.ko, &t, kl);
 		d->ngroups++;
 		d->ncg[g->nc]++;
 	}
@@ -521,6 +503,60 @@ set_pmu(struct srec *r, const struct ops_group *g)
 		srec_set(r, cols->pmu_avg, out, at);
 }
 
+/*
+ * The name a group is shown by: its key, but for -k source on an XLA op
+ * the innermost line alone, unless another group of the device has the
+ * same line from another call path (then the key, with the stack).
+ */
+static size_t
+group_name(const struct ops_group *g)
+{
+	return g->shown_full ? g->keylen : g->labell;
+}
+
+/* The stack hash of a -k source group keyed by one, or NULL. */
+static const char *
+group_stack(const struct ops_group *g, size_t *n)
+{
+	size_t sfx = strlen(OPS_STACK_SFX);
+
+	if (g->labell == g->keylen || g->keylen < g->labell + sfx + 1)
+		return NULL;
+	*n = g->keylen - g->labell - sfx - 1;
+	return g->key + g->labell + sfx;
+}
+
+/*
+ * Mark the groups V[0..N) of one device whose line another group has
+ * (one line, two call paths): they are shown with their stacks.
+ */
+static void
+mark_shared(struct ops_group **v, size_t n)
+{
+	struct strtab lines;
+	size_t i, *c;
+	int isnew;
+
+	strtab_init(&lines, sizeof(size_t));
+	for (i = 0; i < n; i++) {
+		if (v[i]->labell == v[i]->keylen)
+			continue;
+		c = strtab_val(&lines, strtab_intern(&lines, v[i]->key,
+		    v[i]->labell, &isnew));
+		if (isnew)
+			*c = 0;
+		(*c)++;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i]->labell == v[i]->keylen)
+			continue;
+		c = strtab_val(&lines, strtab_intern(&lines, v[i]->key,
+		    v[i]->labell, &isnew));
+		v[i]->shown_full = *c > 1;
+	}
+	strtab_free(&lines);
+}
+
 /* One opgroup record for group G, ranked RANK on its device D. */
 static void
 put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
@@ -531,9 +567,13 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	__int128 med;
 	int approx;
 	int64_t sd;
+	const char *s;
+	size_t sl;
 
 	srec_set_str(r, COL_DEV, g->dev);
-	srec_set(r, COL_NAME, g->key, g->keylen);
+	srec_set(r, COL_NAME, g->key, group_name(g));
+	if ((s = group_stack(g, &sl)) != NULL)
+		srec_set(r, cols->stack, s, sl);
 	srec_set_str(r, cols->key, ops_key_name(opts.ko.key));
 	srec_set_i64(r, cols->rank, rank);
 	srec_set_i64(r, cols->calls, (int64_t)g->calls);
@@ -636,8 +676,8 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 			if (at + nl + v[i]->keylen + 3 > sizeof(top))
 				break;
 			at += (size_t)snprintf(top + at, sizeof(top) - at,
-			    "%s%.*s %s", at ? ";" : "", (int)nl, num,
-			    v[i]->key);
+			    "%s%.*s %.*s", at ? ";" : "", (int)nl, num,
+			    (int)group_name(v[i]), v[i]->key);
 			k++;
 		}
 		srec_set(r, cols->top, top, at);
@@ -722,6 +762,7 @@ summary(int64_t end)
 		    j++)
 			;
 		d = devtab_find(&devs, v[i]->dev, v[i]->devlen);
+		mark_shared(v + i, j - i);
 		for (k = i; k < j && (int64_t)(k - i) < opts.top; k++)
 			put_group(v[k], d, (int64_t)(k - i + 1), end);
 		put_tail(v + k, j - k, d, end);

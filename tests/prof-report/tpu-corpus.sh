@@ -40,11 +40,25 @@ print("chip %s: bf16 %d TFLOP/s, HBM %d GB/s per device" %
 for d in devs:
     k = [r for r in kern if r["dev"] == d]
     total = sum(int(r["dur_ns"]) for r in k)
-    # by source: the frame, else the scope (ext), else the category
+    # by source: the source stack's hash (ext stack=), shown by its
+    # innermost line (the frame) unless another stack has the same line,
+    # else the frame, else the scope (ext), else the category
     key = defaultdict(int)
+    stacks = defaultdict(set)
+    stack_of = {}
     for r in k:
         ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
-        if r["frame"]:
+        if "stack" in ext:
+            stacks[r["frame"]].add(ext["stack"])
+    for r in k:
+        ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
+        if "stack" in ext:
+            line = r["frame"] or "(no source line)"
+            name = (line if len(stacks[r["frame"]]) == 1 else
+                    "%s [stack %s]" % (line, ext["stack"]))
+            key[name] += int(r["dur_ns"])
+            stack_of[name] = ext["stack"]
+        elif r["frame"]:
             key[r["frame"]] += int(r["dur_ns"])
         elif "scope" in ext:
             key["(no source) scope " + ext["scope"]] += int(r["dur_ns"])
@@ -67,7 +81,8 @@ for d in devs:
     for r in groups:
         print("  %-60s %5.1f%% %s" % (r["name"][-60:],
               100 * int(r["dur_total_ns"]) / total,
-              ok(key.get(r["name"]) == int(r["dur_total_ns"]))))
+              ok(key.get(r["name"]) == int(r["dur_total_ns"]) and
+                 stack_of.get(r["name"], "") == r["stack"])))
     copy = sum(int(r["dur_ns"]) for r in k if r["name"].startswith("copy"))
     audit = {r["name"]: int(r["dur_total_ns"]) for r in recs
              if r["kind"] == "opaudit" and r["dev"] == d}
