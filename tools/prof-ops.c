@@ -32,7 +32,7 @@
 struct ops_cols {
 	int	key, rank, calls, durt, davg, dmed, dstd, dmin, dmax, share;
 	int	wshare, flops, bytes, category, opcat, nc, pmu_avg, groups;
-	int	top, tags, value, stack;
+	int	top, tags, value, stack, change, topch;
 	/* read */
 	int	part[OP_NPARTS], core, cat, ext, pmu, corr, frame;
 };
@@ -62,6 +62,8 @@ static const struct stage_column columns[] = {
 	COL(tags, "tags", STAGE_READ | STAGE_ADD),
 	COL(value, "value", STAGE_READ | STAGE_ADD),
 	COL(stack, "stack", STAGE_ADD),
+	COL(change, "change", STAGE_ADD),
+	COL(topch, "top_changes", STAGE_ADD),
 	/* the key parts, as ops_part_names[] spells them */
 	COL(part[OP_TYPE], "type", STAGE_READ),
 	COL(part[OP_IN_SHAPES], "in_shapes", STAGE_READ),
@@ -114,6 +116,19 @@ static struct stage *st;
 static struct ops_tab tab;
 static struct devtab devs;
 static struct devtab loops;	/* real dev -> struct oloop */
+
+/*
+ * What the non-compute ops of an XLA run change (ops_change(): dtype,
+ * layout, memory space), by "dev\tclass\tchange": the audit's
+ * top_changes.  Bounded by the distinct changes, a few per op.
+ */
+struct ochange {
+	__int128	 total;
+	uint64_t	 n;
+};
+static struct strtab changes;
+static char *chkey;
+static size_t chcap;
 static struct ops_ext *ext;
 static char *keybuf;
 static size_t keycap;
@@ -198,7 +213,7 @@ task_fields(struct ops_task *t)
 	t->core = stage_get(st, cols->core, &t->corel);
 	t->cat = stage_get(st, cols->cat, &t->catl);
 	t->frame = stage_get(st, cols->frame, &t->framel);
-	if (opts.ko.key == OK_SOURCE && cols->ext >= 0) {
+	if (cols->ext >= 0 && opts.ko.key < OK_PIPE) {
 		size_t el;
 		const char *e = stage_get(st, cols->ext, &el);
 
@@ -319,6 +334,35 @@ free_frames(void)
 }
 
 /*
+ * What task T of group G changes, from its HLO text: the group keeps
+ * its first task's, the audit sums the time per class and change.
+ */
+static void
+add_change(const struct ops_task *t, struct ops_group *g, const char *dev,
+    size_t dl, int64_t dur)
+{
+	char ch[512];
+	size_t n = ops_change(t, ch, sizeof(ch)), kl;
+	const char *cn = ops_nc_names[g->nc];
+	struct ochange *c;
+
+	if (n == 0 || g->nc == NC_NONE)
+		return;
+	if (g->calls == 0)
+		g->change = xstrndup(ch, n);
+	kl = dl + strlen(cn) + n + 2;
+	if (chcap < kl + 1) {
+		chcap = 2 * kl + 1;
+		chkey = xrealloc(chkey, chcap);
+	}
+	snprintf(chkey, chcap, "%.*s\t%s\t%.*s", (int)dl, dev, cn, (int)n,
+	    ch);
+	c = strtab_val(&changes, strtab_intern(&changes, chkey, kl, NULL));
+	c->total += dur;
+	c->n++;
+}
+
+/*
  * Add the current record, a task of DUR (ns, or cycles for pipe_cycles)
  * starting at TS (STAGE_NO_TS: no place on the timeline).
  */
@@ -350,6 +394,8 @@ add_task(int64_t ts, int64_t dur)
 		d->ngroups++;
 		d->ncg[g->nc]++;
 	}
+	if (t.changesl > 0)
+		add_change(&t, g, dev, dl, dur);
 	ops_group_add(&tab, g, dur);
 	s = stage_get(st, cols->flops, &l);
 	ops_group_num(&g->flops, &g->nflops, s, l);
@@ -594,6 +640,8 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	srec_set_str(r, cols->category, ops_cat_names[g->cat]);
 	srec_set_str(r, cols->opcat, g->opcat);
 	srec_set_str(r, cols->nc, ops_nc_names[g->nc]);
+	if (g->change != NULL)
+		srec_set_str(r, cols->change, g->change);
 	set_pmu(r, g);
 	if (approx)
 		srec_tag_add(r, cols->tags, "median_approx");
@@ -641,6 +689,51 @@ put_tail(struct ops_group **v, size_t n, const struct odev *d,
 }
 
 /*
+ * The top_changes column of class CN on device DEV: its three largest
+ * changes by time ("NS CHANGE" joined by ';'), from the HLO text.
+ */
+static void
+set_top_changes(struct srec *r, const char *dev, const char *cn)
+{
+	const struct ops_cols *cols = stage_columns(st);
+	char pre[256], out[1024], num[NUM_BUFSIZE];
+	size_t top[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX }, i, k, kl, pl, at;
+	const struct ochange *c, *o;
+	const char *key;
+
+	pl = (size_t)snprintf(pre, sizeof(pre), "%s\t%s\t", dev, cn);
+	if (pl >= sizeof(pre))
+		return;
+	for (i = 0; i < changes.n; i++) {
+		key = strtab_key(&changes, i, &kl);
+		if (kl <= pl || memcmp(key, pre, pl) != 0)
+			continue;
+		c = strtab_val(&changes, i);
+		for (k = 0; k < 3; k++) {
+			o = top[k] == SIZE_MAX ? NULL : strtab_val(&changes,
+			    top[k]);
+			if (o == NULL || c->total > o->total) {
+				memmove(top + k + 1, top + k, (2 - k) *
+				    sizeof(*top));
+				top[k] = i;
+				break;
+			}
+		}
+	}
+	for (k = 0, at = 0; k < 3 && top[k] != SIZE_MAX; k++) {
+		key = strtab_key(&changes, top[k], &kl);
+		c = strtab_val(&changes, top[k]);
+		i = ops_i128(num, c->total);
+		if (at + i + kl - pl + 3 > sizeof(out))
+			break;
+		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%.*s %.*s",
+		    at ? ";" : "", (int)i, num, (int)(kl - pl), key + pl);
+	}
+	if (at > 0)
+		srec_set(r, cols->topch, out, at);
+}
+
+/*
  * The audit of device D: per non-compute class with time, its total,
  * shares and its three largest groups ("NS KEY" joined by ';').
  */
@@ -681,6 +774,8 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 			k++;
 		}
 		srec_set(r, cols->top, top, at);
+		if (changes.n > 0)
+			set_top_changes(r, dev, ops_nc_names[c]);
 		stage_put(st, r);
 	}
 }
@@ -790,6 +885,7 @@ run(const char *path, int argc, char *argv[])
 
 	devtab_init(&devs, sizeof(struct odev));
 	devtab_init(&loops, sizeof(struct oloop));
+	strtab_init(&changes, sizeof(struct ochange));
 	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
 	st = stage_open(path, argc, argv, columns, sizeof(columns) /
@@ -821,6 +917,8 @@ run(const char *path, int argc, char *argv[])
 	ops_ext_free(ext);
 	devtab_free(&devs);
 	devtab_free(&loops);
+	strtab_free(&changes);
+	free(chkey);
 	free_frames();
 	free(keybuf);
 }

@@ -35,14 +35,14 @@ enum {
 	V_DEV, V_NAME, V_KEY, V_RANK, V_CALLS, V_TOTAL, V_AVG, V_MEDIAN,
 	V_STD, V_MIN, V_MAX, V_SHARE, V_WSHARE, V_FLOPS, V_BYTES, V_CAT,
 	V_OPCAT, V_NC, V_PMU, V_GROUPS, V_TOP, V_TAGS, V_VALUE, V_TRACK,
-	V_CORE, V_TYPE, V_SCOPE, V_BUSY, V_N
+	V_CORE, V_TYPE, V_SCOPE, V_BUSY, V_TOPCH, V_N
 };
 static const char *const vcol[V_N] = {
 	"dev", "name", "key", "rank", "calls", "dur_total_ns", "dur_avg_ns",
 	"dur_median_ns", "dur_std_ns", "dur_min_ns", "dur_max_ns",
 	"share_ratio", "wall_share_ratio", "flops", "bytes", "category",
 	"op_cat", "nc_class", "pmu_avg", "groups", "top_groups", "tags",
-	"value", "track", "core", "type", "scope", "busy_ns"
+	"value", "track", "core", "type", "scope", "busy_ns", "top_changes"
 };
 
 /* What a row is. */
@@ -568,7 +568,7 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 {
 	FILE *f = rc->out;
 	size_t i, npmu = 0;
-	int flops = 0;
+	int flops = 0, chg = 0;
 
 	for (i = 0; i < d->n; i++)
 		flops |= *d->r[i].f[V_FLOPS] != '\0' ||
@@ -623,10 +623,13 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 		    "layout change or fill on this rank.\n\n", f);
 		return;
 	}
-	fputs("\nNon-compute audit (copies, casts, transposes, pads, layout "
-	    "changes, fills):\n\n| class | calls | groups | total (ms) | "
-	    "share (%) | of wall (%) | largest groups |\n"
-	    "|---|---:|---:|---:|---:|---:|---|\n", f);
+	for (i = 0; i < d->n; i++)
+		chg |= d->r[i].what == R_AUDIT && *d->r[i].f[V_TOPCH] != '\0';
+	fprintf(f, "\nNon-compute audit (copies, casts, transposes, pads, "
+	    "layout changes, fills):\n\n| class | calls | groups "
+	    "| total (ms) | share (%%) | of wall (%%) | largest groups |%s\n"
+	    "|---|---:|---:|---:|---:|---:|---|%s\n", chg ? " what changes "
+	    "(HLO) |" : "", chg ? "---|" : "");
 	for (i = 0; i < d->n; i++) {
 		const struct vrow *r = &d->r[i];
 
@@ -641,6 +644,10 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 		pct(f, r->f[V_WSHARE]);
 		fputs(" | ", f);
 		put_top(f, r->f[V_TOP], put_md_name);
+		if (chg) {
+			fputs(" | ", f);
+			put_top(f, r->f[V_TOPCH], put_md_name);
+		}
 		fputs(" |\n", f);
 	}
 	putc('\n', f);
@@ -832,6 +839,23 @@ json_audit(struct jw *jw, const struct vrow *r)
 		*sp = '\0';
 		jw_open(jw, '{');
 		jw_key(jw, "key"), jw_str(jw, sp + 1);
+		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
+		jw_close(jw, '}');
+	}
+	jw_close(jw, ']');
+	jw_key(jw, "top_changes"), jw_open(jw, '[');
+	free(t);
+	t = xstrdup(r->f[V_TOPCH]);
+	for (p = t; *p != '\0'; p = e) {
+		if ((e = strchr(p, ';')) == NULL)
+			e = p + strlen(p);
+		else
+			*e++ = '\0';
+		if ((sp = strchr(p, ' ')) == NULL)
+			continue;
+		*sp = '\0';
+		jw_open(jw, '{');
+		jw_key(jw, "change"), jw_str(jw, sp + 1);
 		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
 		jw_close(jw, '}');
 	}
