@@ -241,6 +241,9 @@ xla_class(const struct ops_task *t, enum ops_nc *nc)
 		*nc = NC_CAST;
 		return 1;
 	}
+	/* a fusion (GPU: loop_convert_fusion) computes what it fuses */
+	if (*nc == NC_NONE && has(k, kl, "fusion"))
+		return 0;
 	if (*nc == NC_NONE && has(k, kl, "convert")) {
 		*nc = NC_CAST;
 		return 1;

@@ -816,11 +816,36 @@ json_group(struct jw *jw, const struct vrow *r)
 	jw_close(jw, '}');
 }
 
+/*
+ * A "NS NAME;NS NAME" column (top_groups, top_changes) as an array of
+ * objects: NAME under KEY, and total_ms.
+ */
+static void
+json_tops(struct jw *jw, const char *s, const char *key)
+{
+	char *t = xstrdup(s), *p, *e, *sp;
+
+	jw_open(jw, '[');
+	for (p = t; *p != '\0'; p = e) {
+		if ((e = strchr(p, ';')) == NULL)
+			e = p + strlen(p);
+		else
+			*e++ = '\0';
+		if ((sp = strchr(p, ' ')) == NULL)
+			continue;
+		*sp = '\0';
+		jw_open(jw, '{');
+		jw_key(jw, key), jw_str(jw, sp + 1);
+		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
+		jw_close(jw, '}');
+	}
+	jw_close(jw, ']');
+	free(t);
+}
+
 static void
 json_audit(struct jw *jw, const struct vrow *r)
 {
-	char *t = xstrdup(r->f[V_TOP]), *p, *e, *sp;
-
 	jw_open(jw, '{');
 	jw_key(jw, "class"), jw_str(jw, r->f[V_NAME]);
 	jw_key(jw, "calls"), jnum(jw, r->f[V_CALLS], 0);
@@ -828,40 +853,9 @@ json_audit(struct jw *jw, const struct vrow *r)
 	jw_key(jw, "total_ms"), jnum(jw, r->f[V_TOTAL], 6);
 	jw_key(jw, "share_ratio"), jnum(jw, r->f[V_SHARE], 0);
 	jw_key(jw, "wall_share_ratio"), jnum(jw, r->f[V_WSHARE], 0);
-	jw_key(jw, "top_groups"), jw_open(jw, '[');
-	for (p = t; *p != '\0'; p = e) {
-		if ((e = strchr(p, ';')) == NULL)
-			e = p + strlen(p);
-		else
-			*e++ = '\0';
-		if ((sp = strchr(p, ' ')) == NULL)
-			continue;
-		*sp = '\0';
-		jw_open(jw, '{');
-		jw_key(jw, "key"), jw_str(jw, sp + 1);
-		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
-		jw_close(jw, '}');
-	}
-	jw_close(jw, ']');
-	jw_key(jw, "top_changes"), jw_open(jw, '[');
-	free(t);
-	t = xstrdup(r->f[V_TOPCH]);
-	for (p = t; *p != '\0'; p = e) {
-		if ((e = strchr(p, ';')) == NULL)
-			e = p + strlen(p);
-		else
-			*e++ = '\0';
-		if ((sp = strchr(p, ' ')) == NULL)
-			continue;
-		*sp = '\0';
-		jw_open(jw, '{');
-		jw_key(jw, "change"), jw_str(jw, sp + 1);
-		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
-		jw_close(jw, '}');
-	}
-	jw_close(jw, ']');
+	jw_key(jw, "top_groups"), json_tops(jw, r->f[V_TOP], "key");
+	jw_key(jw, "top_changes"), json_tops(jw, r->f[V_TOPCH], "change");
 	jw_close(jw, '}');
-	free(t);
 }
 
 static void
