@@ -8,8 +8,10 @@
  * each device gets its top groups, one tail record that adds the rest,
  * so that the groups add up to the device's task time to the ns, the
  * non-compute audit (copies, casts, transposes, pads, layout changes,
- * fills) and a few metrics.  Every input record passes unchanged:
- * memory holds the groups, not the records.
+ * fills, XLA broadcasts, with what the HLO text says each op changes)
+ * and a few metrics, the time in XLA while containers among them,
+ * apart from the groups.  Every input record passes unchanged: memory
+ * holds the groups, not the records.
  */
 #include <config.h>
 
