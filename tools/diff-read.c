@@ -255,6 +255,11 @@ strm_read(struct dside *s, const struct ops_keyopts *ko)
 		t.core = field(m->in, m->core, &t.corel);
 		t.cat = field(m->in, m->cat, &t.catl);
 		t.frame = field(m->in, m->frame, &t.framel);
+		if (ko->key == OK_SOURCE && m->ext >= 0) {
+			const char *e = field(m->in, m->ext, &el);
+
+			ops_ext_xla(e, el, &t);	/* as prof-ops keys */
+		}
 		if (x != NULL) {
 			const char *e = field(m->in, m->ext, &el), *c;
 

@@ -10,6 +10,7 @@
 #include <config.h>
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,7 +28,7 @@ const char *const ops_cat_names[OC_NCATS] = {
 	"compute", "data_movement", "communication", "other"
 };
 const char *const ops_nc_names[NC_N] = {
-	"", "copy", "cast", "transpose", "pad", "layout", "fill"
+	"", "copy", "cast", "transpose", "pad", "layout", "fill", "broadcast"
 };
 
 static const char *const key_names[] = {
@@ -216,6 +217,49 @@ converts(const struct ops_task *t)
 	return seen >= 2 ? 0 : -1;
 }
 
+static int	has_item(const char *, size_t, const char *);
+
+/*
+ * An XLA op (its HLO text read by prof-ingest): a convert, or an op
+ * whose output has another dtype than its one operand, is a cast; a
+ * copy that changes the layout (not only the memory space) a layout
+ * change; a broadcast expands, it computes nothing.  The non-compute
+ * categories of the TPU breakdown tools (data formatting, copy,
+ * convert, pad, broadcast, transpose).  Returns 1 when *NC is set.
+ */
+static int
+xla_class(const struct ops_task *t, enum ops_nc *nc)
+{
+	char ch[512];
+	/* the category (TPU) or opcode (GPU), else the name */
+	const char *k = t->fl[OP_TYPE] > 0 ? t->f[OP_TYPE] : t->name;
+	size_t kl = t->fl[OP_TYPE] > 0 ? t->fl[OP_TYPE] : t->namel;
+
+	if (has_item(t->changes, t->changesl, "dtype") &&
+	    (*nc == NC_COPY || *nc == NC_LAYOUT || *nc == NC_CAST ||
+	    has(k, kl, "convert"))) {
+		*nc = NC_CAST;
+		return 1;
+	}
+	/* a fusion (GPU: loop_convert_fusion) computes what it fuses */
+	if (*nc == NC_NONE && has(k, kl, "fusion"))
+		return 0;
+	if (*nc == NC_NONE && has(k, kl, "convert")) {
+		*nc = NC_CAST;
+		return 1;
+	}
+	if (*nc == NC_NONE && has(k, kl, "broadcast")) {
+		*nc = NC_BROADCAST;
+		return 1;
+	}
+	if (*nc == NC_COPY && ops_change(t, ch, sizeof(ch)) > 0 &&
+	    strstr(ch, "layout ") != NULL) {
+		*nc = NC_LAYOUT;
+		return 1;
+	}
+	return *nc != NC_NONE;
+}
+
 /* Runtime tasks that are neither compute nor data: events, notifies. */
 static int
 runtime_task(const char *s, size_t n)
@@ -247,6 +291,8 @@ ops_category(const struct ops_task *t, enum ops_nc *nc)
 		*nc = nc_class(t->f[OP_TYPE], t->fl[OP_TYPE]);
 	if (*nc == NC_NONE)
 		*nc = nc_class(t->name, t->namel);
+	if (t->xla && xla_class(t, nc))
+		return OC_DATA;
 	/*
 	 * A kernel that copies into another dtype is a cast, one that
 	 * copies within a dtype a copy, whatever its name says
@@ -368,12 +414,23 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 		break;
 	case OK_SOURCE:
 		/*
-		 * As the TPU breakdown tools group ops: by source line,
+		 * As the TPU breakdown tools group ops: by the hash of
+		 * the source stack (an XLA op's), else by source line,
 		 * else by the op's scope path (an XLA op's tf_op), else
 		 * by its category, so that what has no source line is
 		 * still told apart (copies from the model's ops).
 		 */
-		if (t->framel > 0)
+		if (t->stackl > 0) {
+			/* one line, two call paths: two groups */
+			if (t->framel > 0)
+				put(buf, cap, &at, t->frame, t->framel);
+			else
+				put(buf, cap, &at, "(no source line)", 16);
+			put(buf, cap, &at, OPS_STACK_SFX,
+			    strlen(OPS_STACK_SFX));
+			put(buf, cap, &at, t->stack, t->stackl);
+			put(buf, cap, &at, "]", 1);
+		} else if (t->framel > 0)
 			put(buf, cap, &at, t->frame, t->framel);
 		else if (t->scopel > 0) {
 			put(buf, cap, &at, "(no source) scope ", 18);
@@ -401,6 +458,140 @@ ops_key_make(const struct ops_keyopts *o, const struct ops_task *t,
 		}
 		break;
 	}
+	return at;
+}
+
+size_t
+ops_key_label(const struct ops_keyopts *o, const struct ops_task *t,
+    size_t kl)
+{
+	size_t sfx = strlen(OPS_STACK_SFX) + t->stackl + 1;
+
+	return o->key == OK_SOURCE && t->stackl > 0 && kl > sfx ? kl - sfx :
+	    kl;
+}
+
+/* The value of KEY ("scope=") in the ';' separated ext E, or NULL. */
+static const char *
+ext_val(const char *e, size_t el, const char *key, size_t *vl)
+{
+	size_t kn = strlen(key), i;
+	const char *v;
+
+	for (i = 0; i + kn <= el; i++) {
+		if ((i == 0 || e[i - 1] == ';') &&
+		    memcmp(e + i, key, kn) == 0) {
+			v = e + i + kn;
+			*vl = 0;
+			while (v + *vl < e + el && v[*vl] != ';')
+				(*vl)++;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+void
+ops_ext_xla(const char *e, size_t el, struct ops_task *t)
+{
+	const char *v;
+	size_t vl;
+
+	if (e == NULL || el == 0)
+		return;
+	if ((v = ext_val(e, el, "scope=", &vl)) != NULL) {
+		t->scope = v;
+		t->scopel = vl;
+	}
+	if ((v = ext_val(e, el, "stack=", &vl)) != NULL) {
+		t->stack = v;
+		t->stackl = vl;
+	}
+	t->xla = ext_val(e, el, "module=", &vl) != NULL;
+	t->changes = ext_val(e, el, "changes=", &t->changesl);
+	t->in_layout = ext_val(e, el, "in_layout=", &t->in_layoutl);
+	t->layout = ext_val(e, el, "layout=", &t->layoutl);
+}
+
+/* Whether the ','-separated list S (N bytes) has the word W. */
+static int
+has_item(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w), i = 0, k;
+
+	while (s != NULL && i < n) {
+		for (k = i; k < n && s[k] != ','; k++)
+			;
+		if (k - i == wl && memcmp(s + i, w, wl) == 0)
+			return 1;
+		i = k + 1;
+	}
+	return 0;
+}
+
+/*
+ * A TPU layout "3,2,1,0:T(8,128)S(5)": the part before its memory space
+ * ("S(n)", the last part; n 0, HBM, when none) and the space.
+ */
+static void
+split_layout(const char *s, size_t n, size_t *body, const char **sp,
+    size_t *spl)
+{
+	size_t i;
+
+	*body = n;
+	*sp = "S(0)";
+	*spl = 4;
+	for (i = 0; s != NULL && i + 1 < n; i++)
+		if (s[i] == 'S' && s[i + 1] == '(' && (i == 0 || s[i - 1] ==
+		    ')' || s[i - 1] == ':')) {
+			*body = i;
+			*sp = s + i;
+			*spl = n - i;
+			return;
+		}
+}
+
+/* Append "WHAT A->B" to BUF at *AT (',' before all but the first). */
+static void
+put_change(char *buf, size_t cap, size_t *at, const char *what,
+    const char *a, size_t al, const char *b, size_t bl)
+{
+	int n = snprintf(buf + *at, cap - *at, "%s%s %.*s->%.*s", *at ? "," :
+	    "", what, (int)al, a, (int)bl, b);
+
+	if (n > 0 && (size_t)n < cap - *at)
+		*at += (size_t)n;
+	else
+		buf[*at] = '\0';	/* too long: left out */
+}
+
+size_t
+ops_change(const struct ops_task *t, char *buf, size_t cap)
+{
+	const char *d0 = t->f[OP_IN_DTYPES], *isp, *osp;
+	size_t at = 0, d0l = 0, ib, ob, ispl, ospl;
+
+	if (cap == 0)
+		return 0;
+	buf[0] = '\0';
+	if (t->changesl == 0)
+		return 0;
+	if (has_item(t->changes, t->changesl, "dtype") && d0 != NULL) {
+		while (d0l < t->fl[OP_IN_DTYPES] && d0[d0l] != ';')
+			d0l++;
+		put_change(buf, cap, &at, "dtype", d0, d0l, t->f[OP_OUT_DTYPES],
+		    t->fl[OP_OUT_DTYPES]);
+	}
+	if (!has_item(t->changes, t->changesl, "layout"))
+		return at;
+	split_layout(t->in_layout, t->in_layoutl, &ib, &isp, &ispl);
+	split_layout(t->layout, t->layoutl, &ob, &osp, &ospl);
+	if (ib != ob || (ib > 0 && memcmp(t->in_layout, t->layout, ib) != 0))
+		put_change(buf, cap, &at, "layout", t->in_layout, ib,
+		    t->layout, ob);
+	if (ispl != ospl || memcmp(isp, osp, ispl) != 0)
+		put_change(buf, cap, &at, "space", isp, ispl, osp, ospl);
 	return at;
 }
 

@@ -202,6 +202,7 @@ ops_tab_free(struct ops_tab *t)
 		medq_free(&g->med);
 		free(g->opcat);
 		free(g->example);
+		free(g->change);
 		for (j = 0; j < OPS_NPMU; j++)
 			free(g->pmuk[j]);
 		free(g);

@@ -36,7 +36,7 @@ extern const char *const ops_cat_names[OC_NCATS];
 /* Non-compute classes of the audit (0: none). */
 enum ops_nc {
 	NC_NONE, NC_COPY, NC_CAST, NC_TRANSPOSE, NC_PAD, NC_LAYOUT, NC_FILL,
-	NC_N
+	NC_BROADCAST, NC_N
 };
 extern const char *const ops_nc_names[NC_N];
 
@@ -50,6 +50,12 @@ struct ops_task {
 	size_t		 framel;
 	const char	*scope;		/* an XLA op's scope path (ext) */
 	size_t		 scopel;
+	const char	*stack;		/* an XLA op's source stack hash (ext) */
+	size_t		 stackl;
+	/* an XLA op's HLO text as prof-ingest read it (ext) */
+	int		 xla;		/* ext names its HLO module */
+	const char	*changes, *in_layout, *layout;
+	size_t		 changesl, in_layoutl, layoutl;
 };
 
 struct ops_keyopts {
@@ -70,6 +76,29 @@ enum ops_cat	 ops_category(const struct ops_task *, enum ops_nc *);
  */
 size_t	 ops_key_make(const struct ops_keyopts *, const struct ops_task *,
 	    char **, size_t *);
+/*
+ * -k source on an XLA op with a source stack: the key is the innermost
+ * line, then OPS_STACK_SFX and the stack's hash, then ']', so that one
+ * line reached by two call paths makes two groups.  The length of the
+ * key's label (the line alone) of a key of KL bytes made from T.
+ */
+#define OPS_STACK_SFX	" [stack "
+size_t	 ops_key_label(const struct ops_keyopts *, const struct ops_task *,
+	    size_t);
+/*
+ * The scope path and source stack hash an XPlane op carries in its ext
+ * column ("...;stack=HEX;scope=jit(f)/mul;...") into T; none elsewhere
+ * (a Kineto ext is a number).
+ */
+void	 ops_ext_xla(const char *, size_t, struct ops_task *);
+/*
+ * What an XLA op changes, read from its HLO text (prof-ingest's ext
+ * changes=, in_layout=, layout= and the dtype columns), into BUF of CAP
+ * bytes: "dtype f32->bf16", "layout 1,0->0,1", "space S(0)->S(5)"
+ * (a move between memory spaces, not a layout change), joined by ','.
+ * Returns its length, 0 when the op changes none of them.
+ */
+size_t	 ops_change(const struct ops_task *, char *, size_t);
 
 /*
  * Kineto kernels carry no type, shapes or stack: the host operator that
@@ -126,6 +155,9 @@ struct ops_group {
 	enum ops_nc	 nc;
 	char		*opcat;		/* core or cat of the first task */
 	char		*example;	/* a kernel name of the group */
+	size_t		 labell;	/* -k source: the line alone */
+	char		*change;	/* ops_change() of the first task */
+	int		 shown_full;	/* the label is not unique: key shown */
 	/* PMU "..._ratio" averages, scaled by 10^6 */
 	char		*pmuk[OPS_NPMU];
 	__int128	 pmus[OPS_NPMU];

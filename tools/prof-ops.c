@@ -8,8 +8,10 @@
  * each device gets its top groups, one tail record that adds the rest,
  * so that the groups add up to the device's task time to the ns, the
  * non-compute audit (copies, casts, transposes, pads, layout changes,
- * fills) and a few metrics.  Every input record passes unchanged:
- * memory holds the groups, not the records.
+ * fills, XLA broadcasts, with what the HLO text says each op changes)
+ * and a few metrics, the time in XLA while containers among them,
+ * apart from the groups.  Every input record passes unchanged: memory
+ * holds the groups, not the records.
  */
 #include <config.h>
 
@@ -25,13 +27,14 @@
 #include "num.h"
 #include "ops.h"
 #include "stage.h"
+#include "strtab.h"
 #include "xalloc.h"
 
 /* The columns, bound by stage_open() (-1: the input lacks one read). */
 struct ops_cols {
 	int	key, rank, calls, durt, davg, dmed, dstd, dmin, dmax, share;
 	int	wshare, flops, bytes, category, opcat, nc, pmu_avg, groups;
-	int	top, tags, value;
+	int	top, tags, value, stack, change, topch;
 	/* read */
 	int	part[OP_NPARTS], core, cat, ext, pmu, corr, frame;
 };
@@ -60,6 +63,9 @@ static const struct stage_column columns[] = {
 	COL(top, "top_groups", STAGE_ADD),
 	COL(tags, "tags", STAGE_READ | STAGE_ADD),
 	COL(value, "value", STAGE_READ | STAGE_ADD),
+	COL(stack, "stack", STAGE_ADD),
+	COL(change, "change", STAGE_ADD),
+	COL(topch, "top_changes", STAGE_ADD),
 	/* the key parts, as ops_part_names[] spells them */
 	COL(part[OP_TYPE], "type", STAGE_READ),
 	COL(part[OP_IN_SHAPES], "in_shapes", STAGE_READ),
@@ -85,6 +91,20 @@ struct odev {
 	uint64_t	 nwin, ngroups;
 	__int128	 nc[NC_N];	/* task time per non-compute class */
 	uint64_t	 ncn[NC_N], ncg[NC_N];
+	__int128	 loop;		/* time in XLA while containers */
+	uint64_t	 nloop;
+};
+
+/*
+ * The XLA while containers of one device (mark records, cat xla_while):
+ * the union of their spans, so that a loop nested in a loop counts
+ * once.  Marks come in ts_ns order, so the union is kept in one pass by
+ * the end of the span covered so far.
+ */
+struct oloop {
+	int64_t		 end;		/* covered up to here */
+	__int128	 total;
+	uint64_t	 n;
 };
 
 static struct {
@@ -97,6 +117,20 @@ static struct {
 static struct stage *st;
 static struct ops_tab tab;
 static struct devtab devs;
+static struct devtab loops;	/* real dev -> struct oloop */
+
+/*
+ * What the non-compute ops of an XLA run change (ops_change(): dtype,
+ * layout, memory space), by "dev\tclass\tchange": the audit's
+ * top_changes.  Bounded by the distinct changes, a few per op.
+ */
+struct ochange {
+	__int128	 total;
+	uint64_t	 n;
+};
+static struct strtab changes;
+static char *chkey;
+static size_t chcap;
 static struct ops_ext *ext;
 static char *keybuf;
 static size_t keycap;
@@ -166,31 +200,6 @@ get_dev(const char *name, size_t len)
 	return d;
 }
 
-/*
- * The scope path an XPlane op carries in its ext column
- * ("...;scope=jit(f)/mul;..."), for -k source's op without a source
- * line; none elsewhere (a Kineto ext is a number).
- */
-static void
-ext_scope(struct ops_task *t)
-{
-	const struct ops_cols *cols = stage_columns(st);
-	size_t el, i;
-	const char *e = stage_get(st, cols->ext, &el), *v;
-
-	for (i = 0; i + 6 <= el; i++) {
-		if ((i == 0 || e[i - 1] == ';') &&
-		    memcmp(e + i, "scope=", 6) == 0) {
-			v = e + i + 6;
-			t->scope = v;
-			t->scopel = 0;
-			while (v + t->scopel < e + el && v[t->scopel] != ';')
-				t->scopel++;
-			return;
-		}
-	}
-}
-
 /* The fields of the current record that keys are made from. */
 static void
 task_fields(struct ops_task *t)
@@ -206,8 +215,12 @@ task_fields(struct ops_task *t)
 	t->core = stage_get(st, cols->core, &t->corel);
 	t->cat = stage_get(st, cols->cat, &t->catl);
 	t->frame = stage_get(st, cols->frame, &t->framel);
-	if (opts.ko.key == OK_SOURCE && t->framel == 0 && cols->ext >= 0)
-		ext_scope(t);
+	if (cols->ext >= 0 && opts.ko.key < OK_PIPE) {
+		size_t el;
+		const char *e = stage_get(st, cols->ext, &el);
+
+		ops_ext_xla(e, el, t);
+	}
 	if (ext != NULL && cols->ext >= 0) {
 		size_t el, cl;
 		const char *e = stage_get(st, cols->ext, &el);
@@ -323,6 +336,35 @@ free_frames(void)
 }
 
 /*
+ * What task T of group G changes, from its HLO text: the group keeps
+ * its first task's, the audit sums the time per class and change.
+ */
+static void
+add_change(const struct ops_task *t, struct ops_group *g, const char *dev,
+    size_t dl, int64_t dur)
+{
+	char ch[512];
+	size_t n = ops_change(t, ch, sizeof(ch)), kl;
+	const char *cn = ops_nc_names[g->nc];
+	struct ochange *c;
+
+	if (n == 0 || g->nc == NC_NONE)
+		return;
+	if (g->calls == 0)
+		g->change = xstrndup(ch, n);
+	kl = dl + strlen(cn) + n + 2;
+	if (chcap < kl + 1) {
+		chcap = 2 * kl + 1;
+		chkey = xrealloc(chkey, chcap);
+	}
+	snprintf(chkey, chcap, "%.*s\t%s\t%.*s", (int)dl, dev, cn, (int)n,
+	    ch);
+	c = strtab_val(&changes, strtab_intern(&changes, chkey, kl, NULL));
+	c->total += dur;
+	c->n++;
+}
+
+/*
  * Add the current record, a task of DUR (ns, or cycles for pipe_cycles)
  * starting at TS (STAGE_NO_TS: no place on the timeline).
  */
@@ -350,9 +392,12 @@ add_task(int64_t ts, int64_t dur)
 		l = t.corel > 0 ? t.corel : t.catl;
 		g->opcat = xstrndup(s, l);
 		g->example = xstrndup(t.name, t.namel);
+		g->labell = ops_key_label(&opts.ko, &t, kl);
 		d->ngroups++;
 		d->ncg[g->nc]++;
 	}
+	if (t.changesl > 0)
+		add_change(&t, g, dev, dl, dur);
 	ops_group_add(&tab, g, dur);
 	s = stage_get(st, cols->flops, &l);
 	ops_group_num(&g->flops, &g->nflops, s, l);
@@ -403,6 +448,53 @@ do_cycles(void)
 		diag_at_fatal(EXIT_BAD, stage_path(st), stage_lineno(st),
 		    "pipe_cycles: invalid value '%.*s'", (int)n, v);
 	add_task(STAGE_NO_TS, cyc);
+}
+
+/*
+ * An XLA while container (prof-ingest's mark, cat xla_while): the ops
+ * inside it are kernels of their own, so its time is reported apart
+ * and never added to a group or the task time.  The union is taken per
+ * device, then added across devices with -a.
+ */
+static void
+do_loop(void)
+{
+	const struct ops_cols *cols = stage_columns(st);
+	int64_t ts = stage_ts(st), dur = stage_dur(st), end;
+	size_t dl;
+	const char *dev = stage_get(st, COL_DEV, &dl);
+	struct oloop *l;
+	int isnew;
+
+	if (strcmp(stage_get(st, cols->cat, NULL), "xla_while") != 0 ||
+	    ts == STAGE_NO_TS || dur < 0)
+		return;
+	l = devtab_get(&loops, dev, dl, &isnew);
+	if (isnew)
+		l->end = INT64_MIN;
+	l->n++;
+	end = ts > INT64_MAX - dur ? INT64_MAX : ts + dur;
+	if (end <= l->end)
+		return;
+	l->total += end - (ts > l->end ? ts : l->end);
+	l->end = end;
+}
+
+/* The while-container time of each device onto its odev (-a: summed). */
+static void
+loop_totals(void)
+{
+	struct oloop *l;
+	struct odev *d;
+	size_t i;
+
+	for (i = 0; i < loops.n; i++) {
+		l = loops.v[i].item;
+		d = get_dev(loops.v[i].name, opts.all_devs ? 0 :
+		    loops.v[i].len);
+		d->loop += l->total;
+		d->nloop += l->n;
+	}
 }
 
 /* A step window of prof-steps: the wall time shares are taken of. */
@@ -459,6 +551,60 @@ set_pmu(struct srec *r, const struct ops_group *g)
 		srec_set(r, cols->pmu_avg, out, at);
 }
 
+/*
+ * The name a group is shown by: its key, but for -k source on an XLA op
+ * the innermost line alone, unless another group of the device has the
+ * same line from another call path (then the key, with the stack).
+ */
+static size_t
+group_name(const struct ops_group *g)
+{
+	return g->shown_full ? g->keylen : g->labell;
+}
+
+/* The stack hash of a -k source group keyed by one, or NULL. */
+static const char *
+group_stack(const struct ops_group *g, size_t *n)
+{
+	size_t sfx = strlen(OPS_STACK_SFX);
+
+	if (g->labell == g->keylen || g->keylen < g->labell + sfx + 1)
+		return NULL;
+	*n = g->keylen - g->labell - sfx - 1;
+	return g->key + g->labell + sfx;
+}
+
+/*
+ * Mark the groups V[0..N) of one device whose line another group has
+ * (one line, two call paths): they are shown with their stacks.
+ */
+static void
+mark_shared(struct ops_group **v, size_t n)
+{
+	struct strtab lines;
+	size_t i, *c;
+	int isnew;
+
+	strtab_init(&lines, sizeof(size_t));
+	for (i = 0; i < n; i++) {
+		if (v[i]->labell == v[i]->keylen)
+			continue;
+		c = strtab_val(&lines, strtab_intern(&lines, v[i]->key,
+		    v[i]->labell, &isnew));
+		if (isnew)
+			*c = 0;
+		(*c)++;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i]->labell == v[i]->keylen)
+			continue;
+		c = strtab_val(&lines, strtab_intern(&lines, v[i]->key,
+		    v[i]->labell, &isnew));
+		v[i]->shown_full = *c > 1;
+	}
+	strtab_free(&lines);
+}
+
 /* One opgroup record for group G, ranked RANK on its device D. */
 static void
 put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
@@ -469,9 +615,13 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	__int128 med;
 	int approx;
 	int64_t sd;
+	const char *s;
+	size_t sl;
 
 	srec_set_str(r, COL_DEV, g->dev);
-	srec_set(r, COL_NAME, g->key, g->keylen);
+	srec_set(r, COL_NAME, g->key, group_name(g));
+	if ((s = group_stack(g, &sl)) != NULL)
+		srec_set(r, cols->stack, s, sl);
 	srec_set_str(r, cols->key, ops_key_name(opts.ko.key));
 	srec_set_i64(r, cols->rank, rank);
 	srec_set_i64(r, cols->calls, (int64_t)g->calls);
@@ -492,6 +642,8 @@ put_group(const struct ops_group *g, const struct odev *d, int64_t rank,
 	srec_set_str(r, cols->category, ops_cat_names[g->cat]);
 	srec_set_str(r, cols->opcat, g->opcat);
 	srec_set_str(r, cols->nc, ops_nc_names[g->nc]);
+	if (g->change != NULL)
+		srec_set_str(r, cols->change, g->change);
 	set_pmu(r, g);
 	if (approx)
 		srec_tag_add(r, cols->tags, "median_approx");
@@ -539,6 +691,51 @@ put_tail(struct ops_group **v, size_t n, const struct odev *d,
 }
 
 /*
+ * The top_changes column of class CN on device DEV: its three largest
+ * changes by time ("NS CHANGE" joined by ';'), from the HLO text.
+ */
+static void
+set_top_changes(struct srec *r, const char *dev, const char *cn)
+{
+	const struct ops_cols *cols = stage_columns(st);
+	char pre[256], out[1024], num[NUM_BUFSIZE];
+	size_t top[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX }, i, k, kl, pl, at;
+	const struct ochange *c, *o;
+	const char *key;
+
+	pl = (size_t)snprintf(pre, sizeof(pre), "%s\t%s\t", dev, cn);
+	if (pl >= sizeof(pre))
+		return;
+	for (i = 0; i < changes.n; i++) {
+		key = strtab_key(&changes, i, &kl);
+		if (kl <= pl || memcmp(key, pre, pl) != 0)
+			continue;
+		c = strtab_val(&changes, i);
+		for (k = 0; k < 3; k++) {
+			o = top[k] == SIZE_MAX ? NULL : strtab_val(&changes,
+			    top[k]);
+			if (o == NULL || c->total > o->total) {
+				memmove(top + k + 1, top + k, (2 - k) *
+				    sizeof(*top));
+				top[k] = i;
+				break;
+			}
+		}
+	}
+	for (k = 0, at = 0; k < 3 && top[k] != SIZE_MAX; k++) {
+		key = strtab_key(&changes, top[k], &kl);
+		c = strtab_val(&changes, top[k]);
+		i = ops_i128(num, c->total);
+		if (at + i + kl - pl + 3 > sizeof(out))
+			break;
+		at += (size_t)snprintf(out + at, sizeof(out) - at, "%s%.*s %.*s",
+		    at ? ";" : "", (int)i, num, (int)(kl - pl), key + pl);
+	}
+	if (at > 0)
+		srec_set(r, cols->topch, out, at);
+}
+
+/*
  * The audit of device D: per non-compute class with time, its total,
  * shares and its three largest groups ("NS KEY" joined by ';').
  */
@@ -574,11 +771,13 @@ put_audit(struct ops_group **v, size_t n, const char *dev,
 			if (at + nl + v[i]->keylen + 3 > sizeof(top))
 				break;
 			at += (size_t)snprintf(top + at, sizeof(top) - at,
-			    "%s%.*s %s", at ? ";" : "", (int)nl, num,
-			    v[i]->key);
+			    "%s%.*s %.*s", at ? ";" : "", (int)nl, num,
+			    (int)group_name(v[i]), v[i]->key);
 			k++;
 		}
 		srec_set(r, cols->top, top, at);
+		if (changes.n > 0)
+			set_top_changes(r, dev, ops_nc_names[c]);
 		stage_put(st, r);
 	}
 }
@@ -598,6 +797,24 @@ put_metric(const char *dev, const char *name, const char *val, size_t n,
 	stage_put(st, r);
 }
 
+/*
+ * The time in XLA while containers, apart from the task time: the ops
+ * inside a loop are its kernels, so the container is neither compute
+ * nor a group: prof-ingest(1) makes it a mark, never a kernel.
+ */
+static void
+put_loops(const char *dev, const struct odev *d, int64_t end)
+{
+	char buf[NUM_BUFSIZE];
+
+	if (d->nloop == 0)
+		return;
+	put_metric(dev, "ops_while_ns", buf, ops_i128(buf, d->loop),
+	    "xla_while", end);
+	put_metric(dev, "ops_while_calls", buf, ops_i128(buf,
+	    (__int128)d->nloop), "xla_while", end);
+}
+
 static void
 put_metrics(const char *dev, const struct odev *d, int64_t end)
 {
@@ -614,6 +831,7 @@ put_metrics(const char *dev, const struct odev *d, int64_t end)
 	if (d->total > 0)
 		put_metric(dev, "noncompute_ratio", buf, num_ratio_i128(buf,
 		    nc, d->total, 6), NULL, end);
+	put_loops(dev, d, end);
 }
 
 static int
@@ -641,11 +859,20 @@ summary(int64_t end)
 		    j++)
 			;
 		d = devtab_find(&devs, v[i]->dev, v[i]->devlen);
+		mark_shared(v + i, j - i);
 		for (k = i; k < j && (int64_t)(k - i) < opts.top; k++)
 			put_group(v[k], d, (int64_t)(k - i + 1), end);
 		put_tail(v + k, j - k, d, end);
 		put_audit(v + i, j - i, v[i]->dev, d, end);
 		put_metrics(v[i]->dev, d, end);
+		d->ngroups = UINT64_MAX;	/* written */
+	}
+	/* a device with while containers and no kernel */
+	devtab_sort(&devs, devtab_cmp);
+	for (i = 0; i < devs.n; i++) {
+		d = devs.v[i].item;
+		if (d->ngroups != UINT64_MAX)
+			put_loops(devs.v[i].name, d, end);
 	}
 }
 
@@ -659,6 +886,8 @@ run(const char *path, int argc, char *argv[])
 	int64_t end;
 
 	devtab_init(&devs, sizeof(struct odev));
+	devtab_init(&loops, sizeof(struct oloop));
+	strtab_init(&changes, sizeof(struct ochange));
 	devtab_init(&threads, sizeof(struct pyframes));
 	ops_tab_init(&tab, (size_t)opts.exact);
 	st = stage_open(path, argc, argv, columns, sizeof(columns) /
@@ -677,14 +906,21 @@ run(const char *path, int argc, char *argv[])
 			do_cycles();
 		else if (ext != NULL && stage_is(st, "host"))
 			do_host();
+		else if (c.cat >= 0 && opts.ko.key < OK_PIPE &&
+		    stage_is(st, "mark"))
+			do_loop();
 		stage_pass(st);
 	}
 	end = stage_end_ts(st) == STAGE_NO_TS ? 0 : stage_end_ts(st);
+	loop_totals();
 	summary(end);
 	stage_close(st);
 	ops_tab_free(&tab);
 	ops_ext_free(ext);
 	devtab_free(&devs);
+	devtab_free(&loops);
+	strtab_free(&changes);
+	free(chkey);
 	free_frames();
 	free(keybuf);
 }

@@ -35,14 +35,14 @@ enum {
 	V_DEV, V_NAME, V_KEY, V_RANK, V_CALLS, V_TOTAL, V_AVG, V_MEDIAN,
 	V_STD, V_MIN, V_MAX, V_SHARE, V_WSHARE, V_FLOPS, V_BYTES, V_CAT,
 	V_OPCAT, V_NC, V_PMU, V_GROUPS, V_TOP, V_TAGS, V_VALUE, V_TRACK,
-	V_CORE, V_TYPE, V_SCOPE, V_BUSY, V_N
+	V_CORE, V_TYPE, V_SCOPE, V_BUSY, V_TOPCH, V_N
 };
 static const char *const vcol[V_N] = {
 	"dev", "name", "key", "rank", "calls", "dur_total_ns", "dur_avg_ns",
 	"dur_median_ns", "dur_std_ns", "dur_min_ns", "dur_max_ns",
 	"share_ratio", "wall_share_ratio", "flops", "bytes", "category",
 	"op_cat", "nc_class", "pmu_avg", "groups", "top_groups", "tags",
-	"value", "track", "core", "type", "scope", "busy_ns"
+	"value", "track", "core", "type", "scope", "busy_ns", "top_changes"
 };
 
 /* What a row is. */
@@ -59,6 +59,7 @@ struct vdev {
 	struct vrow	*r;
 	size_t		 n;
 	char		*total, *wall, *wall_from, *ngroups, *nc, *nc_ratio;
+	char		*loop, *nloop;	/* XLA while containers */
 };
 
 struct opsview {
@@ -98,6 +99,8 @@ opsv_close(struct opsview *o)
 		free(o->v[i].ngroups);
 		free(o->v[i].nc);
 		free(o->v[i].nc_ratio);
+		free(o->v[i].loop);
+		free(o->v[i].nloop);
 	}
 	free(o->v);
 	devtab_free(&o->byid);
@@ -165,6 +168,10 @@ ops_metric(struct vdev *d, const char *name, const char *v,
 		p = &d->nc;
 	else if (strcmp(name, "noncompute_ratio") == 0)
 		p = &d->nc_ratio;
+	else if (strcmp(name, "ops_while_ns") == 0)
+		p = &d->loop;
+	else if (strcmp(name, "ops_while_calls") == 0)
+		p = &d->nloop;
 	else if (strcmp(name, "ops_wall_ns") == 0) {
 		free(d->wall_from);
 		d->wall_from = xstrdup(tags);
@@ -561,7 +568,7 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 {
 	FILE *f = rc->out;
 	size_t i, npmu = 0;
-	int flops = 0;
+	int flops = 0, chg = 0;
 
 	for (i = 0; i < d->n; i++)
 		flops |= *d->r[i].f[V_FLOPS] != '\0' ||
@@ -579,7 +586,15 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 	ms(f, d->nc != NULL ? d->nc : "");
 	fputs(" ms, ", f);
 	put_pct(f, d->nc_ratio);
-	fputs(" of the task time.\n\n", f);
+	fputs(" of the task time.", f);
+	if (d->loop != NULL) {
+		fputs("  XLA while loops ", f);
+		ms(f, d->loop);
+		fprintf(f, " ms (%s runs), apart: their ops are in the groups, "
+		    "the containers are not.", d->nloop != NULL ? d->nloop :
+		    "-");
+	}
+	fputs("\n\n", f);
 	fprintf(f, "| # | %s | calls | total (ms) | share (%%) | of wall (%%) "
 	    "| avg (us) | median (us) | std (us) | min (us) | max (us) |%s "
 	    "category |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -608,10 +623,13 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 		    "layout change or fill on this rank.\n\n", f);
 		return;
 	}
-	fputs("\nNon-compute audit (copies, casts, transposes, pads, layout "
-	    "changes, fills):\n\n| class | calls | groups | total (ms) | "
-	    "share (%) | of wall (%) | largest groups |\n"
-	    "|---|---:|---:|---:|---:|---:|---|\n", f);
+	for (i = 0; i < d->n; i++)
+		chg |= d->r[i].what == R_AUDIT && *d->r[i].f[V_TOPCH] != '\0';
+	fprintf(f, "\nNon-compute audit (copies, casts, transposes, pads, "
+	    "layout changes, fills):\n\n| class | calls | groups "
+	    "| total (ms) | share (%%) | of wall (%%) | largest groups |%s\n"
+	    "|---|---:|---:|---:|---:|---:|---|%s\n", chg ? " what changes "
+	    "(HLO) |" : "", chg ? "---|" : "");
 	for (i = 0; i < d->n; i++) {
 		const struct vrow *r = &d->r[i];
 
@@ -626,6 +644,10 @@ md_groups(struct rctx *rc, const struct vdev *d, const char *key)
 		pct(f, r->f[V_WSHARE]);
 		fputs(" | ", f);
 		put_top(f, r->f[V_TOP], put_md_name);
+		if (chg) {
+			fputs(" | ", f);
+			put_top(f, r->f[V_TOPCH], put_md_name);
+		}
 		fputs(" |\n", f);
 	}
 	putc('\n', f);
@@ -693,6 +715,11 @@ text_groups(struct rctx *rc, const struct vdev *d, const char *key,
 			fprintf(f, "%s %s ", k++ ? "," : ":", d->r[i].f[V_NAME]);
 			put_pct(f, d->r[i].f[V_SHARE]);
 		}
+	if (d->loop != NULL) {
+		fputs("; while loops apart ", f);
+		ms(f, d->loop);
+		fputs("\001ms", f);
+	}
 	fclose(f);
 	line(rc, buf, 2);
 	free(buf);
@@ -789,19 +816,16 @@ json_group(struct jw *jw, const struct vrow *r)
 	jw_close(jw, '}');
 }
 
+/*
+ * A "NS NAME;NS NAME" column (top_groups, top_changes) as an array of
+ * objects: NAME under KEY, and total_ms.
+ */
 static void
-json_audit(struct jw *jw, const struct vrow *r)
+json_tops(struct jw *jw, const char *s, const char *key)
 {
-	char *t = xstrdup(r->f[V_TOP]), *p, *e, *sp;
+	char *t = xstrdup(s), *p, *e, *sp;
 
-	jw_open(jw, '{');
-	jw_key(jw, "class"), jw_str(jw, r->f[V_NAME]);
-	jw_key(jw, "calls"), jnum(jw, r->f[V_CALLS], 0);
-	jw_key(jw, "groups"), jnum(jw, r->f[V_GROUPS], 0);
-	jw_key(jw, "total_ms"), jnum(jw, r->f[V_TOTAL], 6);
-	jw_key(jw, "share_ratio"), jnum(jw, r->f[V_SHARE], 0);
-	jw_key(jw, "wall_share_ratio"), jnum(jw, r->f[V_WSHARE], 0);
-	jw_key(jw, "top_groups"), jw_open(jw, '[');
+	jw_open(jw, '[');
 	for (p = t; *p != '\0'; p = e) {
 		if ((e = strchr(p, ';')) == NULL)
 			e = p + strlen(p);
@@ -811,13 +835,27 @@ json_audit(struct jw *jw, const struct vrow *r)
 			continue;
 		*sp = '\0';
 		jw_open(jw, '{');
-		jw_key(jw, "key"), jw_str(jw, sp + 1);
+		jw_key(jw, key), jw_str(jw, sp + 1);
 		jw_key(jw, "total_ms"), jw_num(jw, p, 6);
 		jw_close(jw, '}');
 	}
 	jw_close(jw, ']');
-	jw_close(jw, '}');
 	free(t);
+}
+
+static void
+json_audit(struct jw *jw, const struct vrow *r)
+{
+	jw_open(jw, '{');
+	jw_key(jw, "class"), jw_str(jw, r->f[V_NAME]);
+	jw_key(jw, "calls"), jnum(jw, r->f[V_CALLS], 0);
+	jw_key(jw, "groups"), jnum(jw, r->f[V_GROUPS], 0);
+	jw_key(jw, "total_ms"), jnum(jw, r->f[V_TOTAL], 6);
+	jw_key(jw, "share_ratio"), jnum(jw, r->f[V_SHARE], 0);
+	jw_key(jw, "wall_share_ratio"), jnum(jw, r->f[V_WSHARE], 0);
+	jw_key(jw, "top_groups"), json_tops(jw, r->f[V_TOP], "key");
+	jw_key(jw, "top_changes"), json_tops(jw, r->f[V_TOPCH], "change");
+	jw_close(jw, '}');
 }
 
 static void
@@ -834,6 +872,8 @@ json_rank(struct jw *jw, const struct vdev *d)
 	jw_key(jw, "noncompute_ms"), jnum(jw, d->nc ? d->nc : "", 6);
 	jw_key(jw, "noncompute_ratio"), jnum(jw, d->nc_ratio ? d->nc_ratio :
 	    "", 0);
+	jw_key(jw, "while_ms"), jnum(jw, d->loop ? d->loop : "", 6);
+	jw_key(jw, "while_calls"), jnum(jw, d->nloop ? d->nloop : "", 0);
 	jw_key(jw, "groups"), jw_open(jw, '[');
 	for (i = 0; i < d->n; i++)
 		if (d->r[i].what == R_GROUP || d->r[i].what == R_TAIL)

@@ -40,11 +40,25 @@ print("chip %s: bf16 %d TFLOP/s, HBM %d GB/s per device" %
 for d in devs:
     k = [r for r in kern if r["dev"] == d]
     total = sum(int(r["dur_ns"]) for r in k)
-    # by source: the frame, else the scope (ext), else the category
+    # by source: the source stack's hash (ext stack=), shown by its
+    # innermost line (the frame) unless another stack has the same line,
+    # else the frame, else the scope (ext), else the category
     key = defaultdict(int)
+    stacks = defaultdict(set)
+    stack_of = {}
     for r in k:
         ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
-        if r["frame"]:
+        if "stack" in ext:
+            stacks[r["frame"]].add(ext["stack"])
+    for r in k:
+        ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
+        if "stack" in ext:
+            line = r["frame"] or "(no source line)"
+            name = (line if len(stacks[r["frame"]]) == 1 else
+                    "%s [stack %s]" % (line, ext["stack"]))
+            key[name] += int(r["dur_ns"])
+            stack_of[name] = ext["stack"]
+        elif r["frame"]:
             key[r["frame"]] += int(r["dur_ns"])
         elif "scope" in ext:
             key["(no source) scope " + ext["scope"]] += int(r["dur_ns"])
@@ -67,13 +81,64 @@ for d in devs:
     for r in groups:
         print("  %-60s %5.1f%% %s" % (r["name"][-60:],
               100 * int(r["dur_total_ns"]) / total,
-              ok(key.get(r["name"]) == int(r["dur_total_ns"]))))
+              ok(key.get(r["name"]) == int(r["dur_total_ns"]) and
+                 stack_of.get(r["name"], "") == r["stack"])))
     copy = sum(int(r["dur_ns"]) for r in k if r["name"].startswith("copy"))
+    bcast = sum(int(r["dur_ns"]) for r in k if r["type"] == "broadcast")
     audit = {r["name"]: int(r["dur_total_ns"]) for r in recs
              if r["kind"] == "opaudit" and r["dev"] == d}
-    print("  audit copy %d ns = kernels named copy*: %s; other classes %s" %
+    print("  audit copy %d ns = kernels named copy*: %s; broadcast %d ns = "
+          "category broadcast: %s; other classes %s" %
           (audit.get("copy", 0), ok(audit.get("copy") == copy),
-           sorted(set(audit) - {"copy"}) or "none"))
+           audit.get("broadcast", 0), ok(audit.get("broadcast", 0) == bcast),
+           sorted(set(audit) - {"copy", "broadcast"}) or "none"))
+    # what they change, from the HLO text (ext changes, in_layout,
+    # layout): the memory space S(n) (0 when none) apart from the layout
+    chg = defaultdict(int)
+    for r in k:
+        ext = dict(x.split("=", 1) for x in r["ext"].split(";") if "=" in x)
+        if "changes" not in ext:
+            continue
+        cls = ("copy" if r["name"].startswith("copy") else "broadcast"
+               if r["type"] == "broadcast" else None)
+        words = []
+        if "dtype" in ext["changes"].split(","):
+            words.append("dtype %s->%s" % (r["in_dtypes"].split(";")[0],
+                                          r["out_dtypes"]))
+        if "layout" in ext["changes"].split(","):
+            sp = lambda l: (l.split("S(")[0], "S(" + l.split("S(")[1]
+                            if "S(" in l else "S(0)")
+            (ib, isp), (ob, osp) = sp(ext["in_layout"]), sp(ext["layout"])
+            if ib != ob:
+                words.append("layout %s->%s" % (ib, ob))
+            if isp != osp:
+                words.append("space %s->%s" % (isp, osp))
+        if cls and words:
+            chg[(cls, ",".join(words))] += int(r["dur_ns"])
+    for r in recs:
+        if r["kind"] != "opaudit" or r["dev"] != d:
+            continue
+        want = sorted(((t, c) for (cl, c), t in chg.items()
+                       if cl == r["name"]), reverse=True)[:3]
+        got = [(int(x.split(" ", 1)[0]), x.split(" ", 1)[1])
+               for x in r["top_changes"].split(";") if x]
+        print("  %s changes: %s: %s" % (r["name"], "; ".join(
+              "%s %d ns" % (c, t) for t, c in got) or "none",
+              ok(got == want)))
+    # XLA while containers: the union of their marks' spans, apart
+    wm = sorted((int(r["ts_ns"]), int(r["dur_ns"])) for r in recs
+                if r["kind"] == "mark" and r["cat"] == "xla_while" and
+                r["dev"] == d)
+    wu, wend = 0, None
+    for ts, du in wm:
+        if wend is None or ts >= wend:
+            wu, wend = wu + du, ts + du
+        elif ts + du > wend:
+            wu, wend = wu + ts + du - wend, ts + du
+    wmet = [int(r["value"]) for r in recs if r["kind"] == "metric" and
+            r["dev"] == d and r["name"] == "ops_while_ns"]
+    print("  while containers: %d marks, %d ns apart: %s" % (len(wm), wu,
+          ok(wmet == ([wu] if wm else []))))
     # the roofline's run: coverage and MFU against the bf16 peak
     roof = [r for r in recs if r["kind"] == "roof" and r["dev"] == d and
             r["scope"] == "run"][0]
