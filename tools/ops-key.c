@@ -471,46 +471,53 @@ ops_key_label(const struct ops_keyopts *o, const struct ops_task *t,
 	    kl;
 }
 
-/* The value of KEY ("scope=") in the ';' separated ext E, or NULL. */
-static const char *
-ext_val(const char *e, size_t el, const char *key, size_t *vl)
-{
-	size_t kn = strlen(key), i;
-	const char *v;
-
-	for (i = 0; i + kn <= el; i++) {
-		if ((i == 0 || e[i - 1] == ';') &&
-		    memcmp(e + i, key, kn) == 0) {
-			v = e + i + kn;
-			*vl = 0;
-			while (v + *vl < e + el && v[*vl] != ';')
-				(*vl)++;
-			return v;
-		}
-	}
-	return NULL;
-}
-
 void
 ops_ext_xla(const char *e, size_t el, struct ops_task *t)
 {
-	const char *v;
-	size_t vl;
+	/*
+	 * One pass over the ';' separated fields, each key's first field
+	 * kept: an XLA op's ext runs to a few hundred bytes, read for
+	 * every execution.
+	 */
+	static const char *const keys[] = {
+		"scope=", "stack=", "module=", "changes=", "in_layout=",
+		"layout="
+	};
+	const char *val[6] = { NULL };
+	size_t len[6] = { 0 }, i, k, end;
 
 	if (e == NULL || el == 0)
 		return;
-	if ((v = ext_val(e, el, "scope=", &vl)) != NULL) {
-		t->scope = v;
-		t->scopel = vl;
+	for (i = 0; i < el; i = end + 1) {
+		const char *f = e + i, *semi = memchr(f, ';', el - i);
+
+		end = semi != NULL ? (size_t)(semi - e) : el;
+		for (k = 0; k < 6; k++) {
+			size_t kn = strlen(keys[k]);
+
+			if (val[k] == NULL && end - i >= kn &&
+			    memcmp(f, keys[k], kn) == 0) {
+				val[k] = f + kn;
+				len[k] = end - i - kn;
+				break;
+			}
+		}
 	}
-	if ((v = ext_val(e, el, "stack=", &vl)) != NULL) {
-		t->stack = v;
-		t->stackl = vl;
+	if (val[0] != NULL) {
+		t->scope = val[0];
+		t->scopel = len[0];
 	}
-	t->xla = ext_val(e, el, "module=", &vl) != NULL;
-	t->changes = ext_val(e, el, "changes=", &t->changesl);
-	t->in_layout = ext_val(e, el, "in_layout=", &t->in_layoutl);
-	t->layout = ext_val(e, el, "layout=", &t->layoutl);
+	if (val[1] != NULL) {
+		t->stack = val[1];
+		t->stackl = len[1];
+	}
+	t->xla = val[2] != NULL;
+	t->changes = val[3];
+	t->changesl = len[3];
+	t->in_layout = val[4];
+	t->in_layoutl = len[4];
+	t->layout = val[5];
+	t->layoutl = len[5];
 }
 
 /* Whether the ','-separated list S (N bytes) has the word W. */
