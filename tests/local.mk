@@ -23,6 +23,7 @@ unit_tests = \
 	tests/unit/test-medq \
 	tests/unit/test-num \
 	tests/unit/test-pbuf \
+	tests/unit/test-spool \
 	tests/unit/test-stage \
 	tests/unit/test-strtab \
 	tests/unit/test-tsv \
@@ -43,6 +44,7 @@ tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_medq_SOURCES = tests/unit/test-medq.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_pbuf_SOURCES = tests/unit/test-pbuf.c tests/unit/check.h
+tests_unit_test_spool_SOURCES = tests/unit/test-spool.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_strtab_SOURCES = tests/unit/test-strtab.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
