@@ -1,7 +1,9 @@
 /*
- * The spool (see spool.h): one aligned buffer of SPOOL_CHUNK bytes that
- * fills with what is written and is written out whole, then, once
- * rewound, is refilled from the file for the reader.
+ * The spool (see spool.h): an aligned write buffer of SPOOL_CHUNK bytes
+ * that is written out whole when full, so that every write is a whole
+ * chunk at an aligned offset and what it holds (the tail of the file,
+ * from WOFF) is read from memory; a second buffer for the reads, which
+ * are of aligned spans, copied out.
  */
 #include <config.h>
 
@@ -27,13 +29,13 @@
 struct spool {
 	int		 fd;
 	int		 direct;	/* O_DIRECT is on */
-	int		 reading;	/* spool_rewind() was called */
-	unsigned char	*buf;		/* SPOOL_CHUNK bytes, aligned */
-	size_t		 blen;		/* bytes in buf (writing) */
-	off_t		 woff;		/* file offset of buf (writing) */
-	off_t		 size;		/* bytes written */
-	off_t		 roff;		/* file offset of the next block */
-	size_t		 rpos, rlen;	/* buf[rpos .. rlen) not yet read */
+	unsigned char	*wbuf;		/* the file from woff, blen bytes */
+	size_t		 blen;
+	off_t		 woff;		/* a multiple of SPOOL_CHUNK */
+	unsigned char	*rbuf;		/* SPOOL_CHUNK + SPOOL_ALIGN bytes */
+	off_t		 rbuf_off;	/* file offset of rbuf[0], or -1 */
+	size_t		 rbuf_len;
+	off_t		 roff;		/* spool_read()'s next byte */
 	char		*dir;		/* for messages */
 };
 
@@ -41,6 +43,19 @@ static void
 spool_fail(const struct spool *sp, const char *what)
 {
 	diag_errno(EXIT_BAD, "%s: spool file: %s", sp->dir, what);
+}
+
+static unsigned char *
+aligned_buf(size_t len)
+{
+	void *p;
+	int err;
+
+	if ((err = posix_memalign(&p, SPOOL_ALIGN, len)) != 0) {
+		errno = err;
+		diag_errno(EXIT_BAD, "spool buffer");
+	}
+	return p;
 }
 
 /* Turn O_DIRECT off: the file system would not take an I/O with it. */
@@ -63,7 +78,6 @@ spool_open(const char *dir)
 	const char *env = getenv("PROF_SPOOL_DIRECT");
 	size_t n = strlen(dir) + sizeof("/prof-spool.XXXXXX");
 	char *path = xmalloc(n);
-	void *buf;
 	int err;
 
 	sp->dir = xstrdup(dir);
@@ -77,11 +91,9 @@ spool_open(const char *dir)
 		errno = err;
 		diag_errno(EXIT_BAD, "%s: temporary file", dir);
 	}
-	if ((err = posix_memalign(&buf, SPOOL_ALIGN, SPOOL_CHUNK)) != 0) {
-		errno = err;
-		diag_errno(EXIT_BAD, "spool buffer");
-	}
-	sp->buf = buf;
+	sp->wbuf = aligned_buf(SPOOL_CHUNK);
+	sp->rbuf = aligned_buf(SPOOL_CHUNK + SPOOL_ALIGN);
+	sp->rbuf_off = -1;
 #ifdef O_DIRECT
 	if (env == NULL || strcmp(env, "0") != 0) {
 		int fl = fcntl(sp->fd, F_GETFL);
@@ -95,18 +107,15 @@ spool_open(const char *dir)
 	return sp;
 }
 
-/*
- * Write buf[0 .. len) at woff.  LEN is a multiple of SPOOL_ALIGN while
- * the spool is direct, but for the last block of a buffered one.
- */
+/* Write the full write buffer at woff. */
 static void
-put_block(struct spool *sp, size_t len)
+put_chunk(struct spool *sp)
 {
 	size_t done = 0;
 	ssize_t w;
 
-	while (done < len) {
-		w = pwrite(sp->fd, sp->buf + done, len - done,
+	while (done < SPOOL_CHUNK) {
+		w = pwrite(sp->fd, sp->wbuf + done, SPOOL_CHUNK - done,
 		    sp->woff + (off_t)done);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -118,7 +127,8 @@ put_block(struct spool *sp, size_t len)
 			spool_fail(sp, "write");
 		done += (size_t)w;
 	}
-	sp->woff += (off_t)len;
+	sp->woff += (off_t)SPOOL_CHUNK;
+	sp->blen = 0;
 }
 
 void
@@ -131,67 +141,102 @@ spool_write(struct spool *sp, const void *p, size_t len)
 		k = SPOOL_CHUNK - sp->blen;
 		if (k > len)
 			k = len;
-		memcpy(sp->buf + sp->blen, s, k);
+		memcpy(sp->wbuf + sp->blen, s, k);
 		sp->blen += k;
-		sp->size += (off_t)k;
 		s += k;
 		len -= k;
-		if (sp->blen == SPOOL_CHUNK) {
-			put_block(sp, SPOOL_CHUNK);
-			sp->blen = 0;
-		}
+		if (sp->blen == SPOOL_CHUNK)
+			put_chunk(sp);
 	}
 }
 
-void
-spool_rewind(struct spool *sp)
-{
-	size_t len = sp->blen;
-
-	if (len > 0) {
-		/* The padding is written but never read: size ends it. */
-		if (sp->direct && len % SPOOL_ALIGN != 0) {
-			len += SPOOL_ALIGN - len % SPOOL_ALIGN;
-			memset(sp->buf + sp->blen, 0, len - sp->blen);
-		}
-		put_block(sp, len);
-		sp->blen = 0;
-	}
-	sp->reading = 1;
-	sp->roff = 0;
-	sp->rpos = sp->rlen = 0;
-}
-
-/* Read the next block into buf. */
+/*
+ * Read the aligned span of the file around [off, off + len), all of it
+ * below woff, into rbuf (len is at most SPOOL_CHUNK).
+ */
 static void
-get_block(struct spool *sp)
+get_span(struct spool *sp, off_t off, size_t len)
 {
-	size_t want = SPOOL_CHUNK;
+	off_t from = off - off % SPOOL_ALIGN, to = off + (off_t)len;
+	size_t want, done = 0;
 	ssize_t got;
 
-	if ((off_t)want > sp->size - sp->roff && !sp->direct)
-		want = (size_t)(sp->size - sp->roff);
-	for (;;) {
-		got = pread(sp->fd, sp->buf, want, sp->roff);
+	if (to % SPOOL_ALIGN != 0)
+		to += SPOOL_ALIGN - to % SPOOL_ALIGN;
+	if (to > sp->woff)
+		to = sp->woff;
+	want = (size_t)(to - from);
+	while (done < want) {
+		got = pread(sp->fd, sp->rbuf + done, want - done,
+		    from + (off_t)done);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EINVAL && sp->direct) {
 			go_buffered(sp);
 			continue;
 		}
-		break;
+		if (got < 0)
+			spool_fail(sp, "read");
+		if (got == 0) {
+			errno = EIO;
+			spool_fail(sp, "shorter than what was written to it");
+		}
+		done += (size_t)got;
 	}
-	if (got < 0)
-		spool_fail(sp, "read");
-	if (got == 0) {
-		errno = EIO;
-		spool_fail(sp, "shorter than what was written to it");
+	sp->rbuf_off = from;
+	sp->rbuf_len = want;
+}
+
+/*
+ * Copy up to LEN bytes at OFF (below the end) into P: the count.  What
+ * is read from the file is read SPAN bytes at a time (at most a chunk).
+ */
+static size_t
+copy_at(struct spool *sp, unsigned char *p, size_t len, off_t off,
+    size_t span)
+{
+	size_t k;
+
+	if (off >= sp->woff) {		/* still in the write buffer */
+		k = (size_t)(sp->woff + (off_t)sp->blen - off);
+		if (k > len)
+			k = len;
+		memcpy(p, sp->wbuf + (off - sp->woff), k);
+		return k;
 	}
-	if ((off_t)got > sp->size - sp->roff)
-		got = (ssize_t)(sp->size - sp->roff);
-	sp->roff += got;
-	sp->rpos = 0;
-	sp->rlen = (size_t)got;
+	if (sp->rbuf_off < 0 || off < sp->rbuf_off ||
+	    off >= sp->rbuf_off + (off_t)sp->rbuf_len)
+		get_span(sp, off, span);
+	k = (size_t)(sp->rbuf_off + (off_t)sp->rbuf_len - off);
+	if (k > len)
+		k = len;
+	memcpy(p, sp->rbuf + (off - sp->rbuf_off), k);
+	return k;
+}
+
+void
+spool_pread(struct spool *sp, void *p, size_t len, off_t off)
+{
+	unsigned char *d = p;
+	size_t k;
+
+	if (off < 0 || off + (off_t)len > spool_size(sp)) {
+		errno = EINVAL;
+		spool_fail(sp, "read past the end");
+	}
+	while (len > 0) {
+		k = copy_at(sp, d, len, off,
+		    len < SPOOL_CHUNK ? len : SPOOL_CHUNK);
+		d += k;
+		off += (off_t)k;
+		len -= k;
+	}
+}
+
+void
+spool_rewind(struct spool *sp)
+{
+	sp->roff = 0;
 }
 
 size_t
@@ -199,25 +244,19 @@ spool_read(struct spool *sp, void *p, size_t len)
 {
 	size_t k;
 
-	if (!sp->reading)
-		spool_rewind(sp);
-	if (sp->rpos == sp->rlen) {
-		if (sp->roff >= sp->size)
-			return 0;
-		get_block(sp);
-	}
-	k = sp->rlen - sp->rpos;
-	if (k > len)
-		k = len;
-	memcpy(p, sp->buf + sp->rpos, k);
-	sp->rpos += k;
+	if (sp->roff >= spool_size(sp) || len == 0)
+		return 0;
+	/* A chunk from the file at a time, whatever the caller asks. */
+	k = copy_at(sp, p, len, sp->roff,
+	    SPOOL_CHUNK - (size_t)(sp->roff % SPOOL_ALIGN));
+	sp->roff += (off_t)k;
 	return k;
 }
 
 off_t
 spool_size(const struct spool *sp)
 {
-	return sp->size;
+	return sp->woff + (off_t)sp->blen;
 }
 
 int
@@ -232,7 +271,8 @@ spool_close(struct spool *sp)
 	if (sp == NULL)
 		return;
 	(void)close(sp->fd);
-	free(sp->buf);
+	free(sp->wbuf);
+	free(sp->rbuf);
 	free(sp->dir);
 	free(sp);
 }

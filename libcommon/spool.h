@@ -1,7 +1,10 @@
 /*
- * A spool: an unlinked temporary file written once from start to end,
- * then read back once from the start, for a program that must read its
- * input twice and has it from a pipe (prof-steps).
+ * A spool: an unlinked temporary file that is appended to and read
+ * back, for a program that must read its input twice and has it from a
+ * pipe (prof-steps) or keeps sorted runs on disk (prof-ingest's sink).
+ * It is read sequentially from the start (spool_rewind, spool_read) or
+ * at any offset (spool_pread), also while it is still written to: what
+ * is not yet on disk is read from the write buffer.
  *
  * The file is written and read in aligned blocks of SPOOL_CHUNK bytes
  * with O_DIRECT where the file system takes it, so that the spooled
@@ -23,7 +26,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Write and read unit; also the memory a spool holds. */
+/* Write and read unit; a spool holds two buffers of it. */
 #define SPOOL_CHUNK	((size_t)1 << 20)
 
 struct spool;
@@ -34,11 +37,16 @@ struct spool	*spool_open(const char *dir);
 /* Append LEN bytes at P. */
 void		 spool_write(struct spool *, const void *p, size_t len);
 
-/* End the writing; reading starts at the first byte written. */
+/* Start reading sequentially at the first byte written. */
 void		 spool_rewind(struct spool *);
 
-/* Read up to LEN bytes into P: the count, 0 at the end. */
+/* Read up to LEN bytes into P from where reading is: the count, 0 at
+ * the end. */
 size_t		 spool_read(struct spool *, void *p, size_t len);
+
+/* Read LEN bytes at offset OFF into P; all of them must have been
+ * written. */
+void		 spool_pread(struct spool *, void *p, size_t len, off_t off);
 
 /* The bytes written. */
 off_t		 spool_size(const struct spool *);

@@ -157,6 +157,7 @@ struct sink_run {
 };
 
 struct sink_spill_job;
+struct spool;
 struct sink_dstream;
 
 struct sink {
@@ -186,9 +187,8 @@ struct sink {
 	struct sink_run	*runs;
 	size_t		 nruns;
 	/* The spill file, and the thread that writes one arena's runs. */
-	FILE		*spill;
+	struct spool	*spill;		/* or NULL */
 	off_t		 spill_len;
-	char		*spill_buf;
 	pthread_t	 spill_thread;
 	struct sink_spill_job *pending;
 	/* The merge: a tree of losers over the chains (ingest-merge.c). */

@@ -50,6 +50,41 @@ round_trip(const char *dir, size_t n, size_t wstep, size_t rstep)
 	free(dst);
 }
 
+/*
+ * Positional reads while the spool grows: after each write, a piece
+ * that ends at the end (partly in the write buffer) and one from the
+ * start, as prof-ingest's merge reads runs while it appends.
+ */
+static void
+pread_growing(const char *dir, size_t n, size_t wstep)
+{
+	struct spool *sp = spool_open(dir);
+	unsigned char *src = malloc(n + 1), *dst = malloc(n + 1);
+	size_t i, k, back;
+
+	CHECK(src != NULL && dst != NULL);
+	for (i = 0; i < n; i++)
+		src[i] = byte_at(i);
+	for (i = 0; i < n; i += k) {
+		k = wstep + i % 11;
+		if (k > n - i)
+			k = n - i;
+		spool_write(sp, src + i, k);
+		back = (i + k) / 3 + 1;
+		if (back > i + k)
+			back = i + k;
+		spool_pread(sp, dst, back, (off_t)(i + k - back));
+		CHECK(memcmp(dst, src + i + k - back, back) == 0);
+		spool_pread(sp, dst, (i + k) / 2, 0);
+		CHECK(memcmp(dst, src, (i + k) / 2) == 0);
+	}
+	spool_pread(sp, dst, n, 0);
+	CHECK(memcmp(dst, src, n) == 0);
+	spool_close(sp);
+	free(src);
+	free(dst);
+}
+
 static void
 all_sizes(const char *dir)
 {
@@ -64,6 +99,8 @@ all_sizes(const char *dir)
 		round_trip(dir, sizes[i], 65536, 1 << 16);
 		round_trip(dir, sizes[i], SPOOL_CHUNK + 3, 3 * SPOOL_CHUNK);
 	}
+	pread_growing(dir, 3 * SPOOL_CHUNK + 4099, 300007);
+	pread_growing(dir, SPOOL_CHUNK + 1, 4096);
 }
 
 int
