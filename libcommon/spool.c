@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,30 @@
  */
 #define SPOOL_ALIGN	4096
 
+/*
+ * The read-ahead of a sequential read (spool_rewind, spool_read): a
+ * thread reads the chunks on disk into a ring of RA_SLOTS buffers while
+ * the caller works on the one before, as direct reads get no read-ahead
+ * from the kernel and would otherwise stall the reader (prof-steps'
+ * second pass, at the head of a pipeline) for every chunk.
+ */
+#define RA_SLOTS	2
+
+struct spool_ra {
+	pthread_t	 th;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	unsigned char	*buf[RA_SLOTS];
+	size_t		 len[RA_SLOTS];
+	int		 full[RA_SLOTS];
+	off_t		 next;		/* the thread's next offset */
+	off_t		 end;		/* what is on disk: woff */
+	int		 stop;		/* spool_close() asks it to end */
+	int		 err;		/* errno of its failed read, or 0 */
+	unsigned	 head;		/* the reader's slot */
+	size_t		 pos;		/* and where in it */
+};
+
 struct spool {
 	int		 fd;
 	int		 direct;	/* O_DIRECT is on */
@@ -36,6 +61,7 @@ struct spool {
 	off_t		 rbuf_off;	/* file offset of rbuf[0], or -1 */
 	size_t		 rbuf_len;
 	off_t		 roff;		/* spool_read()'s next byte */
+	struct spool_ra	*ra;		/* or NULL */
 	char		*dir;		/* for messages */
 };
 
@@ -150,6 +176,32 @@ spool_write(struct spool *sp, const void *p, size_t len)
 	}
 }
 
+/* Read LEN bytes at OFF into BUF with the spool's rules: the count. */
+static ssize_t
+read_at(struct spool *sp, unsigned char *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+	ssize_t got;
+
+	while (done < len) {
+		got = pread(sp->fd, buf + done, len - done, off + (off_t)done);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EINVAL && sp->direct) {
+			go_buffered(sp);
+			continue;
+		}
+		if (got < 0)
+			return -1;
+		if (got == 0) {
+			errno = EIO;
+			return -1;
+		}
+		done += (size_t)got;
+	}
+	return (ssize_t)done;
+}
+
 /*
  * Read the aligned span of the file around [off, off + len), all of it
  * below woff, into rbuf (len is at most SPOOL_CHUNK).
@@ -158,33 +210,16 @@ static void
 get_span(struct spool *sp, off_t off, size_t len)
 {
 	off_t from = off - off % SPOOL_ALIGN, to = off + (off_t)len;
-	size_t want, done = 0;
-	ssize_t got;
 
 	if (to % SPOOL_ALIGN != 0)
 		to += SPOOL_ALIGN - to % SPOOL_ALIGN;
 	if (to > sp->woff)
 		to = sp->woff;
-	want = (size_t)(to - from);
-	while (done < want) {
-		got = pread(sp->fd, sp->rbuf + done, want - done,
-		    from + (off_t)done);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0 && errno == EINVAL && sp->direct) {
-			go_buffered(sp);
-			continue;
-		}
-		if (got < 0)
-			spool_fail(sp, "read");
-		if (got == 0) {
-			errno = EIO;
-			spool_fail(sp, "shorter than what was written to it");
-		}
-		done += (size_t)got;
-	}
+	if (read_at(sp, sp->rbuf, (size_t)(to - from), from) < 0)
+		spool_fail(sp, errno == EIO ? "shorter than what was written "
+		    "to it" : "read");
 	sp->rbuf_off = from;
-	sp->rbuf_len = want;
+	sp->rbuf_len = (size_t)(to - from);
 }
 
 /*
@@ -233,10 +268,131 @@ spool_pread(struct spool *sp, void *p, size_t len, off_t off)
 	}
 }
 
+static void *
+ra_work(void *arg)
+{
+	struct spool *sp = arg;
+	struct spool_ra *ra = sp->ra;
+	unsigned slot = 0;
+	size_t want;
+	ssize_t got;
+
+	while (ra->next < ra->end) {
+		int stop;
+
+		pthread_mutex_lock(&ra->mu);
+		while (ra->full[slot] && !ra->stop)
+			pthread_cond_wait(&ra->cv, &ra->mu);
+		stop = ra->stop;
+		pthread_mutex_unlock(&ra->mu);
+		if (stop)
+			break;
+		want = SPOOL_CHUNK;
+		if ((off_t)want > ra->end - ra->next)
+			want = (size_t)(ra->end - ra->next);
+		got = read_at(sp, ra->buf[slot], want, ra->next);
+		pthread_mutex_lock(&ra->mu);
+		if (got < 0)
+			ra->err = errno;
+		ra->len[slot] = got < 0 ? 0 : (size_t)got;
+		ra->full[slot] = 1;
+		pthread_cond_broadcast(&ra->cv);
+		pthread_mutex_unlock(&ra->mu);
+		if (got < 0)
+			break;
+		ra->next += got;
+		slot = (slot + 1) % RA_SLOTS;
+	}
+	return NULL;
+}
+
+/* Stop and free the read-ahead. */
+static void
+ra_end(struct spool *sp)
+{
+	struct spool_ra *ra = sp->ra;
+	unsigned i;
+
+	if (ra == NULL)
+		return;
+	pthread_mutex_lock(&ra->mu);
+	ra->stop = 1;
+	pthread_cond_broadcast(&ra->cv);
+	pthread_mutex_unlock(&ra->mu);
+	(void)pthread_join(ra->th, NULL);
+	pthread_mutex_destroy(&ra->mu);
+	pthread_cond_destroy(&ra->cv);
+	for (i = 0; i < RA_SLOTS; i++)
+		free(ra->buf[i]);
+	free(ra);
+	sp->ra = NULL;
+}
+
+/*
+ * Start the read-ahead of what is on disk, when there are two chunks or
+ * more; without a thread, the reads are made as they are asked for.
+ */
+static void
+ra_start(struct spool *sp)
+{
+	struct spool_ra *ra;
+	unsigned i;
+
+	if (sp->woff < 2 * (off_t)SPOOL_CHUNK)
+		return;
+	ra = xcalloc(1, sizeof(*ra));
+	for (i = 0; i < RA_SLOTS; i++)
+		ra->buf[i] = aligned_buf(SPOOL_CHUNK);
+	ra->end = sp->woff;
+	pthread_mutex_init(&ra->mu, NULL);
+	pthread_cond_init(&ra->cv, NULL);
+	sp->ra = ra;
+	if ((errno = pthread_create(&ra->th, NULL, ra_work, sp)) != 0) {
+		sp->ra = NULL;
+		for (i = 0; i < RA_SLOTS; i++)
+			free(ra->buf[i]);
+		free(ra);
+	}
+}
+
+/* spool_read() of what the read-ahead holds: up to LEN bytes. */
+static size_t
+ra_read(struct spool *sp, unsigned char *p, size_t len)
+{
+	struct spool_ra *ra = sp->ra;
+	unsigned h = ra->head;
+	size_t k;
+
+	pthread_mutex_lock(&ra->mu);
+	while (!ra->full[h])
+		pthread_cond_wait(&ra->cv, &ra->mu);
+	pthread_mutex_unlock(&ra->mu);
+	if (ra->len[h] == 0) {
+		errno = ra->err != 0 ? ra->err : EIO;
+		spool_fail(sp, "read");
+	}
+	k = ra->len[h] - ra->pos;
+	if (k > len)
+		k = len;
+	memcpy(p, ra->buf[h] + ra->pos, k);
+	ra->pos += k;
+	if (ra->pos == ra->len[h]) {
+		pthread_mutex_lock(&ra->mu);
+		ra->full[h] = 0;
+		pthread_cond_broadcast(&ra->cv);
+		pthread_mutex_unlock(&ra->mu);
+		ra->head = (h + 1) % RA_SLOTS;
+		ra->pos = 0;
+	}
+	return k;
+}
+
 void
 spool_rewind(struct spool *sp)
 {
+	ra_end(sp);
 	sp->roff = 0;
+	ra_start(sp);
 }
 
 size_t
@@ -246,6 +402,11 @@ spool_read(struct spool *sp, void *p, size_t len)
 
 	if (sp->roff >= spool_size(sp) || len == 0)
 		return 0;
+	if (sp->ra != NULL && sp->roff < sp->ra->end) {
+		k = ra_read(sp, p, len);
+		sp->roff += (off_t)k;
+		return k;
+	}
 	/* A chunk from the file at a time, whatever the caller asks. */
 	k = copy_at(sp, p, len, sp->roff,
 	    SPOOL_CHUNK - (size_t)(sp->roff % SPOOL_ALIGN));
@@ -270,6 +431,7 @@ spool_close(struct spool *sp)
 {
 	if (sp == NULL)
 		return;
+	ra_end(sp);
 	(void)close(sp->fd);
 	free(sp->wbuf);
 	free(sp->rbuf);

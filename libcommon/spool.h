@@ -37,7 +37,11 @@ struct spool	*spool_open(const char *dir);
 /* Append LEN bytes at P. */
 void		 spool_write(struct spool *, const void *p, size_t len);
 
-/* Start reading sequentially at the first byte written. */
+/*
+ * Start reading sequentially at the first byte written.  A thread reads
+ * ahead what is on disk (two chunks or more); until spool_close() or the
+ * next spool_rewind(), the spool is only read with spool_read().
+ */
 void		 spool_rewind(struct spool *);
 
 /* Read up to LEN bytes into P from where reading is: the count, 0 at
