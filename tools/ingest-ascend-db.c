@@ -34,6 +34,8 @@
 #include "tsv.h"
 #include "xalloc.h"
 
+struct devcur;
+
 /* A step of STEP_TIME. */
 struct astep {
 	int64_t		 id, start, end;
@@ -54,7 +56,17 @@ struct adb {
 	const char	*api;		/* CANN_API or API */
 	uint64_t	*launched;	/* TASK's connection ids, as bits */
 	size_t		 nlaunched;	/* words */
+	/* The device tasks, when they go straight to the output. */
+	int		 mode;		/* what emit() does: AM_* */
+	int		 pause;		/* the output's buffer is full */
+	size_t		 nheld;
+	struct devcur	*dc;
+	char		*where, *path;	/* the database's, kept */
+	struct ingest_ctx ctx;
 };
+
+/* What becomes of a device task's records (emit()). */
+enum { AM_STORE, AM_HOLD, AM_FACT, AM_DIRECT };
 
 /* Whether S (LEN bytes) is the text export's absent value. */
 static int
@@ -92,6 +104,29 @@ rec_start(struct adb *a, int kind)
 	memset(&a->r, 0, sizeof(a->r));
 	a->r.kind = kind;
 	a->r.dev = IREC_DEV_SRC;
+}
+
+/* A device task's record R: stored, or held, noted or rendered for the
+ * output (see ascend_direct()). */
+static void
+emit(struct adb *a)
+{
+	struct sqdb *q = a->q;
+
+	switch (a->mode) {
+	case AM_STORE:
+		sink_add(q->sink, q->src, &a->r);
+		break;
+	case AM_HOLD:
+		sink_hold(q->sink, q->src, &a->r);
+		a->nheld++;
+		break;
+	case AM_FACT:
+		sink_fact(q->sink, q->src, &a->r);
+		break;
+	default:
+		a->pause |= sink_emit(q->sink, q->src, &a->r);
+	}
 }
 
 /* ---- steps ---- */
@@ -372,7 +407,7 @@ kernel_row(struct adb *a, const struct sqrow *row, int pmu)
 	set_wait(a);
 	if (pmu && (txt = sqr_text(row, K_PMU, &n)) != NULL)
 		set_pmu(a, txt, n);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 	/* The launch's flow ends at the task (trace_view's HostToDevice). */
 	if (sqr_int(row, K_CONN, &v)) {
 		int64_t ts = a->r.ts, dev = a->r.dev;
@@ -389,7 +424,7 @@ kernel_row(struct adb *a, const struct sqrow *row, int pmu)
 		a->r.v[IC_TYPE] = "f";
 		a->r.len[IC_TYPE] = 1;
 		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
-		sink_add(a->q->sink, a->q->src, &a->r);
+		emit(a);
 	}
 	return 1;
 }
@@ -437,7 +472,7 @@ commop_row(struct adb *a, const struct sqrow *row)
 	a->r.len[IC_CORE] = 4;
 	set_step(a, a->r.ts);
 	set_wait(a);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 
 	a->r.kind = IK_COMM;
 	a->r.v[IC_WAIT] = NULL;
@@ -457,68 +492,112 @@ commop_row(struct adb *a, const struct sqrow *row)
 		a->r.v[IC_TYPE] = "p2p";
 	a->r.len[IC_TYPE] = strlen(a->r.v[IC_TYPE]);
 	set_str(a, row, C_GROUP, IC_GROUP);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 	return 1;
 }
 
-static int
-device_tasks(struct adb *a)
-{
-	sqlite3_stmt *c = NULL;
-	struct sqpf *k = NULL;
-	struct sqrow krow, crow;
-	int rk = 0, rc = 0, pmu = 0;
-	int64_t nk = 0, nc = 0, kts, cts;
+/*
+ * The device tasks as one stream: the kernels' query and the HCCL ops',
+ * both in start order, merged for the wait; a row at a time.
+ */
+struct devcur {
+	struct sqpf	*k;
+	sqlite3_stmt	*c;
+	struct sqrow	 krow, crow;
+	int		 rk, rc, pmu;
+	int64_t		 nk, nc;
+};
 
+/* 0, or -1 after a diagnostic. */
+static int
+dev_open(struct adb *a, struct devcur *d)
+{
+	memset(d, 0, sizeof(*d));
 	if (sq_has_table(a->q, "TASK") &&
 	    sq_has_table(a->q, "COMPUTE_TASK_INFO") &&
 	    sq_has_col(a->q, "TASK", "startNs") &&
 	    sq_has_col(a->q, "TASK", "globalTaskId") &&
 	    sq_has_col(a->q, "COMPUTE_TASK_INFO", "globalTaskId")) {
-		if ((k = kernel_query(a, pmu = has_pmu(a))) == NULL)
+		if ((d->k = kernel_query(a, d->pmu = has_pmu(a))) == NULL)
 			return -1;
 		/* Its rows are counted for -i only: a scan of the largest
 		 * table. */
-		if (pmu)
+		if (d->pmu)
 			sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
 			    count_rows(a->q, "TASK_PMU_INFO") : -1,
 			    "PMU counters");
-		rk = sqpf_next(k, &krow);
+		d->rk = sqpf_next(d->k, &d->krow);
 	}
-	if ((c = commop_query(a)) == NULL && a->q->failed) {
-		sqpf_close(k);
+	if ((d->c = commop_query(a)) == NULL && a->q->failed) {
+		sqpf_close(d->k);
+		d->k = NULL;
 		return -1;
 	}
-	crow.st = c;
-	crow.c = NULL;
-	if (c != NULL)
-		rc = sq_step(a->q, c, "COMMUNICATION_OP");
-	/* Both come in start order: merge them for the wait. */
-	while (rk == 1 || rc == 1) {
-		if (rk == 1)
-			(void)sqr_int(&krow, K_TS, &kts);
-		if (rc == 1)
-			(void)sqr_int(&crow, C_TS, &cts);
-		if (rk == 1 && (rc != 1 || kts <= cts)) {
-			nk += kernel_row(a, &krow, pmu);
-			rk = sqpf_next(k, &krow);
-		} else {
-			nc += commop_row(a, &crow);
-			rc = sq_step(a->q, c, "COMMUNICATION_OP");
-		}
+	d->crow.st = d->c;
+	d->crow.c = NULL;
+	if (d->c != NULL)
+		d->rc = sq_step(a->q, d->c, "COMMUNICATION_OP");
+	return 0;
+}
+
+static int
+dev_more(const struct devcur *d)
+{
+	return d->rk == 1 || d->rc == 1;
+}
+
+/* The next row's records; 0 when there are no more rows. */
+static int
+dev_step(struct adb *a, struct devcur *d)
+{
+	int64_t kts = 0, cts = 0;
+
+	if (!dev_more(d))
+		return 0;
+	if (d->rk == 1)
+		(void)sqr_int(&d->krow, K_TS, &kts);
+	if (d->rc == 1)
+		(void)sqr_int(&d->crow, C_TS, &cts);
+	if (d->rk == 1 && (d->rc != 1 || kts <= cts)) {
+		d->nk += kernel_row(a, &d->krow, d->pmu);
+		d->rk = sqpf_next(d->k, &d->krow);
+	} else {
+		d->nc += commop_row(a, &d->crow);
+		d->rc = sq_step(a->q, d->c, "COMMUNICATION_OP");
 	}
-	sqpf_close(k);
-	sqlite3_finalize(c);
-	if (k != NULL) {
-		sq_table(a->q, "COMPUTE_TASK_INFO", nk,
+	return 1;
+}
+
+/* 0, or -1 when a query failed (it said why). */
+static int
+dev_close(struct adb *a, struct devcur *d)
+{
+	sqpf_close(d->k);
+	sqlite3_finalize(d->c);
+	if (d->k != NULL) {
+		sq_table(a->q, "COMPUTE_TASK_INFO", d->nk,
 		    "kernels, joined with TASK");
-		sq_table(a->q, "TASK", nk, "the times of the kernels and "
+		sq_table(a->q, "TASK", d->nk, "the times of the kernels and "
 		    "HCCL tasks; its other runtime tasks are not read");
 	}
-	if (c != NULL)
-		sq_table(a->q, "COMMUNICATION_OP", nc,
+	if (d->c != NULL)
+		sq_table(a->q, "COMMUNICATION_OP", d->nc,
 		    "HCCL ops: kernels on the HCCL core and comm ops");
-	return rk < 0 || rc < 0 ? -1 : 0;
+	d->k = NULL;
+	d->c = NULL;
+	return d->rk < 0 || d->rc < 0 ? -1 : 0;
+}
+
+static int
+device_tasks(struct adb *a)
+{
+	struct devcur d;
+
+	if (dev_open(a, &d) < 0)
+		return -1;
+	while (dev_step(a, &d))
+		;
+	return dev_close(a, &d);
 }
 
 /* ---- HCCL tasks ---- */
@@ -942,36 +1021,227 @@ not_read(struct sqdb *q)
 		sq_table(q, nr[i].t, -1, nr[i].why);
 }
 
+/* ---- the device tasks straight to the output ---- */
+
+/*
+ * A lone database's device tasks, a kernel or two per row of the
+ * largest join, are most of its records: stored, sorted and spilled to
+ * disk they cost a third of the time of reading it (BENCHMARKS.md).
+ * Their query gives them in time order, so they are not stored: they
+ * are read as the output is written and merged there with the rest,
+ * stored as always (see ingest.h, struct sink_replay).  What the output
+ * must know before its first line comes from their first rows, read
+ * now and held: the origin (the first record is the earliest) and the
+ * evidence notes (each seen, or one that no row can give, or all rows
+ * read).  Where the first rows do not settle them, or a query fails,
+ * the device tasks are read again from the start and stored, as
+ * PROF_INGEST_DIRECT=0 has it always.
+ */
+#define PRIME_ROWS	4096
+
+/*
+ * Whether the start times of table T sort as the numbers they are read
+ * as: SQLite puts TEXT and BLOB values after every number, so a query
+ * ordered by them would not give the records in time order.  max() is
+ * an index's last entry where an index leads with the column.
+ */
+static int
+starts_numeric(struct sqdb *q, const char *t)
+{
+	char sql[96];
+	sqlite3_stmt *st;
+	int ok = 0, ty;
+
+	if (!sq_has_table(q, t) || !sq_has_col(q, t, "startNs"))
+		return 1;
+	snprintf(sql, sizeof(sql), "SELECT max(startNs) FROM %s", t);
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		ty = sqlite3_column_type(st, 0);
+		ok = ty == SQLITE_INTEGER || ty == SQLITE_FLOAT ||
+		    ty == SQLITE_NULL;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* Whether the notes the device tasks give are known. */
+static int
+dev_settled(const struct adb *a, const struct devcur *d, int shapes_col)
+{
+	if (!dev_more(d))
+		return 1;
+	return (a->shapes || d->k == NULL || !shapes_col) &&
+	    (a->pmu || !d->pmu) && (a->stepids || a->nsteps == 0);
+}
+
+/* Read the device tasks' first rows and hold them: 1 when the rest may
+ * go to the output unstored, 0 when nothing was read after all. */
+static int
+dev_prime(struct adb *a)
+{
+	struct devcur *d;
+	int shapes_col, r;
+	size_t n = 0;
+
+	if (!a->q->direct || !starts_numeric(a->q, "TASK") ||
+	    !starts_numeric(a->q, "COMMUNICATION_OP"))
+		return 0;
+	shapes_col = sq_has_col(a->q, "COMPUTE_TASK_INFO", "inputShapes");
+	d = xcalloc(1, sizeof(*d));
+	a->mode = AM_HOLD;
+	diag_mute(1);
+	if ((r = dev_open(a, d)) == 0)
+		while (n++ < PRIME_ROWS && !(dev_settled(a, d, shapes_col) &&
+		    (a->nheld > 0 || !dev_more(d))))
+			(void)dev_step(a, d);
+	diag_mute(0);
+	a->mode = AM_STORE;
+	if (getenv("SQD_DEBUG")) fprintf(stderr, "prime r=%d rk=%d rc=%d settled=%d nheld=%zu n=%zu\n", r, d->rk, d->rc, dev_settled(a, d, shapes_col), a->nheld, n);
+	if (r == 0 && d->rk >= 0 && d->rc >= 0 &&
+	    dev_settled(a, d, shapes_col)) {
+		a->dc = d;
+		return 1;
+	}
+	/* Again from the start, stored; what was said is said again. */
+	if (r == 0)
+		(void)dev_close(a, d);
+	free(d);
+	sink_hold_drop(a->q->sink, a->q->src);
+	a->nheld = 0;
+	a->shapes = a->pmu = a->stepids = 0;
+	a->have_prev = 0;
+	a->prev_end = 0;
+	a->q->failed = 0;
+	return 0;
+}
+
+static int
+dev_fill(void *arg, size_t i)
+{
+	struct adb *a = arg;
+
+	(void)i;
+	a->mode = AM_DIRECT;
+	a->pause = 0;
+	while (!a->pause && dev_step(a, a->dc))
+		;
+	return dev_more(a->dc);
+}
+
+/* Cannot happen for a lone file: the records would lose their ties. */
+static void
+dev_store(void *arg)
+{
+	struct adb *a = arg;
+
+	a->mode = AM_STORE;
+	while (dev_step(a, a->dc))
+		;
+}
+
+/* Every row's facts, on a query of its own, the wait's state kept. */
+static void
+dev_facts(void *arg)
+{
+	struct adb *a = arg;
+	struct devcur d;
+	int64_t prev_end = a->prev_end;
+	int have_prev = a->have_prev;
+
+	a->mode = AM_FACT;
+	if (dev_open(a, &d) == 0) {
+		while (dev_step(a, &d))
+			;
+		(void)dev_close(a, &d);
+	}
+	a->prev_end = prev_end;
+	a->have_prev = have_prev;
+	a->q->failed = 0;
+}
+
+static void
+adb_free(struct adb *a)
+{
+	free(a->steps);
+	free(a->pmubuf);
+	free(a->namebuf);
+	free(a->launched);
+	free(a);
+}
+
+static int
+dev_done(void *arg)
+{
+	struct adb *a = arg;
+	int rc = dev_close(a, a->dc);
+
+	free(a->dc);
+	free(a->where);
+	free(a->path);
+	sq_free(a->q);
+	adb_free(a);
+	return rc;
+}
+
+/* The database stays open, and the reader's state, till the output. */
+static void
+dev_offer(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sink_replay rp;
+
+	a->where = xstrdup(q->where);
+	q->where = a->where;
+	a->path = xstrdup(q->path);
+	q->path = a->path;
+	a->ctx = *q->ctx;
+	q->ctx = &a->ctx;
+	q->kept = 1;
+	memset(&rp, 0, sizeof(rp));
+	rp.arg = a;
+	rp.nstreams = 1;
+	rp.fill = dev_fill;
+	rp.store = dev_store;
+	rp.done = dev_done;
+	rp.facts = dev_facts;
+	rp.loud = 1;
+	sink_direct(q->sink, q->src, &rp, 1);
+}
+
 int
 ingest_ascend_db(struct sqdb *q)
 {
-	struct adb a;
-	int rc = 0, nsteps = 0;
+	struct adb *a = xcalloc(1, sizeof(*a));
+	int rc = 0, nsteps = 0, direct = 0;
 
-	memset(&a, 0, sizeof(a));
-	a.q = q;
-	if (sq_load_strings(q, "STRING_IDS") < 0)
+	a->q = q;
+	if (sq_load_strings(q, "STRING_IDS") < 0) {
+		adb_free(a);
 		return -1;
-	db_rank(&a);
+	}
+	db_rank(a);
 	if (sq_has_table(q, "PYTORCH_CALLCHAINS"))
 		sink_note(q->sink, q->src, "stacks");
-	if (load_steps(&a) < 0 || device_tasks(&a) < 0 ||
-	    comm_tasks(&a) < 0 || cann_api(&a) < 0 ||
-	    pytorch_api(&a, &nsteps) < 0 || mstx_events(&a) < 0)
+	if (load_steps(a) < 0 ||
+	    (!(direct = dev_prime(a)) && device_tasks(a) < 0) ||
+	    comm_tasks(a) < 0 || cann_api(a) < 0 ||
+	    pytorch_api(a, &nsteps) < 0 || mstx_events(a) < 0)
 		rc = -1;
 	if (rc == 0 && nsteps == 0)
-		step_markers(&a);
-	if (a.shapes)
+		step_markers(a);
+	if (a->shapes)
 		sink_note(q->sink, q->src, "shapes");
-	if (a.pmu)
+	if (a->pmu)
 		sink_note(q->sink, q->src, "pmu");
-	if (a.stepids)
+	if (a->stepids)
 		sink_note(q->sink, q->src, "step_ids");
 	not_read(q);
-	free(a.steps);
-	free(a.pmubuf);
-	free(a.namebuf);
-	free(a.launched);
+	if (direct)
+		dev_offer(a);
+	else
+		adb_free(a);
 	return rc;
 }
 
