@@ -1098,7 +1098,6 @@ dev_prime(struct adb *a)
 			(void)dev_step(a, d);
 	diag_mute(0);
 	a->mode = AM_STORE;
-	if (getenv("SQD_DEBUG")) fprintf(stderr, "prime r=%d rk=%d rc=%d settled=%d nheld=%zu n=%zu\n", r, d->rk, d->rc, dev_settled(a, d, shapes_col), a->nheld, n);
 	if (r == 0 && d->rk >= 0 && d->rc >= 0 &&
 	    dev_settled(a, d, shapes_col)) {
 		a->dc = d;
