@@ -10,7 +10,10 @@
 # device tasks stored: their query would not give them in time order);
 # shapes only past the first rows (stored: the evidence is not known in
 # time); no rank (the lone device from a second pass); a host time
-# before 0 (the span from a second pass); damage met in the first rows
+# before 0 (the span from a second pass); no HCCL tasks, so that the host
+# calls, framework ops and mstx events go to the output as read too, and
+# copies with one of them out of order, or indexed (stored, as are the
+# streams after it); damage met in the first rows
 # (stored, the damage said once); and a
 # generated database of 6,000 kernels, whose stream spans many buffers.
 # Needs the corpus and the sqlite3 shell (skipped, exit 77, without).
@@ -68,6 +71,30 @@ edit host-before-0 "UPDATE CANN_API SET startNs = -5000, endNs = -1000
     WHERE rowid = (SELECT min(rowid) FROM CANN_API);"
 edit late-step "DELETE FROM STEP_TIME WHERE startNs <
     (SELECT startNs FROM TASK ORDER BY startNs LIMIT 1 OFFSET 100);"
+# Without HCCL tasks the host streams go to the output as read too,
+# each proven in order first; one out of order, and those after it, are
+# stored.
+edit no-hccl-tasks "DELETE FROM COMMUNICATION_TASK_INFO;"
+# torch_npu writes its framework ops out of time order: sorted here.
+sorted="DELETE FROM COMMUNICATION_TASK_INFO;
+    CREATE TABLE p2 AS SELECT * FROM PYTORCH_API
+    ORDER BY CAST(startNs AS INTEGER);
+    DROP TABLE PYTORCH_API; ALTER TABLE p2 RENAME TO PYTORCH_API;"
+edit no-hccl-tasks-before-0 "$sorted
+    UPDATE PYTORCH_API SET startNs = '-7000', endNs = '-2000'
+    WHERE rowid = (SELECT min(rowid) FROM PYTORCH_API);"
+edit torch-sorted "$sorted"
+edit no-step-ops "$sorted
+    DELETE FROM PYTORCH_API WHERE name IN
+    (SELECT id FROM STRING_IDS WHERE value GLOB 'ProfilerStep#*');"
+edit api-unordered "DELETE FROM COMMUNICATION_TASK_INFO;
+    UPDATE CANN_API SET startNs = startNs + 10000000,
+    endNs = endNs + 10000000 WHERE rowid = (SELECT min(rowid) FROM CANN_API);"
+edit torch-unordered "$sorted
+    UPDATE PYTORCH_API SET startNs = '1', endNs = '2'
+    WHERE rowid = (SELECT max(rowid) FROM PYTORCH_API);"
+edit api-indexed "DELETE FROM COMMUNICATION_TASK_INFO;
+    CREATE INDEX api_end ON CANN_API (endNs, startNs);"
 
 sh "$top_srcdir/bench/gen-ascend-db.sh" 6000 "$tmp/gen.db" >/dev/null
 same generated "$tmp/gen.db"

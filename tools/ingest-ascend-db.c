@@ -35,6 +35,11 @@
 #include "xalloc.h"
 
 struct devcur;
+struct hcur;
+struct hproof;
+
+/* The host side's streams, in the order they are read (host_stream()). */
+enum { HS_COMM, HS_API, HS_TORCH, HS_MSTX, HS_N };
 
 /* A step of STEP_TIME. */
 struct astep {
@@ -51,6 +56,7 @@ struct adb {
 	char		*pmubuf, *namebuf;
 	size_t		 pmucap, namecap;
 	int		 pmu, shapes, stepids;
+	int		 nstepmarks;	/* PYTORCH_API's step markers */
 	int64_t		 prev_end;	/* of the device task before */
 	int		 have_prev;
 	const char	*api;		/* CANN_API or API */
@@ -61,9 +67,18 @@ struct adb {
 	int		 pause;		/* the output's buffer is full */
 	size_t		 nheld;
 	struct devcur	*dc;
+	/* Streams 1 .. nds - 1 of the output: host streams, read so. */
+	int		 hk[HS_N + 1];
+	struct hcur	*hc;
+	size_t		 nds;
+	struct hproof	*proof;		/* prof_proof()'s, made once */
 	char		*where, *path;	/* the database's, kept */
 	struct ingest_ctx ctx;
 };
+
+/* The time columns of the framework ops' and mstx queries. */
+#define TORCH_TIMES	"CAST(p.startNs AS INTEGER), CAST(p.endNs AS INTEGER)"
+#define MSTX_TIMES	"m.startNs, coalesce(m.endNs, m.startNs)"
 
 /* What becomes of a device task's records (emit()). */
 enum { AM_STORE, AM_HOLD, AM_FACT, AM_DIRECT };
@@ -602,15 +617,26 @@ device_tasks(struct adb *a)
 
 /* ---- HCCL tasks ---- */
 
+/*
+ * The host side's streams after the device tasks, in the order they are
+ * read: each a query read a row at a time (struct hcur), by the loop
+ * of host_stream() when stored, or as the output asks (see
+ * ascend_direct()).
+ */
+struct hcur {
+	struct sqpf	*pf;
+	struct sqrow	 row;
+	int		 r;		/* the last sqpf_next(): 1 a row */
+	int64_t		 n;		/* records made of them */
+	int		 bits;		/* API: the launched ids as bits */
+};
+
+/* The HCCL tasks' query, or 0 and none when the tables are not. */
 static int
-comm_tasks(struct adb *a)
+comm_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0, v;
-	int r;
 
 	if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
 	    !sq_has_table(q, "TASK") ||
@@ -624,30 +650,31 @@ comm_tasks(struct adb *a)
 	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
 	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
 	    "t.globalTaskId = i.globalTaskId");
-	pf = sqpf_open(q, NULL, NULL, b.s, "COMMUNICATION_TASK_INFO");
+	h->pf = sqpf_open(q, NULL, NULL, b.s, "COMMUNICATION_TASK_INFO");
 	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_COMM);
-		if (sq_times(a->q, &row, 0, "TASK", 0, &a->r) != 0)
-			continue;
-		if (sqr_int(&row, 2, &v))
-			a->r.dev = v;
-		/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
-		if (sqr_int(&row, 3, &v))
-			sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v + 1);
-		set_str(a, &row, 4, IC_NAME);
-		if (sqr_int(&row, 5, &v))
-			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf, v);
-		set_str(a, &row, 6, IC_GROUP);
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "COMMUNICATION_TASK_INFO", n, "HCCL tasks, joined with "
-	    "TASK");
-	return r;
+	return h->pf == NULL ? -1 : 0;
+}
+
+static void
+comm_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	int64_t v;
+
+	rec_start(a, IK_COMM);
+	if (sq_times(a->q, row, 0, "TASK", 0, &a->r) != 0)
+		return;
+	if (sqr_int(row, 2, &v))
+		a->r.dev = v;
+	/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
+	if (sqr_int(row, 3, &v))
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v + 1);
+	set_str(a, row, 4, IC_NAME);
+	if (sqr_int(row, 5, &v))
+		sq_set_i64(&a->r, IC_BYTES, a->bytesbuf, v);
+	set_str(a, row, 6, IC_GROUP);
+	emit(a);
+	h->n++;
 }
 
 /* ---- host side ---- */
@@ -755,16 +782,11 @@ launched(const struct adb *a, const struct sqrow *row, int bits)
 }
 
 static int
-cann_api(struct adb *a)
+api_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	const char *pre, *s;
-	int64_t n = 0, type, v;
-	size_t len, pl;
-	int r, conn = 0, bits = 0;
+	int conn;
 
 	if ((a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
 	    sq_has_table(q, "API") ? "API" : NULL) == NULL ||
@@ -776,7 +798,7 @@ cann_api(struct adb *a)
 	sq_sql_col(q, &b, a->api, "a", "type");
 	sq_sql_col(q, &b, a->api, "a", "globalTid");
 	sq_sql_col(q, &b, a->api, "a", "name");
-	if (conn && (bits = launched_bits(a)))
+	if (conn && (h->bits = launched_bits(a)))
 		sq_sql(&b, ", a.connectionId, 0");
 	else if (conn)
 		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
@@ -784,52 +806,56 @@ cann_api(struct adb *a)
 	else
 		sq_sql(&b, ", NULL, 0");
 	sq_sql(&b, " FROM %s a", a->api);
-	pf = sqpf_open(q, conn && !bits ? launched_setup : NULL, "TASK", b.s,
-	    a->api);
+	h->pf = sqpf_open(q, conn && !h->bits ? launched_setup : NULL, "TASK",
+	    b.s, a->api);
 	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, a->api, 0, &a->r) != 0)
-			continue;
-		set_tid(a, &row, 3);
-		s = sq_col_str(q, &row, 4, &len);
-		pre = sqr_int(&row, 2, &type) ? api_prefix(type) : NULL;
-		if (s != NULL && pre != NULL) {
-			pl = strlen(pre);
-			if (a->namecap < pl + len + 2) {
-				a->namecap = pl + len + 64;
-				a->namebuf = xrealloc(a->namebuf, a->namecap);
-			}
-			memcpy(a->namebuf, pre, pl);
-			a->namebuf[pl] = '@';
-			memcpy(a->namebuf + pl + 1, s, len);
-			a->r.v[IC_NAME] = a->namebuf;
-			a->r.len[IC_NAME] = pl + 1 + len;
-		} else if (s != NULL) {
-			a->r.v[IC_NAME] = s;
-			a->r.len[IC_NAME] = len;
+	return h->pf == NULL ? -1 : 0;
+}
+
+static void
+api_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	const char *pre, *s;
+	int64_t type, v;
+	size_t len, pl;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, a->api, 0, &a->r) != 0)
+		return;
+	set_tid(a, row, 3);
+	s = sq_col_str(a->q, row, 4, &len);
+	pre = sqr_int(row, 2, &type) ? api_prefix(type) : NULL;
+	if (s != NULL && pre != NULL) {
+		pl = strlen(pre);
+		if (a->namecap < pl + len + 2) {
+			a->namecap = pl + len + 64;
+			a->namebuf = xrealloc(a->namebuf, a->namecap);
 		}
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-		/* A call that launched device tasks starts their flow. */
-		if (launched(a, &row, bits)) {
-			a->r.kind = IK_FLOW;
-			a->r.has_dur = 0;
-			a->r.dur = 0;
-			a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
-			a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
-			a->r.v[IC_TYPE] = "s";
-			a->r.len[IC_TYPE] = 1;
-			(void)sqr_int(&row, 5, &v);
-			sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
-			sink_add(q->sink, q->src, &a->r);
-		}
+		memcpy(a->namebuf, pre, pl);
+		a->namebuf[pl] = '@';
+		memcpy(a->namebuf + pl + 1, s, len);
+		a->r.v[IC_NAME] = a->namebuf;
+		a->r.len[IC_NAME] = pl + 1 + len;
+	} else if (s != NULL) {
+		a->r.v[IC_NAME] = s;
+		a->r.len[IC_NAME] = len;
 	}
-	sqpf_close(pf);
-	sq_table(q, a->api, n, "host API calls");
-	return r;
+	emit(a);
+	h->n++;
+	/* A call that launched device tasks starts their flow. */
+	if (launched(a, row, h->bits)) {
+		a->r.kind = IK_FLOW;
+		a->r.has_dur = 0;
+		a->r.dur = 0;
+		a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
+		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
+		a->r.v[IC_TYPE] = "s";
+		a->r.len[IC_TYPE] = 1;
+		(void)sqr_int(row, 5, &v);
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
+		emit(a);
+	}
 }
 
 /*
@@ -859,50 +885,46 @@ set_fw_cat(struct adb *a, int64_t type)
 }
 
 static int
-pytorch_api(struct adb *a, int *nsteps)
+torch_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0, v;
-	int r;
 
 	if (!sq_has_table(q, "PYTORCH_API") ||
 	    !sq_has_col(q, "PYTORCH_API", "startNs"))
 		return 0;
 	/* Declared TEXT in torch_npu: read as the integers they hold. */
-	sq_sql(&b, "SELECT CAST(p.startNs AS INTEGER), "
-	    "CAST(p.endNs AS INTEGER)");
+	sq_sql(&b, "SELECT " TORCH_TIMES);
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "globalTid");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "name");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "type");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
 	sq_sql(&b, " FROM PYTORCH_API p");
-	pf = sqpf_open(q, NULL, NULL, b.s, "PYTORCH_API");
+	h->pf = sqpf_open(q, NULL, NULL, b.s, "PYTORCH_API");
 	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, "PYTORCH_API", 0, &a->r) != 0)
-			continue;
-		set_tid(a, &row, 2);
-		set_str(a, &row, 3, IC_NAME);
-		if (sqr_int(&row, 4, &v))
-			set_fw_cat(a, v);
-		set_str(a, &row, 5, IC_IN_SHAPES);
-		set_str(a, &row, 6, IC_IN_DTYPES);
-		sq_check_step(&a->r);
-		*nsteps += a->r.kind == IK_STEP;
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "PYTORCH_API", n, "framework ops, queue and python "
-	    "events");
-	return r;
+	return h->pf == NULL ? -1 : 0;
+}
+
+static void
+torch_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	int64_t v;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, "PYTORCH_API", 0, &a->r) != 0)
+		return;
+	set_tid(a, row, 2);
+	set_str(a, row, 3, IC_NAME);
+	if (sqr_int(row, 4, &v))
+		set_fw_cat(a, v);
+	set_str(a, row, 5, IC_IN_SHAPES);
+	set_str(a, row, 6, IC_IN_DTYPES);
+	sq_check_step(&a->r);
+	a->nstepmarks += a->r.kind == IK_STEP;
+	emit(a);
+	h->n++;
 }
 
 /* Without framework step markers, STEP_TIME's steps are the markers. */
@@ -934,43 +956,109 @@ step_markers(struct adb *a)
 
 /* msprof's mstx ranges and marks (MSTX_EVENTS). */
 static int
-mstx_events(struct adb *a)
+mstx_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0;
-	int r;
 
 	if (!sq_has_table(q, "MSTX_EVENTS") ||
 	    !sq_has_col(q, "MSTX_EVENTS", "startNs"))
 		return 0;
-	sq_sql(&b, "SELECT m.startNs, coalesce(m.endNs, m.startNs)");
+	sq_sql(&b, "SELECT " MSTX_TIMES);
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
 	sq_sql(&b, " FROM MSTX_EVENTS m");
-	pf = sqpf_open(q, NULL, NULL, b.s, "MSTX_EVENTS");
+	h->pf = sqpf_open(q, NULL, NULL, b.s, "MSTX_EVENTS");
 	free(b.s);
-	if (pf == NULL)
+	return h->pf == NULL ? -1 : 0;
+}
+
+static void
+mstx_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, "MSTX_EVENTS", 0, &a->r) != 0)
+		return;
+	if (a->r.dur == 0)
+		a->r.kind = IK_MARK;
+	set_tid(a, row, 2);
+	set_str(a, row, 3, IC_NAME);
+	a->r.v[IC_CAT] = "mstx";
+	a->r.len[IC_CAT] = 4;
+	sq_check_step(&a->r);
+	emit(a);
+	h->n++;
+}
+
+/* ---- the host streams, a row at a time ---- */
+
+static const struct {
+	int		(*open)(struct adb *, struct hcur *);
+	void		(*row)(struct adb *, struct hcur *);
+} hs[HS_N] = {
+	{ comm_open, comm_row },
+	{ api_open, api_row },
+	{ torch_open, torch_row },
+	{ mstx_open, mstx_row },
+};
+
+/* 0, or -1 after a diagnostic; with the first row, if any. */
+static int
+hs_open(struct adb *a, int k, struct hcur *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (hs[k].open(a, h) < 0)
 		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, "MSTX_EVENTS", 0, &a->r) != 0)
-			continue;
-		if (a->r.dur == 0)
-			a->r.kind = IK_MARK;
-		set_tid(a, &row, 2);
-		set_str(a, &row, 3, IC_NAME);
-		a->r.v[IC_CAT] = "mstx";
-		a->r.len[IC_CAT] = 4;
-		sq_check_step(&a->r);
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "MSTX_EVENTS", n, "mstx ranges and marks");
-	return r;
+	if (h->pf != NULL)
+		h->r = sqpf_next(h->pf, &h->row);
+	return 0;
+}
+
+/* The next row's records; 0 when there are no more rows. */
+static int
+hs_step(struct adb *a, int k, struct hcur *h)
+{
+	if (h->r != 1)
+		return 0;
+	hs[k].row(a, h);
+	h->r = sqpf_next(h->pf, &h->row);
+	return 1;
+}
+
+/* The table's rows taken, for -i; -1 when reading failed. */
+static int
+hs_close(struct adb *a, int k, struct hcur *h)
+{
+	static const char *const why[HS_N] = {
+		"HCCL tasks, joined with TASK", "host API calls",
+		"framework ops, queue and python events",
+		"mstx ranges and marks"
+	};
+	static const char *const table[HS_N] = {
+		"COMMUNICATION_TASK_INFO", NULL, "PYTORCH_API", "MSTX_EVENTS"
+	};
+
+	if (h->pf == NULL)
+		return 0;
+	sqpf_close(h->pf);
+	h->pf = NULL;
+	sq_table(a->q, k == HS_API ? a->api : table[k], h->n, why[k]);
+	return h->r < 0 ? -1 : 0;
+}
+
+/* Host stream K read and stored: 0, or -1 after a diagnostic. */
+static int
+host_stream(struct adb *a, int k)
+{
+	struct hcur h;
+
+	if (hs_open(a, k, &h) < 0)
+		return -1;
+	while (hs_step(a, k, &h))
+		;
+	return hs_close(a, k, &h);
 }
 
 /* The rank of a database whose path does not say: RANK_DEVICE_MAP. */
@@ -1101,6 +1189,8 @@ dev_prime(struct adb *a)
 	if (r == 0 && d->rk >= 0 && d->rc >= 0 &&
 	    dev_settled(a, d, shapes_col)) {
 		a->dc = d;
+		a->hc = xcalloc(HS_N + 1, sizeof(*a->hc));
+		a->nds = 1;
 		return 1;
 	}
 	/* Again from the start, stored; what was said is said again. */
@@ -1116,17 +1206,198 @@ dev_prime(struct adb *a)
 	return 0;
 }
 
+/*
+ * A host stream's query has no ORDER BY: its rows come in the table's
+ * order.  One pass over its times alone (an aggregate that sees the rows
+ * in the order of a scan of the table, which is the query's where the
+ * table has no index to read instead) proves them in time order, as
+ * sq_times() keeps them, and gives their span, and, for the framework
+ * ops, whether any is a step marker.
+ */
+struct hproof {
+	const struct adb *a;
+	int64_t		 prev, tmin, tmax;
+	int		 any, ordered;
+	int		 steps;
+};
+
+static void
+proof_step(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	struct hproof *p = sqlite3_user_data(cx);
+	struct sqcell c;
+	struct sqrow row = { NULL, &c };
+	struct irec r;
+	int64_t s, e;
+	size_t len;
+
+	if (!p->ordered || sqlite3_value_type(v[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(v[1]) == SQLITE_NULL)
+		return;
+	s = sqlite3_value_int64(v[0]);
+	e = sqlite3_value_int64(v[1]);
+	if (e < s || s == INT64_MIN)
+		return;		/* skipped */
+	if (p->any && s < p->prev) {
+		p->ordered = 0;
+		return;
+	}
+	if (!p->any)
+		p->tmin = s;
+	if (!p->any || e > p->tmax)
+		p->tmax = e;
+	p->prev = s;
+	p->any = 1;
+	if (argc < 3 || p->steps)
+		return;
+	/* The name as set_str() makes it, and sq_check_step() on it. */
+	memset(&c, 0, sizeof(c));
+	c.type = sqlite3_value_type(v[2]);
+	c.i = sqlite3_value_int64(v[2]);
+	memset(&r, 0, sizeof(r));
+	r.v[IC_NAME] = sq_col_str(p->a->q, &row, 0, &len);
+	r.len[IC_NAME] = len;
+	if (absent(r.v[IC_NAME], len))
+		r.v[IC_NAME] = NULL;
+	sq_check_step(&r);
+	p->steps = r.kind == IK_STEP;
+}
+
+static void
+proof_final(sqlite3_context *cx)
+{
+	sqlite3_result_null(cx);
+}
+
+/*
+ * Whether host stream K's rows come in time order (a->proof: their
+ * facts).  The function is made once: SQLite cannot replace one while a statement
+ * runs (the HCCL ops' query does).
+ */
+static int
+host_proof(struct adb *a, int k)
+{
+	struct hproof *p;
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	const char *t;
+	int ok = 0;
+
+	if (a->proof == NULL) {
+		a->proof = xcalloc(1, sizeof(*a->proof));
+		if (sqlite3_create_function(q->db, "prof_proof", -1,
+		    SQLITE_UTF8, a->proof, NULL, proof_step, proof_final) !=
+		    SQLITE_OK)
+			return 0;
+	}
+	p = a->proof;
+	memset(p, 0, sizeof(*p));
+	p->a = a;
+	p->ordered = 1;
+	t = k == HS_API ? (sq_has_table(q, "CANN_API") ? "CANN_API" : "API") :
+	    k == HS_TORCH ? "PYTORCH_API" : "MSTX_EVENTS";
+	sq_sql(&b, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
+	    "AND tbl_name = '%s'", t);
+	if (sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) != SQLITE_OK) {
+		free(b.s);
+		return 0;
+	}
+	ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
+	sqlite3_finalize(st);
+	b.len = 0;
+	if (k == HS_API)
+		sq_sql(&b, "SELECT prof_proof(a.startNs, a.endNs) FROM %s a", t);
+	else if (k == HS_TORCH) {
+		sq_sql(&b, "SELECT prof_proof(" TORCH_TIMES);
+		sq_sql_col(q, &b, t, "p", "name");
+		sq_sql(&b, ") FROM %s p", t);
+	} else
+		sq_sql(&b, "SELECT prof_proof(" MSTX_TIMES ") FROM %s m", t);
+	if (ok && sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) != SQLITE_OK)
+		ok = 0;
+	else if (ok) {
+		ok = sqlite3_step(st) == SQLITE_ROW && p->ordered;
+		sqlite3_finalize(st);
+	}
+	free(b.s);
+	return ok;
+}
+
+/*
+ * Host stream K to the output as it is read, when it is proven in order
+ * (the HCCL tasks' join, when it has rows, is not: it stops the direct
+ * streams there, and the rest is stored, so that each stream keeps its
+ * ties with those read before): 1, or 0 when it is not, or -1 after a
+ * diagnostic.  Its query opens now, as it would have, to read later.
+ */
+static int
+host_direct(struct adb *a, int k)
+{
+	struct sqdb *q = a->q;
+	struct hproof *p;
+	struct irec r;
+	sqlite3_stmt *st;
+	int empty = 0;
+
+	if (k == HS_COMM) {
+		if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
+		    !sq_has_table(q, "TASK") || !sq_has_col(q,
+		    "COMMUNICATION_TASK_INFO", "globalTaskId"))
+			return 1;
+		if (sqlite3_prepare_v2(q->db, "SELECT EXISTS (SELECT 1 FROM "
+		    "COMMUNICATION_TASK_INFO)", -1, &st, NULL) == SQLITE_OK) {
+			empty = sqlite3_step(st) == SQLITE_ROW &&
+			    sqlite3_column_int64(st, 0) == 0;
+			sqlite3_finalize(st);
+		}
+		return empty;
+	}
+	if (k == HS_API ? !((sq_has_table(q, "CANN_API") &&
+	    sq_has_col(q, "CANN_API", "startNs")) || (!sq_has_table(q,
+	    "CANN_API") && sq_has_table(q, "API") && sq_has_col(q, "API",
+	    "startNs"))) : !sq_has_col(q, k == HS_TORCH ? "PYTORCH_API" :
+	    "MSTX_EVENTS", "startNs"))
+		return 1;	/* not read at all */
+	if (!host_proof(a, k))
+		return 0;
+	p = a->proof;
+	if (hs_open(a, k, &a->hc[a->nds]) < 0)
+		return -1;
+	a->hk[a->nds++] = k;
+	a->nstepmarks += p->steps;
+	/* Its span: the first start, the last end. */
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_HOST;
+	r.dev = IREC_DEV_SRC;
+	r.ts = p->tmin;
+	if (p->any)
+		sink_fact(q->sink, q->src, &r);
+	r.ts = p->tmax;
+	if (p->any)
+		sink_fact(q->sink, q->src, &r);
+	return 1;
+}
+
 static int
 dev_fill(void *arg, size_t i)
 {
 	struct adb *a = arg;
+	struct hcur *h;
+	int k;
 
-	(void)i;
 	a->mode = AM_DIRECT;
 	a->pause = 0;
-	while (!a->pause && dev_step(a, a->dc))
+	if (i == 0) {
+		while (!a->pause && dev_step(a, a->dc))
+			;
+		return dev_more(a->dc);
+	}
+	k = a->hk[i];
+	h = &a->hc[i];
+	while (!a->pause && hs_step(a, k, h))
 		;
-	return dev_more(a->dc);
+	return h->r == 1;
 }
 
 /* Cannot happen for a lone file: the records would lose their ties. */
@@ -1134,10 +1405,14 @@ static void
 dev_store(void *arg)
 {
 	struct adb *a = arg;
+	size_t i;
 
 	a->mode = AM_STORE;
 	while (dev_step(a, a->dc))
 		;
+	for (i = 1; i < a->nds; i++)
+		while (hs_step(a, a->hk[i], &a->hc[i]))
+			;
 }
 
 /* Every row's facts, on a query of its own, the wait's state kept. */
@@ -1167,6 +1442,7 @@ adb_free(struct adb *a)
 	free(a->pmubuf);
 	free(a->namebuf);
 	free(a->launched);
+	free(a->proof);
 	free(a);
 }
 
@@ -1175,7 +1451,12 @@ dev_done(void *arg)
 {
 	struct adb *a = arg;
 	int rc = dev_close(a, a->dc);
+	size_t i;
 
+	for (i = 1; i < a->nds; i++)
+		if (hs_close(a, a->hk[i], &a->hc[i]) < 0)
+			rc = -1;
+	free(a->hc);
 	free(a->dc);
 	free(a->where);
 	free(a->path);
@@ -1200,7 +1481,7 @@ dev_offer(struct adb *a)
 	q->kept = 1;
 	memset(&rp, 0, sizeof(rp));
 	rp.arg = a;
-	rp.nstreams = 1;
+	rp.nstreams = a->nds;
 	rp.fill = dev_fill;
 	rp.store = dev_store;
 	rp.done = dev_done;
@@ -1213,7 +1494,7 @@ int
 ingest_ascend_db(struct sqdb *q)
 {
 	struct adb *a = xcalloc(1, sizeof(*a));
-	int rc = 0, nsteps = 0, direct = 0;
+	int rc = 0, direct = 0, k = HS_COMM, r;
 
 	a->q = q;
 	if (sq_load_strings(q, "STRING_IDS") < 0) {
@@ -1224,11 +1505,17 @@ ingest_ascend_db(struct sqdb *q)
 	if (sq_has_table(q, "PYTORCH_CALLCHAINS"))
 		sink_note(q->sink, q->src, "stacks");
 	if (load_steps(a) < 0 ||
-	    (!(direct = dev_prime(a)) && device_tasks(a) < 0) ||
-	    comm_tasks(a) < 0 || cann_api(a) < 0 ||
-	    pytorch_api(a, &nsteps) < 0 || mstx_events(a) < 0)
+	    (!(direct = dev_prime(a)) && device_tasks(a) < 0))
 		rc = -1;
-	if (rc == 0 && nsteps == 0)
+	/* After the device tasks, the host streams that can go so too. */
+	for (k = HS_COMM; rc == 0 && direct && k < HS_N; k++)
+		if ((r = host_direct(a, k)) <= 0) {
+			rc = r;
+			break;
+		}
+	for (; rc == 0 && k < HS_N; k++)
+		rc = host_stream(a, k);
+	if (rc == 0 && a->nstepmarks == 0)
 		step_markers(a);
 	if (a->shapes)
 		sink_note(q->sink, q->src, "shapes");
