@@ -19,7 +19,9 @@
  *
  * Kernels come ordered by start time from SQLite (an index on TASK's
  * start in torch_npu files; a sort in temporary files otherwise) since
- * the wait needs the task before; the rest is ordered by the sink.
+ * the wait needs the task before; the rest is ordered by the sink, or,
+ * for a lone database, as much of it as comes in time order is merged
+ * straight into the output (see "straight to the output" below).
  */
 #include <config.h>
 
@@ -631,6 +633,17 @@ struct hcur {
 	int		 bits;		/* API: the launched ids as bits */
 };
 
+/* Open the query B (freed) of table T, read ahead: 0, or -1 after a
+ * diagnostic. */
+static int
+hs_query(struct adb *a, struct hcur *h, const char *setup, const char *st,
+    struct sqlbuf *b, const char *t)
+{
+	h->pf = sqpf_open(a->q, setup, st, b->s, t);
+	free(b->s);
+	return h->pf == NULL ? -1 : 0;
+}
+
 /* The HCCL tasks' query, or 0 and none when the tables are not. */
 static int
 comm_open(struct adb *a, struct hcur *h)
@@ -650,9 +663,7 @@ comm_open(struct adb *a, struct hcur *h)
 	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
 	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
 	    "t.globalTaskId = i.globalTaskId");
-	h->pf = sqpf_open(q, NULL, NULL, b.s, "COMMUNICATION_TASK_INFO");
-	free(b.s);
-	return h->pf == NULL ? -1 : 0;
+	return hs_query(a, h, NULL, NULL, &b, "COMMUNICATION_TASK_INFO");
 }
 
 static void
@@ -806,10 +817,8 @@ api_open(struct adb *a, struct hcur *h)
 	else
 		sq_sql(&b, ", NULL, 0");
 	sq_sql(&b, " FROM %s a", a->api);
-	h->pf = sqpf_open(q, conn && !h->bits ? launched_setup : NULL, "TASK",
-	    b.s, a->api);
-	free(b.s);
-	return h->pf == NULL ? -1 : 0;
+	return hs_query(a, h, conn && !h->bits ? launched_setup : NULL, "TASK",
+	    &b, a->api);
 }
 
 static void
@@ -901,9 +910,7 @@ torch_open(struct adb *a, struct hcur *h)
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
 	sq_sql(&b, " FROM PYTORCH_API p");
-	h->pf = sqpf_open(q, NULL, NULL, b.s, "PYTORCH_API");
-	free(b.s);
-	return h->pf == NULL ? -1 : 0;
+	return hs_query(a, h, NULL, NULL, &b, "PYTORCH_API");
 }
 
 static void
@@ -968,9 +975,7 @@ mstx_open(struct adb *a, struct hcur *h)
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
 	sq_sql(&b, " FROM MSTX_EVENTS m");
-	h->pf = sqpf_open(q, NULL, NULL, b.s, "MSTX_EVENTS");
-	free(b.s);
-	return h->pf == NULL ? -1 : 0;
+	return hs_query(a, h, NULL, NULL, &b, "MSTX_EVENTS");
 }
 
 static void
