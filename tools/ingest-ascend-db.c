@@ -26,6 +26,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,6 @@
 
 struct devcur;
 struct hcur;
-struct hproof;
 
 /* The host side's streams, in the order they are read (host_stream()). */
 enum { HS_COMM, HS_API, HS_TORCH, HS_MSTX, HS_N };
@@ -73,7 +73,6 @@ struct adb {
 	int		 hk[HS_N + 1];
 	struct hcur	*hc;
 	size_t		 nds;
-	struct hproof	*proof;		/* prof_proof()'s, made once */
 	char		*where, *path;	/* the database's, kept */
 	struct ingest_ctx ctx;
 };
@@ -1274,42 +1273,26 @@ proof_final(sqlite3_context *cx)
 	sqlite3_result_null(cx);
 }
 
-/*
- * Whether host stream K's rows come in time order (a->proof: their
- * facts).  The function is made once: SQLite cannot replace one while a statement
- * runs (the HCCL ops' query does).
- */
-static int
-host_proof(struct adb *a, int k)
+/* The proof's SQL for host stream K, or NULL where it cannot be had. */
+static char *
+proof_sql(struct adb *a, int k)
 {
-	struct hproof *p;
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
 	sqlite3_stmt *st;
 	const char *t;
-	int ok = 0;
+	int ok;
 
-	if (a->proof == NULL) {
-		a->proof = xcalloc(1, sizeof(*a->proof));
-		if (sqlite3_create_function(q->db, "prof_proof", -1,
-		    SQLITE_UTF8, a->proof, NULL, proof_step, proof_final) !=
-		    SQLITE_OK)
-			return 0;
-	}
-	p = a->proof;
-	memset(p, 0, sizeof(*p));
-	p->a = a;
-	p->ordered = 1;
-	t = k == HS_API ? (sq_has_table(q, "CANN_API") ? "CANN_API" : "API") :
-	    k == HS_TORCH ? "PYTORCH_API" : "MSTX_EVENTS";
+	t = k == HS_API ? a->api : k == HS_TORCH ? "PYTORCH_API" :
+	    "MSTX_EVENTS";
 	sq_sql(&b, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
 	    "AND tbl_name = '%s'", t);
-	if (sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) != SQLITE_OK) {
-		free(b.s);
-		return 0;
+	ok = sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		ok = sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int64(st, 0) == 0;
+		sqlite3_finalize(st);
 	}
-	ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0;
-	sqlite3_finalize(st);
 	b.len = 0;
 	if (k == HS_API)
 		sq_sql(&b, "SELECT prof_proof(a.startNs, a.endNs) FROM %s a", t);
@@ -1319,31 +1302,64 @@ host_proof(struct adb *a, int k)
 		sq_sql(&b, ") FROM %s p", t);
 	} else
 		sq_sql(&b, "SELECT prof_proof(" MSTX_TIMES ") FROM %s m", t);
-	if (ok && sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) != SQLITE_OK)
-		ok = 0;
-	else if (ok) {
-		ok = sqlite3_step(st) == SQLITE_ROW && p->ordered;
+	if (!ok) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+/*
+ * The proof runs on a connection of its own, on a thread of its own
+ * where one can be had, while the reader opens the stream's query (for
+ * the API calls, a pass over TASK for the launched ids): two passes of
+ * about the same time side by side.  Its function sees the string
+ * table, loaded and no longer changed.
+ */
+struct hproof_run {
+	struct hproof	 p;
+	char		*sql;
+	const char	*path;
+	pthread_t	 thread;
+	int		 ok;
+};
+
+static void *
+proof_work(void *arg)
+{
+	struct hproof_run *pr = arg;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+
+	pr->ok = 0;
+	if (sq_connect(pr->path, &db) == SQLITE_OK &&
+	    sqlite3_create_function(db, "prof_proof", -1, SQLITE_UTF8, &pr->p,
+	    NULL, proof_step, proof_final) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, pr->sql, -1, &st, NULL) == SQLITE_OK) {
+		pr->ok = sqlite3_step(st) == SQLITE_ROW && pr->p.ordered;
 		sqlite3_finalize(st);
 	}
-	free(b.s);
-	return ok;
+	sqlite3_close(db);
+	return NULL;
 }
 
 /*
  * Host stream K to the output as it is read, when it is proven in order
  * (the HCCL tasks' join, when it has rows, is not: it stops the direct
  * streams there, and the rest is stored, so that each stream keeps its
- * ties with those read before): 1, or 0 when it is not, or -1 after a
- * diagnostic.  Its query opens now, as it would have, to read later.
+ * ties with those read before): 1; 2 when it was read and stored, not
+ * proven; 0 when not read, the HCCL tasks; or -1 after a diagnostic.
+ * Its query opens now, where it would have.
  */
 static int
 host_direct(struct adb *a, int k)
 {
 	struct sqdb *q = a->q;
-	struct hproof *p;
+	struct hproof_run pr;
+	struct hcur *h = &a->hc[a->nds];
 	struct irec r;
 	sqlite3_stmt *st;
-	int empty = 0;
+	int empty = 0, threaded, rc;
 
 	if (k == HS_COMM) {
 		if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
@@ -1358,28 +1374,45 @@ host_direct(struct adb *a, int k)
 		}
 		return empty;
 	}
-	if (k == HS_API ? !((sq_has_table(q, "CANN_API") &&
-	    sq_has_col(q, "CANN_API", "startNs")) || (!sq_has_table(q,
-	    "CANN_API") && sq_has_table(q, "API") && sq_has_col(q, "API",
-	    "startNs"))) : !sq_has_col(q, k == HS_TORCH ? "PYTORCH_API" :
+	if (k == HS_API)
+		a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
+		    sq_has_table(q, "API") ? "API" : NULL;
+	if (k == HS_API ? a->api == NULL || !sq_has_col(q, a->api,
+	    "startNs") : !sq_has_col(q, k == HS_TORCH ? "PYTORCH_API" :
 	    "MSTX_EVENTS", "startNs"))
 		return 1;	/* not read at all */
-	if (!host_proof(a, k))
+	memset(&pr, 0, sizeof(pr));
+	pr.p.a = a;
+	pr.p.ordered = 1;
+	pr.path = q->path;
+	if ((pr.sql = proof_sql(a, k)) == NULL)
 		return 0;
-	p = a->proof;
-	if (hs_open(a, k, &a->hc[a->nds]) < 0)
+	threaded = pthread_create(&pr.thread, NULL, proof_work, &pr) == 0;
+	rc = hs_open(a, k, h);
+	if (!threaded)
+		(void)proof_work(&pr);
+	else if (pthread_join(pr.thread, NULL) != 0)
+		pr.ok = 0;
+	free(pr.sql);
+	if (rc < 0)
 		return -1;
+	if (!pr.ok) {
+		/* Stored, as it would have been. */
+		while (hs_step(a, k, h))
+			;
+		return hs_close(a, k, h) < 0 ? -1 : 2;
+	}
 	a->hk[a->nds++] = k;
-	a->nstepmarks += p->steps;
+	a->nstepmarks += pr.p.steps;
 	/* Its span: the first start, the last end. */
 	memset(&r, 0, sizeof(r));
 	r.kind = IK_HOST;
 	r.dev = IREC_DEV_SRC;
-	r.ts = p->tmin;
-	if (p->any)
+	r.ts = pr.p.tmin;
+	if (pr.p.any)
 		sink_fact(q->sink, q->src, &r);
-	r.ts = p->tmax;
-	if (p->any)
+	r.ts = pr.p.tmax;
+	if (pr.p.any)
 		sink_fact(q->sink, q->src, &r);
 	return 1;
 }
@@ -1447,7 +1480,6 @@ adb_free(struct adb *a)
 	free(a->pmubuf);
 	free(a->namebuf);
 	free(a->launched);
-	free(a->proof);
 	free(a);
 }
 
@@ -1514,8 +1546,9 @@ ingest_ascend_db(struct sqdb *q)
 		rc = -1;
 	/* After the device tasks, the host streams that can go so too. */
 	for (k = HS_COMM; rc == 0 && direct && k < HS_N; k++)
-		if ((r = host_direct(a, k)) <= 0) {
-			rc = r;
+		if ((r = host_direct(a, k)) != 1) {
+			rc = r < 0 ? -1 : 0;
+			k += r == 2;
 			break;
 		}
 	for (; rc == 0 && k < HS_N; k++)
