@@ -15,7 +15,8 @@
 # copies with one of them out of order, or indexed (stored, as are the
 # streams after it); damage met in the first rows
 # (stored, the damage said once); and a
-# generated database of 6,000 kernels, whose stream spans many buffers.
+# generated database of 6,000 kernels, whose stream spans many buffers
+# and which needs no temporary file.
 # Needs the corpus and the sqlite3 shell (skipped, exit 77, without).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -98,6 +99,19 @@ edit api-indexed "DELETE FROM COMMUNICATION_TASK_INFO;
 
 sh "$top_srcdir/bench/gen-ascend-db.sh" 6000 "$tmp/gen.db" >/dev/null
 same generated "$tmp/gen.db"
+# Nothing of it is stored: with -m 1M and -T a directory that is not
+# there it needs no temporary file, where the stored path does.
+n=$((n + 1))
+if prof-ingest -q -m 1M -T "$tmp/none" "$tmp/gen.db" >"$tmp/d.out" &&
+    ! PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M -T "$tmp/none" \
+    "$tmp/gen.db" >/dev/null 2>&1 &&
+    PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M "$tmp/gen.db" | sed '/^#stage/d' >"$tmp/s.out" &&
+    sed '/^#stage/d' "$tmp/d.out" | cmp -s - "$tmp/s.out"; then
+	echo "same: generated, no temporary file"
+else
+	echo "DIFFERS: generated, no temporary file"
+	failed=1
+fi
 cp "$tmp/gen.db" "$tmp/late-shapes.db"
 sqlite3 "$tmp/late-shapes.db" "UPDATE COMPUTE_TASK_INFO SET inputShapes = 409
     WHERE globalTaskId < 5000;"
