@@ -102,10 +102,10 @@ same generated "$tmp/gen.db"
 # Nothing of it is stored: with -m 1M and -T a directory that is not
 # there it needs no temporary file, where the stored path does.
 n=$((n + 1))
+stored() { PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M "$@" "$tmp/gen.db"; }
 if prof-ingest -q -m 1M -T "$tmp/none" "$tmp/gen.db" >"$tmp/d.out" &&
-    ! PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M -T "$tmp/none" \
-    "$tmp/gen.db" >/dev/null 2>&1 &&
-    PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M "$tmp/gen.db" | sed '/^#stage/d' >"$tmp/s.out" &&
+    ! stored -T "$tmp/none" >/dev/null 2>&1 &&
+    stored | sed '/^#stage/d' >"$tmp/s.out" &&
     sed '/^#stage/d' "$tmp/d.out" | cmp -s - "$tmp/s.out"; then
 	echo "same: generated, no temporary file"
 else
