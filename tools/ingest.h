@@ -172,17 +172,19 @@ void	 sink_end(struct sink *, int);
  * either way.  During the second pass diag_at() is muted, and
  * sink_skip() and sink_note() count nothing.
  *
- * A reader may also leave out the first pass of its streams (an Ascend
- * database's device tasks, whose query gives them in time order; see
- * ingest-ascend-db.c): it stores the rest of its records with sink_add()
- * after it has offered the streams, which read first would have won
- * every tie of equal times and still do (the merge puts a stream's
- * record before a stored one of the same time).  Their facts are then
- * those of their first records, given with sink_hold() (which keeps
- * them for the output), and FACTS gives the rest when the output needs
- * them: the lone device of a source of no rank, the span of a source
- * with a time before 0.  Such a second pass is the only one: LOUD, its
- * diagnostics are said, and DONE's -1 says it failed.
+ * A reader may also leave out the first pass of streams it can prove in
+ * time order otherwise (an Ascend database's device tasks, whose query
+ * is ordered by an index, and its host calls, whose times one pass
+ * checks; see ingest-ascend-db.c).  It stores the rest of its records
+ * with sink_add(): those of queries it reads after the streams, so that
+ * the streams' records won every tie of equal times, as the merge still
+ * has it (a stream's record goes before a stored one of the same time).
+ * The streams' facts are their first records', given with sink_hold()
+ * (stream 0's, kept for the output), and their spans, by sink_fact();
+ * FACTS gives the rest when the output needs them: the lone device of a
+ * source of no rank, the span of one with a time before 0.  Such a
+ * second pass is the only one: LOUD, its diagnostics are said, and
+ * DONE's -1 says it failed.
  */
 struct sink_replay {
 	void		*arg;
