@@ -1113,20 +1113,22 @@ not_read(struct sqdb *q)
 		sq_table(q, nr[i].t, -1, nr[i].why);
 }
 
-/* ---- the device tasks straight to the output ---- */
+/* ---- straight to the output ---- */
 
 /*
- * A lone database's device tasks, a kernel or two per row of the
- * largest join, are most of its records: stored, sorted and spilled to
- * disk they cost a third of the time of reading it (BENCHMARKS.md).
- * Their query gives them in time order, so they are not stored: they
- * are read as the output is written and merged there with the rest,
+ * A lone database's records, stored, sorted and spilled to disk, cost a
+ * third of the time of reading it, and more the larger it is
+ * (BENCHMARKS.md).  Its device tasks, a kernel or two per row of the
+ * largest join, come from a query in time order, and the host streams
+ * read after them often come in time order too: those are not stored
+ * but read as the output is written, and merged there with the rest,
  * stored as always (see ingest.h, struct sink_replay).  What the output
- * must know before its first line comes from their first rows, read
- * now and held: the origin (the first record is the earliest) and the
- * evidence notes (each seen, or one that no row can give, or all rows
- * read).  Where the first rows do not settle them, or a query fails,
- * the device tasks are read again from the start and stored, as
+ * must know before its first line comes from the device tasks' first
+ * rows, read now and held (their earliest time, the evidence notes:
+ * each seen, or one that no row can give, or all rows read), and from
+ * one pass over each host stream's times (host_direct()).  Where the
+ * first rows do not settle the notes, or a query fails, the device
+ * tasks are read again from the start and everything is stored, as
  * PROF_INGEST_DIRECT=0 has it always.
  */
 #define PRIME_ROWS	4096
