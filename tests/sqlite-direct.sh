@@ -20,12 +20,7 @@
 # Needs the corpus and the sqlite3 shell (skipped, exit 77, without).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PATH="$top_builddir/tools:$PATH"; export PATH
-corpus=$(corpus_dir)
-[ -d "$corpus" ] || skip_ "no corpus at $corpus"
-command -v sqlite3 >/dev/null 2>&1 || skip_ "no sqlite3 shell"
-tmp=$(scratch_dir)
-trap 'rm -rf "$tmp"' EXIT
+corpus_test sqlite3
 failed=0 n=0
 
 # same NAME DB: both paths, both budgets; every output must agree.
