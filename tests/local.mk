@@ -130,6 +130,10 @@ EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 # The SQLite readers against sqlite3's own counts on the corpus (issue 17).
 TESTS += tests/sqlite-corpus.sh
 EXTRA_DIST += tests/sqlite-corpus.sh tests/cluster-db-twin.py
+# A lone Ascend database's direct output against the stored path, on the
+# corpus and on copies made to take each other way (issue 17).
+TESTS += tests/sqlite-direct.sh
+EXTRA_DIST += tests/sqlite-direct.sh
 # prof-export (issue 20): the SQLite export's kernel time per device
 # against the stream's own sums, on every corpus run.
 TESTS += tests/export-corpus.sh

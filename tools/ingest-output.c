@@ -458,11 +458,23 @@ struct direct_out {
 	int64_t		 origin;
 };
 
+/*
+ * A stream's record goes out after the stored records of earlier times
+ * (of the source's other streams, read after these; see ingest.h), and
+ * before those of its own time.
+ */
 static void
 direct_put(void *arg, const struct sink_rec *sr)
 {
 	struct direct_out *d = arg;
+	const struct sink_rec *st;
+	int64_t t = sink_abs_ts(d->sk, sr);
 
+	while ((st = sink_merge_top(d->sk)) != NULL &&
+	    sink_abs_ts(d->sk, st) < t) {
+		put_record(d->sk, d->w, st, d->origin);
+		sink_merge_advance(d->sk);
+	}
 	put_record(d->sk, d->w, sr, d->origin);
 }
 
@@ -479,6 +491,7 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	if (sk->nsrcs > 0 && sk->srcs[sk->nsrcs - 1].open)
 		sink_end(sk, (int)sk->nsrcs - 1);
 	direct = sink_direct_settle(sk, 1);
+	bad = sk->replay_failed;
 	for (i = 0; i < sk->nsrcs; i++)
 		bad |= sk->srcs[i].bad;
 	check_span(sk);
@@ -512,8 +525,14 @@ sink_finish(struct sink *sk, int argc, char **argv)
 		struct direct_out d = { sk, w, origin };
 
 		out_end(&o);
+		sink_merge_start(sk);
 		sink_direct_merge(sk, direct_put, &d);
-		sink_direct_end(sk);
+		while ((sr = sink_merge_top(sk)) != NULL) {
+			put_record(sk, w, sr, origin);
+			sink_merge_advance(sk);
+		}
+		if (sink_direct_end(sk) < 0)
+			bad = 1;
 	} else {
 		sink_merge_start(sk);
 		while ((sr = sink_merge_top(sk)) != NULL) {

@@ -205,10 +205,15 @@ struct sink {
 	struct sink_replay replay;
 	int		 replay_src;
 	int		 has_replay, replay_ordered;
+	int		 replay_failed;	/* the reader said why */
 	int		 replaying;	/* SINK_STORE or SINK_DIRECT */
 	struct sink_dstream *ds;	/* per stream: its records rendered */
 	size_t		 ds_cur, ds_fill;
 	int		 ds_buf;
+	/* Stream 0's records read before the output (sink_hold()). */
+	unsigned char	*hold;
+	size_t		 hold_len, hold_cap;
+	uint64_t	 hold_utf8;	/* their names' repairs */
 	/* Scratch of sink_add. */
 	char		*textbuf, *fixed;
 	size_t		 textcap, fixedcap;
@@ -237,7 +242,8 @@ int64_t	 sink_direct_origin(const struct sink *);
 /* Merge the streams, giving each record to PUT in order. */
 void	 sink_direct_merge(struct sink *,
 	    void (*)(void *, const struct sink_rec *), void *);
-void	 sink_direct_end(struct sink *);
+/* -1 when the second pass failed (it said why). */
+int	 sink_direct_end(struct sink *);
 
 /* ingest-runs.c */
 /* Note the record about to be stored at the arena's end (time TS). */
