@@ -57,8 +57,8 @@ int	 pbuf_next_any(struct pbuf *, struct pbuf_field *);
 
 /*
  * pbuf_next() is called once a field of every event of a file (tens of
- * millions of times a GB): the common fields (a one-byte tag, a varint
- * or a length of at most four bytes, wholly inside the bytes) are read
+ * millions of times a GB): the common fields (a one-byte tag, then a
+ * varint or a length) are read
  * here, inline; any other field, and every error, by pbuf_next_any().
  */
 static inline int
@@ -67,20 +67,21 @@ pbuf_next(struct pbuf *b, struct pbuf_field *f)
 	const unsigned char *p = b->p;
 	uint64_t v;
 	unsigned t;
-	int i;
+	int i, n;
 
 	if (p == b->end)
 		return 0;
 	t = p[0];
-	if (t >= 0x80 || t < 8 || b->end - p < 6)
+	if (t >= 0x80 || t < 8)
 		return pbuf_next_any(b, f);
+	n = b->end - p - 1 < 10 ? (int)(b->end - p - 1) : 10;
 	v = 0;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < n; i++) {
 		v |= (uint64_t)(p[1 + i] & 0x7f) << (7 * i);
 		if (p[1 + i] < 0x80)
 			break;
 	}
-	if (i == 4)
+	if (i == n)
 		return pbuf_next_any(b, f);
 	switch (t & 7) {
 	case PB_VARINT:
