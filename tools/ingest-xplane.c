@@ -725,7 +725,7 @@ emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
 	size_t n = 0;
 
 	if (rs != 0 || re != 0) {
-		if (op->extl > 0)
+		if (op->rc_ext)
 			ps[n++] = ';';
 		memcpy(ps + n, "ps=", 3);
 		n += 3;
@@ -737,17 +737,23 @@ emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
 	    n, op->rc_post, op->rc_postl);
 }
 
-/* Keep R's columns, its ext the op's, for the op's next executions. */
+/*
+ * Keep R's columns, its ext EXT (the op's: of a device op, what
+ * event_ext() made of its stats; of a host op, its hlo and module), for
+ * the op's next executions on this line.
+ */
 static int
-make_cached(struct xr *x, struct xop *op, struct irec *r)
+make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
+    size_t extl)
 {
 	ssize_t a, b;
-	size_t need = 3 * op->extl + 1;
+	size_t need = 3 * extl + 1;
 	int i;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
 		need += 3 * r->len[i] + 1;
-	set_col(r, IC_EXT, op->ext, op->extl);
+	set_col(r, IC_EXT, ext, extl);
+	op->rc_ext = extl > 0;
 	op->rc_pre = xrealloc(op->rc_pre, need);
 	op->rc_post = xrealloc(op->rc_post, need + 1);
 	op->rc_post[0] = '\t';
@@ -858,7 +864,7 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		return event_facts(x, op, vp, own, &r);
 	/* In the direct output, an op's record on a line is made once. */
 	cached = x->st != NULL && op != NULL && vp == &op->base &&
-	    x->pcls != XP_HOST && kind != IK_STEP && !op->rc_bad;
+	    kind != IK_STEP && !op->rc_bad;
 	if (cached && op->rc_stream == x->cur_stream + 1)
 		return emit_cached(x, op, &r, rs, re);
 	nm = op_name(x, op, &n);
@@ -890,7 +896,11 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
-	if (cached && x->ext_op == op && make_cached(x, op, &r))
+	if (cached && x->pcls != XP_HOST && x->ext_op == op &&
+	    make_cached(x, op, &r, op->ext, op->extl))
+		return emit_cached(x, op, &r, rs, re);
+	if (cached && x->pcls == XP_HOST &&
+	    make_cached(x, op, &r, x->ext.b, x->ext.n))
 		return emit_cached(x, op, &r, rs, re);
 	event_ext_ps(x, &r, rs, re);
 	if (x->mode == XM_AGAIN)

@@ -76,6 +76,7 @@ struct xop {
 	char		*rc_pre, *rc_post;
 	size_t		 rc_prel, rc_postl;
 	int		 rc_bad;	/* a column needed repair: not kept */
+	int		 rc_ext;	/* its ext is not empty */
 };
 
 /* The tables of one plane. */
