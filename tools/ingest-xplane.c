@@ -94,6 +94,7 @@ struct xr {
 	/* Read twice (see ingest.h, struct sink_replay): */
 	int		 mode;		/* XM_ONCE, XM_FACTS, XM_AGAIN */
 	int64_t		 last_ts;	/* the line's last start, first pass */
+	uint64_t	 lno;		/* the lines met, to key facts_known() */
 	int		 unordered;	/* a line out of order */
 	size_t		 good;		/* the bytes of whole planes */
 	size_t		 nops;		/* the file's ops, all planes' */
@@ -713,6 +714,20 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 }
 
 /*
+ * After an execution of OP with no stats of its own, read in full by
+ * the first pass, the op's facts are noted (its stacks, the flops and
+ * shapes it shows): its next executions on the line differ only in
+ * their times.  What they share is kept with the op.
+ */
+static void
+facts_known(struct xr *x, struct xop *op, const struct irec *r)
+{
+	op->fk_line = x->lno;
+	op->fk_kind = r->kind;
+	op->fk_dev = r->dev;
+}
+
+/*
  * The direct output of an execution whose record is its op's on this
  * line but for its times and ps parts: the op's stored columns, the ps
  * parts between them (the end of the ext column).
@@ -821,6 +836,19 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	}
 	if (r1 < 0)
 		return wire_error(x, &e, "XEvent");
+	/* The first pass, an op's later executions on a line: their
+	 * times. */
+	if (x->mode == XM_FACTS && v.mask == 0 && has_off &&
+	    (op = xtab_op(x->t, mid)) != NULL && op->fk_line == x->lno &&
+	    event_times(x, off, dur, &r, &rs, &re) == 0) {
+		r.kind = op->fk_kind;
+		r.dev = op->fk_dev;
+		if (r.ts < x->last_ts)
+			x->unordered = 1;
+		x->last_ts = r.ts;
+		sink_fact(x->sink, x->src, &r);
+		return 0;
+	}
 	if (nocc && !has_off) {
 		sink_skip(x->sink, x->src, "aggregated event "
 		    "(num_occurrences, no start)");
@@ -860,8 +888,12 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	kind = event_kind(x, op, vp, &cat);
 	r.kind = kind;
 	r.dev = x->pcls == XP_HOST ? host_dev(x, vp) : x->dev;
-	if (x->mode == XM_FACTS)
-		return event_facts(x, op, vp, own, &r);
+	if (x->mode == XM_FACTS) {
+		if (event_facts(x, op, vp, own, &r) == 0 && op != NULL &&
+		    vp == &op->base)
+			facts_known(x, op, &r);
+		return 0;
+	}
 	/* In the direct output, an op's record on a line is made once. */
 	cached = x->st != NULL && op != NULL && vp == &op->base &&
 	    kind != IK_STEP && !op->rc_bad;
@@ -948,6 +980,7 @@ line_head(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 	x->lid = x->lts = 0;
 	x->lname = "";
 	x->lnamel = 0;
+	x->lno++;
 	/*
 	 * The header fields come before the events (XLA writes fields in
 	 * number order, display_name, not read, last): the walk stops at

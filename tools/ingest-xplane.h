@@ -77,6 +77,11 @@ struct xop {
 	size_t		 rc_prel, rc_postl;
 	int		 rc_bad;	/* a column needed repair: not kept */
 	int		 rc_ext;	/* its ext is not empty */
+	/* The first pass: its executions on line FK_LINE (see
+	 * facts_known()) are of this kind and device. */
+	uint64_t	 fk_line;
+	int		 fk_kind;
+	int64_t		 fk_dev;
 };
 
 /* The tables of one plane. */
