@@ -249,7 +249,18 @@ unsigned char *sink_arena_reserve(struct sink *, uint32_t, size_t);
 void	 sink_sort_memory_runs(struct sink *);
 
 /* ingest-merge.c */
-int64_t	 sink_abs_ts(const struct sink *, const struct sink_rec *);
+/* Absolute time of a record, timeless ones first (inline: the merges
+ * ask it of every record, two or three times). */
+static inline int64_t
+sink_abs_ts(const struct sink *sk, const struct sink_rec *sr)
+{
+	if (sr->ts == IREC_NO_TS)
+		return INT64_MIN;
+	/* A bad source's records are dropped; their key needs no base. */
+	if (sk->srcs[sr->src].bad)
+		return sr->ts;
+	return sr->ts + sk->srcs[sr->src].base;
+}
 /* Link the timed runs that follow each other in time into chains. */
 void	 sink_chains(struct sink *);
 int	 sink_run_next(struct sink *, struct sink_run *);
