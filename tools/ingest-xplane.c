@@ -775,13 +775,15 @@ make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
 	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, op->rc_pre);
 	b = sink_render_cols(x->sink, r, IC_GROUP, IC_SRC - 1,
 	    op->rc_post + 1);
-	if (a < 0 || b < 0) {
+	if (a < 0 || b < 0 || a > INT32_MAX || b > INT32_MAX) {
 		op->rc_bad = 1;
 		op->rc_stream = 0;
 		return 0;
 	}
-	op->rc_prel = (size_t)a;
-	op->rc_postl = (size_t)b + 1;
+	op->rc_prel = (uint32_t)a;
+	op->rc_postl = (uint32_t)b + 1;
+	op->fk_kind = r->kind;
+	op->fk_dev = r->dev;
 	/* Kept for every op of the file: no more room than it takes. */
 	op->rc_pre = xrealloc(op->rc_pre, op->rc_prel + 1);
 	op->rc_post = xrealloc(op->rc_post, op->rc_postl);
@@ -848,6 +850,16 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 		x->last_ts = r.ts;
 		sink_fact(x->sink, x->src, &r);
 		return 0;
+	}
+	/* The direct output, the same: the op's record, their times. */
+	if (x->mode == XM_AGAIN && v.mask == 0 && has_off && x->st != NULL &&
+	    (op = xtab_op(x->t, mid)) != NULL &&
+	    op->rc_stream == x->cur_stream + 1 &&
+	    event_times(x, off, dur, &r, &rs, &re) == 0) {
+		r.kind = op->fk_kind;
+		r.dev = op->fk_dev;
+		r.pid = 0;
+		return emit_cached(x, op, &r, rs, re);
 	}
 	if (nocc && !has_off) {
 		sink_skip(x->sink, x->src, "aggregated event "

@@ -42,14 +42,35 @@ struct xvals {
 	struct xval	 v[XS_N];
 };
 
-/* One op (XEventMetadata): names, and its stats decoded at first use. */
+/*
+ * One op (XEventMetadata): names, and its stats decoded at first use.
+ * Every execution reads the first fields, the rest only the op's first
+ * on a line: those come first, in one cache line (a TPU op's struct is
+ * a kilobyte, and a plane has thousands).
+ */
 struct xop {
+	/*
+	 * The direct output's record of an execution with no stats of its
+	 * own, stored, for line RC_STREAM - 1: the columns up to its ext,
+	 * and those after it (the ps parts go between).
+	 */
+	size_t		 rc_stream;
+	char		*rc_pre, *rc_post;
+	uint32_t	 rc_prel, rc_postl;
+	/* The first pass: its executions on line FK_LINE (see
+	 * facts_known()) are of this kind and device; so are the direct
+	 * output's on line RC_STREAM - 1. */
+	uint64_t	 fk_line;
+	int64_t		 fk_dev;
+	int		 fk_kind;
+	unsigned char	 rc_bad;	/* a column needed repair: not kept */
+	unsigned char	 rc_ext;	/* its ext is not empty */
+	unsigned char	 decoded;
 	int64_t		 id;
 	const unsigned char *msg;	/* the XEventMetadata message */
 	size_t		 msglen;
 	const char	*name, *disp;	/* name (HLO text on TPU), display */
 	size_t		 namel, displ;
-	int		 decoded;
 	struct xvals	 base;		/* metadata stats */
 	/* From the HLO text (with the lengths of what each event takes): */
 	char		*in_shapes, *in_dtypes, *out_shapes, *out_dtypes;
@@ -67,21 +88,6 @@ struct xop {
 	const char	*ccat, *csrc;
 	size_t		 ccatl, csrcl;
 	char		*ccat_own, *csrc_own;
-	/*
-	 * The direct output's record of an execution with no stats of its
-	 * own, stored, for line RC_STREAM - 1: the columns up to its ext,
-	 * and those after it (the ps parts go between).
-	 */
-	size_t		 rc_stream;
-	char		*rc_pre, *rc_post;
-	size_t		 rc_prel, rc_postl;
-	int		 rc_bad;	/* a column needed repair: not kept */
-	int		 rc_ext;	/* its ext is not empty */
-	/* The first pass: its executions on line FK_LINE (see
-	 * facts_known()) are of this kind and device. */
-	uint64_t	 fk_line;
-	int		 fk_kind;
-	int64_t		 fk_dev;
 };
 
 /* The tables of one plane. */
