@@ -52,6 +52,7 @@ struct dmerge {
 	size_t		 rhead, rtail;
 	int		 done;
 	void		(*put)(void *, const struct sink_rec *);
+	void		(*flush)(void *);
 	void		*arg;
 };
 
@@ -265,8 +266,11 @@ merge_work(void *arg)
 		m->put(m->arg, sr);
 		d = &sk->ds[w];
 		d->pos += sink_rec_size(sr);
-		if (d->pos >= d->len[d->cur])
+		if (d->pos >= d->len[d->cur]) {
+			/* PUT may point into the buffer given back. */
+			m->flush(m->arg);
 			(void)ds_next(m, w, 1);
+		}
 		kw = key[w] = ds_key(sk, w, n);
 		for (node = (w + n) / 2; node > 0; node /= 2) {
 			t = lt[node];
@@ -278,6 +282,7 @@ merge_work(void *arg)
 		}
 		lt[0] = w;
 	}
+	m->flush(m->arg);
 	free(key);
 	free(lt);
 	pthread_mutex_lock(&m->mu);
@@ -294,7 +299,7 @@ merge_work(void *arg)
  */
 void
 sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
-    void *arg)
+    void (*flush)(void *), void *arg)
 {
 	struct dmerge m;
 	size_t n = sk->replay.nstreams, i, r;
@@ -305,6 +310,7 @@ sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
 	m.sk = sk;
 	m.n = n;
 	m.put = put;
+	m.flush = flush;
 	m.arg = arg;
 	sk->replaying = SINK_DIRECT;
 	diag_mute(1);

@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include <sys/uio.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -451,19 +453,92 @@ check_span(const struct sink *sk)
 		    "one origin can place them", lo, hi);
 }
 
-/* The direct output's records, written by its merge thread. */
+/*
+ * The direct output's records, written by its merge thread: a line's
+ * numbers are made here, its text is not copied but written from the
+ * stream's buffer where it lies (writev(), until the buffer is given
+ * back): a copy of every byte of the output, out of buffers bigger than
+ * the caches, was two fifths of the merge's time.
+ */
+#define DW_IOV		1024	/* IOV_MAX on Linux and the BSDs */
+#define DW_SCRATCH	(256 << 10)	/* a kind name and six numbers a line */
+
 struct direct_out {
 	struct sink	*sk;
 	struct tsvw	*w;
 	int64_t		 origin;
+	struct iovec	 iov[DW_IOV];
+	int		 niov;
+	char		*scratch;	/* the lines' numbers */
+	size_t		 slen;
 };
 
+static void
+direct_flush(void *arg)
+{
+	struct direct_out *d = arg;
+
+	if (d->niov > 0)
+		tsvw_writev(d->w, d->iov, d->niov);
+	d->niov = 0;
+	d->slen = 0;
+}
+
+/* Add the scratch bytes from FROM to the end, to the piece before them
+ * when that ends where they begin. */
+static void
+direct_piece(struct direct_out *d, char *from)
+{
+	char *end = d->scratch + d->slen;
+	struct iovec *v = d->niov > 0 ? &d->iov[d->niov - 1] : NULL;
+
+	if (v != NULL && (char *)v->iov_base + v->iov_len == from)
+		v->iov_len += (size_t)(end - from);
+	else {
+		d->iov[d->niov].iov_base = from;
+		d->iov[d->niov++].iov_len = (size_t)(end - from);
+	}
+}
+
+/* The line write_record() makes, in three pieces. */
 static void
 direct_put(void *arg, const struct sink_rec *sr)
 {
 	struct direct_out *d = arg;
+	struct sink *sk = d->sk;
+	int kind = resolve_kind(sk, sr);
+	char *p, *o;
 
-	put_record(d->sk, d->w, sr, d->origin);
+	tally(sk, sr, kind);
+	if (kind < 0 || sk->opts.inventory)
+		return;
+	if (d->niov + 3 > DW_IOV || d->slen + sk->kindlen[kind] +
+	    6 * TSV_I64_MAX + 8 > DW_SCRATCH)
+		direct_flush(d);
+	p = o = d->scratch + d->slen;
+	memcpy(o, ingest_kindnames[kind], sk->kindlen[kind]);
+	o += sk->kindlen[kind];
+	*o++ = '\t';
+	if (sr->ts != IREC_NO_TS)
+		o += tsv_i64(o, sink_abs_ts(sk, sr) - d->origin);
+	*o++ = '\t';
+	if (sr->flags & SR_DUR)
+		o += tsv_i64(o, sink_rec_dur(sr));
+	*o++ = '\t';
+	o += tsv_i64(o, resolve_dev(sk, sr));
+	*o++ = '\t';
+	d->slen = (size_t)(o - d->scratch);
+	direct_piece(d, p);
+	if (sr->textlen > 0) {
+		d->iov[d->niov].iov_base = (void *)(uintptr_t)sink_rec_text(sr);
+		d->iov[d->niov++].iov_len = sr->textlen;
+	}
+	p = o;
+	*o++ = '\t';
+	o += tsv_i64(o, sr->src);
+	*o++ = '\n';
+	d->slen = (size_t)(o - d->scratch);
+	direct_piece(d, p);
 }
 
 int
@@ -509,11 +584,17 @@ sink_finish(struct sink *sk, int argc, char **argv)
 		sink_run_release(r);
 	}
 	if (direct) {
-		struct direct_out d = { sk, w, origin };
+		struct direct_out *d = xcalloc(1, sizeof(*d));
 
+		d->sk = sk;
+		d->w = w;
+		d->origin = origin;
+		d->scratch = xmalloc(DW_SCRATCH);
 		out_end(&o);
-		sink_direct_merge(sk, direct_put, &d);
+		sink_direct_merge(sk, direct_put, direct_flush, d);
 		sink_direct_end(sk);
+		free(d->scratch);
+		free(d);
 	} else {
 		sink_merge_start(sk);
 		while ((sr = sink_merge_top(sk)) != NULL) {
