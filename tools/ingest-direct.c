@@ -266,6 +266,8 @@ merge_work(void *arg)
 		m->put(m->arg, sr);
 		d = &sk->ds[w];
 		d->pos += sink_rec_size(sr);
+		/* The stream's next records, out of the cache by now. */
+		__builtin_prefetch(d->buf[d->cur] + d->pos + 512);
 		if (d->pos >= d->len[d->cur]) {
 			/* PUT may point into the buffer given back. */
 			m->flush(m->arg);
