@@ -713,6 +713,13 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 	return 0;
 }
 
+/* What every execution of OP reads (see struct xop_hot). */
+static struct xop_hot *
+hot_of(const struct xr *x, const struct xop *op)
+{
+	return &x->t->hot[op - x->t->ops];
+}
+
 /*
  * After an execution of OP with no stats of its own, read in full by
  * the first pass, the op's facts are noted (its stacks, the flops and
@@ -722,9 +729,11 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 static void
 facts_known(struct xr *x, struct xop *op, const struct irec *r)
 {
-	op->fk_line = x->lno;
-	op->fk_kind = r->kind;
-	op->fk_dev = r->dev;
+	struct xop_hot *h = hot_of(x, op);
+
+	h->fk_line = x->lno;
+	h->fk_kind = r->kind;
+	h->fk_dev = r->dev;
 }
 
 /*
@@ -733,8 +742,8 @@ facts_known(struct xr *x, struct xop *op, const struct irec *r)
  * parts between them (the end of the ext column).
  */
 static int
-emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
-    int re)
+emit_cached(struct xr *x, const struct xop_hot *op, const struct irec *r,
+    int rs, int re)
 {
 	char ps[48];
 	size_t n = 0;
@@ -761,6 +770,7 @@ static int
 make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
     size_t extl)
 {
+	struct xop_hot *h = hot_of(x, op);
 	ssize_t a, b;
 	size_t need = 3 * extl + 1;
 	int i;
@@ -768,26 +778,26 @@ make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
 		need += 3 * r->len[i] + 1;
 	set_col(r, IC_EXT, ext, extl);
-	op->rc_ext = extl > 0;
-	op->rc_pre = xrealloc(op->rc_pre, need);
-	op->rc_post = xrealloc(op->rc_post, need + 1);
-	op->rc_post[0] = '\t';
-	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, op->rc_pre);
+	h->rc_ext = extl > 0;
+	h->rc_pre = xrealloc(h->rc_pre, need);
+	h->rc_post = xrealloc(h->rc_post, need + 1);
+	h->rc_post[0] = '\t';
+	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, h->rc_pre);
 	b = sink_render_cols(x->sink, r, IC_GROUP, IC_SRC - 1,
-	    op->rc_post + 1);
+	    h->rc_post + 1);
 	if (a < 0 || b < 0 || a > INT32_MAX || b > INT32_MAX) {
 		op->rc_bad = 1;
-		op->rc_stream = 0;
+		h->rc_stream = 0;
 		return 0;
 	}
-	op->rc_prel = (uint32_t)a;
-	op->rc_postl = (uint32_t)b + 1;
-	op->fk_kind = r->kind;
-	op->fk_dev = r->dev;
+	h->rc_prel = (uint32_t)a;
+	h->rc_postl = (uint32_t)b + 1;
+	h->fk_kind = r->kind;
+	h->fk_dev = r->dev;
 	/* Kept for every op of the file: no more room than it takes. */
-	op->rc_pre = xrealloc(op->rc_pre, op->rc_prel + 1);
-	op->rc_post = xrealloc(op->rc_post, op->rc_postl);
-	op->rc_stream = x->cur_stream + 1;
+	h->rc_pre = xrealloc(h->rc_pre, h->rc_prel + 1);
+	h->rc_post = xrealloc(h->rc_post, h->rc_postl);
+	h->rc_stream = x->cur_stream + 1;
 	return 1;
 }
 
@@ -807,7 +817,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	int64_t mid = 0, off = 0, dur = 0, num;
 	int r1, code, has_off = 0, nocc = 0, rs, re, kind, cached;
 	uint32_t own;
-	size_t n, sl;
+	size_t n, sl, i;
+	struct xop_hot *h;
 
 	v.mask = 0;
 	pbuf_sub(&e, lb, ef);
@@ -841,10 +852,11 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	/* The first pass, an op's later executions on a line: their
 	 * times. */
 	if (x->mode == XM_FACTS && v.mask == 0 && has_off &&
-	    (op = xtab_op(x->t, mid)) != NULL && op->fk_line == x->lno &&
+	    (i = xtab_find(x->t, mid)) > 0 &&
+	    (h = &x->t->hot[i - 1])->fk_line == x->lno &&
 	    event_times(x, off, dur, &r, &rs, &re) == 0) {
-		r.kind = op->fk_kind;
-		r.dev = op->fk_dev;
+		r.kind = h->fk_kind;
+		r.dev = h->fk_dev;
 		if (r.ts < x->last_ts)
 			x->unordered = 1;
 		x->last_ts = r.ts;
@@ -853,13 +865,13 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	}
 	/* The direct output, the same: the op's record, their times. */
 	if (x->mode == XM_AGAIN && v.mask == 0 && has_off && x->st != NULL &&
-	    (op = xtab_op(x->t, mid)) != NULL &&
-	    op->rc_stream == x->cur_stream + 1 &&
+	    (i = xtab_find(x->t, mid)) > 0 &&
+	    (h = &x->t->hot[i - 1])->rc_stream == x->cur_stream + 1 &&
 	    event_times(x, off, dur, &r, &rs, &re) == 0) {
-		r.kind = op->fk_kind;
-		r.dev = op->fk_dev;
+		r.kind = h->fk_kind;
+		r.dev = h->fk_dev;
 		r.pid = 0;
-		return emit_cached(x, op, &r, rs, re);
+		return emit_cached(x, h, &r, rs, re);
 	}
 	if (nocc && !has_off) {
 		sink_skip(x->sink, x->src, "aggregated event "
@@ -909,8 +921,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	/* In the direct output, an op's record on a line is made once. */
 	cached = x->st != NULL && op != NULL && vp == &op->base &&
 	    kind != IK_STEP && !op->rc_bad;
-	if (cached && op->rc_stream == x->cur_stream + 1)
-		return emit_cached(x, op, &r, rs, re);
+	if (cached && hot_of(x, op)->rc_stream == x->cur_stream + 1)
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -942,10 +954,10 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	}
 	if (cached && x->pcls != XP_HOST && x->ext_op == op &&
 	    make_cached(x, op, &r, op->ext, op->extl))
-		return emit_cached(x, op, &r, rs, re);
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	if (cached && x->pcls == XP_HOST &&
 	    make_cached(x, op, &r, x->ext.b, x->ext.n))
-		return emit_cached(x, op, &r, rs, re);
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	event_ext_ps(x, &r, rs, re);
 	if (x->mode == XM_AGAIN)
 		return sink_emit(x->sink, x->src, &r);

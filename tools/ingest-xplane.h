@@ -43,12 +43,12 @@ struct xvals {
 };
 
 /*
- * One op (XEventMetadata): names, and its stats decoded at first use.
- * Every execution reads the first fields, the rest only the op's first
- * on a line: those come first, in one cache line (a TPU op's struct is
- * a kilobyte, and a plane has thousands).
+ * What every execution of an op reads (the rest of struct xop only its
+ * first on a line), apart: a TPU op's struct xop is a kilobyte, and a
+ * plane has thousands of ops, read in no order; these are 56 bytes an
+ * op, in an array beside the ops (xplane_tabs.hot, the same index).
  */
-struct xop {
+struct xop_hot {
 	/*
 	 * The direct output's record of an execution with no stats of its
 	 * own, stored, for line RC_STREAM - 1: the columns up to its ext,
@@ -63,9 +63,13 @@ struct xop {
 	uint64_t	 fk_line;
 	int64_t		 fk_dev;
 	int		 fk_kind;
-	unsigned char	 rc_bad;	/* a column needed repair: not kept */
-	unsigned char	 rc_ext;	/* its ext is not empty */
-	unsigned char	 decoded;
+	int		 rc_ext;	/* its ext is not empty */
+};
+
+/* One op (XEventMetadata): names, and its stats decoded at first use. */
+struct xop {
+	int		 decoded;
+	int		 rc_bad;	/* a column needed repair: not kept */
 	int64_t		 id;
 	const unsigned char *msg;	/* the XEventMetadata message */
 	size_t		 msglen;
@@ -100,6 +104,7 @@ struct xplane_tabs {
 	size_t		 scap, sn;
 	/* event_metadata: the ops, and id -> 1 + their index */
 	struct xop	*ops;
+	struct xop_hot	*hot;		/* beside ops */
 	size_t		 nops, opscap;
 	int64_t		*eid;
 	uint32_t	*eix;
@@ -122,6 +127,30 @@ int	 xtab_stat_entry(struct xplane_tabs *, const struct pbuf *,
 int	 xtab_event_entry(struct xplane_tabs *, const struct pbuf *,
 	    const struct pbuf_field *);
 struct xop *xtab_op(struct xplane_tabs *, int64_t);
+/* A key's first slot in a table of CAP (a power of 2). */
+static inline size_t
+xtab_slot(uint64_t key, size_t cap)
+{
+	/* Looked up per event: a multiply, not a hash of bytes. */
+	key *= 0x9e3779b97f4a7c15ULL;
+	return (size_t)(key ^ key >> 32) & (cap - 1);
+}
+
+/* The index of op ID in ops and hot, plus one; 0 when none (inline:
+ * once an event). */
+static inline size_t
+xtab_find(const struct xplane_tabs *t, int64_t id)
+{
+	size_t j;
+
+	if (t->ecap == 0)
+		return 0;
+	for (j = xtab_slot((uint64_t)id, t->ecap); t->eix[j] != 0;
+	    j = (j + 1) & (t->ecap - 1))
+		if (t->eid[j] == id)
+			return t->eix[j];
+	return 0;
+}
 /* Decode one XStat into VALS (by its code); -1 on bad wire data. */
 int	 xtab_stat(struct xplane_tabs *, struct pbuf *,
 	    struct xvals *, int *);
