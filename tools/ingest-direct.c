@@ -168,6 +168,28 @@ sink_emit_text(struct sink *sk, int src, const struct irec *r,
 	return d->len[b] >= sk->ds_fill;
 }
 
+int
+sink_emit_ref(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	struct sink_dstream *d = &sk->ds[sk->ds_cur];
+	size_t need = sizeof(struct sink_rec) + 3 * 8 +
+	    sizeof(struct sink_ref) + l2 + 8;
+	int b = sk->ds_buf;
+
+	if (l1 > UINT32_MAX || l3 > UINT32_MAX)
+		return sink_emit_text(sk, src, r, t1, l1, t2, l2, t3, l3);
+	if (d->len[b] + need > d->cap[b]) {
+		d->cap[b] = d->len[b] + need > 2 * d->cap[b] ? d->len[b] +
+		    need : 2 * d->cap[b];
+		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
+	}
+	d->len[b] += sink_render_ref(sk, src, r, d->buf[b] + d->len[b], t1,
+	    l1, t2, l2, t3, l3);
+	return d->len[b] >= sk->ds_fill;
+}
+
 /* The reader's side: fill buffer B of stream I. */
 static void
 ds_fill(struct dmerge *m, size_t i, int b)

@@ -500,7 +500,17 @@ direct_piece(struct direct_out *d, char *from)
 	}
 }
 
-/* The line write_record() makes, in three pieces. */
+/* A piece of text that lies elsewhere. */
+static void
+direct_ref(struct direct_out *d, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	d->iov[d->niov].iov_base = (void *)(uintptr_t)s;
+	d->iov[d->niov++].iov_len = n;
+}
+
+/* The line write_record() makes, in three to five pieces. */
 static void
 direct_put(void *arg, const struct sink_rec *sr)
 {
@@ -512,7 +522,7 @@ direct_put(void *arg, const struct sink_rec *sr)
 	tally(sk, sr, kind);
 	if (kind < 0 || sk->opts.inventory)
 		return;
-	if (d->niov + 3 > DW_IOV || d->slen + sk->kindlen[kind] +
+	if (d->niov + 5 > DW_IOV || d->slen + sk->kindlen[kind] +
 	    6 * TSV_I64_MAX + 8 > DW_SCRATCH)
 		direct_flush(d);
 	p = o = d->scratch + d->slen;
@@ -529,10 +539,11 @@ direct_put(void *arg, const struct sink_rec *sr)
 	*o++ = '\t';
 	d->slen = (size_t)(o - d->scratch);
 	direct_piece(d, p);
-	if (sr->textlen > 0) {
-		d->iov[d->niov].iov_base = (void *)(uintptr_t)sink_rec_text(sr);
-		d->iov[d->niov++].iov_len = sr->textlen;
-	}
+	if (sr->flags & SR_REF)
+		direct_ref(d, sink_rec_ref(sr)->pre, sink_rec_ref(sr)->prel);
+	direct_ref(d, sink_rec_text(sr), sr->textlen);
+	if (sr->flags & SR_REF)
+		direct_ref(d, sink_rec_ref(sr)->post, sink_rec_ref(sr)->postl);
 	p = o;
 	*o++ = '\t';
 	o += tsv_i64(o, sr->src);

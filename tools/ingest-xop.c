@@ -68,6 +68,8 @@ xtab_clear(struct xplane_tabs *t)
 		free(t->ops[i].csrc_own);
 		free(t->hot[i].rc_pre);
 		free(t->hot[i].rc_post);
+		free((char *)(uintptr_t)t->hot[i].ref_pre);
+		free((char *)(uintptr_t)t->hot[i].ref_post);
 	}
 	t->nops = 0;
 	if (t->ecap > 0)

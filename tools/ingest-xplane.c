@@ -747,9 +747,10 @@ emit_cached(struct xr *x, const struct xop_hot *op, const struct irec *r,
 {
 	char ps[48];
 	size_t n = 0;
+	int ref = op->ref_stream == x->cur_stream + 1;
 
 	if (rs != 0 || re != 0) {
-		if (op->rc_ext)
+		if (ref ? op->ref_ext : op->rc_ext)
 			ps[n++] = ';';
 		memcpy(ps + n, "ps=", 3);
 		n += 3;
@@ -757,8 +758,33 @@ emit_cached(struct xr *x, const struct xop_hot *op, const struct irec *r,
 		ps[n++] = ':';
 		n += tsv_i64(ps + n, re);
 	}
+	if (ref)
+		return sink_emit_ref(x->sink, x->src, r, op->ref_pre,
+		    op->ref_prel, ps, n, op->ref_post, op->ref_postl);
 	return sink_emit_text(x->sink, x->src, r, op->rc_pre, op->rc_prel, ps,
 	    n, op->rc_post, op->rc_postl);
+}
+
+/*
+ * The op's first record made is kept to the end (the output points to
+ * it): the op's record on another line is made apart (made again as the
+ * lines take turns).
+ */
+static void
+keep_cached(struct xop_hot *h)
+{
+	if (h->ref_stream != 0)
+		return;
+	h->ref_stream = h->rc_stream;
+	h->ref_pre = h->rc_pre;
+	h->ref_post = h->rc_post;
+	h->ref_prel = h->rc_prel;
+	h->ref_postl = h->rc_postl;
+	h->ref_dev = h->fk_dev;
+	h->ref_kind = h->fk_kind;
+	h->ref_ext = h->rc_ext;
+	h->rc_stream = 0;
+	h->rc_pre = h->rc_post = NULL;
 }
 
 /*
@@ -798,6 +824,7 @@ make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
 	h->rc_pre = xrealloc(h->rc_pre, h->rc_prel + 1);
 	h->rc_post = xrealloc(h->rc_post, h->rc_postl);
 	h->rc_stream = x->cur_stream + 1;
+	keep_cached(h);
 	return 1;
 }
 
@@ -866,10 +893,13 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	/* The direct output, the same: the op's record, their times. */
 	if (x->mode == XM_AGAIN && v.mask == 0 && has_off && x->st != NULL &&
 	    (i = xtab_find(x->t, mid)) > 0 &&
-	    (h = &x->t->hot[i - 1])->rc_stream == x->cur_stream + 1 &&
+	    ((h = &x->t->hot[i - 1])->ref_stream == x->cur_stream + 1 ||
+	    h->rc_stream == x->cur_stream + 1) &&
 	    event_times(x, off, dur, &r, &rs, &re) == 0) {
-		r.kind = h->fk_kind;
-		r.dev = h->fk_dev;
+		r.kind = h->ref_stream == x->cur_stream + 1 ? h->ref_kind :
+		    h->fk_kind;
+		r.dev = h->ref_stream == x->cur_stream + 1 ? h->ref_dev :
+		    h->fk_dev;
 		r.pid = 0;
 		return emit_cached(x, h, &r, rs, re);
 	}
@@ -921,7 +951,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	/* In the direct output, an op's record on a line is made once. */
 	cached = x->st != NULL && op != NULL && vp == &op->base &&
 	    kind != IK_STEP && !op->rc_bad;
-	if (cached && hot_of(x, op)->rc_stream == x->cur_stream + 1)
+	if (cached && (hot_of(x, op)->rc_stream == x->cur_stream + 1 ||
+	    hot_of(x, op)->ref_stream == x->cur_stream + 1))
 		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);

@@ -45,7 +45,7 @@ struct xvals {
 /*
  * What every execution of an op reads (the rest of struct xop only its
  * first on a line), apart: a TPU op's struct xop is a kilobyte, and a
- * plane has thousands of ops, read in no order; these are 56 bytes an
+ * plane has thousands of ops, read in no order; these are 104 bytes an
  * op, in an array beside the ops (xplane_tabs.hot, the same index).
  */
 struct xop_hot {
@@ -64,6 +64,17 @@ struct xop_hot {
 	int64_t		 fk_dev;
 	int		 fk_kind;
 	int		 rc_ext;	/* its ext is not empty */
+	/*
+	 * The first such record made (for line REF_STREAM - 1) is kept
+	 * unchanged to the end, so that the output's records point to it
+	 * (sink_emit_ref()); the one above serves the op's other lines.
+	 */
+	size_t		 ref_stream;
+	const char	*ref_pre, *ref_post;
+	uint32_t	 ref_prel, ref_postl;
+	int64_t		 ref_dev;
+	int		 ref_kind;
+	int		 ref_ext;
 };
 
 /* One op (XEventMetadata): names, and its stats decoded at first use. */
