@@ -129,19 +129,6 @@ stat_grow(struct xplane_tabs *t)
 	free(o.scode);
 }
 
-static size_t
-stat_find(const struct xplane_tabs *t, int64_t id)
-{
-	size_t j;
-
-	if (t->scap == 0)
-		return SIZE_MAX;
-	for (j = xtab_slot((uint64_t)id, t->scap); t->sname[j] != NULL;
-	    j = (j + 1) & (t->scap - 1))
-		if (t->sid[j] == id)
-			return j;
-	return SIZE_MAX;
-}
 
 /* A stat_metadata map entry: {1: key, 2: XStatMetadata {1 id, 2 name}}. */
 int
@@ -177,7 +164,7 @@ xtab_stat_entry(struct xplane_tabs *t, const struct pbuf *pb,
 		return bad(t, &e, "stat_metadata entry");
 	if (2 * (t->sn + 1) > t->scap)
 		stat_grow(t);
-	if ((j = stat_find(t, key)) == SIZE_MAX) {
+	if ((j = xtab_stat_find(t, key)) == SIZE_MAX) {
 		for (j = xtab_slot((uint64_t)key, t->scap); t->sname[j] != NULL;
 		    j = (j + 1) & (t->scap - 1))
 			;
@@ -401,7 +388,7 @@ xtab_stat(struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 			break;
 		case 7:
 			v.k = XV_STR;
-			j = stat_find(t, pbuf_i64(f.u));
+			j = xtab_stat_find(t, pbuf_i64(f.u));
 			v.s = j == SIZE_MAX ? "" : t->sname[j];
 			v.n = j == SIZE_MAX ? 0 : t->snamel[j];
 			break;
@@ -409,7 +396,7 @@ xtab_stat(struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 	}
 	if (r < 0)
 		return bad(t, s, "XStat");
-	j = stat_find(t, id);
+	j = xtab_stat_find(t, id);
 	*code = j == SIZE_MAX ? XS_OTHER : t->scode[j];
 	if (*code != XS_OTHER && v.k != XV_NONE) {
 		vals->v[*code] = v;

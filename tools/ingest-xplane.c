@@ -865,6 +865,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			dur = pbuf_i64(f.u);
 			break;
 		case 4:
+			if (xtab_stat_unused(x->t, f.data, f.len))
+				break;
 			pbuf_sub(&s, &e, &f);
 			if (xtab_stat(x->t, &s, &v, &code) < 0)
 				return tab_error(x);

@@ -147,6 +147,53 @@ xtab_slot(uint64_t key, size_t cap)
 	return (size_t)(key ^ key >> 32) & (cap - 1);
 }
 
+/* The slot of stat metadata ID, or SIZE_MAX. */
+static inline size_t
+xtab_stat_find(const struct xplane_tabs *t, int64_t id)
+{
+	size_t j;
+
+	if (t->scap == 0)
+		return SIZE_MAX;
+	for (j = xtab_slot((uint64_t)id, t->scap); t->sname[j] != NULL;
+	    j = (j + 1) & (t->scap - 1))
+		if (t->sid[j] == id)
+			return j;
+	return SIZE_MAX;
+}
+
+/*
+ * Whether the XStat of the N bytes at P is plainly one the reader does
+ * not use: its metadata id, then an integer (a TPU op execution's
+ * device_offset_ps and device_duration_ps), of a stat with no code.
+ * When not, xtab_stat() reads it (and says what is wrong with it).
+ */
+static inline int
+xtab_stat_unused(const struct xplane_tabs *t, const unsigned char *p,
+    size_t n)
+{
+	const unsigned char *e = p + n;
+	uint64_t id = 0;
+	size_t j;
+	int sh;
+
+	if (n < 4 || p[0] != 0x08)
+		return 0;
+	for (p++, sh = 0; p < e && *p >= 0x80 && sh < 56; p++, sh += 7)
+		id |= (uint64_t)(*p & 0x7f) << sh;
+	if (p >= e || *p >= 0x80)
+		return 0;
+	id |= (uint64_t)*p++ << sh;
+	if (p >= e || (*p != 0x18 && *p != 0x20))
+		return 0;
+	for (p++, sh = 0; p < e && *p >= 0x80 && sh < 9; p++, sh++)
+		;
+	if (p + 1 != e || *p >= 0x80)
+		return 0;
+	j = xtab_stat_find(t, (int64_t)id);
+	return j == SIZE_MAX || t->scode[j] == XS_OTHER;
+}
+
 /* The index of op ID in ops and hot, plus one; 0 when none (inline:
  * once an event). */
 static inline size_t
