@@ -126,27 +126,40 @@ sink_direct_origin(const struct sink *sk)
 	return s->tmin <= s->tmax ? s->tmin + s->base : 0;
 }
 
-int
-sink_emit(struct sink *sk, int src, const struct irec *r)
+/* Room for NEED more bytes in the buffer being filled: where they go. */
+static unsigned char *
+ds_room(struct sink *sk, size_t need)
 {
-	struct sink_dstream *d;
-	size_t need;
-	int b;
+	struct sink_dstream *d = &sk->ds[sk->ds_cur];
+	int b = sk->ds_buf;
 
-	if (sk->replaying == SINK_STORE) {
-		sink_add(sk, src, r);
-		return 0;
-	}
-	d = &sk->ds[sk->ds_cur];
-	b = sk->ds_buf;
-	need = sink_rec_bound(r);
 	if (d->len[b] + need > d->cap[b]) {
 		d->cap[b] = d->len[b] + need > 2 * d->cap[b] ? d->len[b] +
 		    need : 2 * d->cap[b];
 		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
 	}
-	d->len[b] += sink_render(sk, src, r, d->buf[b] + d->len[b]);
-	return d->len[b] >= sk->ds_fill;
+	return d->buf[b] + d->len[b];
+}
+
+/* N bytes were added: whether the buffer has enough. */
+static int
+ds_added(struct sink *sk, size_t n)
+{
+	struct sink_dstream *d = &sk->ds[sk->ds_cur];
+
+	d->len[sk->ds_buf] += n;
+	return d->len[sk->ds_buf] >= sk->ds_fill;
+}
+
+int
+sink_emit(struct sink *sk, int src, const struct irec *r)
+{
+	if (sk->replaying == SINK_STORE) {
+		sink_add(sk, src, r);
+		return 0;
+	}
+	return ds_added(sk, sink_render(sk, src, r, ds_room(sk,
+	    sink_rec_bound(r))));
 }
 
 int
@@ -154,18 +167,11 @@ sink_emit_text(struct sink *sk, int src, const struct irec *r,
     const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
     size_t l3)
 {
-	struct sink_dstream *d = &sk->ds[sk->ds_cur];
-	size_t need = sizeof(struct sink_rec) + 3 * 8 + l1 + l2 + l3 + 8;
-	int b = sk->ds_buf;
+	unsigned char *p = ds_room(sk, sizeof(struct sink_rec) + 3 * 8 + l1 +
+	    l2 + l3 + 8);
 
-	if (d->len[b] + need > d->cap[b]) {
-		d->cap[b] = d->len[b] + need > 2 * d->cap[b] ? d->len[b] +
-		    need : 2 * d->cap[b];
-		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
-	}
-	d->len[b] += sink_render_text(sk, src, r, d->buf[b] + d->len[b], t1,
-	    l1, t2, l2, t3, l3);
-	return d->len[b] >= sk->ds_fill;
+	return ds_added(sk, sink_render_text(sk, src, r, p, t1, l1, t2, l2,
+	    t3, l3));
 }
 
 int
@@ -173,21 +179,14 @@ sink_emit_ref(struct sink *sk, int src, const struct irec *r,
     const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
     size_t l3)
 {
-	struct sink_dstream *d = &sk->ds[sk->ds_cur];
-	size_t need = sizeof(struct sink_rec) + 3 * 8 +
-	    sizeof(struct sink_ref) + l2 + 8;
-	int b = sk->ds_buf;
+	unsigned char *p;
 
 	if (l1 > UINT32_MAX || l3 > UINT32_MAX)
 		return sink_emit_text(sk, src, r, t1, l1, t2, l2, t3, l3);
-	if (d->len[b] + need > d->cap[b]) {
-		d->cap[b] = d->len[b] + need > 2 * d->cap[b] ? d->len[b] +
-		    need : 2 * d->cap[b];
-		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
-	}
-	d->len[b] += sink_render_ref(sk, src, r, d->buf[b] + d->len[b], t1,
-	    l1, t2, l2, t3, l3);
-	return d->len[b] >= sk->ds_fill;
+	p = ds_room(sk, sizeof(struct sink_rec) + 3 * 8 +
+	    sizeof(struct sink_ref) + l2 + 8);
+	return ds_added(sk, sink_render_ref(sk, src, r, p, t1, l1, t2, l2,
+	    t3, l3));
 }
 
 /* The reader's side: fill buffer B of stream I. */
