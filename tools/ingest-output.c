@@ -516,11 +516,15 @@ direct_put(void *arg, const struct sink_rec *sr)
 {
 	struct direct_out *d = arg;
 	struct sink *sk = d->sk;
-	int kind = resolve_kind(sk, sr);
+	int kind = sr->kind != IK_DEFER ? sr->kind : resolve_kind(sk, sr);
 	char *p, *o;
 
-	tally(sk, sr, kind);
-	if (kind < 0 || sk->opts.inventory)
+	/*
+	 * Nothing is counted (tally()): the counts are the inventory's,
+	 * and -i never takes the direct output; nor is its source bad or
+	 * skipped (sink_direct_settle()), which resolve_kind() would drop.
+	 */
+	if (kind < 0)
 		return;
 	if (d->niov + 5 > DW_IOV || d->slen + sk->kindlen[kind] +
 	    6 * TSV_I64_MAX + 8 > DW_SCRATCH)
