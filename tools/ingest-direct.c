@@ -264,6 +264,7 @@ merge_work(void *arg)
 	struct sink *sk = m->sk;
 	size_t n = m->n, i, a, b, w, node, t, *lt, *win;
 	unsigned __int128 *key, kw;
+	uint64_t whi, wlo, khi, klo, msk;
 	const struct sink_rec *sr;
 	struct sink_dstream *d;
 
@@ -295,13 +296,24 @@ merge_work(void *arg)
 			(void)ds_next(m, w, 1);
 		}
 		kw = key[w] = ds_key(sk, w, n);
+		/*
+		 * Up the tree without a branch: which of two keys wins is
+		 * as good as random (the records of lines interleave), and
+		 * a wrong guess at each level was a third of the merge.
+		 * MSK is all ones when the loser kept at NODE wins.
+		 */
+		whi = (uint64_t)(kw >> 64);
+		wlo = (uint64_t)kw;
 		for (node = (w + n) / 2; node > 0; node /= 2) {
 			t = lt[node];
-			if (key[t] < kw) {
-				lt[node] = w;
-				w = t;
-				kw = key[t];
-			}
+			khi = (uint64_t)(key[t] >> 64);
+			klo = (uint64_t)key[t];
+			msk = -(uint64_t)((khi < whi) | ((khi == whi) &
+			    (klo < wlo)));
+			lt[node] = t ^ ((t ^ w) & msk);
+			w ^= (w ^ t) & msk;
+			whi ^= (whi ^ khi) & msk;
+			wlo ^= (wlo ^ klo) & msk;
 		}
 		lt[0] = w;
 	}
