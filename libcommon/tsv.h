@@ -58,14 +58,6 @@ void		 tsvw_commit(struct tsvw *, size_t);
  * written past the buffer, not copied into it.
  */
 void		 tsvw_write(struct tsvw *, const char *, size_t);
-/*
- * Append the N pieces of IOV (whole lines, together), after what the
- * buffer holds, with one writev() where one takes them: a writer whose
- * lines lie in buffers of its own is spared copying them.  IOV may be
- * changed.
- */
-struct iovec;
-void		 tsvw_writev(struct tsvw *, struct iovec *, int);
 /* Bytes written so far. */
 uint64_t	 tsvw_bytes(const struct tsvw *);
 /* Flush; on a write error print "prog: write error: ..." and exit 1. */

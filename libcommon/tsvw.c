@@ -6,7 +6,6 @@
 #include <config.h>
 
 #include <sys/stat.h>
-#include <sys/uio.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,30 +81,6 @@ tsvw_flush(struct tsvw *w)
 {
 	write_all(w, w->buf, w->n);
 	w->n = 0;
-}
-
-void
-tsvw_writev(struct tsvw *w, struct iovec *iov, int n)
-{
-	ssize_t r;
-	size_t k;
-
-	tsvw_flush(w);
-	while (n > 0) {
-		if ((r = writev(w->fd, iov, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			diag_errno(EXIT_BAD, "write error");
-		}
-		w->bytes += (uint64_t)r;
-		/* A short write: on from where it stopped. */
-		for (k = (size_t)r; n > 0 && k >= iov->iov_len; iov++, n--)
-			k -= iov->iov_len;
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + k;
-			iov->iov_len -= k;
-		}
-	}
 }
 
 /* Make room for LEN more bytes, flushing when the buffer is full. */

@@ -52,7 +52,6 @@ struct dmerge {
 	size_t		 rhead, rtail;
 	int		 done;
 	void		(*put)(void *, const struct sink_rec *);
-	void		(*flush)(void *);
 	void		*arg;
 };
 
@@ -290,11 +289,8 @@ merge_work(void *arg)
 		d->pos += sink_rec_size(sr);
 		/* The stream's next records, out of the cache by now. */
 		__builtin_prefetch(d->buf[d->cur] + d->pos + 512);
-		if (d->pos >= d->len[d->cur]) {
-			/* PUT may point into the buffer given back. */
-			m->flush(m->arg);
+		if (d->pos >= d->len[d->cur])
 			(void)ds_next(m, w, 1);
-		}
 		kw = key[w] = ds_key(sk, w, n);
 		/*
 		 * Up the tree without a branch: which of two keys wins is
@@ -317,7 +313,6 @@ merge_work(void *arg)
 		}
 		lt[0] = w;
 	}
-	m->flush(m->arg);
 	free(key);
 	free(lt);
 	pthread_mutex_lock(&m->mu);
@@ -334,7 +329,7 @@ merge_work(void *arg)
  */
 void
 sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
-    void (*flush)(void *), void *arg)
+    void *arg)
 {
 	struct dmerge m;
 	size_t n = sk->replay.nstreams, i, r;
@@ -345,7 +340,6 @@ sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
 	m.sk = sk;
 	m.n = n;
 	m.put = put;
-	m.flush = flush;
 	m.arg = arg;
 	sk->replaying = SINK_DIRECT;
 	diag_mute(1);

@@ -7,8 +7,6 @@
  */
 #include <config.h>
 
-#include <sys/uio.h>
-
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -453,70 +451,28 @@ check_span(const struct sink *sk)
 		    "one origin can place them", lo, hi);
 }
 
-/*
- * The direct output's records, written by its merge thread: a line's
- * numbers are made here, its text is not copied but written from the
- * stream's buffer where it lies (writev(), until the buffer is given
- * back): a copy of every byte of the output, out of buffers bigger than
- * the caches, was two fifths of the merge's time.
- */
-#define DW_IOV		1024	/* IOV_MAX on Linux and the BSDs */
-#define DW_SCRATCH	(256 << 10)	/* a kind name and six numbers a line */
-
+/* The direct output's records, written by its merge thread. */
 struct direct_out {
 	struct sink	*sk;
 	struct tsvw	*w;
 	int64_t		 origin;
-	struct iovec	 iov[DW_IOV];
-	int		 niov;
-	char		*scratch;	/* the lines' numbers */
-	size_t		 slen;
 };
 
-static void
-direct_flush(void *arg)
-{
-	struct direct_out *d = arg;
-
-	if (d->niov > 0)
-		tsvw_writev(d->w, d->iov, d->niov);
-	d->niov = 0;
-	d->slen = 0;
-}
-
-/* Add the scratch bytes from FROM to the end, to the piece before them
- * when that ends where they begin. */
-static void
-direct_piece(struct direct_out *d, char *from)
-{
-	char *end = d->scratch + d->slen;
-	struct iovec *v = d->niov > 0 ? &d->iov[d->niov - 1] : NULL;
-
-	if (v != NULL && (char *)v->iov_base + v->iov_len == from)
-		v->iov_len += (size_t)(end - from);
-	else {
-		d->iov[d->niov].iov_base = from;
-		d->iov[d->niov++].iov_len = (size_t)(end - from);
-	}
-}
-
-/* A piece of text that lies elsewhere. */
-static void
-direct_ref(struct direct_out *d, const char *s, size_t n)
-{
-	if (n == 0)
-		return;
-	d->iov[d->niov].iov_base = (void *)(uintptr_t)s;
-	d->iov[d->niov++].iov_len = n;
-}
-
-/* The line write_record() makes, in three to five pieces. */
+/*
+ * The line write_record() makes, of a record whose text may be in three
+ * pieces (SR_REF: an op's columns, made once, and its ps parts).  One
+ * copy into the writer's buffer, which goes out in large writes: into a
+ * pipe, the kernel's copy of many small pieces (writev()) cost more
+ * than this one.
+ */
 static void
 direct_put(void *arg, const struct sink_rec *sr)
 {
 	struct direct_out *d = arg;
 	struct sink *sk = d->sk;
 	int kind = sr->kind != IK_DEFER ? sr->kind : resolve_kind(sk, sr);
+	const struct sink_ref *ref = NULL;
+	size_t prel = 0, postl = 0;
 	char *p, *o;
 
 	/*
@@ -526,10 +482,13 @@ direct_put(void *arg, const struct sink_rec *sr)
 	 */
 	if (kind < 0)
 		return;
-	if (d->niov + 5 > DW_IOV || d->slen + sk->kindlen[kind] +
-	    6 * TSV_I64_MAX + 8 > DW_SCRATCH)
-		direct_flush(d);
-	p = o = d->scratch + d->slen;
+	if (sr->flags & SR_REF) {
+		ref = sink_rec_ref(sr);
+		prel = ref->prel;
+		postl = ref->postl;
+	}
+	p = o = tsvw_reserve(d->w, sk->kindlen[kind] + 5 * TSV_I64_MAX +
+	    prel + sr->textlen + postl + 6);
 	memcpy(o, ingest_kindnames[kind], sk->kindlen[kind]);
 	o += sk->kindlen[kind];
 	*o++ = '\t';
@@ -541,19 +500,20 @@ direct_put(void *arg, const struct sink_rec *sr)
 	*o++ = '\t';
 	o += tsv_i64(o, resolve_dev(sk, sr));
 	*o++ = '\t';
-	d->slen = (size_t)(o - d->scratch);
-	direct_piece(d, p);
-	if (sr->flags & SR_REF)
-		direct_ref(d, sink_rec_ref(sr)->pre, sink_rec_ref(sr)->prel);
-	direct_ref(d, sink_rec_text(sr), sr->textlen);
-	if (sr->flags & SR_REF)
-		direct_ref(d, sink_rec_ref(sr)->post, sink_rec_ref(sr)->postl);
-	p = o;
+	if (ref != NULL) {
+		memcpy(o, ref->pre, prel);
+		o += prel;
+	}
+	memcpy(o, sink_rec_text(sr), sr->textlen);
+	o += sr->textlen;
+	if (ref != NULL) {
+		memcpy(o, ref->post, postl);
+		o += postl;
+	}
 	*o++ = '\t';
 	o += tsv_i64(o, sr->src);
 	*o++ = '\n';
-	d->slen = (size_t)(o - d->scratch);
-	direct_piece(d, p);
+	tsvw_commit(d->w, (size_t)(o - p));
 }
 
 int
@@ -599,17 +559,11 @@ sink_finish(struct sink *sk, int argc, char **argv)
 		sink_run_release(r);
 	}
 	if (direct) {
-		struct direct_out *d = xcalloc(1, sizeof(*d));
+		struct direct_out d = { sk, w, origin };
 
-		d->sk = sk;
-		d->w = w;
-		d->origin = origin;
-		d->scratch = xmalloc(DW_SCRATCH);
 		out_end(&o);
-		sink_direct_merge(sk, direct_put, direct_flush, d);
+		sink_direct_merge(sk, direct_put, &d);
 		sink_direct_end(sk);
-		free(d->scratch);
-		free(d);
 	} else {
 		sink_merge_start(sk);
 		while ((sr = sink_merge_top(sk)) != NULL) {

@@ -263,14 +263,9 @@ void	 sink_utf8_note(const struct sink_source *);
  * take them (FINAL: no source follows); 1 when it can. */
 int	 sink_direct_settle(struct sink *, int);
 int64_t	 sink_direct_origin(const struct sink *);
-/*
- * Merge the streams, giving each record to PUT in order; PUT may keep
- * pointers into the records until FLUSH is called, which is before a
- * stream's buffer is given back and at the end.
- */
+/* Merge the streams, giving each record to PUT in order. */
 void	 sink_direct_merge(struct sink *,
-	    void (*)(void *, const struct sink_rec *), void (*)(void *),
-	    void *);
+	    void (*)(void *, const struct sink_rec *), void *);
 void	 sink_direct_end(struct sink *);
 
 /* ingest-runs.c */
