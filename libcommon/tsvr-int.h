@@ -91,12 +91,14 @@ struct tsvr {
 	 * (bytes from where reading began), and the file they are read
 	 * again from.  A regular file is read again where it lies (from
 	 * START_OFF, its offset when it was opened); anything else is
-	 * copied to a temporary file (SPOOL) as it is read.
+	 * copied to a spool (spool.h) as it is read, and once rewound
+	 * (FROM_SPOOL) read back from it.
 	 */
 	uint64_t	 base;		/* bytes read before iobuf[0] */
 	uint64_t	 data_off;	/* of the first record */
 	off_t		 start_off;
-	int		 spool;		/* or -1 */
+	struct spool	*spool;		/* or NULL */
+	int		 from_spool;
 	int		 quiet;		/* damage is told in the second pass */
 };
 

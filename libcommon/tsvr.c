@@ -23,6 +23,7 @@
 #include "simd.h"
 
 #include "diag.h"
+#include "spool.h"
 #include "tsvr-int.h"
 #include "xalloc.h"
 
@@ -51,23 +52,6 @@ int
 tsvr_failed(const struct tsvr *r)
 {
 	return r->bad;
-}
-
-/* Write LEN bytes at P to the spool file. */
-static void
-spool_write(struct tsvr *r, const char *p, size_t len)
-{
-	ssize_t w;
-
-	while (len > 0) {
-		w = write(r->spool, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			diag_errno(EXIT_BAD, "spool file");
-		p += w;
-		len -= (size_t)w;
-	}
 }
 
 /* Room for the TAB masks of a line as long as the read buffer. */
@@ -99,15 +83,20 @@ rfill(struct tsvr *r)
 		memset(r->iobuf + r->rcap / 2, 0, r->rcap / 2 + RBUF_SLACK);
 		blocks_fit(r);
 	}
-	do
-		got = read(r->fd, r->iobuf + r->rend, r->rcap - r->rend);
-	while (got < 0 && errno == EINTR);
+	if (r->from_spool)
+		got = (ssize_t)spool_read(r->spool, r->iobuf + r->rend,
+		    r->rcap - r->rend);
+	else
+		do
+			got = read(r->fd, r->iobuf + r->rend,
+			    r->rcap - r->rend);
+		while (got < 0 && errno == EINTR);
 	if (got < 0)
 		diag_errno(EXIT_BAD, "%s: read error", diag_path(r->path));
 	if (got == 0)
 		r->reof = 1;
-	if (got > 0 && r->spool >= 0)
-		spool_write(r, r->iobuf + r->rend, (size_t)got);
+	if (got > 0 && r->spool != NULL && !r->from_spool)
+		spool_write(r->spool, r->iobuf + r->rend, (size_t)got);
 	r->rend += (size_t)got;
 }
 
@@ -223,7 +212,6 @@ ropen(const char *path)
 	r->path = path == NULL ? "-" : path;
 	r->c_wait = -1;
 	r->rec_end = TSV_NO_TS;
-	r->spool = -1;
 	if (strcmp(r->path, "-") == 0)
 		r->fd = STDIN_FILENO;
 	else if ((r->fd = open(r->path, O_RDONLY)) < 0) {
@@ -323,27 +311,6 @@ tsvr_open_stream(const char *path)
 	return check_fixed(tsvr_open(path));
 }
 
-/* A temporary file in DIR, removed at once: it lives while it is open. */
-static int
-spool_open(const char *dir)
-{
-	size_t n = strlen(dir) + 32;
-	char *path = xmalloc(n);
-	int fd, err;
-
-	snprintf(path, n, "%s/prof-spool.XXXXXX", dir);
-	fd = mkstemp(path);
-	err = errno;
-	if (fd >= 0)
-		unlink(path);
-	free(path);
-	if (fd < 0) {
-		errno = err;
-		diag_errno(EXIT_BAD, "%s: temporary file", dir);
-	}
-	return fd;
-}
-
 struct tsvr *
 tsvr_open_twice(const char *path, const char *tmpdir)
 {
@@ -361,23 +328,36 @@ tsvr_open_twice(const char *path, const char *tmpdir)
 	return check_fixed(rhead(r));
 }
 
+/* Read past the first N bytes of the spool: the preamble and header. */
+static void
+skip_spooled(struct tsvr *r, uint64_t n)
+{
+	size_t k;
+
+	while (n > 0) {
+		k = spool_read(r->spool, r->iobuf,
+		    n < r->rcap ? (size_t)n : r->rcap);
+		if (k == 0)
+			diag_err(EXIT_BAD, "%s: cannot read it again",
+			    diag_path(r->path));
+		n -= k;
+	}
+}
+
 void
 tsvr_rewind(struct tsvr *r)
 {
 	off_t at = r->start_off + (off_t)r->data_off;
 
-	if (r->spool >= 0) {
+	if (r->spool != NULL) {
 		while (!r->reof) {	/* copy what the first pass left */
 			r->rstart = r->rend;
 			rfill(r);
 		}
-		if (r->fd != STDIN_FILENO)
-			(void)close(r->fd);
-		r->fd = r->spool;
-		r->spool = -1;
-		at = (off_t)r->data_off;
-	}
-	if (lseek(r->fd, at, SEEK_SET) != at)
+		spool_rewind(r->spool);
+		r->from_spool = 1;
+		skip_spooled(r, r->data_off);
+	} else if (lseek(r->fd, at, SEEK_SET) != at)
 		diag_errno(EXIT_BAD, "%s: cannot read it again",
 		    diag_path(r->path));
 	r->base = r->data_off;
@@ -715,6 +695,7 @@ tsvr_close(struct tsvr *r)
 		return;
 	if (r->fd != STDIN_FILENO)
 		(void)close(r->fd);
+	spool_close(r->spool);
 	for (i = 0; i < r->npre; i++)
 		free(r->pre[i]);
 	for (i = 0; i < r->ncols; i++)

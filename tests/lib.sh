@@ -46,6 +46,20 @@ scratch_dir() {
 	echo "$d"
 }
 
+# corpus_test [COMMAND...]: a test of the corpus begins: the built tools
+# first in PATH, $corpus the corpus, $tmp a scratch directory removed at
+# exit; skipped (77) without the corpus or one of the COMMANDs.
+corpus_test() {
+	PATH="$top_builddir/tools:$PATH"; export PATH
+	corpus=$(corpus_dir)
+	[ -d "$corpus" ] || skip_ "no corpus at $corpus"
+	for _c in "$@"; do
+		command -v "$_c" >/dev/null 2>&1 || skip_ "no $_c"
+	done
+	tmp=$(scratch_dir)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
 # The pass-through stages among the programs: those that, given a minimal
 # prof-tsv stream on stdin, write one with a "#stage NAME" line of their
 # own (so prof-ingest and report writers are left out, and a stage added

@@ -23,6 +23,7 @@ unit_tests = \
 	tests/unit/test-medq \
 	tests/unit/test-num \
 	tests/unit/test-pbuf \
+	tests/unit/test-spool \
 	tests/unit/test-stage \
 	tests/unit/test-strtab \
 	tests/unit/test-tsv \
@@ -43,6 +44,7 @@ tests_unit_test_jsontok_SOURCES = tests/unit/test-jsontok.c tests/unit/check.h
 tests_unit_test_medq_SOURCES = tests/unit/test-medq.c tests/unit/check.h
 tests_unit_test_num_SOURCES = tests/unit/test-num.c tests/unit/check.h
 tests_unit_test_pbuf_SOURCES = tests/unit/test-pbuf.c tests/unit/check.h
+tests_unit_test_spool_SOURCES = tests/unit/test-spool.c tests/unit/check.h
 tests_unit_test_stage_SOURCES = tests/unit/test-stage.c tests/unit/check.h
 tests_unit_test_strtab_SOURCES = tests/unit/test-strtab.c tests/unit/check.h
 tests_unit_test_tsv_SOURCES = tests/unit/test-tsv.c tests/unit/check.h
@@ -128,6 +130,10 @@ EXTRA_DIST += tests/ops-corpus.sh tests/ops-evidence.py
 # The SQLite readers against sqlite3's own counts on the corpus (issue 17).
 TESTS += tests/sqlite-corpus.sh
 EXTRA_DIST += tests/sqlite-corpus.sh tests/cluster-db-twin.py
+# A lone Ascend database's direct output against the stored path, on the
+# corpus and on copies made to take each other way (issue 17).
+TESTS += tests/sqlite-direct.sh
+EXTRA_DIST += tests/sqlite-direct.sh
 # prof-export (issue 20): the SQLite export's kernel time per device
 # against the stream's own sums, on every corpus run.
 TESTS += tests/export-corpus.sh

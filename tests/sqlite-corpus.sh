@@ -12,12 +12,7 @@
 # exit 77, without them).
 . "${top_srcdir:-.}/tests/lib.sh"
 
-PATH="$top_builddir/tools:$PATH"; export PATH
-corpus=$(corpus_dir)
-[ -d "$corpus" ] || skip_ "no corpus at $corpus"
-command -v sqlite3 >/dev/null 2>&1 || skip_ "no sqlite3 shell"
-tmp=$(scratch_dir)
-trap 'rm -rf "$tmp"' EXIT
+corpus_test sqlite3
 failed=0
 
 # sqlite3 on a read-only corpus file, without a lock or a -shm file.

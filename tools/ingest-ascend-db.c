@@ -19,11 +19,14 @@
  *
  * Kernels come ordered by start time from SQLite (an index on TASK's
  * start in torch_npu files; a sort in temporary files otherwise) since
- * the wait needs the task before; the rest is ordered by the sink.
+ * the wait needs the task before; the rest is ordered by the sink, or,
+ * for a lone database, as much of it as comes in time order is merged
+ * straight into the output (see "straight to the output" below).
  */
 #include <config.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,12 @@
 #include "ingest-sqlite.h"
 #include "tsv.h"
 #include "xalloc.h"
+
+struct devcur;
+struct hcur;
+
+/* The host side's streams, in the order they are read (host_stream()). */
+enum { HS_COMM, HS_API, HS_TORCH, HS_MSTX, HS_N };
 
 /* A step of STEP_TIME. */
 struct astep {
@@ -49,12 +58,31 @@ struct adb {
 	char		*pmubuf, *namebuf;
 	size_t		 pmucap, namecap;
 	int		 pmu, shapes, stepids;
+	int		 nstepmarks;	/* PYTORCH_API's step markers */
 	int64_t		 prev_end;	/* of the device task before */
 	int		 have_prev;
 	const char	*api;		/* CANN_API or API */
 	uint64_t	*launched;	/* TASK's connection ids, as bits */
 	size_t		 nlaunched;	/* words */
+	/* The device tasks, when they go straight to the output. */
+	int		 mode;		/* what emit() does: AM_* */
+	int		 pause;		/* the output's buffer is full */
+	size_t		 nheld;
+	struct devcur	*dc;
+	/* Streams 1 .. nds - 1 of the output: host streams, read so. */
+	int		 hk[HS_N + 1];
+	struct hcur	*hc;
+	size_t		 nds;
+	char		*where, *path;	/* the database's, kept */
+	struct ingest_ctx ctx;
 };
+
+/* The time columns of the framework ops' and mstx queries. */
+#define TORCH_TIMES	"CAST(p.startNs AS INTEGER), CAST(p.endNs AS INTEGER)"
+#define MSTX_TIMES	"m.startNs, coalesce(m.endNs, m.startNs)"
+
+/* What becomes of a device task's records (emit()). */
+enum { AM_STORE, AM_HOLD, AM_FACT, AM_DIRECT };
 
 /* Whether S (LEN bytes) is the text export's absent value. */
 static int
@@ -92,6 +120,29 @@ rec_start(struct adb *a, int kind)
 	memset(&a->r, 0, sizeof(a->r));
 	a->r.kind = kind;
 	a->r.dev = IREC_DEV_SRC;
+}
+
+/* A device task's record R: stored, or held, noted or rendered for the
+ * output (see ascend_direct()). */
+static void
+emit(struct adb *a)
+{
+	struct sqdb *q = a->q;
+
+	switch (a->mode) {
+	case AM_STORE:
+		sink_add(q->sink, q->src, &a->r);
+		break;
+	case AM_HOLD:
+		sink_hold(q->sink, q->src, &a->r);
+		a->nheld++;
+		break;
+	case AM_FACT:
+		sink_fact(q->sink, q->src, &a->r);
+		break;
+	default:
+		a->pause |= sink_emit(q->sink, q->src, &a->r);
+	}
 }
 
 /* ---- steps ---- */
@@ -372,7 +423,7 @@ kernel_row(struct adb *a, const struct sqrow *row, int pmu)
 	set_wait(a);
 	if (pmu && (txt = sqr_text(row, K_PMU, &n)) != NULL)
 		set_pmu(a, txt, n);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 	/* The launch's flow ends at the task (trace_view's HostToDevice). */
 	if (sqr_int(row, K_CONN, &v)) {
 		int64_t ts = a->r.ts, dev = a->r.dev;
@@ -389,7 +440,7 @@ kernel_row(struct adb *a, const struct sqrow *row, int pmu)
 		a->r.v[IC_TYPE] = "f";
 		a->r.len[IC_TYPE] = 1;
 		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
-		sink_add(a->q->sink, a->q->src, &a->r);
+		emit(a);
 	}
 	return 1;
 }
@@ -437,7 +488,7 @@ commop_row(struct adb *a, const struct sqrow *row)
 	a->r.len[IC_CORE] = 4;
 	set_step(a, a->r.ts);
 	set_wait(a);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 
 	a->r.kind = IK_COMM;
 	a->r.v[IC_WAIT] = NULL;
@@ -457,81 +508,147 @@ commop_row(struct adb *a, const struct sqrow *row)
 		a->r.v[IC_TYPE] = "p2p";
 	a->r.len[IC_TYPE] = strlen(a->r.v[IC_TYPE]);
 	set_str(a, row, C_GROUP, IC_GROUP);
-	sink_add(a->q->sink, a->q->src, &a->r);
+	emit(a);
 	return 1;
 }
 
-static int
-device_tasks(struct adb *a)
-{
-	sqlite3_stmt *c = NULL;
-	struct sqpf *k = NULL;
-	struct sqrow krow, crow;
-	int rk = 0, rc = 0, pmu = 0;
-	int64_t nk = 0, nc = 0, kts, cts;
+/*
+ * The device tasks as one stream: the kernels' query and the HCCL ops',
+ * both in start order, merged for the wait; a row at a time.
+ */
+struct devcur {
+	struct sqpf	*k;
+	sqlite3_stmt	*c;
+	struct sqrow	 krow, crow;
+	int		 rk, rc, pmu;
+	int64_t		 nk, nc;
+};
 
+/* 0, or -1 after a diagnostic. */
+static int
+dev_open(struct adb *a, struct devcur *d)
+{
+	memset(d, 0, sizeof(*d));
 	if (sq_has_table(a->q, "TASK") &&
 	    sq_has_table(a->q, "COMPUTE_TASK_INFO") &&
 	    sq_has_col(a->q, "TASK", "startNs") &&
 	    sq_has_col(a->q, "TASK", "globalTaskId") &&
 	    sq_has_col(a->q, "COMPUTE_TASK_INFO", "globalTaskId")) {
-		if ((k = kernel_query(a, pmu = has_pmu(a))) == NULL)
+		if ((d->k = kernel_query(a, d->pmu = has_pmu(a))) == NULL)
 			return -1;
 		/* Its rows are counted for -i only: a scan of the largest
 		 * table. */
-		if (pmu)
+		if (d->pmu)
 			sq_table(a->q, "TASK_PMU_INFO", a->q->ctx->inventory ?
 			    count_rows(a->q, "TASK_PMU_INFO") : -1,
 			    "PMU counters");
-		rk = sqpf_next(k, &krow);
+		d->rk = sqpf_next(d->k, &d->krow);
 	}
-	if ((c = commop_query(a)) == NULL && a->q->failed) {
-		sqpf_close(k);
+	if ((d->c = commop_query(a)) == NULL && a->q->failed) {
+		sqpf_close(d->k);
+		d->k = NULL;
 		return -1;
 	}
-	crow.st = c;
-	crow.c = NULL;
-	if (c != NULL)
-		rc = sq_step(a->q, c, "COMMUNICATION_OP");
-	/* Both come in start order: merge them for the wait. */
-	while (rk == 1 || rc == 1) {
-		if (rk == 1)
-			(void)sqr_int(&krow, K_TS, &kts);
-		if (rc == 1)
-			(void)sqr_int(&crow, C_TS, &cts);
-		if (rk == 1 && (rc != 1 || kts <= cts)) {
-			nk += kernel_row(a, &krow, pmu);
-			rk = sqpf_next(k, &krow);
-		} else {
-			nc += commop_row(a, &crow);
-			rc = sq_step(a->q, c, "COMMUNICATION_OP");
-		}
+	d->crow.st = d->c;
+	d->crow.c = NULL;
+	if (d->c != NULL)
+		d->rc = sq_step(a->q, d->c, "COMMUNICATION_OP");
+	return 0;
+}
+
+static int
+dev_more(const struct devcur *d)
+{
+	return d->rk == 1 || d->rc == 1;
+}
+
+/* The next row's records; 0 when there are no more rows. */
+static int
+dev_step(struct adb *a, struct devcur *d)
+{
+	int64_t kts = 0, cts = 0;
+
+	if (!dev_more(d))
+		return 0;
+	if (d->rk == 1)
+		(void)sqr_int(&d->krow, K_TS, &kts);
+	if (d->rc == 1)
+		(void)sqr_int(&d->crow, C_TS, &cts);
+	if (d->rk == 1 && (d->rc != 1 || kts <= cts)) {
+		d->nk += kernel_row(a, &d->krow, d->pmu);
+		d->rk = sqpf_next(d->k, &d->krow);
+	} else {
+		d->nc += commop_row(a, &d->crow);
+		d->rc = sq_step(a->q, d->c, "COMMUNICATION_OP");
 	}
-	sqpf_close(k);
-	sqlite3_finalize(c);
-	if (k != NULL) {
-		sq_table(a->q, "COMPUTE_TASK_INFO", nk,
+	return 1;
+}
+
+/* 0, or -1 when a query failed (it said why). */
+static int
+dev_close(struct adb *a, struct devcur *d)
+{
+	sqpf_close(d->k);
+	sqlite3_finalize(d->c);
+	if (d->k != NULL) {
+		sq_table(a->q, "COMPUTE_TASK_INFO", d->nk,
 		    "kernels, joined with TASK");
-		sq_table(a->q, "TASK", nk, "the times of the kernels and "
+		sq_table(a->q, "TASK", d->nk, "the times of the kernels and "
 		    "HCCL tasks; its other runtime tasks are not read");
 	}
-	if (c != NULL)
-		sq_table(a->q, "COMMUNICATION_OP", nc,
+	if (d->c != NULL)
+		sq_table(a->q, "COMMUNICATION_OP", d->nc,
 		    "HCCL ops: kernels on the HCCL core and comm ops");
-	return rk < 0 || rc < 0 ? -1 : 0;
+	d->k = NULL;
+	d->c = NULL;
+	return d->rk < 0 || d->rc < 0 ? -1 : 0;
+}
+
+static int
+device_tasks(struct adb *a)
+{
+	struct devcur d;
+
+	if (dev_open(a, &d) < 0)
+		return -1;
+	while (dev_step(a, &d))
+		;
+	return dev_close(a, &d);
 }
 
 /* ---- HCCL tasks ---- */
 
+/*
+ * The host side's streams after the device tasks, in the order they are
+ * read: each a query read a row at a time (struct hcur), by the loop
+ * of host_stream() when stored, or as the output asks (see
+ * ascend_direct()).
+ */
+struct hcur {
+	struct sqpf	*pf;
+	struct sqrow	 row;
+	int		 r;		/* the last sqpf_next(): 1 a row */
+	int64_t		 n;		/* records made of them */
+	int		 bits;		/* API: the launched ids as bits */
+};
+
+/* Open the query B (freed) of table T, read ahead: 0, or -1 after a
+ * diagnostic. */
 static int
-comm_tasks(struct adb *a)
+hs_query(struct adb *a, struct hcur *h, const char *setup, const char *st,
+    struct sqlbuf *b, const char *t)
+{
+	h->pf = sqpf_open(a->q, setup, st, b->s, t);
+	free(b->s);
+	return h->pf == NULL ? -1 : 0;
+}
+
+/* The HCCL tasks' query, or 0 and none when the tables are not. */
+static int
+comm_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0, v;
-	int r;
 
 	if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
 	    !sq_has_table(q, "TASK") ||
@@ -545,30 +662,29 @@ comm_tasks(struct adb *a)
 	sq_sql_col(q, &b, "COMMUNICATION_TASK_INFO", "i", "groupName");
 	sq_sql(&b, " FROM COMMUNICATION_TASK_INFO i JOIN TASK t ON "
 	    "t.globalTaskId = i.globalTaskId");
-	pf = sqpf_open(q, NULL, NULL, b.s, "COMMUNICATION_TASK_INFO");
-	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_COMM);
-		if (sq_times(a->q, &row, 0, "TASK", 0, &a->r) != 0)
-			continue;
-		if (sqr_int(&row, 2, &v))
-			a->r.dev = v;
-		/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
-		if (sqr_int(&row, 3, &v))
-			sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v + 1);
-		set_str(a, &row, 4, IC_NAME);
-		if (sqr_int(&row, 5, &v))
-			sq_set_i64(&a->r, IC_BYTES, a->bytesbuf, v);
-		set_str(a, &row, 6, IC_GROUP);
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "COMMUNICATION_TASK_INFO", n, "HCCL tasks, joined with "
-	    "TASK");
-	return r;
+	return hs_query(a, h, NULL, NULL, &b, "COMMUNICATION_TASK_INFO");
+}
+
+static void
+comm_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	int64_t v;
+
+	rec_start(a, IK_COMM);
+	if (sq_times(a->q, row, 0, "TASK", 0, &a->r) != 0)
+		return;
+	if (sqr_int(row, 2, &v))
+		a->r.dev = v;
+	/* trace_view's HCCL threads: 0 the ops, plane N is N + 1. */
+	if (sqr_int(row, 3, &v))
+		sq_set_i64(&a->r, IC_TRACK, a->trackbuf, v + 1);
+	set_str(a, row, 4, IC_NAME);
+	if (sqr_int(row, 5, &v))
+		sq_set_i64(&a->r, IC_BYTES, a->bytesbuf, v);
+	set_str(a, row, 6, IC_GROUP);
+	emit(a);
+	h->n++;
 }
 
 /* ---- host side ---- */
@@ -676,16 +792,11 @@ launched(const struct adb *a, const struct sqrow *row, int bits)
 }
 
 static int
-cann_api(struct adb *a)
+api_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	const char *pre, *s;
-	int64_t n = 0, type, v;
-	size_t len, pl;
-	int r, conn = 0, bits = 0;
+	int conn;
 
 	if ((a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
 	    sq_has_table(q, "API") ? "API" : NULL) == NULL ||
@@ -697,7 +808,7 @@ cann_api(struct adb *a)
 	sq_sql_col(q, &b, a->api, "a", "type");
 	sq_sql_col(q, &b, a->api, "a", "globalTid");
 	sq_sql_col(q, &b, a->api, "a", "name");
-	if (conn && (bits = launched_bits(a)))
+	if (conn && (h->bits = launched_bits(a)))
 		sq_sql(&b, ", a.connectionId, 0");
 	else if (conn)
 		sq_sql(&b, ", a.connectionId, EXISTS (SELECT 1 FROM "
@@ -705,52 +816,54 @@ cann_api(struct adb *a)
 	else
 		sq_sql(&b, ", NULL, 0");
 	sq_sql(&b, " FROM %s a", a->api);
-	pf = sqpf_open(q, conn && !bits ? launched_setup : NULL, "TASK", b.s,
-	    a->api);
-	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, a->api, 0, &a->r) != 0)
-			continue;
-		set_tid(a, &row, 3);
-		s = sq_col_str(q, &row, 4, &len);
-		pre = sqr_int(&row, 2, &type) ? api_prefix(type) : NULL;
-		if (s != NULL && pre != NULL) {
-			pl = strlen(pre);
-			if (a->namecap < pl + len + 2) {
-				a->namecap = pl + len + 64;
-				a->namebuf = xrealloc(a->namebuf, a->namecap);
-			}
-			memcpy(a->namebuf, pre, pl);
-			a->namebuf[pl] = '@';
-			memcpy(a->namebuf + pl + 1, s, len);
-			a->r.v[IC_NAME] = a->namebuf;
-			a->r.len[IC_NAME] = pl + 1 + len;
-		} else if (s != NULL) {
-			a->r.v[IC_NAME] = s;
-			a->r.len[IC_NAME] = len;
+	return hs_query(a, h, conn && !h->bits ? launched_setup : NULL, "TASK",
+	    &b, a->api);
+}
+
+static void
+api_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	const char *pre, *s;
+	int64_t type, v;
+	size_t len, pl;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, a->api, 0, &a->r) != 0)
+		return;
+	set_tid(a, row, 3);
+	s = sq_col_str(a->q, row, 4, &len);
+	pre = sqr_int(row, 2, &type) ? api_prefix(type) : NULL;
+	if (s != NULL && pre != NULL) {
+		pl = strlen(pre);
+		if (a->namecap < pl + len + 2) {
+			a->namecap = pl + len + 64;
+			a->namebuf = xrealloc(a->namebuf, a->namecap);
 		}
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-		/* A call that launched device tasks starts their flow. */
-		if (launched(a, &row, bits)) {
-			a->r.kind = IK_FLOW;
-			a->r.has_dur = 0;
-			a->r.dur = 0;
-			a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
-			a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
-			a->r.v[IC_TYPE] = "s";
-			a->r.len[IC_TYPE] = 1;
-			(void)sqr_int(&row, 5, &v);
-			sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
-			sink_add(q->sink, q->src, &a->r);
-		}
+		memcpy(a->namebuf, pre, pl);
+		a->namebuf[pl] = '@';
+		memcpy(a->namebuf + pl + 1, s, len);
+		a->r.v[IC_NAME] = a->namebuf;
+		a->r.len[IC_NAME] = pl + 1 + len;
+	} else if (s != NULL) {
+		a->r.v[IC_NAME] = s;
+		a->r.len[IC_NAME] = len;
 	}
-	sqpf_close(pf);
-	sq_table(q, a->api, n, "host API calls");
-	return r;
+	emit(a);
+	h->n++;
+	/* A call that launched device tasks starts their flow. */
+	if (launched(a, row, h->bits)) {
+		a->r.kind = IK_FLOW;
+		a->r.has_dur = 0;
+		a->r.dur = 0;
+		a->r.v[IC_NAME] = a->r.v[IC_CAT] = "HostToDevice";
+		a->r.len[IC_NAME] = a->r.len[IC_CAT] = 12;
+		a->r.v[IC_TYPE] = "s";
+		a->r.len[IC_TYPE] = 1;
+		(void)sqr_int(row, 5, &v);
+		sq_set_i64(&a->r, IC_CORR, a->corrbuf, v);
+		emit(a);
+	}
 }
 
 /*
@@ -780,50 +893,44 @@ set_fw_cat(struct adb *a, int64_t type)
 }
 
 static int
-pytorch_api(struct adb *a, int *nsteps)
+torch_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0, v;
-	int r;
 
 	if (!sq_has_table(q, "PYTORCH_API") ||
 	    !sq_has_col(q, "PYTORCH_API", "startNs"))
 		return 0;
 	/* Declared TEXT in torch_npu: read as the integers they hold. */
-	sq_sql(&b, "SELECT CAST(p.startNs AS INTEGER), "
-	    "CAST(p.endNs AS INTEGER)");
+	sq_sql(&b, "SELECT " TORCH_TIMES);
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "globalTid");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "name");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "type");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputShapes");
 	sq_sql_col(q, &b, "PYTORCH_API", "p", "inputDtypes");
 	sq_sql(&b, " FROM PYTORCH_API p");
-	pf = sqpf_open(q, NULL, NULL, b.s, "PYTORCH_API");
-	free(b.s);
-	if (pf == NULL)
-		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, "PYTORCH_API", 0, &a->r) != 0)
-			continue;
-		set_tid(a, &row, 2);
-		set_str(a, &row, 3, IC_NAME);
-		if (sqr_int(&row, 4, &v))
-			set_fw_cat(a, v);
-		set_str(a, &row, 5, IC_IN_SHAPES);
-		set_str(a, &row, 6, IC_IN_DTYPES);
-		sq_check_step(&a->r);
-		*nsteps += a->r.kind == IK_STEP;
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "PYTORCH_API", n, "framework ops, queue and python "
-	    "events");
-	return r;
+	return hs_query(a, h, NULL, NULL, &b, "PYTORCH_API");
+}
+
+static void
+torch_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+	int64_t v;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, "PYTORCH_API", 0, &a->r) != 0)
+		return;
+	set_tid(a, row, 2);
+	set_str(a, row, 3, IC_NAME);
+	if (sqr_int(row, 4, &v))
+		set_fw_cat(a, v);
+	set_str(a, row, 5, IC_IN_SHAPES);
+	set_str(a, row, 6, IC_IN_DTYPES);
+	sq_check_step(&a->r);
+	a->nstepmarks += a->r.kind == IK_STEP;
+	emit(a);
+	h->n++;
 }
 
 /* Without framework step markers, STEP_TIME's steps are the markers. */
@@ -855,43 +962,107 @@ step_markers(struct adb *a)
 
 /* msprof's mstx ranges and marks (MSTX_EVENTS). */
 static int
-mstx_events(struct adb *a)
+mstx_open(struct adb *a, struct hcur *h)
 {
 	struct sqdb *q = a->q;
 	struct sqlbuf b = { NULL, 0, 0 };
-	struct sqpf *pf;
-	struct sqrow row;
-	int64_t n = 0;
-	int r;
 
 	if (!sq_has_table(q, "MSTX_EVENTS") ||
 	    !sq_has_col(q, "MSTX_EVENTS", "startNs"))
 		return 0;
-	sq_sql(&b, "SELECT m.startNs, coalesce(m.endNs, m.startNs)");
+	sq_sql(&b, "SELECT " MSTX_TIMES);
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "globalTid");
 	sq_sql_col(q, &b, "MSTX_EVENTS", "m", "message");
 	sq_sql(&b, " FROM MSTX_EVENTS m");
-	pf = sqpf_open(q, NULL, NULL, b.s, "MSTX_EVENTS");
-	free(b.s);
-	if (pf == NULL)
+	return hs_query(a, h, NULL, NULL, &b, "MSTX_EVENTS");
+}
+
+static void
+mstx_row(struct adb *a, struct hcur *h)
+{
+	const struct sqrow *row = &h->row;
+
+	rec_start(a, IK_HOST);
+	if (sq_times(a->q, row, 0, "MSTX_EVENTS", 0, &a->r) != 0)
+		return;
+	if (a->r.dur == 0)
+		a->r.kind = IK_MARK;
+	set_tid(a, row, 2);
+	set_str(a, row, 3, IC_NAME);
+	a->r.v[IC_CAT] = "mstx";
+	a->r.len[IC_CAT] = 4;
+	sq_check_step(&a->r);
+	emit(a);
+	h->n++;
+}
+
+/* ---- the host streams, a row at a time ---- */
+
+static const struct {
+	int		(*open)(struct adb *, struct hcur *);
+	void		(*row)(struct adb *, struct hcur *);
+} hs[HS_N] = {
+	{ comm_open, comm_row },
+	{ api_open, api_row },
+	{ torch_open, torch_row },
+	{ mstx_open, mstx_row },
+};
+
+/* 0, or -1 after a diagnostic; with the first row, if any. */
+static int
+hs_open(struct adb *a, int k, struct hcur *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (hs[k].open(a, h) < 0)
 		return -1;
-	while ((r = sqpf_next(pf, &row)) == 1) {
-		rec_start(a, IK_HOST);
-		if (sq_times(a->q, &row, 0, "MSTX_EVENTS", 0, &a->r) != 0)
-			continue;
-		if (a->r.dur == 0)
-			a->r.kind = IK_MARK;
-		set_tid(a, &row, 2);
-		set_str(a, &row, 3, IC_NAME);
-		a->r.v[IC_CAT] = "mstx";
-		a->r.len[IC_CAT] = 4;
-		sq_check_step(&a->r);
-		sink_add(q->sink, q->src, &a->r);
-		n++;
-	}
-	sqpf_close(pf);
-	sq_table(q, "MSTX_EVENTS", n, "mstx ranges and marks");
-	return r;
+	if (h->pf != NULL)
+		h->r = sqpf_next(h->pf, &h->row);
+	return 0;
+}
+
+/* The next row's records; 0 when there are no more rows. */
+static int
+hs_step(struct adb *a, int k, struct hcur *h)
+{
+	if (h->r != 1)
+		return 0;
+	hs[k].row(a, h);
+	h->r = sqpf_next(h->pf, &h->row);
+	return 1;
+}
+
+/* The table's rows taken, for -i; -1 when reading failed. */
+static int
+hs_close(struct adb *a, int k, struct hcur *h)
+{
+	static const char *const why[HS_N] = {
+		"HCCL tasks, joined with TASK", "host API calls",
+		"framework ops, queue and python events",
+		"mstx ranges and marks"
+	};
+	static const char *const table[HS_N] = {
+		"COMMUNICATION_TASK_INFO", NULL, "PYTORCH_API", "MSTX_EVENTS"
+	};
+
+	if (h->pf == NULL)
+		return 0;
+	sqpf_close(h->pf);
+	h->pf = NULL;
+	sq_table(a->q, k == HS_API ? a->api : table[k], h->n, why[k]);
+	return h->r < 0 ? -1 : 0;
+}
+
+/* Host stream K read and stored: 0, or -1 after a diagnostic. */
+static int
+host_stream(struct adb *a, int k)
+{
+	struct hcur h;
+
+	if (hs_open(a, k, &h) < 0)
+		return -1;
+	while (hs_step(a, k, &h))
+		;
+	return hs_close(a, k, &h);
 }
 
 /* The rank of a database whose path does not say: RANK_DEVICE_MAP. */
@@ -942,36 +1113,461 @@ not_read(struct sqdb *q)
 		sq_table(q, nr[i].t, -1, nr[i].why);
 }
 
+/* ---- straight to the output ---- */
+
+/*
+ * A lone database's records, stored, sorted and spilled to disk, cost a
+ * third of the time of reading it, and more the larger it is
+ * (BENCHMARKS.md).  Its device tasks, a kernel or two per row of the
+ * largest join, come from a query in time order, and the host streams
+ * read after them often come in time order too: those are not stored
+ * but read as the output is written, and merged there with the rest,
+ * stored as always (see ingest.h, struct sink_replay).  What the output
+ * must know before its first line comes from the device tasks' first
+ * rows, read now and held (their earliest time, the evidence notes:
+ * each seen, or one that no row can give, or all rows read), and from
+ * one pass over each host stream's times (host_direct()).  Where the
+ * first rows do not settle the notes, or a query fails, the device
+ * tasks are read again from the start and everything is stored, as
+ * PROF_INGEST_DIRECT=0 has it always.
+ */
+#define PRIME_ROWS	4096
+
+/*
+ * Whether the start times of table T sort as the numbers they are read
+ * as: SQLite puts TEXT and BLOB values after every number, so a query
+ * ordered by them would not give the records in time order.  max() is
+ * an index's last entry where an index leads with the column.
+ */
+static int
+starts_numeric(struct sqdb *q, const char *t)
+{
+	char sql[96];
+	sqlite3_stmt *st;
+	int ok = 0, ty;
+
+	if (!sq_has_table(q, t) || !sq_has_col(q, t, "startNs"))
+		return 1;
+	snprintf(sql, sizeof(sql), "SELECT max(startNs) FROM %s", t);
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		ty = sqlite3_column_type(st, 0);
+		ok = ty == SQLITE_INTEGER || ty == SQLITE_FLOAT ||
+		    ty == SQLITE_NULL;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* Whether the notes the device tasks give are known. */
+static int
+dev_settled(const struct adb *a, const struct devcur *d, int shapes_col)
+{
+	if (!dev_more(d))
+		return 1;
+	return (a->shapes || d->k == NULL || !shapes_col) &&
+	    (a->pmu || !d->pmu) && (a->stepids || a->nsteps == 0);
+}
+
+/* Read the device tasks' first rows and hold them: 1 when the rest may
+ * go to the output unstored, 0 when nothing was read after all. */
+static int
+dev_prime(struct adb *a)
+{
+	struct devcur *d;
+	int shapes_col, r;
+	size_t n = 0;
+
+	if (!a->q->direct || !starts_numeric(a->q, "TASK") ||
+	    !starts_numeric(a->q, "COMMUNICATION_OP"))
+		return 0;
+	shapes_col = sq_has_col(a->q, "COMPUTE_TASK_INFO", "inputShapes");
+	d = xcalloc(1, sizeof(*d));
+	a->mode = AM_HOLD;
+	diag_mute(1);
+	if ((r = dev_open(a, d)) == 0)
+		while (n++ < PRIME_ROWS && !(dev_settled(a, d, shapes_col) &&
+		    (a->nheld > 0 || !dev_more(d))))
+			(void)dev_step(a, d);
+	diag_mute(0);
+	a->mode = AM_STORE;
+	if (r == 0 && d->rk >= 0 && d->rc >= 0 &&
+	    dev_settled(a, d, shapes_col)) {
+		a->dc = d;
+		a->hc = xcalloc(HS_N + 1, sizeof(*a->hc));
+		a->nds = 1;
+		return 1;
+	}
+	/* Again from the start, stored; what was said is said again. */
+	if (r == 0)
+		(void)dev_close(a, d);
+	free(d);
+	sink_hold_drop(a->q->sink, a->q->src);
+	a->nheld = 0;
+	a->shapes = a->pmu = a->stepids = 0;
+	a->have_prev = 0;
+	a->prev_end = 0;
+	a->q->failed = 0;
+	return 0;
+}
+
+/*
+ * A host stream's query has no ORDER BY: its rows come in the table's
+ * order.  One pass over its times alone (an aggregate that sees the rows
+ * in the order of a scan of the table, which is the query's where the
+ * table has no index to read instead) proves them in time order, as
+ * sq_times() keeps them, and gives their span, and, for the framework
+ * ops, whether any is a step marker.
+ */
+struct hproof {
+	const struct adb *a;
+	int64_t		 prev, tmin, tmax;
+	int		 any, ordered;
+	int		 steps;
+};
+
+static void
+proof_step(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	struct hproof *p = sqlite3_user_data(cx);
+	struct sqcell c;
+	struct sqrow row = { NULL, &c };
+	struct irec r;
+	int64_t s, e;
+	size_t len;
+
+	if (!p->ordered || sqlite3_value_type(v[0]) == SQLITE_NULL ||
+	    sqlite3_value_type(v[1]) == SQLITE_NULL)
+		return;
+	s = sqlite3_value_int64(v[0]);
+	e = sqlite3_value_int64(v[1]);
+	if (e < s || s == INT64_MIN)
+		return;		/* skipped */
+	if (p->any && s < p->prev) {
+		p->ordered = 0;
+		return;
+	}
+	if (!p->any)
+		p->tmin = s;
+	if (!p->any || e > p->tmax)
+		p->tmax = e;
+	p->prev = s;
+	p->any = 1;
+	if (argc < 3 || p->steps)
+		return;
+	/* The name as set_str() makes it, and sq_check_step() on it. */
+	memset(&c, 0, sizeof(c));
+	c.type = sqlite3_value_type(v[2]);
+	c.i = sqlite3_value_int64(v[2]);
+	memset(&r, 0, sizeof(r));
+	r.v[IC_NAME] = sq_col_str(p->a->q, &row, 0, &len);
+	r.len[IC_NAME] = len;
+	if (absent(r.v[IC_NAME], len))
+		r.v[IC_NAME] = NULL;
+	sq_check_step(&r);
+	p->steps = r.kind == IK_STEP;
+}
+
+static void
+proof_final(sqlite3_context *cx)
+{
+	sqlite3_result_null(cx);
+}
+
+/* The proof's SQL for host stream K, or NULL where it cannot be had. */
+static char *
+proof_sql(struct adb *a, int k)
+{
+	struct sqdb *q = a->q;
+	struct sqlbuf b = { NULL, 0, 0 };
+	sqlite3_stmt *st;
+	const char *t;
+	int ok;
+
+	t = k == HS_API ? a->api : k == HS_TORCH ? "PYTORCH_API" :
+	    "MSTX_EVENTS";
+	sq_sql(&b, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
+	    "AND tbl_name = '%s'", t);
+	ok = sqlite3_prepare_v2(q->db, b.s, -1, &st, NULL) == SQLITE_OK;
+	if (ok) {
+		ok = sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_int64(st, 0) == 0;
+		sqlite3_finalize(st);
+	}
+	b.len = 0;
+	if (k == HS_API)
+		sq_sql(&b, "SELECT prof_proof(a.startNs, a.endNs) FROM %s a", t);
+	else if (k == HS_TORCH) {
+		sq_sql(&b, "SELECT prof_proof(" TORCH_TIMES);
+		sq_sql_col(q, &b, t, "p", "name");
+		sq_sql(&b, ") FROM %s p", t);
+	} else
+		sq_sql(&b, "SELECT prof_proof(" MSTX_TIMES ") FROM %s m", t);
+	if (!ok) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+/*
+ * The proof runs on a connection of its own, on a thread of its own
+ * where one can be had, while the reader opens the stream's query (for
+ * the API calls, a pass over TASK for the launched ids): two passes of
+ * about the same time side by side.  Its function sees the string
+ * table, loaded and no longer changed.
+ */
+struct hproof_run {
+	struct hproof	 p;
+	char		*sql;
+	const char	*path;
+	pthread_t	 thread;
+	int		 ok;
+};
+
+static void *
+proof_work(void *arg)
+{
+	struct hproof_run *pr = arg;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+
+	pr->ok = 0;
+	if (sq_connect(pr->path, &db) == SQLITE_OK &&
+	    sqlite3_create_function(db, "prof_proof", -1, SQLITE_UTF8, &pr->p,
+	    NULL, proof_step, proof_final) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, pr->sql, -1, &st, NULL) == SQLITE_OK) {
+		pr->ok = sqlite3_step(st) == SQLITE_ROW && pr->p.ordered;
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return NULL;
+}
+
+/*
+ * Host stream K to the output as it is read, when it is proven in order
+ * (the HCCL tasks' join, when it has rows, is not: it stops the direct
+ * streams there, and the rest is stored, so that each stream keeps its
+ * ties with those read before): 1; 2 when it was read and stored, not
+ * proven; 0 when not read, the HCCL tasks; or -1 after a diagnostic.
+ * Its query opens now, where it would have.
+ */
+static int
+host_direct(struct adb *a, int k)
+{
+	struct sqdb *q = a->q;
+	struct hproof_run pr;
+	struct hcur *h = &a->hc[a->nds];
+	struct irec r;
+	sqlite3_stmt *st;
+	int empty = 0, threaded, rc;
+
+	if (k == HS_COMM) {
+		if (!sq_has_table(q, "COMMUNICATION_TASK_INFO") ||
+		    !sq_has_table(q, "TASK") || !sq_has_col(q,
+		    "COMMUNICATION_TASK_INFO", "globalTaskId"))
+			return 1;
+		if (sqlite3_prepare_v2(q->db, "SELECT EXISTS (SELECT 1 FROM "
+		    "COMMUNICATION_TASK_INFO)", -1, &st, NULL) == SQLITE_OK) {
+			empty = sqlite3_step(st) == SQLITE_ROW &&
+			    sqlite3_column_int64(st, 0) == 0;
+			sqlite3_finalize(st);
+		}
+		return empty;
+	}
+	if (k == HS_API)
+		a->api = sq_has_table(q, "CANN_API") ? "CANN_API" :
+		    sq_has_table(q, "API") ? "API" : NULL;
+	if (k == HS_API ? a->api == NULL || !sq_has_col(q, a->api,
+	    "startNs") : !sq_has_col(q, k == HS_TORCH ? "PYTORCH_API" :
+	    "MSTX_EVENTS", "startNs"))
+		return 1;	/* not read at all */
+	memset(&pr, 0, sizeof(pr));
+	pr.p.a = a;
+	pr.p.ordered = 1;
+	pr.path = q->path;
+	if ((pr.sql = proof_sql(a, k)) == NULL)
+		return 0;
+	threaded = pthread_create(&pr.thread, NULL, proof_work, &pr) == 0;
+	rc = hs_open(a, k, h);
+	if (!threaded)
+		(void)proof_work(&pr);
+	else if (pthread_join(pr.thread, NULL) != 0)
+		pr.ok = 0;
+	free(pr.sql);
+	if (rc < 0)
+		return -1;
+	if (!pr.ok) {
+		/* Stored, as it would have been. */
+		while (hs_step(a, k, h))
+			;
+		return hs_close(a, k, h) < 0 ? -1 : 2;
+	}
+	a->hk[a->nds++] = k;
+	a->nstepmarks += pr.p.steps;
+	/* Its span: the first start, the last end. */
+	memset(&r, 0, sizeof(r));
+	r.kind = IK_HOST;
+	r.dev = IREC_DEV_SRC;
+	r.ts = pr.p.tmin;
+	if (pr.p.any)
+		sink_fact(q->sink, q->src, &r);
+	r.ts = pr.p.tmax;
+	if (pr.p.any)
+		sink_fact(q->sink, q->src, &r);
+	return 1;
+}
+
+static int
+dev_fill(void *arg, size_t i)
+{
+	struct adb *a = arg;
+	struct hcur *h;
+	int k;
+
+	a->mode = AM_DIRECT;
+	a->pause = 0;
+	if (i == 0) {
+		while (!a->pause && dev_step(a, a->dc))
+			;
+		return dev_more(a->dc);
+	}
+	k = a->hk[i];
+	h = &a->hc[i];
+	while (!a->pause && hs_step(a, k, h))
+		;
+	return h->r == 1;
+}
+
+/* Cannot happen for a lone file: the records would lose their ties. */
+static void
+dev_store(void *arg)
+{
+	struct adb *a = arg;
+	size_t i;
+
+	a->mode = AM_STORE;
+	while (dev_step(a, a->dc))
+		;
+	for (i = 1; i < a->nds; i++)
+		while (hs_step(a, a->hk[i], &a->hc[i]))
+			;
+}
+
+/* Every row's facts, on a query of its own, the wait's state kept. */
+static void
+dev_facts(void *arg)
+{
+	struct adb *a = arg;
+	struct devcur d;
+	int64_t prev_end = a->prev_end;
+	int have_prev = a->have_prev;
+
+	a->mode = AM_FACT;
+	if (dev_open(a, &d) == 0) {
+		while (dev_step(a, &d))
+			;
+		(void)dev_close(a, &d);
+	}
+	a->prev_end = prev_end;
+	a->have_prev = have_prev;
+	a->q->failed = 0;
+}
+
+static void
+adb_free(struct adb *a)
+{
+	free(a->steps);
+	free(a->pmubuf);
+	free(a->namebuf);
+	free(a->launched);
+	free(a);
+}
+
+static int
+dev_done(void *arg)
+{
+	struct adb *a = arg;
+	int rc = dev_close(a, a->dc);
+	size_t i;
+
+	for (i = 1; i < a->nds; i++)
+		if (hs_close(a, a->hk[i], &a->hc[i]) < 0)
+			rc = -1;
+	free(a->hc);
+	free(a->dc);
+	free(a->where);
+	free(a->path);
+	sq_free(a->q);
+	adb_free(a);
+	return rc;
+}
+
+/* The database stays open, and the reader's state, till the output. */
+static void
+dev_offer(struct adb *a)
+{
+	struct sqdb *q = a->q;
+	struct sink_replay rp;
+
+	a->where = xstrdup(q->where);
+	q->where = a->where;
+	a->path = xstrdup(q->path);
+	q->path = a->path;
+	a->ctx = *q->ctx;
+	q->ctx = &a->ctx;
+	q->kept = 1;
+	memset(&rp, 0, sizeof(rp));
+	rp.arg = a;
+	rp.nstreams = a->nds;
+	rp.fill = dev_fill;
+	rp.store = dev_store;
+	rp.done = dev_done;
+	rp.facts = dev_facts;
+	rp.loud = 1;
+	sink_direct(q->sink, q->src, &rp, 1);
+}
+
 int
 ingest_ascend_db(struct sqdb *q)
 {
-	struct adb a;
-	int rc = 0, nsteps = 0;
+	struct adb *a = xcalloc(1, sizeof(*a));
+	int rc = 0, direct = 0, k = HS_COMM, r;
 
-	memset(&a, 0, sizeof(a));
-	a.q = q;
-	if (sq_load_strings(q, "STRING_IDS") < 0)
+	a->q = q;
+	if (sq_load_strings(q, "STRING_IDS") < 0) {
+		adb_free(a);
 		return -1;
-	db_rank(&a);
+	}
+	db_rank(a);
 	if (sq_has_table(q, "PYTORCH_CALLCHAINS"))
 		sink_note(q->sink, q->src, "stacks");
-	if (load_steps(&a) < 0 || device_tasks(&a) < 0 ||
-	    comm_tasks(&a) < 0 || cann_api(&a) < 0 ||
-	    pytorch_api(&a, &nsteps) < 0 || mstx_events(&a) < 0)
+	if (load_steps(a) < 0 ||
+	    (!(direct = dev_prime(a)) && device_tasks(a) < 0))
 		rc = -1;
-	if (rc == 0 && nsteps == 0)
-		step_markers(&a);
-	if (a.shapes)
+	/* After the device tasks, the host streams that can go so too. */
+	for (k = HS_COMM; rc == 0 && direct && k < HS_N; k++)
+		if ((r = host_direct(a, k)) != 1) {
+			rc = r < 0 ? -1 : 0;
+			k += r == 2;
+			break;
+		}
+	for (; rc == 0 && k < HS_N; k++)
+		rc = host_stream(a, k);
+	if (rc == 0 && a->nstepmarks == 0)
+		step_markers(a);
+	if (a->shapes)
 		sink_note(q->sink, q->src, "shapes");
-	if (a.pmu)
+	if (a->pmu)
 		sink_note(q->sink, q->src, "pmu");
-	if (a.stepids)
+	if (a->stepids)
 		sink_note(q->sink, q->src, "step_ids");
 	not_read(q);
-	free(a.steps);
-	free(a.pmubuf);
-	free(a.namebuf);
-	free(a.launched);
+	if (direct)
+		dev_offer(a);
+	else
+		adb_free(a);
 	return rc;
 }
 

@@ -81,14 +81,53 @@ sink_direct(struct sink *sk, int src, const struct sink_replay *rp,
 	sk->has_replay = 1;
 }
 
+void
+sink_hold(struct sink *sk, int src, const struct irec *r)
+{
+	struct sink_source *s = &sk->srcs[src];
+	size_t need = sink_rec_bound(r);
+	uint64_t before = s->utf8_fixed;
+
+	if (sk->hold_len + need > sk->hold_cap) {
+		sk->hold_cap = sk->hold_len + need > 2 * sk->hold_cap ?
+		    sk->hold_len + need : 2 * sk->hold_cap;
+		sk->hold = xrealloc(sk->hold, sk->hold_cap);
+	}
+	sk->hold_len += sink_render(sk, src, r, sk->hold + sk->hold_len);
+	sk->hold_utf8 += s->utf8_fixed - before;
+	sink_fact(sk, src, r);
+}
+
+/* The records held are dropped, to be read again: their span and
+ * device, noted, will be noted again; their names' repairs would not. */
+void
+sink_hold_drop(struct sink *sk, int src)
+{
+	sk->srcs[src].utf8_fixed -= sk->hold_utf8;
+	sk->hold_utf8 = 0;
+	sk->hold_len = 0;
+}
+
 /* The first pass's records, stored as sink_add() would have. */
 static void
 replay_store(struct sink *sk)
 {
 	struct sink_source *s = &sk->srcs[sk->replay_src];
+	const struct sink_rec *sr;
+	size_t at, sz;
 
 	sk->cur_start = sk->arena_len;
 	sk->cur_ntimed = 0;
+	/* The records held first, as they are. */
+	for (at = 0; at < sk->hold_len; at += sz) {
+		sr = (const void *)(sk->hold + at);
+		sz = sink_rec_size(sr);
+		memcpy(sink_arena_reserve(sk, (uint32_t)sk->replay_src, sz),
+		    sr, sz);
+		sink_run_add(sk, (uint32_t)sk->replay_src, sr->ts);
+		sk->arena_len += sz;
+	}
+	sk->hold_len = 0;
 	sk->replaying = SINK_STORE;
 	diag_mute(1);
 	sk->replay.store(sk->replay.arg);
@@ -108,10 +147,24 @@ sink_direct_settle(struct sink *sk, int final)
 	s = &sk->srcs[sk->replay_src];
 	if (final && sk->replay_ordered && sk->nsrcs == 1 &&
 	    !sk->opts.inventory && !s->bad && !s->skip_all &&
-	    !s->skip_device)
+	    !s->skip_device) {
+		/*
+		 * Facts the first records did not give: the lone device
+		 * that records of no device of their own get, and the end
+		 * of the span, which only a time before 0 could take past
+		 * what check_span() allows.
+		 */
+		if (sk->replay.facts != NULL && (s->rank < 0 ||
+		    (s->tmin <= s->tmax && s->tmin < 0))) {
+			diag_mute(1);
+			sk->replay.facts(sk->replay.arg);
+			diag_mute(0);
+		}
 		return 1;
+	}
 	replay_store(sk);
-	sk->replay.done(sk->replay.arg);
+	if (sk->replay.done(sk->replay.arg) < 0)
+		sk->replay_failed = 1;
 	sk->has_replay = 0;
 	return 0;
 }
@@ -196,6 +249,15 @@ ds_fill(struct dmerge *m, size_t i, int b)
 	struct sink_dstream *d = &sk->ds[i];
 
 	d->len[b] = 0;
+	/* Stream 0's first buffer: the records held, when there are. */
+	if (i == 0 && sk->hold_len > 0) {
+		free(d->buf[b]);
+		d->buf[b] = sk->hold;
+		d->len[b] = sk->hold_len;
+		d->cap[b] = sk->hold_cap;
+		sk->hold = NULL;
+		sk->hold_len = sk->hold_cap = 0;
+	}
 	while (d->more && d->len[b] == 0) {
 		sk->ds_cur = i;
 		sk->ds_buf = b;
@@ -342,7 +404,8 @@ sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
 	m.put = put;
 	m.arg = arg;
 	sk->replaying = SINK_DIRECT;
-	diag_mute(1);
+	if (!sk->replay.loud)
+		diag_mute(1);
 	sk->ds_fill = DS_BUDGET / n;
 	if (sk->ds_fill > DS_FILL_MAX)
 		sk->ds_fill = DS_FILL_MAX;
@@ -379,7 +442,8 @@ sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
 	pthread_cond_destroy(&m.want);
 	pthread_cond_destroy(&m.ready);
 	free(m.req);
-	diag_mute(0);
+	if (!sk->replay.loud)
+		diag_mute(0);
 	sk->replaying = 0;
 	for (i = 0; i < n; i++) {
 		free(sk->ds[i].buf[0]);
@@ -387,14 +451,19 @@ sink_direct_merge(struct sink *sk, void (*put)(void *, const struct sink_rec *),
 	}
 	free(sk->ds);
 	sk->ds = NULL;
+	free(sk->hold);
+	sk->hold = NULL;
+	sk->hold_len = sk->hold_cap = 0;
 }
 
 /* After the direct output: the reader's state goes, and what the
  * second pass found to say is said. */
-void
+int
 sink_direct_end(struct sink *sk)
 {
-	sk->replay.done(sk->replay.arg);
+	int rc = sk->replay.done(sk->replay.arg);
+
 	sk->has_replay = 0;
 	sink_utf8_note(&sk->srcs[sk->replay_src]);
+	return rc;
 }

@@ -23,6 +23,7 @@
 
 #include "diag.h"
 #include "ingest-sink.h"
+#include "spool.h"
 #include "xalloc.h"
 
 /* A time T of run R's source, made absolute as sink_abs_ts() does. */
@@ -97,17 +98,14 @@ run_fill(const struct sink *sk, struct sink_run *h)
 		h->buflen = have;
 		{
 			size_t want = h->bufcap - have;
-			ssize_t got;
 
 			if ((off_t)want > h->fend - h->fread_off)
 				want = (size_t)(h->fend - h->fread_off);
-			got = pread(fileno(sk->spill), h->buf + have, want,
+			spool_pread(sk->spill, h->buf + have, want,
 			    h->fread_off);
-			if (got <= 0)
-				diag_errno(EXIT_BAD, "temporary file");
-			h->fread_off += got;
-			h->buflen += (size_t)got;
-			have += (size_t)got;
+			h->fread_off += (off_t)want;
+			h->buflen += want;
+			have += want;
 		}
 	}
 }
@@ -353,21 +351,16 @@ merge_group(struct sink *sk, const size_t *heads, size_t n)
 	size_t i, j, k;
 
 	memset(&merged, 0, sizeof(merged));
-	if (fseeko(sk->spill, 0, SEEK_END) != 0)
-		diag_errno(EXIT_BAD, "temporary file");
 	merged.foff = sk->spill_len;
 	merge_start_from(sk, heads, n);
 	while ((sr = sink_merge_top(sk)) != NULL) {
 		size_t sz = sink_rec_size(sr);
 
-		if (fwrite(sr, 1, sz, sk->spill) != sz)
-			diag_errno(EXIT_BAD, "temporary file");
+		spool_write(sk->spill, sr, sz);
 		sk->spill_len += (off_t)sz;
 		merged.count++;
 		sink_merge_advance(sk);
 	}
-	if (fflush(sk->spill) != 0)
-		diag_errno(EXIT_BAD, "temporary file");
 	merged.flen = sk->spill_len - merged.foff;
 	merged.src = sk->runs[heads[0]].src;
 	merged.sorted = 1;

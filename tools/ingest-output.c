@@ -466,9 +466,8 @@ struct direct_out {
  * than this one.
  */
 static void
-direct_put(void *arg, const struct sink_rec *sr)
+direct_line(struct direct_out *d, const struct sink_rec *sr)
 {
-	struct direct_out *d = arg;
 	struct sink *sk = d->sk;
 	int kind = sr->kind != IK_DEFER ? sr->kind : resolve_kind(sk, sr);
 	const struct sink_ref *ref = NULL;
@@ -516,6 +515,26 @@ direct_put(void *arg, const struct sink_rec *sr)
 	tsvw_commit(d->w, (size_t)(o - p));
 }
 
+/*
+ * A stream's record goes out after the stored records of earlier times
+ * (of the source's other streams, read after these; see ingest.h), and
+ * before those of its own time.
+ */
+static void
+direct_put(void *arg, const struct sink_rec *sr)
+{
+	struct direct_out *d = arg;
+	const struct sink_rec *st;
+	int64_t t = sink_abs_ts(d->sk, sr);
+
+	while ((st = sink_merge_top(d->sk)) != NULL &&
+	    sink_abs_ts(d->sk, st) < t) {
+		put_record(d->sk, d->w, st, d->origin);
+		sink_merge_advance(d->sk);
+	}
+	direct_line(d, sr);
+}
+
 int
 sink_finish(struct sink *sk, int argc, char **argv)
 {
@@ -529,6 +548,7 @@ sink_finish(struct sink *sk, int argc, char **argv)
 	if (sk->nsrcs > 0 && sk->srcs[sk->nsrcs - 1].open)
 		sink_end(sk, (int)sk->nsrcs - 1);
 	direct = sink_direct_settle(sk, 1);
+	bad = sk->replay_failed;
 	for (i = 0; i < sk->nsrcs; i++)
 		bad |= sk->srcs[i].bad;
 	check_span(sk);
@@ -562,8 +582,14 @@ sink_finish(struct sink *sk, int argc, char **argv)
 		struct direct_out d = { sk, w, origin };
 
 		out_end(&o);
+		sink_merge_start(sk);
 		sink_direct_merge(sk, direct_put, &d);
-		sink_direct_end(sk);
+		while ((sr = sink_merge_top(sk)) != NULL) {
+			put_record(sk, w, sr, origin);
+			sink_merge_advance(sk);
+		}
+		if (sink_direct_end(sk) < 0)
+			bad = 1;
 	} else {
 		sink_merge_start(sk);
 		while ((sr = sink_merge_top(sk)) != NULL) {

@@ -20,6 +20,7 @@
 
 #include "diag.h"
 #include "ingest-sink.h"
+#include "spool.h"
 #include "xalloc.h"
 
 /*
@@ -233,29 +234,18 @@ sink_close_run(struct sink *sk, uint32_t src)
 	sk->cur_start = sk->arena_len;
 }
 
-#define SPILL_BUF	(1 << 20)
-
+/*
+ * The spill file is a spool (libcommon/spool.h): written in aligned 1 MiB
+ * chunks with O_DIRECT, so that the gigabytes of sorted runs are not
+ * copied into freshly allocated page cache (a third of all CPU time at
+ * 13M kernels of an SQLite database, BENCHMARKS.md), and read back the
+ * same way by the merge.
+ */
 static void
 spill_open(struct sink *sk)
 {
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/prof-ingest.XXXXXX",
-	    sk->opts.tmpdir != NULL ? sk->opts.tmpdir : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		diag_errno(EXIT_BAD, "%s", path);
-	unlink(path);
-	if ((sk->spill = fdopen(fd, "w+")) == NULL)
-		diag_errno(EXIT_BAD, "%s", path);
-	/*
-	 * Gigabytes go through here: few large writes, not 4 KiB ones.  The
-	 * buffer is given, as glibc takes the size only with one: with
-	 * NULL it kept 4 KiB, a write(2) per 4 KiB, most of the time of a
-	 * 2 GB kernel_details.csv going to the kernel.
-	 */
-	sk->spill_buf = xmalloc(SPILL_BUF);
-	setvbuf(sk->spill, sk->spill_buf, _IOFBF, SPILL_BUF);
+	sk->spill = spool_open(sk->opts.tmpdir != NULL ? sk->opts.tmpdir :
+	    "/tmp");
 }
 
 /*
@@ -275,8 +265,7 @@ struct sink_spill_job {
 static void
 spill_write(struct sink *sk, const void *p, size_t sz)
 {
-	if (fwrite(p, 1, sz, sk->spill) != sz)
-		diag_errno(EXIT_BAD, "temporary file");
+	spool_write(sk->spill, p, sz);
 	sk->spill_len += (off_t)sz;
 }
 
@@ -328,8 +317,6 @@ spill_work(void *arg)
 		}
 		r->flen = sk->spill_len - r->foff;
 	}
-	if (fflush(sk->spill) != 0)
-		diag_errno(EXIT_BAD, "temporary file");
 	return NULL;
 }
 

@@ -183,6 +183,7 @@ struct sink_run {
 };
 
 struct sink_spill_job;
+struct spool;
 struct sink_dstream;
 
 struct sink {
@@ -212,9 +213,8 @@ struct sink {
 	struct sink_run	*runs;
 	size_t		 nruns;
 	/* The spill file, and the thread that writes one arena's runs. */
-	FILE		*spill;
+	struct spool	*spill;		/* or NULL */
 	off_t		 spill_len;
-	char		*spill_buf;
 	pthread_t	 spill_thread;
 	struct sink_spill_job *pending;
 	/* The merge: a tree of losers over the chains (ingest-merge.c). */
@@ -231,10 +231,15 @@ struct sink {
 	struct sink_replay replay;
 	int		 replay_src;
 	int		 has_replay, replay_ordered;
+	int		 replay_failed;	/* the reader said why */
 	int		 replaying;	/* SINK_STORE or SINK_DIRECT */
 	struct sink_dstream *ds;	/* per stream: its records rendered */
 	size_t		 ds_cur, ds_fill;
 	int		 ds_buf;
+	/* Stream 0's records read before the output (sink_hold()). */
+	unsigned char	*hold;
+	size_t		 hold_len, hold_cap;
+	uint64_t	 hold_utf8;	/* their names' repairs */
 	/* Scratch of sink_add. */
 	char		*textbuf, *fixed;
 	size_t		 textcap, fixedcap;
@@ -266,7 +271,8 @@ int64_t	 sink_direct_origin(const struct sink *);
 /* Merge the streams, giving each record to PUT in order. */
 void	 sink_direct_merge(struct sink *,
 	    void (*)(void *, const struct sink_rec *), void *);
-void	 sink_direct_end(struct sink *);
+/* -1 when the second pass failed (it said why). */
+int	 sink_direct_end(struct sink *);
 
 /* ingest-runs.c */
 /* Note the record about to be stored at the arena's end (time TS). */

@@ -643,8 +643,8 @@ list_inventory(struct sqdb *q)
 	}
 }
 
-static void
-sq_close(struct sqdb *q)
+void
+sq_free(struct sqdb *q)
 {
 	size_t i;
 
@@ -658,6 +658,7 @@ sq_close(struct sqdb *q)
 	free(q->soff);
 	free(q->slen);
 	free(q->sbuf);
+	free(q);
 }
 
 int
@@ -705,54 +706,64 @@ ingest_sqlite(struct input *in, const char *where,
 {
 	const struct ingest_format *fmt = NULL;
 	const char *path;
-	struct sqdb q;
+	struct sqdb *q = xcalloc(1, sizeof(*q));
 	int copied, rc = -1;
 
-	memset(&q, 0, sizeof(q));
-	q.where = where;
-	q.ctx = ctx;
-	q.sink = ctx->sink;
-	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL)
-		return -1;
-	/* A copy has no log or lock of its own: the checks are for files. */
-	if (check_header(path, where) != 0 ||
-	    (!copied && check_writer(path, where) != 0))
-		return -1;
-	if (sq_open(&q, path) != 0) {
-		sq_close(&q);
+	q->where = where;
+	q->ctx = ctx;
+	q->sink = ctx->sink;
+	if ((path = input_seekable(in, ctx->tmpdir, &copied)) == NULL) {
+		free(q);
 		return -1;
 	}
-	if (sq_is_nsys(&q))
+	/* A copy has no log or lock of its own: the checks are for files. */
+	if (check_header(path, where) != 0 ||
+	    (!copied && check_writer(path, where) != 0)) {
+		free(q);
+		return -1;
+	}
+	if (sq_open(q, path) != 0) {
+		sq_free(q);
+		return -1;
+	}
+	if (sq_is_nsys(q))
 		fmt = ingest_format_named("nsys");
-	else if (sq_is_ascend(&q))
+	else if (sq_is_ascend(q))
 		fmt = ingest_format_named("ascend_db");
-	else if (sq_is_analysis(&q))
+	else if (sq_is_analysis(q))
 		fmt = ingest_format_named("ascend_analysis_db");
-	else if (sq_is_cluster(&q))
+	else if (sq_is_cluster(q))
 		fmt = ingest_format_named("ascend_cluster_db");
 	if (fmt == NULL) {
 		diag_at(where, 0, "an SQLite database of no profiler schema "
 		    "this version reads (%zu tables%s%s%s): not an Ascend "
-		    "or Nsight Systems export", q.ntables, q.ntables ?
-		    ", the first '" : "", q.ntables ? q.tables[0] : "",
-		    q.ntables ? "'" : "");
-		sq_close(&q);
+		    "or Nsight Systems export", q->ntables, q->ntables ?
+		    ", the first '" : "", q->ntables ? q->tables[0] : "",
+		    q->ntables ? "'" : "");
+		sq_free(q);
 		return -1;
 	}
-	q.src = sink_begin(ctx->sink, fmt, where, ctx->run, ctx->rank);
+	/*
+	 * The run's only source, in a file that stays: the reader may
+	 * leave its largest stream to be read as the output is written
+	 * (see ingest.h, struct sink_replay), keeping Q open till then.
+	 */
+	q->direct = !copied && !ingest_lenient && sink_can_direct(ctx->sink);
+	q->src = sink_begin(ctx->sink, fmt, where, ctx->run, ctx->rank);
 	if (strcmp(fmt->name, "nsys") == 0)
-		rc = ingest_nsys_db(&q);
+		rc = ingest_nsys_db(q);
 	else if (strcmp(fmt->name, "ascend_db") == 0)
-		rc = ingest_ascend_db(&q);
+		rc = ingest_ascend_db(q);
 	else if (strcmp(fmt->name, "ascend_cluster_db") == 0)
-		rc = ingest_cluster_db(&q);
+		rc = ingest_cluster_db(q);
 	else
-		rc = ingest_analysis_db(&q);
-	if (q.failed)
+		rc = ingest_analysis_db(q);
+	if (q->failed)
 		rc = -1;
 	if (ctx->inventory)
-		list_inventory(&q);
-	sink_end(q.sink, q.src);
-	sq_close(&q);
+		list_inventory(q);
+	sink_end(q->sink, q->src);
+	if (!q->kept)
+		sq_free(q);
 	return rc;
 }

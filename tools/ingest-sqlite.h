@@ -40,6 +40,8 @@ struct sqdb {
 	char		*sbuf;
 	size_t		 sbuflen, sbufcap;
 	int		 failed;
+	int		 direct;	/* a stream may go to the output */
+	int		 kept;		/* the reader keeps it: sq_free() */
 };
 
 /*
@@ -47,6 +49,8 @@ struct sqdb {
  * cache: SQLITE_OK, or SQLite's error (*DB may then hold its message).
  */
 int	 sq_connect(const char *, sqlite3 **);
+/* Close the database and free Q. */
+void	 sq_free(struct sqdb *);
 /* Whether the database has table T (exact name). */
 int	 sq_has_table(const struct sqdb *, const char *);
 /* Whether table T has column C. */

@@ -1464,10 +1464,11 @@ xr_free(struct xr *x)
 	free(x);
 }
 
-static void
+static int
 replay_done(void *arg)
 {
 	xr_free(arg);
+	return 0;
 }
 
 /* Every record again, plane after plane as the first pass read them. */

@@ -171,6 +171,20 @@ void	 sink_end(struct sink *, int);
  * first pass and stores them as sink_add() would have: the same output
  * either way.  During the second pass diag_at() is muted, and
  * sink_skip() and sink_note() count nothing.
+ *
+ * A reader may also leave out the first pass of streams it can prove in
+ * time order otherwise (an Ascend database's device tasks, whose query
+ * is ordered by an index, and its host calls, whose times one pass
+ * checks; see ingest-ascend-db.c).  It stores the rest of its records
+ * with sink_add(): those of queries it reads after the streams, so that
+ * the streams' records won every tie of equal times, as the merge still
+ * has it (a stream's record goes before a stored one of the same time).
+ * The streams' facts are their first records', given with sink_hold()
+ * (stream 0's, kept for the output), and their spans, by sink_fact();
+ * FACTS gives the rest when the output needs them: the lone device of a
+ * source of no rank, the span of one with a time before 0.  Such a
+ * second pass is the only one: LOUD, its diagnostics are said, and
+ * DONE's -1 says it failed.
  */
 struct sink_replay {
 	void		*arg;
@@ -180,12 +194,19 @@ struct sink_replay {
 	int		(*fill)(void *, size_t);
 	/* Give every timed record again, as the first pass met them. */
 	void		(*store)(void *);
-	/* Free what the replay kept. */
-	void		(*done)(void *);
+	/* Free what the replay kept; -1 when reading failed. */
+	int		(*done)(void *);
+	/* Give every timed record's facts with sink_fact(), or NULL. */
+	void		(*facts)(void *);
+	int		 loud;
 };
 int	 sink_can_direct(const struct sink *);
 /* The facts of a timed record of the first pass: not stored. */
 void	 sink_fact(struct sink *, int, const struct irec *);
+/* A timed record of stream 0 read before the output starts: its facts
+ * are noted and it is kept, to go first; or all of them dropped again. */
+void	 sink_hold(struct sink *, int, const struct irec *);
+void	 sink_hold_drop(struct sink *, int);
 /* The first pass of SRC ended; ORDERED: every stream was in order. */
 void	 sink_direct(struct sink *, int, const struct sink_replay *, int);
 /* A timed record of the second pass; 1 when the stream should pause. */

@@ -5,6 +5,8 @@
  */
 #include <config.h>
 
+#include <csv.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,10 +406,120 @@ test_blocks(void)
 	free(text);
 }
 
+/*
+ * csvin cuts most lines itself and leaves the rest to libcsv: on random
+ * documents of the pieces that tell the two apart (quotes, escaped
+ * quotes, blanks around fields, CR, CRLF, fields over lines), every
+ * document libcsv accepts must give libcsv's rows, field for field.
+ */
+struct ref_rows {
+	char		 text[8192];	/* fields, each NUL-ended, rows by \n */
+	size_t		 len;
+};
+
+static void
+ref_field(void *s, size_t len, void *data)
+{
+	struct ref_rows *r = data;
+
+	CHECK(r->len + len + 2 < sizeof(r->text));
+	memcpy(r->text + r->len, s, len);
+	r->len += len;
+	r->text[r->len++] = '\0';
+}
+
+static void
+ref_row(int term, void *data)
+{
+	struct ref_rows *r = data;
+
+	(void)term;
+	CHECK(r->len + 1 < sizeof(r->text));
+	r->text[r->len++] = '\n';
+}
+
+static void
+test_fast_vs_libcsv(void)
+{
+	static const char *piece[] = {
+		"abc", " abc ", "\t1.5\t", "", "\"q,\"\"x\"\"\"", "\"\"",
+		" \"sp\" ", "\"end\"x", "\"multi\nline\"", "a b", "\"\"\"3,2\"\"\"",
+		"x\r", "\"cr\rin\"", "N/A"
+	};
+	static const char *eol[] = { "\n", "\r\n", "\n\n", "\r" };
+	unsigned seed = 12345;
+	char doc[2048];
+	int n, tested = 0;
+
+	for (n = 0; n < 4000; n++) {
+		struct ref_rows want, got;
+		struct csv_parser p;
+		struct csvin *c;
+		size_t len = 0, i, k, f, nrows;
+		int r;
+
+		len = (size_t)snprintf(doc, sizeof(doc), "h1,h2,h3\n");
+		nrows = 1 + (seed = seed * 1103515245 + 12345) % 4;
+		for (i = 0; i < nrows; i++) {
+			k = 1 + (seed = seed * 1103515245 + 12345) % 4;
+			for (f = 0; f < k; f++) {
+				const char *pc;
+
+				seed = seed * 1103515245 + 12345;
+				pc = piece[(seed >> 8) % (sizeof(piece) /
+				    sizeof(piece[0]))];
+				len += (size_t)snprintf(doc + len,
+				    sizeof(doc) - len, "%s%s", f ? "," : "", pc);
+			}
+			len += (size_t)snprintf(doc + len, sizeof(doc) - len,
+			    "%s", eol[(seed >> 20) % 4]);
+		}
+		/* libcsv on the whole document: the rows to expect. */
+		memset(&want, 0, sizeof(want));
+		CHECK(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI |
+		    CSV_APPEND_NULL) == 0);
+		if (csv_parse(&p, doc, len, ref_field, ref_row, &want) != len ||
+		    csv_fini(&p, ref_field, ref_row, &want) != 0) {
+			csv_free(&p);
+			continue;
+		}
+		csv_free(&p);
+		/* csvin: the header, then every row. */
+		memset(&got, 0, sizeof(got));
+		open_text(doc, len);
+		c = csvin_open(cur_in, path, 0);
+		CHECK(c != NULL);
+		for (i = 0; i < csvin_ncols(c); i++)
+			ref_field((void *)(uintptr_t)csvin_colname(c, i),
+			    strlen(csvin_colname(c, i)), &got);
+		ref_row('\n', &got);
+		while ((r = csvin_next(c)) == 1) {
+			for (i = 0; i < csvin_nfields(c); i++) {
+				const char *fv = csvin_field(c, (int)i, &k);
+
+				ref_field((void *)(uintptr_t)fv, k, &got);
+			}
+			ref_row('\n', &got);
+		}
+		CHECK(r == 0);
+		close_text(c);
+		if (got.len != want.len || memcmp(got.text, want.text,
+		    got.len) != 0) {
+			fprintf(stderr, "document %d differs: %.*s\n", n,
+			    (int)len, doc);
+			CHECK(0);
+		}
+		tested++;
+	}
+	CHECK(tested > 500);
+	printf("%d random documents as libcsv reads them\n", tested);
+}
+
 int
 main(void)
 {
 	diag_setprogname("test-csvin");
+	test_fast_vs_libcsv();
 	test_bom_crlf_tab();
 	test_quoted_lines();
 	test_ragged();
