@@ -69,7 +69,7 @@ fail(struct pbuf *b, enum pbuf_err e, const unsigned char *at)
 }
 
 int
-pbuf_next(struct pbuf *b, struct pbuf_field *f)
+pbuf_next_any(struct pbuf *b, struct pbuf_field *f)
 {
 	const unsigned char *p = b->p;
 	enum pbuf_err e;

@@ -53,7 +53,58 @@ void	 pbuf_sub(struct pbuf *, const struct pbuf *,
  * Read the next field: 1, or 0 at the end of the bytes, or -1 with
  * err and errat set (the reader then stays at the bad field).
  */
-int	 pbuf_next(struct pbuf *, struct pbuf_field *);
+int	 pbuf_next_any(struct pbuf *, struct pbuf_field *);
+
+/*
+ * pbuf_next() is called once a field of every event of a file (tens of
+ * millions of times a GB): the common fields (a one-byte tag, then a
+ * varint or a length) are read
+ * here, inline; any other field, and every error, by pbuf_next_any().
+ */
+static inline int
+pbuf_next(struct pbuf *b, struct pbuf_field *f)
+{
+	const unsigned char *p = b->p;
+	uint64_t v;
+	unsigned t;
+	int i, n;
+
+	if (p == b->end)
+		return 0;
+	t = p[0];
+	if (t >= 0x80 || t < 8)
+		return pbuf_next_any(b, f);
+	n = b->end - p - 1 < 10 ? (int)(b->end - p - 1) : 10;
+	v = 0;
+	for (i = 0; i < n; i++) {
+		v |= (uint64_t)(p[1 + i] & 0x7f) << (7 * i);
+		if (p[1 + i] < 0x80)
+			break;
+	}
+	if (i == n)
+		return pbuf_next_any(b, f);
+	switch (t & 7) {
+	case PB_VARINT:
+		f->data = NULL;
+		f->len = 0;
+		f->u = v;
+		break;
+	case PB_LEN:
+		if (v > (uint64_t)(b->end - (p + 2 + i)))
+			return pbuf_next_any(b, f);
+		f->data = p + 2 + i;
+		f->len = (size_t)v;
+		p += v;
+		break;
+	default:
+		return pbuf_next_any(b, f);
+	}
+	f->at = b->p;
+	f->num = t >> 3;
+	f->wt = (int)(t & 7);
+	b->p = p + 2 + i;
+	return 1;
+}
 /* The offset of P from the reader's base. */
 uint64_t pbuf_off(const struct pbuf *, const unsigned char *);
 /* Words for an error ("a length past the end of its message", ...). */

@@ -76,7 +76,29 @@ void		 tsv_widen_pipe(int);
 
 /* Decimal text of an int64 at BUF (no NUL); returns its length. */
 #define TSV_I64_MAX	20
-size_t		 tsv_i64(char *, int64_t);
+size_t		 tsv_i64_any(char *, int64_t);
+/* Inline to three digits (a device, a source, a picosecond part: a
+ * column of every record). */
+static inline size_t
+tsv_i64(char *buf, int64_t v)
+{
+	if ((uint64_t)v < 10) {
+		*buf = (char)('0' + v);
+		return 1;
+	}
+	if ((uint64_t)v < 100) {
+		buf[0] = (char)('0' + v / 10);
+		buf[1] = (char)('0' + v % 10);
+		return 2;
+	}
+	if ((uint64_t)v < 1000) {
+		buf[0] = (char)('0' + v / 100);
+		buf[1] = (char)('0' + v / 10 % 10);
+		buf[2] = (char)('0' + v % 10);
+		return 3;
+	}
+	return tsv_i64_any(buf, v);
+}
 
 /*
  * Copy LEN bytes from S to D.  A field, or a value a stage sets, is

@@ -455,7 +455,7 @@ put8(char *e, uint32_t x)
  * Returns the length.
  */
 size_t
-tsv_i64(char *buf, int64_t v)
+tsv_i64_any(char *buf, int64_t v)
 {
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 	size_t n = ndigits(u) + (v < 0);

@@ -178,36 +178,11 @@ sink_direct_origin(const struct sink *sk)
 	return s->tmin <= s->tmax ? s->tmin + s->base : 0;
 }
 
-int
-sink_emit(struct sink *sk, int src, const struct irec *r)
-{
-	struct sink_dstream *d;
-	size_t need;
-	int b;
-
-	if (sk->replaying == SINK_STORE) {
-		sink_add(sk, src, r);
-		return 0;
-	}
-	d = &sk->ds[sk->ds_cur];
-	b = sk->ds_buf;
-	need = sink_rec_bound(r);
-	if (d->len[b] + need > d->cap[b]) {
-		d->cap[b] = d->len[b] + need > 2 * d->cap[b] ? d->len[b] +
-		    need : 2 * d->cap[b];
-		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
-	}
-	d->len[b] += sink_render(sk, src, r, d->buf[b] + d->len[b]);
-	return d->len[b] >= sk->ds_fill;
-}
-
-int
-sink_emit_text(struct sink *sk, int src, const struct irec *r,
-    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
-    size_t l3)
+/* Room for NEED more bytes in the buffer being filled: where they go. */
+static unsigned char *
+ds_room(struct sink *sk, size_t need)
 {
 	struct sink_dstream *d = &sk->ds[sk->ds_cur];
-	size_t need = sizeof(struct sink_rec) + 3 * 8 + l1 + l2 + l3 + 8;
 	int b = sk->ds_buf;
 
 	if (d->len[b] + need > d->cap[b]) {
@@ -215,9 +190,55 @@ sink_emit_text(struct sink *sk, int src, const struct irec *r,
 		    need : 2 * d->cap[b];
 		d->buf[b] = xrealloc(d->buf[b], d->cap[b]);
 	}
-	d->len[b] += sink_render_text(sk, src, r, d->buf[b] + d->len[b], t1,
-	    l1, t2, l2, t3, l3);
-	return d->len[b] >= sk->ds_fill;
+	return d->buf[b] + d->len[b];
+}
+
+/* N bytes were added: whether the buffer has enough. */
+static int
+ds_added(struct sink *sk, size_t n)
+{
+	struct sink_dstream *d = &sk->ds[sk->ds_cur];
+
+	d->len[sk->ds_buf] += n;
+	return d->len[sk->ds_buf] >= sk->ds_fill;
+}
+
+int
+sink_emit(struct sink *sk, int src, const struct irec *r)
+{
+	if (sk->replaying == SINK_STORE) {
+		sink_add(sk, src, r);
+		return 0;
+	}
+	return ds_added(sk, sink_render(sk, src, r, ds_room(sk,
+	    sink_rec_bound(r))));
+}
+
+int
+sink_emit_text(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	unsigned char *p = ds_room(sk, sizeof(struct sink_rec) + 3 * 8 + l1 +
+	    l2 + l3 + 8);
+
+	return ds_added(sk, sink_render_text(sk, src, r, p, t1, l1, t2, l2,
+	    t3, l3));
+}
+
+int
+sink_emit_ref(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	unsigned char *p;
+
+	if (l1 > UINT32_MAX || l3 > UINT32_MAX)
+		return sink_emit_text(sk, src, r, t1, l1, t2, l2, t3, l3);
+	p = ds_room(sk, sizeof(struct sink_rec) + 3 * 8 +
+	    sizeof(struct sink_ref) + l2 + 8);
+	return ds_added(sk, sink_render_ref(sk, src, r, p, t1, l1, t2, l2,
+	    t3, l3));
 }
 
 /* The reader's side: fill buffer B of stream I. */
@@ -304,6 +325,7 @@ merge_work(void *arg)
 	struct sink *sk = m->sk;
 	size_t n = m->n, i, a, b, w, node, t, *lt, *win;
 	unsigned __int128 *key, kw;
+	uint64_t whi, wlo, khi, klo, msk;
 	const struct sink_rec *sr;
 	struct sink_dstream *d;
 
@@ -327,16 +349,29 @@ merge_work(void *arg)
 		m->put(m->arg, sr);
 		d = &sk->ds[w];
 		d->pos += sink_rec_size(sr);
+		/* The stream's next records, out of the cache by now. */
+		__builtin_prefetch(d->buf[d->cur] + d->pos + 512);
 		if (d->pos >= d->len[d->cur])
 			(void)ds_next(m, w, 1);
 		kw = key[w] = ds_key(sk, w, n);
+		/*
+		 * Up the tree without a branch: which of two keys wins is
+		 * as good as random (the records of lines interleave), and
+		 * a wrong guess at each level was a third of the merge.
+		 * MSK is all ones when the loser kept at NODE wins.
+		 */
+		whi = (uint64_t)(kw >> 64);
+		wlo = (uint64_t)kw;
 		for (node = (w + n) / 2; node > 0; node /= 2) {
 			t = lt[node];
-			if (key[t] < kw) {
-				lt[node] = w;
-				w = t;
-				kw = key[t];
-			}
+			khi = (uint64_t)(key[t] >> 64);
+			klo = (uint64_t)key[t];
+			msk = -(uint64_t)((khi < whi) | ((khi == whi) &
+			    (klo < wlo)));
+			lt[node] = t ^ ((t ^ w) & msk);
+			w ^= (w ^ t) & msk;
+			whi ^= (whi ^ khi) & msk;
+			wlo ^= (wlo ^ klo) & msk;
 		}
 		lt[0] = w;
 	}

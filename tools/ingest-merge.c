@@ -26,18 +26,6 @@
 #include "spool.h"
 #include "xalloc.h"
 
-/* Absolute time of a record, timeless ones first. */
-int64_t
-sink_abs_ts(const struct sink *sk, const struct sink_rec *sr)
-{
-	if (sr->ts == IREC_NO_TS)
-		return INT64_MIN;
-	/* A bad source's records are dropped; their key needs no base. */
-	if (sk->srcs[sr->src].bad)
-		return sr->ts;
-	return sr->ts + sk->srcs[sr->src].base;
-}
-
 /* A time T of run R's source, made absolute as sink_abs_ts() does. */
 static int64_t
 run_abs(const struct sink *sk, const struct sink_run *r, int64_t t)

@@ -459,6 +459,63 @@ struct direct_out {
 };
 
 /*
+ * The line write_record() makes, of a record whose text may be in three
+ * pieces (SR_REF: an op's columns, made once, and its ps parts).  One
+ * copy into the writer's buffer, which goes out in large writes: into a
+ * pipe, the kernel's copy of many small pieces (writev()) cost more
+ * than this one.
+ */
+static void
+direct_line(struct direct_out *d, const struct sink_rec *sr)
+{
+	struct sink *sk = d->sk;
+	int kind = sr->kind != IK_DEFER ? sr->kind : resolve_kind(sk, sr);
+	const struct sink_ref *ref = NULL;
+	size_t prel = 0, postl = 0;
+	char *p, *o;
+
+	/*
+	 * Nothing is counted (tally()): the counts are the inventory's,
+	 * and -i never takes the direct output; nor is its source bad or
+	 * skipped (sink_direct_settle()), which resolve_kind() would drop.
+	 */
+	if (kind < 0)
+		return;
+	if (sr->flags & SR_REF) {
+		ref = sink_rec_ref(sr);
+		prel = ref->prel;
+		postl = ref->postl;
+	}
+	p = o = tsvw_reserve(d->w, sk->kindlen[kind] + 5 * TSV_I64_MAX +
+	    prel + sr->textlen + postl + 6);
+	memcpy(o, ingest_kindnames[kind], sk->kindlen[kind]);
+	o += sk->kindlen[kind];
+	*o++ = '\t';
+	if (sr->ts != IREC_NO_TS)
+		o += tsv_i64(o, sink_abs_ts(sk, sr) - d->origin);
+	*o++ = '\t';
+	if (sr->flags & SR_DUR)
+		o += tsv_i64(o, sink_rec_dur(sr));
+	*o++ = '\t';
+	o += tsv_i64(o, resolve_dev(sk, sr));
+	*o++ = '\t';
+	if (ref != NULL) {
+		memcpy(o, ref->pre, prel);
+		o += prel;
+	}
+	memcpy(o, sink_rec_text(sr), sr->textlen);
+	o += sr->textlen;
+	if (ref != NULL) {
+		memcpy(o, ref->post, postl);
+		o += postl;
+	}
+	*o++ = '\t';
+	o += tsv_i64(o, sr->src);
+	*o++ = '\n';
+	tsvw_commit(d->w, (size_t)(o - p));
+}
+
+/*
  * A stream's record goes out after the stored records of earlier times
  * (of the source's other streams, read after these; see ingest.h), and
  * before those of its own time.
@@ -475,7 +532,7 @@ direct_put(void *arg, const struct sink_rec *sr)
 		put_record(d->sk, d->w, st, d->origin);
 		sink_merge_advance(d->sk);
 	}
-	put_record(d->sk, d->w, sr, d->origin);
+	direct_line(d, sr);
 }
 
 int

@@ -507,6 +507,33 @@ sink_render_text(struct sink *sk, int src, const struct irec *r,
 	return sink_rec_size(&h);
 }
 
+/* The same, T1 and T3 by reference (SR_REF). */
+size_t
+sink_render_ref(struct sink *sk, int src, const struct irec *r,
+    unsigned char *dst, const char *t1, size_t l1, const char *t2,
+    size_t l2, const char *t3, size_t l3)
+{
+	struct sink_rec h;
+	struct sink_ref ref;
+	int64_t extra[3];
+	size_t nextra, hl;
+
+	make_header(r, (uint32_t)src, &h, extra, &nextra);
+	h.flags |= SR_REF;
+	hl = sizeof(h) + 8 * nextra;
+	h.textlen = (uint32_t)l2;
+	ref.pre = t1;
+	ref.post = t3;
+	ref.prel = (uint32_t)l1;
+	ref.postl = (uint32_t)l3;
+	memcpy(dst, &h, sizeof(h));
+	memcpy(dst + sizeof(h), extra, 8 * nextra);
+	memcpy(dst + hl, &ref, sizeof(ref));
+	memcpy(dst + hl + sizeof(ref), t2, l2);
+	(void)sk;
+	return sink_rec_size(&h);
+}
+
 /* R as sink_add() stores it, at DST (sink_rec_bound() bytes). */
 size_t
 sink_render(struct sink *sk, int src, const struct irec *r,

@@ -40,6 +40,18 @@ struct sink_rec {
 #define SR_DEV		0x04	/* its own dev, not the source's rank */
 #define SR_DEV64	0x08	/* in an int64 after the header */
 #define SR_PID		0x10	/* an int64 pid follows (IK_DEFER) */
+#define SR_REF		0x20	/* a struct sink_ref follows (direct) */
+
+/*
+ * A record of the direct output's streams (never stored) may hold its
+ * text in three pieces, the first and last by reference, in memory that
+ * its reader keeps until the output ends (an op's columns, the same for
+ * all its executions); TEXTLEN is then the middle piece's length.
+ */
+struct sink_ref {
+	const char	*pre, *post;
+	uint32_t	 prel, postl;
+};
 
 static inline size_t
 sink_rec_nextra(unsigned flags)
@@ -49,16 +61,30 @@ sink_rec_nextra(unsigned flags)
 }
 
 static inline size_t
+sink_rec_hlen(unsigned flags)
+{
+	return sizeof(struct sink_rec) + 8 * sink_rec_nextra(flags) +
+	    (flags & SR_REF ? sizeof(struct sink_ref) : 0);
+}
+
+static inline size_t
 sink_rec_size(const struct sink_rec *sr)
 {
-	return (sizeof(*sr) + 8 * sink_rec_nextra(sr->flags) + sr->textlen +
-	    7) & ~(size_t)7;
+	return (sink_rec_hlen(sr->flags) + sr->textlen + 7) & ~(size_t)7;
 }
 
 static inline const char *
 sink_rec_text(const struct sink_rec *sr)
 {
-	return (const char *)(sr + 1) + 8 * sink_rec_nextra(sr->flags);
+	return (const char *)sr + sink_rec_hlen(sr->flags);
+}
+
+/* The pieces by reference of an SR_REF record. */
+static inline const struct sink_ref *
+sink_rec_ref(const struct sink_rec *sr)
+{
+	return (const void *)((const char *)(sr + 1) + 8 *
+	    sink_rec_nextra(sr->flags));
 }
 
 static inline int64_t
@@ -231,6 +257,9 @@ size_t	 sink_render(struct sink *, int, const struct irec *, unsigned char *);
 size_t	 sink_render_text(struct sink *, int, const struct irec *,
 	    unsigned char *, const char *, size_t, const char *, size_t,
 	    const char *, size_t);
+size_t	 sink_render_ref(struct sink *, int, const struct irec *,
+	    unsigned char *, const char *, size_t, const char *, size_t,
+	    const char *, size_t);
 /* Say how many ill-formed UTF-8 sequences source SRC had replaced. */
 void	 sink_utf8_note(const struct sink_source *);
 
@@ -255,7 +284,18 @@ unsigned char *sink_arena_reserve(struct sink *, uint32_t, size_t);
 void	 sink_sort_memory_runs(struct sink *);
 
 /* ingest-merge.c */
-int64_t	 sink_abs_ts(const struct sink *, const struct sink_rec *);
+/* Absolute time of a record, timeless ones first (inline: the merges
+ * ask it of every record, two or three times). */
+static inline int64_t
+sink_abs_ts(const struct sink *sk, const struct sink_rec *sr)
+{
+	if (sr->ts == IREC_NO_TS)
+		return INT64_MIN;
+	/* A bad source's records are dropped; their key needs no base. */
+	if (sk->srcs[sr->src].bad)
+		return sr->ts;
+	return sr->ts + sk->srcs[sr->src].base;
+}
 /* Link the timed runs that follow each other in time into chains. */
 void	 sink_chains(struct sink *);
 int	 sink_run_next(struct sink *, struct sink_run *);

@@ -47,13 +47,6 @@ badwt(struct xplane_tabs *t, const struct pbuf *b, const struct pbuf_field *f,
 	return -1;
 }
 
-static size_t
-slot(uint64_t key, size_t cap)
-{
-	/* Looked up per event: a multiply, not a hash of bytes. */
-	key *= 0x9e3779b97f4a7c15ULL;
-	return (size_t)(key ^ key >> 32) & (cap - 1);
-}
 
 void
 xtab_clear(struct xplane_tabs *t)
@@ -73,8 +66,10 @@ xtab_clear(struct xplane_tabs *t)
 		free(t->ops[i].cname_own);
 		free(t->ops[i].ccat_own);
 		free(t->ops[i].csrc_own);
-		free(t->ops[i].rc_pre);
-		free(t->ops[i].rc_post);
+		free(t->hot[i].rc_pre);
+		free(t->hot[i].rc_post);
+		free((char *)(uintptr_t)t->hot[i].ref_pre);
+		free((char *)(uintptr_t)t->hot[i].ref_post);
 	}
 	t->nops = 0;
 	if (t->ecap > 0)
@@ -95,6 +90,7 @@ xtab_free(struct xplane_tabs *t)
 	free(t->snamel);
 	free(t->scode);
 	free(t->ops);
+	free(t->hot);
 	free(t->eid);
 	free(t->eix);
 	free(t->pid);
@@ -118,7 +114,8 @@ stat_grow(struct xplane_tabs *t)
 	for (i = 0; i < o.scap; i++) {
 		if (o.sname[i] == NULL)
 			continue;
-		for (j = slot((uint64_t)o.sid[i], t->scap); t->sname[j] != NULL;
+		for (j = xtab_slot((uint64_t)o.sid[i], t->scap);
+		    t->sname[j] != NULL;
 		    j = (j + 1) & (t->scap - 1))
 			;
 		t->sid[j] = o.sid[i];
@@ -132,19 +129,6 @@ stat_grow(struct xplane_tabs *t)
 	free(o.scode);
 }
 
-static size_t
-stat_find(const struct xplane_tabs *t, int64_t id)
-{
-	size_t j;
-
-	if (t->scap == 0)
-		return SIZE_MAX;
-	for (j = slot((uint64_t)id, t->scap); t->sname[j] != NULL;
-	    j = (j + 1) & (t->scap - 1))
-		if (t->sid[j] == id)
-			return j;
-	return SIZE_MAX;
-}
 
 /* A stat_metadata map entry: {1: key, 2: XStatMetadata {1 id, 2 name}}. */
 int
@@ -180,8 +164,8 @@ xtab_stat_entry(struct xplane_tabs *t, const struct pbuf *pb,
 		return bad(t, &e, "stat_metadata entry");
 	if (2 * (t->sn + 1) > t->scap)
 		stat_grow(t);
-	if ((j = stat_find(t, key)) == SIZE_MAX) {
-		for (j = slot((uint64_t)key, t->scap); t->sname[j] != NULL;
+	if ((j = xtab_stat_find(t, key)) == SIZE_MAX) {
+		for (j = xtab_slot((uint64_t)key, t->scap); t->sname[j] != NULL;
 		    j = (j + 1) & (t->scap - 1))
 			;
 		t->sn++;
@@ -209,8 +193,8 @@ op_grow(struct xplane_tabs *t)
 	t->eid = xcalloc(t->ecap, sizeof(*t->eid));
 	t->eix = xcalloc(t->ecap, sizeof(*t->eix));
 	for (i = 0; i < t->nops; i++) {
-		for (j = slot((uint64_t)t->ops[i].id, t->ecap); t->eix[j] != 0;
-		    j = (j + 1) & (t->ecap - 1))
+		for (j = xtab_slot((uint64_t)t->ops[i].id, t->ecap);
+		    t->eix[j] != 0; j = (j + 1) & (t->ecap - 1))
 			;
 		t->eid[j] = t->ops[i].id;
 		t->eix[j] = (uint32_t)i + 1;
@@ -220,15 +204,9 @@ op_grow(struct xplane_tabs *t)
 struct xop *
 xtab_op(struct xplane_tabs *t, int64_t id)
 {
-	size_t j;
+	size_t i = xtab_find(t, id);
 
-	if (t->ecap == 0)
-		return NULL;
-	for (j = slot((uint64_t)id, t->ecap); t->eix[j] != 0;
-	    j = (j + 1) & (t->ecap - 1))
-		if (t->eid[j] == id)
-			return &t->ops[t->eix[j] - 1];
-	return NULL;
+	return i > 0 ? &t->ops[i - 1] : NULL;
 }
 
 /* "jit_f(123)": the module of program 123 is jit_f (XLA Modules line). */
@@ -257,7 +235,7 @@ note_module(struct xplane_tabs *t, const char *s, size_t n)
 		t->pn = 0;
 		for (i = 0; i < o.pcap; i++)
 			if (o.pname[i] != NULL) {
-				for (j = slot(o.pid[i], t->pcap);
+				for (j = xtab_slot(o.pid[i], t->pcap);
 				    t->pname[j] != NULL;
 				    j = (j + 1) & (t->pcap - 1))
 					;
@@ -270,7 +248,7 @@ note_module(struct xplane_tabs *t, const char *s, size_t n)
 		free(o.pname);
 		free(o.pnamel);
 	}
-	for (j = slot(id, t->pcap); t->pname[j] != NULL;
+	for (j = xtab_slot(id, t->pcap); t->pname[j] != NULL;
 	    j = (j + 1) & (t->pcap - 1))
 		if (t->pid[j] == id)
 			return;
@@ -287,7 +265,7 @@ xtab_module(const struct xplane_tabs *t, uint64_t id, size_t *n)
 
 	if (t->pcap == 0)
 		return NULL;
-	for (j = slot(id, t->pcap); t->pname[j] != NULL;
+	for (j = xtab_slot(id, t->pcap); t->pname[j] != NULL;
 	    j = (j + 1) & (t->pcap - 1))
 		if (t->pid[j] == id) {
 			*n = t->pnamel[j];
@@ -348,13 +326,15 @@ xtab_event_entry(struct xplane_tabs *t, const struct pbuf *pb,
 	if (t->nops == t->opscap) {
 		t->opscap = t->opscap ? 2 * t->opscap : 256;
 		t->ops = xreallocarray(t->ops, t->opscap, sizeof(*t->ops));
+		t->hot = xreallocarray(t->hot, t->opscap, sizeof(*t->hot));
 	}
 	op.id = key;
+	memset(&t->hot[t->nops], 0, sizeof(*t->hot));
 	t->ops[t->nops++] = op;
 	if (2 * (t->nops + 1) > t->ecap)
 		op_grow(t);
 	else {
-		for (j = slot((uint64_t)key, t->ecap); t->eix[j] != 0;
+		for (j = xtab_slot((uint64_t)key, t->ecap); t->eix[j] != 0;
 		    j = (j + 1) & (t->ecap - 1))
 			;
 		t->eid[j] = key;
@@ -408,7 +388,7 @@ xtab_stat(struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 			break;
 		case 7:
 			v.k = XV_STR;
-			j = stat_find(t, pbuf_i64(f.u));
+			j = xtab_stat_find(t, pbuf_i64(f.u));
 			v.s = j == SIZE_MAX ? "" : t->sname[j];
 			v.n = j == SIZE_MAX ? 0 : t->snamel[j];
 			break;
@@ -416,7 +396,7 @@ xtab_stat(struct xplane_tabs *t, struct pbuf *s, struct xvals *vals,
 	}
 	if (r < 0)
 		return bad(t, s, "XStat");
-	j = stat_find(t, id);
+	j = xtab_stat_find(t, id);
 	*code = j == SIZE_MAX ? XS_OTHER : t->scode[j];
 	if (*code != XS_OTHER && v.k != XV_NONE) {
 		vals->v[*code] = v;

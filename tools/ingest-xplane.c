@@ -94,6 +94,7 @@ struct xr {
 	/* Read twice (see ingest.h, struct sink_replay): */
 	int		 mode;		/* XM_ONCE, XM_FACTS, XM_AGAIN */
 	int64_t		 last_ts;	/* the line's last start, first pass */
+	uint64_t	 lno;		/* the lines met, to key facts_known() */
 	int		 unordered;	/* a line out of order */
 	size_t		 good;		/* the bytes of whole planes */
 	size_t		 nops;		/* the file's ops, all planes' */
@@ -712,20 +713,44 @@ event_facts(struct xr *x, struct xop *op, const struct xvals *v,
 	return 0;
 }
 
+/* What every execution of OP reads (see struct xop_hot). */
+static struct xop_hot *
+hot_of(const struct xr *x, const struct xop *op)
+{
+	return &x->t->hot[op - x->t->ops];
+}
+
+/*
+ * After an execution of OP with no stats of its own, read in full by
+ * the first pass, the op's facts are noted (its stacks, the flops and
+ * shapes it shows): its next executions on the line differ only in
+ * their times.  What they share is kept with the op.
+ */
+static void
+facts_known(struct xr *x, struct xop *op, const struct irec *r)
+{
+	struct xop_hot *h = hot_of(x, op);
+
+	h->fk_line = x->lno;
+	h->fk_kind = r->kind;
+	h->fk_dev = r->dev;
+}
+
 /*
  * The direct output of an execution whose record is its op's on this
  * line but for its times and ps parts: the op's stored columns, the ps
  * parts between them (the end of the ext column).
  */
 static int
-emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
-    int re)
+emit_cached(struct xr *x, const struct xop_hot *op, const struct irec *r,
+    int rs, int re)
 {
 	char ps[48];
 	size_t n = 0;
+	int ref = op->ref_stream == x->cur_stream + 1;
 
 	if (rs != 0 || re != 0) {
-		if (op->extl > 0)
+		if (ref ? op->ref_ext : op->rc_ext)
 			ps[n++] = ';';
 		memcpy(ps + n, "ps=", 3);
 		n += 3;
@@ -733,38 +758,73 @@ emit_cached(struct xr *x, const struct xop *op, const struct irec *r, int rs,
 		ps[n++] = ':';
 		n += tsv_i64(ps + n, re);
 	}
+	if (ref)
+		return sink_emit_ref(x->sink, x->src, r, op->ref_pre,
+		    op->ref_prel, ps, n, op->ref_post, op->ref_postl);
 	return sink_emit_text(x->sink, x->src, r, op->rc_pre, op->rc_prel, ps,
 	    n, op->rc_post, op->rc_postl);
 }
 
-/* Keep R's columns, its ext the op's, for the op's next executions. */
-static int
-make_cached(struct xr *x, struct xop *op, struct irec *r)
+/*
+ * The op's first record made is kept to the end (the output points to
+ * it): the op's record on another line is made apart (made again as the
+ * lines take turns).
+ */
+static void
+keep_cached(struct xop_hot *h)
 {
+	if (h->ref_stream != 0)
+		return;
+	h->ref_stream = h->rc_stream;
+	h->ref_pre = h->rc_pre;
+	h->ref_post = h->rc_post;
+	h->ref_prel = h->rc_prel;
+	h->ref_postl = h->rc_postl;
+	h->ref_dev = h->fk_dev;
+	h->ref_kind = h->fk_kind;
+	h->ref_ext = h->rc_ext;
+	h->rc_stream = 0;
+	h->rc_pre = h->rc_post = NULL;
+}
+
+/*
+ * Keep R's columns, its ext EXT (the op's: of a device op, what
+ * event_ext() made of its stats; of a host op, its hlo and module), for
+ * the op's next executions on this line.
+ */
+static int
+make_cached(struct xr *x, struct xop *op, struct irec *r, const char *ext,
+    size_t extl)
+{
+	struct xop_hot *h = hot_of(x, op);
 	ssize_t a, b;
-	size_t need = 3 * op->extl + 1;
+	size_t need = 3 * extl + 1;
 	int i;
 
 	for (i = IC_FIRST_TEXT; i < IC_SRC; i++)
 		need += 3 * r->len[i] + 1;
-	set_col(r, IC_EXT, op->ext, op->extl);
-	op->rc_pre = xrealloc(op->rc_pre, need);
-	op->rc_post = xrealloc(op->rc_post, need + 1);
-	op->rc_post[0] = '\t';
-	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, op->rc_pre);
+	set_col(r, IC_EXT, ext, extl);
+	h->rc_ext = extl > 0;
+	h->rc_pre = xrealloc(h->rc_pre, need);
+	h->rc_post = xrealloc(h->rc_post, need + 1);
+	h->rc_post[0] = '\t';
+	a = sink_render_cols(x->sink, r, IC_FIRST_TEXT, IC_EXT, h->rc_pre);
 	b = sink_render_cols(x->sink, r, IC_GROUP, IC_SRC - 1,
-	    op->rc_post + 1);
-	if (a < 0 || b < 0) {
+	    h->rc_post + 1);
+	if (a < 0 || b < 0 || a > INT32_MAX || b > INT32_MAX) {
 		op->rc_bad = 1;
-		op->rc_stream = 0;
+		h->rc_stream = 0;
 		return 0;
 	}
-	op->rc_prel = (size_t)a;
-	op->rc_postl = (size_t)b + 1;
+	h->rc_prel = (uint32_t)a;
+	h->rc_postl = (uint32_t)b + 1;
+	h->fk_kind = r->kind;
+	h->fk_dev = r->dev;
 	/* Kept for every op of the file: no more room than it takes. */
-	op->rc_pre = xrealloc(op->rc_pre, op->rc_prel + 1);
-	op->rc_post = xrealloc(op->rc_post, op->rc_postl);
-	op->rc_stream = x->cur_stream + 1;
+	h->rc_pre = xrealloc(h->rc_pre, h->rc_prel + 1);
+	h->rc_post = xrealloc(h->rc_post, h->rc_postl);
+	h->rc_stream = x->cur_stream + 1;
+	keep_cached(h);
 	return 1;
 }
 
@@ -784,7 +844,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	int64_t mid = 0, off = 0, dur = 0, num;
 	int r1, code, has_off = 0, nocc = 0, rs, re, kind, cached;
 	uint32_t own;
-	size_t n, sl;
+	size_t n, sl, i;
+	struct xop_hot *h;
 
 	v.mask = 0;
 	pbuf_sub(&e, lb, ef);
@@ -804,6 +865,8 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			dur = pbuf_i64(f.u);
 			break;
 		case 4:
+			if (xtab_stat_unused(x->t, f.data, f.len))
+				break;
 			pbuf_sub(&s, &e, &f);
 			if (xtab_stat(x->t, &s, &v, &code) < 0)
 				return tab_error(x);
@@ -815,6 +878,33 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	}
 	if (r1 < 0)
 		return wire_error(x, &e, "XEvent");
+	/* The first pass, an op's later executions on a line: their
+	 * times. */
+	if (x->mode == XM_FACTS && v.mask == 0 && has_off &&
+	    (i = xtab_find(x->t, mid)) > 0 &&
+	    (h = &x->t->hot[i - 1])->fk_line == x->lno &&
+	    event_times(x, off, dur, &r, &rs, &re) == 0) {
+		r.kind = h->fk_kind;
+		r.dev = h->fk_dev;
+		if (r.ts < x->last_ts)
+			x->unordered = 1;
+		x->last_ts = r.ts;
+		sink_fact(x->sink, x->src, &r);
+		return 0;
+	}
+	/* The direct output, the same: the op's record, their times. */
+	if (x->mode == XM_AGAIN && v.mask == 0 && has_off && x->st != NULL &&
+	    (i = xtab_find(x->t, mid)) > 0 &&
+	    ((h = &x->t->hot[i - 1])->ref_stream == x->cur_stream + 1 ||
+	    h->rc_stream == x->cur_stream + 1) &&
+	    event_times(x, off, dur, &r, &rs, &re) == 0) {
+		r.kind = h->ref_stream == x->cur_stream + 1 ? h->ref_kind :
+		    h->fk_kind;
+		r.dev = h->ref_stream == x->cur_stream + 1 ? h->ref_dev :
+		    h->fk_dev;
+		r.pid = 0;
+		return emit_cached(x, h, &r, rs, re);
+	}
 	if (nocc && !has_off) {
 		sink_skip(x->sink, x->src, "aggregated event "
 		    "(num_occurrences, no start)");
@@ -854,13 +944,18 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 	kind = event_kind(x, op, vp, &cat);
 	r.kind = kind;
 	r.dev = x->pcls == XP_HOST ? host_dev(x, vp) : x->dev;
-	if (x->mode == XM_FACTS)
-		return event_facts(x, op, vp, own, &r);
+	if (x->mode == XM_FACTS) {
+		if (event_facts(x, op, vp, own, &r) == 0 && op != NULL &&
+		    vp == &op->base)
+			facts_known(x, op, &r);
+		return 0;
+	}
 	/* In the direct output, an op's record on a line is made once. */
 	cached = x->st != NULL && op != NULL && vp == &op->base &&
-	    x->pcls != XP_HOST && kind != IK_STEP && !op->rc_bad;
-	if (cached && op->rc_stream == x->cur_stream + 1)
-		return emit_cached(x, op, &r, rs, re);
+	    kind != IK_STEP && !op->rc_bad;
+	if (cached && (hot_of(x, op)->rc_stream == x->cur_stream + 1 ||
+	    hot_of(x, op)->ref_stream == x->cur_stream + 1))
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	nm = op_name(x, op, &n);
 	set_col(&r, IC_NAME, nm, n);
 	set_col(&r, IC_TRACK, x->track, x->trackl);
@@ -890,8 +985,12 @@ read_event(struct xr *x, struct pbuf *lb, const struct pbuf_field *ef)
 			xext_add(&x->ext, "module", str, sl);
 		}
 	}
-	if (cached && x->ext_op == op && make_cached(x, op, &r))
-		return emit_cached(x, op, &r, rs, re);
+	if (cached && x->pcls != XP_HOST && x->ext_op == op &&
+	    make_cached(x, op, &r, op->ext, op->extl))
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
+	if (cached && x->pcls == XP_HOST &&
+	    make_cached(x, op, &r, x->ext.b, x->ext.n))
+		return emit_cached(x, hot_of(x, op), &r, rs, re);
 	event_ext_ps(x, &r, rs, re);
 	if (x->mode == XM_AGAIN)
 		return sink_emit(x->sink, x->src, &r);
@@ -938,6 +1037,7 @@ line_head(struct xr *x, struct pbuf *pb, const struct pbuf_field *lf)
 	x->lid = x->lts = 0;
 	x->lname = "";
 	x->lnamel = 0;
+	x->lno++;
 	/*
 	 * The header fields come before the events (XLA writes fields in
 	 * number order, display_name, not read, last): the walk stops at

@@ -218,6 +218,12 @@ int	 sink_emit(struct sink *, int, const struct irec *);
  */
 int	 sink_emit_text(struct sink *, int, const struct irec *,
 	    const char *, size_t, const char *, size_t, const char *, size_t);
+/*
+ * The same, the first and third pieces not copied but pointed to: they
+ * must stay as they are until the output ends.
+ */
+int	 sink_emit_ref(struct sink *, int, const struct irec *,
+	    const char *, size_t, const char *, size_t, const char *, size_t);
 ssize_t	 sink_render_cols(struct sink *, const struct irec *, int, int,
 	    char *);
 
