@@ -34,7 +34,7 @@ FUZZ_INGEST = $(top_srcdir)/tools/ingest-ascend.c \
 FUZZ_TRACKED = $(top_srcdir)/fuzz/fuzz.c $(top_srcdir)/fuzz/track.c \
 	$(top_srcdir)/fuzz/tracked-diag.c $(top_srcdir)/fuzz/tracked-tsv.c \
 	$(top_srcdir)/libcommon/xalloc.c $(top_srcdir)/libcommon/input.c \
-	$(top_srcdir)/libcommon/unz.c
+	$(top_srcdir)/libcommon/unz.c $(top_srcdir)/libcommon/spool.c
 # What tracked-tsv.c includes, for make to see.
 FUZZ_TSV_DEPS = $(top_srcdir)/libcommon/tsvr.c \
 	$(top_srcdir)/libcommon/tsvr-field.c $(top_srcdir)/libcommon/tsvr-int.h \

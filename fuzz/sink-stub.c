@@ -181,6 +181,27 @@ sink_emit(struct sink *sk, int src, const struct irec *r)
 	return 0;
 }
 
+void
+sink_hold(struct sink *sk, int src, const struct irec *r)
+{
+	sink_add(sk, src, r);
+}
+
+void
+sink_hold_drop(struct sink *sk, int src)
+{
+	(void)sk;
+	(void)src;
+}
+
+int
+sink_emit_ref(struct sink *sk, int src, const struct irec *r,
+    const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
+    size_t l3)
+{
+	return sink_emit_text(sk, src, r, t1, l1, t2, l2, t3, l3);
+}
+
 int
 sink_emit_text(struct sink *sk, int src, const struct irec *r,
     const char *t1, size_t l1, const char *t2, size_t l2, const char *t3,
