@@ -351,17 +351,14 @@ merge_group(struct sink *sk, const size_t *heads, size_t n)
 	size_t i, j, k;
 
 	memset(&merged, 0, sizeof(merged));
-	merged.foff = sk->spill_len;
+	merged.foff = spool_size(sk->spill);
 	merge_start_from(sk, heads, n);
 	while ((sr = sink_merge_top(sk)) != NULL) {
-		size_t sz = sink_rec_size(sr);
-
-		spool_write(sk->spill, sr, sz);
-		sk->spill_len += (off_t)sz;
+		spool_write(sk->spill, sr, sink_rec_size(sr));
 		merged.count++;
 		sink_merge_advance(sk);
 	}
-	merged.flen = sk->spill_len - merged.foff;
+	merged.flen = spool_size(sk->spill) - merged.foff;
 	merged.src = sk->runs[heads[0]].src;
 	merged.sorted = 1;
 	/* The group's runs go; the merged one takes the first's place. */

@@ -262,13 +262,6 @@ struct sink_spill_job {
 	struct sink_run	*copy;
 };
 
-static void
-spill_write(struct sink *sk, const void *p, size_t sz)
-{
-	spool_write(sk->spill, p, sz);
-	sk->spill_len += (off_t)sz;
-}
-
 /*
  * A run in time order is its span of the arena, written as it is: in one
  * piece, or in the pieces between the timeless records of its span.
@@ -284,12 +277,12 @@ spill_span(struct sink *sk, const unsigned char *base,
 		size_t sz = sink_rec_size(sr);
 
 		if (sr->ts == IREC_NO_TS) {
-			spill_write(sk, base + from, p - from);
+			spool_write(sk->spill, base + from, p - from);
 			from = p + sz;
 		}
 		p += sz;
 	}
-	spill_write(sk, base + from, r->aend - from);
+	spool_write(sk->spill, base + from, r->aend - from);
 }
 
 static void *
@@ -302,7 +295,7 @@ spill_work(void *arg)
 
 	for (i = 0; i < j->n; i++) {
 		r = &j->copy[i];
-		r->foff = sk->spill_len;
+		r->foff = spool_size(sk->spill);
 		if (r->index == NULL)
 			spill_span(sk, j->base, r);
 		else {
@@ -312,10 +305,10 @@ spill_work(void *arg)
 				const struct sink_rec *sr = (const void *)
 				    (j->base + r->index[k]);
 
-				spill_write(sk, sr, sink_rec_size(sr));
+				spool_write(sk->spill, sr, sink_rec_size(sr));
 			}
 		}
-		r->flen = sk->spill_len - r->foff;
+		r->flen = spool_size(sk->spill) - r->foff;
 	}
 	return NULL;
 }

@@ -214,7 +214,6 @@ struct sink {
 	size_t		 nruns;
 	/* The spill file, and the thread that writes one arena's runs. */
 	struct spool	*spill;		/* or NULL */
-	off_t		 spill_len;
 	pthread_t	 spill_thread;
 	struct sink_spill_job *pending;
 	/* The merge: a tree of losers over the chains (ingest-merge.c). */
