@@ -19,17 +19,28 @@ byte_at(size_t i)
 	return (unsigned char)((i * 2654435761u) >> 13);
 }
 
+/* N bytes of byte_at(), and a buffer as large for reading them back. */
+static unsigned char *
+pattern(size_t n, unsigned char **dst)
+{
+	unsigned char *src = malloc(n + 1);
+	size_t i;
+
+	*dst = malloc(n + 1);
+	CHECK(src != NULL && *dst != NULL);
+	for (i = 0; i < n; i++)
+		src[i] = byte_at(i);
+	return src;
+}
+
 /* Write N bytes in pieces of about WSTEP, read them back in about RSTEP. */
 static void
 round_trip(const char *dir, size_t n, size_t wstep, size_t rstep)
 {
 	struct spool *sp = spool_open(dir);
-	unsigned char *src = malloc(n + 1), *dst = malloc(n + 1);
+	unsigned char *dst, *src = pattern(n, &dst);
 	size_t i, k, got;
 
-	CHECK(src != NULL && dst != NULL);
-	for (i = 0; i < n; i++)
-		src[i] = byte_at(i);
 	for (i = 0; i < n; i += k) {
 		k = wstep + i % 7;
 		if (k > n - i)
@@ -59,12 +70,9 @@ static void
 pread_growing(const char *dir, size_t n, size_t wstep)
 {
 	struct spool *sp = spool_open(dir);
-	unsigned char *src = malloc(n + 1), *dst = malloc(n + 1);
+	unsigned char *dst, *src = pattern(n, &dst);
 	size_t i, k, back;
 
-	CHECK(src != NULL && dst != NULL);
-	for (i = 0; i < n; i++)
-		src[i] = byte_at(i);
 	for (i = 0; i < n; i += k) {
 		k = wstep + i % 11;
 		if (k > n - i)
