@@ -20,10 +20,12 @@
 #include <config.h>
 
 #include <csv.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csvin.h"
 #include "diag.h"
@@ -49,8 +51,12 @@ struct csvin_row {
 	size_t		 first;		/* index in fld */
 	size_t		 nf;
 	unsigned long	 line;
+	uint64_t	 off;		/* of its first byte, or CSVIN_NOOFF */
 	int		 cut;		/* ended by the end of the file */
 };
+
+/* A row whose first byte is not known exactly (csvin_row_offset()). */
+#define CSVIN_NOOFF	UINT64_MAX
 
 enum csvin_state {
 	CS_OK,		/* more input may follow */
@@ -60,7 +66,9 @@ enum csvin_state {
 };
 
 struct csvin {
-	struct input	*in;
+	struct input	*in;		/* or NULL: part of a file */
+	int		 pfd;		/* the part: the file, */
+	uint64_t	 ppos, pend;	/* the next byte read, the end */
 	char		*where;
 	struct csv_parser p;
 	size_t		 maxfield;
@@ -69,12 +77,14 @@ struct csvin {
 	int		 bomdone;
 	char		*ib;		/* input block */
 	size_t		 ipos, ilen;
+	uint64_t	 base;		/* bytes read before ib[0] */
 	size_t		 nul;		/* offset of the block's first NUL
 					   byte, or ilen */
 	unsigned long	 line;		/* physical line being fed */
 	size_t		 col;		/* bytes of that line already fed */
 	int		 inrow;		/* a row has begun, not yet ended */
 	unsigned long	 rowline;	/* where it began */
+	uint64_t	 rowoff;	/* its first byte */
 	size_t		 rowfirst;	/* its first field in fld */
 	size_t		 rowbytes;	/* its cost against maxrow */
 	int		 toolong;
@@ -98,10 +108,10 @@ struct csvin {
 
 /*
  * libcsv's realloc hook has no user pointer, so the cap of the parser
- * being fed is set here before each csv_parse (one thread only).
+ * being fed is set here before each csv_parse, per thread.
  */
-static size_t	 csvin_fieldcap = CSVIN_DEFCAP;
-static int	 csvin_capped;
+static _Thread_local size_t	 csvin_fieldcap = CSVIN_DEFCAP;
+static _Thread_local int	 csvin_capped;
 
 /*
  * Refuse to grow libcsv's field buffer beyond the cap; libcsv then retries
@@ -147,6 +157,7 @@ csvin_cb_field(void *s, size_t len, void *data)
 	if (!c->inrow) {
 		c->inrow = 1;
 		c->rowline = c->line;
+		c->rowoff = CSVIN_NOOFF;
 	}
 	if (c->rowbytes + cost > c->maxrow) {
 		c->toolong = 1;
@@ -187,6 +198,7 @@ csvin_cb_row(int term, void *data)
 	c->row[c->nrow].first = c->rowfirst;
 	c->row[c->nrow].nf = c->nfld - c->rowfirst;
 	c->row[c->nrow].line = c->inrow ? c->rowline : c->line;
+	c->row[c->nrow].off = c->inrow ? c->rowoff : CSVIN_NOOFF;
 	/* csv_fini's row (-1) had no line end: the file stops inside it. */
 	c->row[c->nrow].cut = term == -1;
 	c->nrow++;
@@ -282,6 +294,25 @@ csvin_finish(struct csvin *c)
 	c->state = CS_EOF;
 }
 
+/* Read up to LEN bytes of the part of a file: -1 after a diagnostic. */
+static ssize_t
+csvin_part_read(struct csvin *c, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (len > c->pend - c->ppos)
+		len = (size_t)(c->pend - c->ppos);
+	do
+		n = pread(c->pfd, buf, len, (off_t)c->ppos);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		diag_at(c->where, 0, "read error: %s", strerror(errno));
+		return -1;
+	}
+	c->ppos += (uint64_t)n;
+	return n;
+}
+
 /*
  * Read the next block.  The first one is read until it holds 3 bytes so
  * that a UTF-8 byte order mark split across reads is still removed.
@@ -291,9 +322,12 @@ csvin_fill(struct csvin *c)
 {
 	ssize_t n;
 
+	c->base += c->ilen;
 	c->ipos = c->ilen = 0;
 	do {
-		n = input_read(c->in, c->ib + c->ilen, CSVIN_BLOCK - c->ilen);
+		n = c->in != NULL ? input_read(c->in, c->ib + c->ilen,
+		    CSVIN_BLOCK - c->ilen) : csvin_part_read(c, c->ib + c->ilen,
+		    CSVIN_BLOCK - c->ilen);
 		if (n < 0) {
 			c->state = CS_DEAD;	/* input_read reported it */
 			return;
@@ -421,6 +455,7 @@ csvin_fast_line(struct csvin *c, char *s, size_t seg)
 	c->cur.first = 0;
 	c->cur.nf = nf;
 	c->cur.line = c->line;
+	c->cur.off = c->base + (uint64_t)(s - c->ib);
 	c->cur.cut = 0;
 	c->fast = 1;
 	return 1;
@@ -455,6 +490,7 @@ csvin_feed(struct csvin *c)
 		}
 		c->inrow = 1;
 		c->rowline = c->line;
+		c->rowoff = c->col == 0 ? c->base + c->ipos : CSVIN_NOOFF;
 	}
 	csvin_fieldcap = c->maxfield;
 	csvin_capped = 0;
@@ -570,14 +606,13 @@ csvin_keep_header(struct csvin *c)
 	}
 }
 
-struct csvin *
-csvin_open(struct input *in, const char *where, size_t maxfield)
+/* A reader with nothing read yet. */
+static struct csvin *
+csvin_new(const char *where, size_t maxfield)
 {
 	struct csvin *c;
-	int r;
 
 	c = xcalloc(1, sizeof(*c));
-	c->in = in;
 	c->where = xstrdup(where != NULL ? where : "-");
 	c->maxfield = maxfield ? maxfield : CSVIN_DEFCAP;
 	c->maxrow = c->maxfield > SIZE_MAX / 4 ? SIZE_MAX : c->maxfield * 4;
@@ -590,6 +625,16 @@ csvin_open(struct input *in, const char *where, size_t maxfield)
 		diag_err(EXIT_BAD, "cannot initialise the csv parser");
 	csv_set_blk_size(&c->p, CSVIN_BLOCK);
 	csv_set_realloc_func(&c->p, csvin_realloc);
+	return c;
+}
+
+struct csvin *
+csvin_open(struct input *in, const char *where, size_t maxfield)
+{
+	struct csvin *c = csvin_new(where, maxfield);
+	int r;
+
+	c->in = in;
 	if ((r = csvin_next(c)) <= 0) {
 		if (r == 0)
 			diag_at(c->where, 0, "no header row");
@@ -599,6 +644,35 @@ csvin_open(struct input *in, const char *where, size_t maxfield)
 	csvin_keep_header(c);
 	c->cur.nf = 0;
 	return c;
+}
+
+struct csvin *
+csvin_open_part(int fd, uint64_t from, uint64_t to, const struct csvin *head)
+{
+	struct csvin *c = csvin_new(head->where, head->maxfield);
+	size_t i, total = 0;
+	char *p;
+
+	c->pfd = fd;
+	c->ppos = c->base = from;
+	c->pend = to;
+	c->bomdone = c->header_done = 1;
+	c->ncols = head->ncols;
+	for (i = 0; i < c->ncols; i++)
+		total += strlen(head->hname[i]) + 1;
+	c->hbuf = p = xmalloc(total + 1);
+	c->hname = xreallocarray(NULL, c->ncols + 1, sizeof(*c->hname));
+	for (i = 0; i < c->ncols; i++) {
+		c->hname[i] = p;
+		p = stpcpy(p, head->hname[i]) + 1;
+	}
+	return c;
+}
+
+uint64_t
+csvin_row_offset(const struct csvin *c)
+{
+	return c->cur.off;
 }
 
 size_t

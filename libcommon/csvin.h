@@ -9,6 +9,7 @@
 #define PROF_CSVIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "input.h"
 
 struct csvin;
@@ -20,6 +21,21 @@ struct csvin;
  * (0: 16 MiB).
  */
 struct csvin	*csvin_open(struct input *, const char *, size_t);
+/*
+ * Read bytes FROM to TO of the file open at FD (the part of a table
+ * after some row's end) with the header of HEAD, already read, for a
+ * second thread that reads part of a large table.  Its lines are
+ * counted from 1 at FROM, so its diagnostics are to be said by a
+ * reader of the whole file; FD stays open.
+ */
+struct csvin	*csvin_open_part(int, uint64_t, uint64_t,
+		    const struct csvin *);
+/*
+ * The offset in the file (in the member) of the current row's first
+ * byte, or UINT64_MAX where it is not known (a row that libcsv began
+ * inside a physical line read in two blocks).
+ */
+uint64_t	 csvin_row_offset(const struct csvin *);
 /* Number of header columns, and the name of column I. */
 size_t		 csvin_ncols(const struct csvin *);
 const char	*csvin_colname(const struct csvin *, size_t);

@@ -91,9 +91,12 @@ diag_errno(int status, const char *fmt, ...)
 /*
  * Positioned messages can be muted: a reader that reads its input a
  * second time (prof-ingest's direct output) has said everything the
- * first time.
+ * first time.  A thread of a reader that reads part of its input ahead,
+ * and has it read again in order by the first thread where it met
+ * anything to say, is quiet on its own (diag_quiet_thread()).
  */
 static int muted;
+static _Thread_local int thread_quiet;
 
 void
 diag_mute(int on)
@@ -102,9 +105,15 @@ diag_mute(int on)
 }
 
 void
+diag_quiet_thread(int on)
+{
+	thread_quiet = on;
+}
+
+void
 diag_vat(const char *path, unsigned long line, const char *fmt, va_list ap)
 {
-	if (muted)
+	if (muted || thread_quiet)
 		return;
 	fflush(stdout);
 	if (line > 0)
@@ -132,6 +141,8 @@ diag_atcol(const char *path, unsigned long line, unsigned long col,
 {
 	va_list ap;
 
+	if (muted || thread_quiet)
+		return;
 	fflush(stdout);
 	fprintf(stderr, "%s: %s:%lu:%lu: ", progname, diag_path(path), line,
 	    col);

@@ -32,8 +32,12 @@ void	 diag_errno(int, const char *, ...)
 void	 diag_at(const char *, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 diag_vat(const char *, unsigned long, const char *, va_list);
-/* Mute diag_at and diag_vat (ON = 1) or let them speak again (0). */
+/*
+ * Mute diag_at, diag_vat and diag_atcol (ON = 1) or let them speak
+ * again (0); diag_quiet_thread the same for the calling thread only.
+ */
 void	 diag_mute(int);
+void	 diag_quiet_thread(int);
 /* Like diag_at, with a column: "prog: PATH:LINE:COL: msg". */
 void	 diag_atcol(const char *, unsigned long, unsigned long,
 	    const char *, ...) __attribute__((format(printf, 4, 5)));

@@ -845,6 +845,13 @@ input_seekable(struct input *in, const char *tmpdir, int *copied)
 	return in->spool;
 }
 
+const char *
+input_plain_path(const struct input *in)
+{
+	return in->direct && in->mz == NULL && in->fd != STDIN_FILENO ?
+	    in->path : NULL;
+}
+
 int
 input_is_archive(const struct input *in)
 {

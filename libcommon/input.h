@@ -56,6 +56,13 @@ int		 input_drain(struct input *);
  * the copy cannot be written).  Call it before reading the member.
  */
 const char	*input_seekable(struct input *, const char *, int *);
+/*
+ * The path of the plain (uncompressed, not archived) regular file that
+ * is the current member, for a reader that reads it again; NULL for
+ * standard input, a pipe, an archive member or a compressed file.
+ * Nothing is copied: the file must stay as it is while it is read.
+ */
+const char	*input_plain_path(const struct input *);
 /* Whether the input is an archive (tar, zip) rather than a single file. */
 int		 input_is_archive(const struct input *);
 /* The compression of the current member ("none", "gzip", "zstd", ...). */

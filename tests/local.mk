@@ -134,6 +134,9 @@ EXTRA_DIST += tests/sqlite-corpus.sh tests/cluster-db-twin.py
 # corpus and on copies made to take each other way (issue 17).
 TESTS += tests/sqlite-direct.sh
 EXTRA_DIST += tests/sqlite-direct.sh
+# The same for a lone kernel_details or op_summary CSV (issue 15).
+TESTS += tests/csv-direct.sh
+EXTRA_DIST += tests/csv-direct.sh
 # prof-export (issue 20): the SQLite export's kernel time per device
 # against the stream's own sums, on every corpus run.
 TESTS += tests/export-corpus.sh

@@ -1,0 +1,142 @@
+#!/bin/sh
+# The direct output of a lone kernel table (issue 15): a kernel_details
+# or op_summary CSV that is prof-ingest's only operand, a plain file, is
+# read twice and its records go straight to the output, not stored
+# (prof-ingest(1), Memory and temporary files).  Stream, diagnostics and
+# exit status must be those of the stored path (PROF_INGEST_DIRECT=0),
+# byte for byte, with -m 1M too: on every such table of the corpus, and
+# on copies changed to take the stored path or to fail: a row out of
+# time order, a bad time, a row with a field too few, a negative wait,
+# text after a closing quote, a quote left open at the end, a name that is not UTF-8 (repaired, and
+# counted by the pass that writes the records), a quoted name over two
+# lines, CRLF line ends and a byte-order mark; and a generated table of
+# 40,000 rows, whose stream spans many buffers and which needs no
+# temporary file where the stored path spills one.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+corpus_test python3
+failed=0 n=0
+
+# same NAME FILE [OPTION...]: both paths, both budgets; every output
+# must agree.
+same() {
+	_name=$1 _f=$2
+	shift 2
+	for m in 12M 1M; do
+		prof-ingest -q -m $m "$@" "$_f" >"$tmp/d.out" 2>"$tmp/d.err"
+		echo $? >>"$tmp/d.err"
+		PROF_INGEST_DIRECT=0 prof-ingest -q -m $m "$@" "$_f" \
+		    >"$tmp/s.out" 2>"$tmp/s.err"
+		echo $? >>"$tmp/s.err"
+		n=$((n + 1))
+		if cmp -s "$tmp/d.out" "$tmp/s.out" &&
+		    cmp -s "$tmp/d.err" "$tmp/s.err"; then
+			echo "same: $_name -m $m ($(grep -vc '^#' "$tmp/d.out")" \
+			    "lines, exit $(tail -n 1 "$tmp/d.err"))"
+		else
+			echo "DIFFERS: $_name -m $m"
+			diff "$tmp/s.err" "$tmp/d.err" | head -n 5
+			cmp "$tmp/s.out" "$tmp/d.out" | head -n 2
+			failed=1
+		fi
+	done
+}
+
+for f in $(find "$corpus" -name 'kernel_details*.csv' -o \
+    -name 'op_summary*.csv' | sort); do
+	same "$(echo "$f" | sed 's|.*/corpus/||')" "$f"
+done
+
+src=$corpus/ascend_torch_npu/msinsight_alexnet_2rank_2025-01/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+[ -e "$src" ] || skip_ "no alexnet kernel_details.csv"
+
+# edit NAME PYTHON: a copy of the alexnet table, its rows (a list of
+# lines, the header first, each with its LF) changed by PYTHON.
+edit() {
+	mkdir -p "$tmp/$1"
+	python3 - "$src" "$tmp/$1/kernel_details.csv" "$2" <<'EOF' ||
+import sys
+src, dst, code = sys.argv[1:4]
+rows = open(src, 'rb').read().split(b'\n')
+rows = [r + b'\n' for r in rows[:-1]] + ([rows[-1]] if rows[-1] else [])
+exec(code)
+open(dst, 'wb').write(b''.join(rows))
+EOF
+	    { echo "FAIL: could not make $1"; failed=1; return; }
+	same "$1" "$tmp/$1/kernel_details.csv"
+}
+edit unordered "rows[5], rows[9] = rows[9], rows[5]"
+edit unordered-last "rows[-1], rows[-2] = rows[-2], rows[-1]"
+edit bad-time "
+f = rows[40].split(b',')
+f[8] = b'12x34'
+rows[40] = b','.join(f)"
+edit bad-time-unordered "rows[5], rows[9] = rows[9], rows[5]
+f = rows[40].split(b',')
+f[8] = b'12x34'
+rows[40] = b','.join(f)"
+edit ragged "rows[70] = rows[70].replace(b',', b'', 1)"
+edit negative-wait "
+f = rows[30].split(b',')
+f[10] = b'-3.5'
+rows[30] = b','.join(f)"
+edit text-after-quote "rows[50] = rows[50].replace(b',', b',\"ab\"c', 1)"
+edit open-quote "rows[-1] = rows[-1].rstrip(b'\n') + b',\"x\n'"
+edit not-utf8 "rows[12] = rows[12].replace(b'Conv2D', b'Conv\xff2D', 1)"
+edit two-line-name "rows[20] = rows[20].replace(b'Conv2D', b'\"Conv\n2D\"', 1)"
+edit crlf-bom "rows = [r.replace(b'\n', b'\r\n') for r in rows]
+rows[0] = b'\xef\xbb\xbf' + rows[0]"
+edit empty "rows = rows[:1]"
+
+# A generated table: the alexnet rows again and again, a second later
+# each time, so that its stream spans many of the sink's buffers.
+mkdir -p "$tmp/big"
+python3 - "$src" "$tmp/big/kernel_details.csv" <<'EOF' || failed=1
+import csv, sys
+src, dst = sys.argv[1:3]
+with open(src, newline='') as f:
+    rows = list(csv.reader(f))
+head, body = rows[0], rows[1:]
+ts = head.index('Start Time(us)')
+with open(dst, 'w', newline='') as f:
+    w = csv.writer(f, lineterminator='\n')
+    w.writerow(head)
+    k = 0
+    while k * len(body) < 40000:
+        for r in body:
+            r = list(r)
+            t = r[ts].strip()
+            whole, _, frac = t.partition('.')
+            r[ts] = '%d.%s' % (int(whole) + k * 1000000, frac or '0')
+            w.writerow(r)
+        k += 1
+EOF
+same generated "$tmp/big/kernel_details.csv"
+# Nothing is stored: no temporary file, where the stored path needs one.
+if prof-ingest -q -m 1M -T "$tmp/none" "$tmp/big/kernel_details.csv" \
+    >/dev/null 2>"$tmp/err"; then
+	echo "no temporary file: generated -m 1M"
+else
+	echo "FAIL: the direct output wanted a temporary file:"
+	cat "$tmp/err"
+	failed=1
+fi
+if PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M -T "$tmp/none" \
+    "$tmp/big/kernel_details.csv" >/dev/null 2>&1; then
+	echo "FAIL: the stored path spilled nowhere: the check above is void"
+	failed=1
+fi
+# Read once, as before: standard input, a compressed file, two files.
+# (Only the preamble's lines that name the input may differ.)
+prof-ingest -q - <"$tmp/big/kernel_details.csv" | grep -v '^#s[ot]' \
+    >"$tmp/stdin.out" &&
+    prof-ingest -q "$tmp/big/kernel_details.csv" | grep -v '^#s[ot]' \
+    >"$tmp/file.out" &&
+    cmp -s "$tmp/stdin.out" "$tmp/file.out" ||
+    { echo "FAIL: standard input differs from the file"; failed=1; }
+gzip -c "$tmp/big/kernel_details.csv" >"$tmp/big.csv.gz"
+mkdir -p "$tmp/gz" && mv "$tmp/big.csv.gz" "$tmp/gz/kernel_details.csv.gz"
+same compressed "$tmp/gz/kernel_details.csv.gz"
+
+echo "$n comparisons"
+exit $failed
