@@ -9,9 +9,11 @@
 # time order, a bad time, a row with a field too few, a negative wait,
 # text after a closing quote, a quote left open at the end, a name that is not UTF-8 (repaired, and
 # counted by the pass that writes the records), a quoted name over two
-# lines, CRLF line ends and a byte-order mark; and a generated table of
+# lines, CRLF line ends and a byte-order mark; a generated table of
 # 40,000 rows, whose stream spans many buffers and which needs no
-# temporary file where the stored path spills one.
+# temporary file where the stored path spills one; and one of 34 MB,
+# whose first pass is read by two threads, with the cases of their
+# split (below).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 corpus_test python3
@@ -126,6 +128,77 @@ if PROF_INGEST_DIRECT=0 prof-ingest -q -m 1M -T "$tmp/none" \
 	echo "FAIL: the stored path spilled nowhere: the check above is void"
 	failed=1
 fi
+# A table of 34 MB, whose first pass two threads read, each a half
+# (prof-ingest(1)): as it is; with the line end after the middle inside
+# a quoted field (the guess of a row's start there is wrong: one thread
+# reads on alone); with damage in the second half (said by the first
+# thread, at its line); out of order only where the halves meet, and
+# only inside the second; with blank lines where they meet.
+python3 - "$src" "$tmp/split.csv" <<'PYEOF' || failed=1
+import csv, sys
+src, dst = sys.argv[1:3]
+with open(src, newline='') as f:
+    rows = list(csv.reader(f))
+head, body = rows[0], rows[1:]
+ts = head.index('Start Time(us)')
+with open(dst, 'w', newline='') as f:
+    w = csv.writer(f, lineterminator='\n')
+    w.writerow(head)
+    k = 0
+    while f.tell() < 34 << 20:
+        for r in body:
+            r = list(r)
+            whole, _, frac = r[ts].strip().partition('.')
+            r[ts] = '%d.%s' % (int(whole) + k * 1000000, frac or '0')
+            w.writerow(r)
+        k += 1
+PYEOF
+# split NAME PYTHON: the 34 MB table changed by PYTHON, which has B (its
+# bytes), MID (the first byte after the first LF at or past the middle)
+# and row(AT) (the start of the row around byte AT), and sets B.
+split() {
+	python3 - "$tmp/split.csv" "$tmp/split-case.csv" "$2" <<'PYEOF' ||
+import sys
+src, dst, code = sys.argv[1:4]
+B = open(src, 'rb').read()
+MID = B.index(b'\n', len(B) // 2) + 1
+def row(at):
+    return B.rindex(b'\n', 0, at) + 1
+exec(code)
+open(dst, 'wb').write(B)
+PYEOF
+	    { echo "FAIL: could not make $1"; failed=1; return; }
+	mkdir -p "$tmp/$1"
+	mv "$tmp/split-case.csv" "$tmp/$1/kernel_details.csv"
+	same "$1" "$tmp/$1/kernel_details.csv"
+	rm -rf "${tmp:?}/$1"
+}
+split halves "pass"
+# (The field of 300 KB moves the middle 150 KB on, into it.)
+split quoted-middle "
+a = row(len(B) // 2 - 100000)
+e = B.index(b'\n', a)
+f = B[a:e].split(b',')
+f[4] = b'\"' + b'x\n' * 150000 + b'\"'
+B = B[:a] + b','.join(f) + B[e:]"
+split damage-second-half "
+a = row(len(B) * 3 // 4)
+e = B.index(b'\n', a)
+f = B[a:e].split(b',')
+f[8] = b'99x'
+B = B[:a] + b','.join(f) + B[e:]"
+split unordered-at-middle "
+e = B.index(b'\n', MID)
+f = B[MID:e].split(b',')
+f[8] = b'1.0'
+B = B[:MID] + b','.join(f) + B[e:]"
+split unordered-second-half "
+a = row(len(B) * 3 // 4)
+b = B.index(b'\n', a) + 1
+c = B.index(b'\n', b) + 1
+B = B[:a] + B[b:c] + B[a:b] + B[c:]"
+split blank-at-middle "B = B[:MID] + b'\n \n\n' + B[MID:]"
+rm -f "$tmp/split.csv"
 # Read once, as before: standard input, a compressed file, two files.
 # (Only the preamble's lines that name the input may differ.)
 prof-ingest -q - <"$tmp/big/kernel_details.csv" | grep -v '^#s[ot]' \

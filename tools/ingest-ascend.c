@@ -15,10 +15,15 @@
 #include <sys/stat.h>
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csvin.h"
 #include "diag.h"
@@ -63,9 +68,14 @@ struct areader {
 	int		 dup;		/* a column read is named twice */
 	int		 mode;		/* AM_ONCE, AM_FACTS, AM_AGAIN */
 	int		 unordered;	/* AM_FACTS: a row went back in time */
+	int64_t		 first_ts;	/* AM_FACTS: the first row's start */
 	int64_t		 last_ts;	/* AM_FACTS: the row before's start */
 	uint64_t	 nrec;		/* records given (not AM_ONCE) */
 	int		 pause;		/* AM_AGAIN: the output has enough */
+	/* AM_FACTS: the file, and where a second thread notes the facts */
+	const char	*path;
+	struct stat	 st;
+	struct sink_facts *facts;
 };
 
 /* Column names, canonical first: kernel_details, then op_summary. */
@@ -473,9 +483,13 @@ kernel_row(struct areader *a, const struct kcols *k)
 	case AM_FACTS:
 		if (r.ts < a->last_ts)
 			a->unordered = 1;
+		if (a->nrec++ == 0)
+			a->first_ts = r.ts;
 		a->last_ts = r.ts;
-		a->nrec++;
-		sink_fact(a->sink, a->src, &r);
+		if (a->facts != NULL)
+			sink_facts_add(a->facts, &r);
+		else
+			sink_fact(a->sink, a->src, &r);
 		break;
 	default:
 		a->nrec++;
@@ -485,18 +499,176 @@ kernel_row(struct areader *a, const struct kcols *k)
 	return 0;
 }
 
+static void	areader_free(struct areader *);
+static void	make_keys(struct areader *, enum atable);
+
+/*
+ * The first pass of a large table on two threads: a second one reads
+ * the rows from just after the first line end past the middle of the
+ * file, quietly, while this one reads up to there.  The split is a
+ * guess that a row starts there (not a line inside a quoted field):
+ * it held when this thread's first row at or after that byte starts
+ * where the second thread's first row did.  Then the second half's
+ * facts are taken as they are; when the guess was wrong, or the second
+ * half had anything to say (damage, a bad time), this thread reads on
+ * alone, as if there were no second one, and says it in order.
+ */
+#define SPLIT_MIN	((uint64_t)32 << 20)	/* smaller: one thread */
+
+struct afirst2 {
+	struct areader	 a;		/* AM_FACTS, with facts of its own */
+	struct kcols	 k;
+	struct sink_facts f;
+	pthread_t	 thread;
+	int		 fd;
+	uint64_t	 from;		/* the guess */
+	uint64_t	 first_off;	/* of its first row; UINT64_MAX: none */
+	int		 ok;		/* read to the end, nothing to say */
+	atomic_int	 stop;		/* this thread read on alone */
+};
+
+static void *
+first2_work(void *arg)
+{
+	struct afirst2 *t = arg;
+	struct areader *a = &t->a;
+	int r;
+
+	diag_quiet_thread(1);
+	while ((r = csvin_next(a->cv)) == 1) {
+		if (atomic_load_explicit(&t->stop, memory_order_relaxed))
+			return NULL;
+		if (t->first_off == UINT64_MAX)
+			t->first_off = csvin_row_offset(a->cv);
+		if (row_ragged(a) || kernel_row(a, &t->k) != 0)
+			return NULL;
+	}
+	t->ok = r == 0;
+	return NULL;
+}
+
+/* The first line end at or after the middle of FD's SIZE bytes, plus 1. */
+static uint64_t
+split_point(int fd, uint64_t size)
+{
+	char buf[16384];
+	uint64_t at = size / 2;
+	const char *nl;
+	ssize_t n;
+
+	while (at < size && at - size / 2 < ((uint64_t)16 << 20)) {
+		if ((n = pread(fd, buf, sizeof(buf), (off_t)at)) <= 0)
+			return 0;
+		if ((nl = memchr(buf, '\n', (size_t)n)) != NULL)
+			return at + (uint64_t)(nl - buf) + 1;
+		at += (uint64_t)n;
+	}
+	return 0;
+}
+
+static struct afirst2 *
+first2_start(struct areader *a, enum atable fmt)
+{
+	struct afirst2 *t;
+	struct stat st;
+	uint64_t from;
+	int fd;
+
+	if (a->path == NULL || (uint64_t)a->st.st_size < SPLIT_MIN)
+		return NULL;
+	if ((fd = open(a->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || st.st_dev != a->st.st_dev ||
+	    st.st_ino != a->st.st_ino ||
+	    (from = split_point(fd, (uint64_t)st.st_size)) == 0 ||
+	    from >= (uint64_t)st.st_size) {
+		(void)close(fd);
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->fd = fd;
+	t->from = from;
+	t->first_off = UINT64_MAX;
+	atomic_init(&t->stop, 0);
+	sink_facts_init(&t->f);
+	t->a.where = a->where;
+	t->a.mode = AM_FACTS;
+	t->a.last_ts = INT64_MIN;
+	t->a.facts = &t->f;
+	t->a.cv = csvin_open_part(fd, from, (uint64_t)st.st_size, a->cv);
+	make_keys(&t->a, fmt);
+	if (kernel_cols(&t->a, fmt, &t->k) != 0 ||
+	    (errno = pthread_create(&t->thread, NULL, first2_work, t)) != 0) {
+		areader_free(&t->a);
+		(void)close(fd);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * This thread's row at offset OFF is the first at or after the guess:
+ * take the second half's facts (1: the table is read), or drop them
+ * (0: read on).  OFF UINT64_MAX: at the end, or the row's start is not
+ * known; dropped.
+ */
+static int
+first2_join(struct areader *a, struct afirst2 *t, uint64_t off)
+{
+	int took = 0;
+
+	if (off == UINT64_MAX)
+		atomic_store(&t->stop, 1);
+	(void)pthread_join(t->thread, NULL);
+	if (off != UINT64_MAX && t->ok && off == t->first_off) {
+		sink_facts_give(a->sink, a->src, &t->f);
+		if (t->a.nrec > 0) {
+			if (a->nrec > 0 && t->a.first_ts < a->last_ts)
+				a->unordered = 1;
+			if (a->nrec == 0)
+				a->first_ts = t->a.first_ts;
+			a->last_ts = t->a.last_ts;
+		}
+		a->nrec += t->a.nrec;
+		a->unordered |= t->a.unordered;
+		a->shapes |= t->a.shapes;
+		a->pmu |= t->a.pmu;
+		a->steps |= t->a.steps;
+		took = 1;
+	}
+	areader_free(&t->a);
+	(void)close(t->fd);
+	free(t);
+	return took;
+}
+
 static int
 read_kernels(struct areader *a, enum atable fmt)
 {
+	struct afirst2 *t = NULL;
 	struct kcols k;
+	uint64_t off;
 	int r;
 
 	if (kernel_cols(a, fmt, &k) != 0)
 		return -1;
-	while ((r = csvin_next(a->cv)) == 1)
+	if (a->mode == AM_FACTS)
+		t = first2_start(a, fmt);
+	while ((r = csvin_next(a->cv)) == 1) {
+		if (t != NULL && (off = csvin_row_offset(a->cv)) >= t->from) {
+			if (first2_join(a, t, off))
+				return 0;
+			t = NULL;
+		}
 		if ((row_ragged(a) || kernel_row(a, &k) != 0) &&
-		    skip_row(a) != 0)
-			return -1;
+		    skip_row(a) != 0) {
+			r = -1;
+			break;
+		}
+	}
+	if (t != NULL)
+		(void)first2_join(a, t, UINT64_MAX);
 	return r;
 }
 
@@ -796,6 +968,8 @@ read_table(struct input *in, const char *where,
 	    (plain = input_plain_path(in)) != NULL && stat(plain, &st) == 0) {
 		a.mode = AM_FACTS;
 		a.last_ts = INT64_MIN;
+		a.path = plain;
+		a.st = st;
 	}
 	a.src = sink_begin(a.sink, ctx->fmt, where, ctx->run, ctx->rank);
 	if ((a.cv = csvin_open(in, where, 0)) != NULL) {

@@ -435,6 +435,46 @@ sink_fact(struct sink *sk, int src, const struct irec *r)
 	note_times(&sk->srcs[src], r);
 }
 
+void
+sink_facts_init(struct sink_facts *f)
+{
+	f->tmin = INT64_MAX;
+	f->tmax = INT64_MIN;
+	f->lone_dev = -1;
+}
+
+void
+sink_facts_add(struct sink_facts *f, const struct irec *r)
+{
+	struct sink_source s;
+
+	s.tmin = f->tmin;
+	s.tmax = f->tmax;
+	s.lone_dev = f->lone_dev;
+	note_times(&s, r);
+	f->tmin = s.tmin;
+	f->tmax = s.tmax;
+	f->lone_dev = s.lone_dev;
+}
+
+/* What note_times() would have noted of every record F was given. */
+void
+sink_facts_give(struct sink *sk, int src, const struct sink_facts *f)
+{
+	struct sink_source *s = &sk->srcs[src];
+
+	if (f->tmin < s->tmin)
+		s->tmin = f->tmin;
+	if (f->tmax > s->tmax)
+		s->tmax = f->tmax;
+	if (f->lone_dev == -1)
+		return;
+	if (s->lone_dev == -1)
+		s->lone_dev = f->lone_dev;
+	else if (s->lone_dev != f->lone_dev)
+		s->lone_dev = -2;
+}
+
 /*
  * Store R in the arena.  Its text is rendered in place when even fully
  * escaped it would fit, and through textbuf otherwise, so that the arena

@@ -203,6 +203,16 @@ struct sink_replay {
 int	 sink_can_direct(const struct sink *);
 /* The facts of a timed record of the first pass: not stored. */
 void	 sink_fact(struct sink *, int, const struct irec *);
+/*
+ * The same facts gathered apart from the sink (by a second thread of a
+ * reader, which may not call it) and then given to it at once.
+ */
+struct sink_facts {
+	int64_t		 tmin, tmax, lone_dev;
+};
+void	 sink_facts_init(struct sink_facts *);
+void	 sink_facts_add(struct sink_facts *, const struct irec *);
+void	 sink_facts_give(struct sink *, int, const struct sink_facts *);
 /* A timed record of stream 0 read before the output starts: its facts
  * are noted and it is kept, to go first; or all of them dropped again. */
 void	 sink_hold(struct sink *, int, const struct irec *);
