@@ -27,7 +27,7 @@ unit_tests = \
 	tests/unit/test-stage \
 	tests/unit/test-strtab \
 	tests/unit/test-tsv \
-	tests/unit/test-tsv-words \
+	tests/unit/test-tsv-words tests/unit/test-tsv-sse2 \
 	tests/unit/test-utf8
 check_PROGRAMS = $(unit_tests)
 tests_unit_test_csvin_SOURCES = tests/unit/test-csvin.c tests/unit/check.h
@@ -55,6 +55,10 @@ tests_unit_test_utf8_SOURCES = tests/unit/test-utf8.c tests/unit/check.h
 tests_unit_test_tsv_words_SOURCES = tests/unit/test-tsv.c \
 	tests/unit/check.h libcommon/tsvr.c libcommon/tsvw.c
 tests_unit_test_tsv_words_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_SIMD
+# And on the SSE2 scan, which x86-64 machines without AVX2 run.
+tests_unit_test_tsv_sse2_SOURCES = tests/unit/test-tsv.c \
+	tests/unit/check.h libcommon/tsvr.c libcommon/tsvw.c
+tests_unit_test_tsv_sse2_CPPFLAGS = $(AM_CPPFLAGS) -DPROF_NO_AVX2
 
 # Every golden case, tests/<tool>/<case>.sh, is a test of its own, so
 # that `make check TESTS=tests/prof-ingest/archive.sh` runs one and its
