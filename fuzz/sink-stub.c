@@ -163,6 +163,27 @@ sink_fact(struct sink *sk, int src, const struct irec *r)
 }
 
 void
+sink_facts_init(struct sink_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+void
+sink_facts_add(struct sink_facts *f, const struct irec *r)
+{
+	(void)f;
+	(void)r;
+}
+
+void
+sink_facts_give(struct sink *sk, int src, const struct sink_facts *f)
+{
+	(void)sk;
+	(void)src;
+	(void)f;
+}
+
+void
 sink_direct(struct sink *sk, int src, const struct sink_replay *rp,
     int ordered)
 {
