@@ -760,16 +760,22 @@ again:
 	return scan_done(r, i + (size_t)__builtin_ctzll(e), nb, ntab, nul);
 }
 
-/* Whether this CPU runs scan_record_avx2(): asked once. */
+/*
+ * Whether this CPU runs scan_record_avx2(): asked once, by whichever of
+ * a program's readers comes first (prof-merge reads on two threads).
+ */
 static int
 have_avx2(void)
 {
 	static int have = -1;
+	int h = __atomic_load_n(&have, __ATOMIC_RELAXED);
 
-	if (have < 0)
-		have = __builtin_cpu_supports("avx2") &&
+	if (h < 0) {
+		h = __builtin_cpu_supports("avx2") &&
 		    __builtin_cpu_supports("popcnt");
-	return have;
+		__atomic_store_n(&have, h, __ATOMIC_RELAXED);
+	}
+	return h;
 }
 #endif
 
