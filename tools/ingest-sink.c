@@ -406,27 +406,35 @@ make_header(const struct irec *r, uint32_t src, struct sink_rec *h,
 	*nextra = n;
 }
 
-/* A timed record's facts: the source's span and its lone device. */
+/* A timed record's facts: a span and a lone device (-1 none yet, -2
+ * several), of a source or gathered apart (struct sink_facts). */
 static void
-note_times(struct sink_source *s, const struct irec *r)
+note_facts(int64_t *tmin, int64_t *tmax, int64_t *lone_dev,
+    const struct irec *r)
 {
 	if (r->ts != IREC_NO_TS) {
 		int64_t end;
 
-		if (r->ts < s->tmin)
-			s->tmin = r->ts;
+		if (r->ts < *tmin)
+			*tmin = r->ts;
 		if (__builtin_add_overflow(r->ts, r->has_dur ? r->dur : 0,
 		    &end))
 			end = INT64_MAX;
-		if (end > s->tmax)
-			s->tmax = end;
+		if (end > *tmax)
+			*tmax = end;
 	}
 	if (r->kind == IK_KERNEL && r->dev != IREC_DEV_SRC) {
-		if (s->lone_dev == -1)
-			s->lone_dev = r->dev;
-		else if (s->lone_dev != r->dev)
-			s->lone_dev = -2;
+		if (*lone_dev == -1)
+			*lone_dev = r->dev;
+		else if (*lone_dev != r->dev)
+			*lone_dev = -2;
 	}
+}
+
+static void
+note_times(struct sink_source *s, const struct irec *r)
+{
+	note_facts(&s->tmin, &s->tmax, &s->lone_dev, r);
 }
 
 void
@@ -446,15 +454,7 @@ sink_facts_init(struct sink_facts *f)
 void
 sink_facts_add(struct sink_facts *f, const struct irec *r)
 {
-	struct sink_source s;
-
-	s.tmin = f->tmin;
-	s.tmax = f->tmax;
-	s.lone_dev = f->lone_dev;
-	note_times(&s, r);
-	f->tmin = s.tmin;
-	f->tmax = s.tmax;
-	f->lone_dev = s.lone_dev;
+	note_facts(&f->tmin, &f->tmax, &f->lone_dev, r);
 }
 
 /* What note_times() would have noted of every record F was given. */
