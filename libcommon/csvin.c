@@ -583,26 +583,27 @@ csvin_next(struct csvin *c)
 	return 1;
 }
 
-/* Keep the header row's names for csvin_col and csvin_colname. */
+/*
+ * Keep the column names for csvin_col and csvin_colname: those of
+ * HEAD's header, or (HEAD NULL) the current row's, the header row.
+ * Names hold no NUL byte: csvin_feed refuses one.
+ */
 static void
-csvin_keep_header(struct csvin *c)
+csvin_keep_header(struct csvin *c, const struct csvin *head)
 {
-	size_t i, len, total = 0;
+	size_t i, total = 0;
 	char *p;
 
-	c->ncols = c->cur.nf;
+	c->ncols = head != NULL ? head->ncols : c->cur.nf;
+	for (i = 0; i < c->ncols; i++)
+		total += strlen(head != NULL ? head->hname[i] :
+		    csvin_field(c, (int)i, NULL)) + 1;
+	c->hbuf = p = xmalloc(total + 1);
+	c->hname = xreallocarray(NULL, c->ncols + 1, sizeof(*c->hname));
 	for (i = 0; i < c->ncols; i++) {
-		(void)csvin_field(c, (int)i, &len);
-		total += len + 1;
-	}
-	c->hbuf = p = xmalloc(total);
-	c->hname = xreallocarray(NULL, c->ncols, sizeof(*c->hname));
-	for (i = 0; i < c->ncols; i++) {
-		const char *f = csvin_field(c, (int)i, &len);
-
-		memcpy(p, f, len + 1);
 		c->hname[i] = p;
-		p += len + 1;
+		p = stpcpy(p, head != NULL ? head->hname[i] :
+		    csvin_field(c, (int)i, NULL)) + 1;
 	}
 }
 
@@ -641,7 +642,7 @@ csvin_open(struct input *in, const char *where, size_t maxfield)
 		csvin_close(c);
 		return NULL;
 	}
-	csvin_keep_header(c);
+	csvin_keep_header(c, NULL);
 	c->cur.nf = 0;
 	return c;
 }
@@ -650,22 +651,12 @@ struct csvin *
 csvin_open_part(int fd, uint64_t from, uint64_t to, const struct csvin *head)
 {
 	struct csvin *c = csvin_new(head->where, head->maxfield);
-	size_t i, total = 0;
-	char *p;
 
 	c->pfd = fd;
 	c->ppos = c->base = from;
 	c->pend = to;
 	c->bomdone = c->header_done = 1;
-	c->ncols = head->ncols;
-	for (i = 0; i < c->ncols; i++)
-		total += strlen(head->hname[i]) + 1;
-	c->hbuf = p = xmalloc(total + 1);
-	c->hname = xreallocarray(NULL, c->ncols + 1, sizeof(*c->hname));
-	for (i = 0; i < c->ncols; i++) {
-		c->hname[i] = p;
-		p = stpcpy(p, head->hname[i]) + 1;
-	}
+	csvin_keep_header(c, head);
 	return c;
 }
 
