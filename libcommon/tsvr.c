@@ -624,6 +624,27 @@ scan_check(struct tsvr *r, size_t ntab, int nul)
 }
 
 /*
+ * Keep block NB of the line at P, at offset I, with NTAB TABs before
+ * it: its TABs T (and the offsets of the first ones), and what its
+ * backslashes and NUL bytes S make of the line (escaped, *NUL).
+ */
+static inline void
+scan_keep(struct tsvr *r, const char *p, size_t i, size_t nb, size_t ntab,
+    uint64_t t, uint64_t s, int *nul)
+{
+	r->tabm[nb] = t;
+	r->tabc[nb] = ntab;
+	if (ntab < r->keep)
+		keep_tabs(r->pos + ntab + 1, t, i, r->keep - ntab);
+	for (; s != 0; s &= s - 1) {
+		if (p[i + (size_t)__builtin_ctzll(s)] == '\0')
+			*nul = 1;
+		else
+			r->escaped = 1;
+	}
+}
+
+/*
  * The record's line of LEN bytes at rstart was scanned: NB blocks, NTAB
  * TABs, NUL whether it holds a NUL byte.  Take it and check it.
  */
@@ -671,17 +692,8 @@ scan_record(struct tsvr *r)
 			t &= ((uint64_t)1 << (len - i)) - 1;
 			s &= ((uint64_t)1 << (len - i)) - 1;
 		}
-		r->tabm[nb] = t;
-		r->tabc[nb++] = ntab;
-		if (ntab < r->keep)
-			keep_tabs(r->pos + ntab + 1, t, i, r->keep - ntab);
+		scan_keep(r, p, i, nb++, ntab, t, s, &nul);
 		ntab += tsvr_popcount(t);
-		for (; s != 0; s &= s - 1) {
-			if (p[i + (size_t)__builtin_ctzll(s)] == '\0')
-				nul = 1;
-			else
-				r->escaped = 1;
-		}
 	}
 	return scan_done(r, len, nb, ntab, nul);
 }
@@ -743,17 +755,8 @@ again:
 		}
 		t = eq64(a, b, '\t') & in;
 		s = (eq64(a, b, '\\') | eq64(a, b, '\0')) & in;
-		r->tabm[nb] = t;
-		r->tabc[nb++] = ntab;
-		if (ntab < r->keep)
-			keep_tabs(r->pos + ntab + 1, t, i, r->keep - ntab);
+		scan_keep(r, p, i, nb++, ntab, t, s, &nul);
 		ntab += (size_t)__builtin_popcountll(t);
-		for (; s != 0; s &= s - 1) {
-			if (p[i + (size_t)__builtin_ctzll(s)] == '\0')
-				nul = 1;
-			else
-				r->escaped = 1;
-		}
 		if (e != 0)
 			break;
 	}
