@@ -7,10 +7,11 @@
 # byte for byte, with -m 1M too: on every such table of the corpus, and
 # on copies changed to take the stored path or to fail: a row out of
 # time order, a bad time, a row with a field too few, a negative wait,
-# text after a closing quote, a quote left open at the end, a name that is not UTF-8 (repaired, and
-# counted by the pass that writes the records), a quoted name over two
-# lines, CRLF line ends and a byte-order mark; a generated table of
-# 40,000 rows, whose stream spans many buffers and which needs no
+# text after a closing quote, a quote left open at the end, a name that
+# is not UTF-8 (repaired, and counted by the pass that writes the
+# records), a quoted name over two lines, CRLF line ends and a
+# byte-order mark; a generated table of
+# 14 MB (41,000 rows), whose stream spans many buffers and which needs no
 # temporary file where the stored path spills one; and one of 34 MB,
 # whose first pass is read by two threads, with the cases of their
 # split (below).
@@ -19,30 +20,8 @@
 corpus_test python3
 failed=0 n=0
 
-# same NAME FILE [OPTION...]: both paths, both budgets; every output
-# must agree.
-same() {
-	_name=$1 _f=$2
-	shift 2
-	for m in 12M 1M; do
-		prof-ingest -q -m $m "$@" "$_f" >"$tmp/d.out" 2>"$tmp/d.err"
-		echo $? >>"$tmp/d.err"
-		PROF_INGEST_DIRECT=0 prof-ingest -q -m $m "$@" "$_f" \
-		    >"$tmp/s.out" 2>"$tmp/s.err"
-		echo $? >>"$tmp/s.err"
-		n=$((n + 1))
-		if cmp -s "$tmp/d.out" "$tmp/s.out" &&
-		    cmp -s "$tmp/d.err" "$tmp/s.err"; then
-			echo "same: $_name -m $m ($(grep -vc '^#' "$tmp/d.out")" \
-			    "lines, exit $(tail -n 1 "$tmp/d.err"))"
-		else
-			echo "DIFFERS: $_name -m $m"
-			diff "$tmp/s.err" "$tmp/d.err" | head -n 5
-			cmp "$tmp/s.out" "$tmp/d.out" | head -n 2
-			failed=1
-		fi
-	done
-}
+# same NAME FILE [OPTION...]: both paths, both budgets (tests/lib.sh).
+same() { same_paths "$@"; }
 
 for f in $(find "$corpus" -name 'kernel_details*.csv' -o \
     -name 'op_summary*.csv' | sort); do
@@ -90,12 +69,13 @@ edit crlf-bom "rows = [r.replace(b'\n', b'\r\n') for r in rows]
 rows[0] = b'\xef\xbb\xbf' + rows[0]"
 edit empty "rows = rows[:1]"
 
-# A generated table: the alexnet rows again and again, a second later
-# each time, so that its stream spans many of the sink's buffers.
-mkdir -p "$tmp/big"
-python3 - "$src" "$tmp/big/kernel_details.csv" <<'EOF' || failed=1
+# gen FILE BYTES: the alexnet rows again and again, a second later each
+# time, until FILE holds BYTES; a table whose stream spans many of the
+# sink's buffers, or whose first pass two threads read.
+gen() {
+	python3 - "$src" "$1" "$2" <<'PYEOF'
 import csv, sys
-src, dst = sys.argv[1:3]
+src, dst, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(src, newline='') as f:
     rows = list(csv.reader(f))
 head, body = rows[0], rows[1:]
@@ -104,15 +84,17 @@ with open(dst, 'w', newline='') as f:
     w = csv.writer(f, lineterminator='\n')
     w.writerow(head)
     k = 0
-    while k * len(body) < 40000:
+    while f.tell() < size:
         for r in body:
             r = list(r)
-            t = r[ts].strip()
-            whole, _, frac = t.partition('.')
+            whole, _, frac = r[ts].strip().partition('.')
             r[ts] = '%d.%s' % (int(whole) + k * 1000000, frac or '0')
             w.writerow(r)
         k += 1
-EOF
+PYEOF
+}
+mkdir -p "$tmp/big"
+gen "$tmp/big/kernel_details.csv" 14000000 || failed=1
 same generated "$tmp/big/kernel_details.csv"
 # Nothing is stored: no temporary file, where the stored path needs one.
 if prof-ingest -q -m 1M -T "$tmp/none" "$tmp/big/kernel_details.csv" \
@@ -134,25 +116,7 @@ fi
 # reads on alone); with damage in the second half (said by the first
 # thread, at its line); out of order only where the halves meet, and
 # only inside the second; with blank lines where they meet.
-python3 - "$src" "$tmp/split.csv" <<'PYEOF' || failed=1
-import csv, sys
-src, dst = sys.argv[1:3]
-with open(src, newline='') as f:
-    rows = list(csv.reader(f))
-head, body = rows[0], rows[1:]
-ts = head.index('Start Time(us)')
-with open(dst, 'w', newline='') as f:
-    w = csv.writer(f, lineterminator='\n')
-    w.writerow(head)
-    k = 0
-    while f.tell() < 34 << 20:
-        for r in body:
-            r = list(r)
-            whole, _, frac = r[ts].strip().partition('.')
-            r[ts] = '%d.%s' % (int(whole) + k * 1000000, frac or '0')
-            w.writerow(r)
-        k += 1
-PYEOF
+gen "$tmp/split.csv" $((34 << 20)) || failed=1
 # split NAME PYTHON: the 34 MB table changed by PYTHON, which has B (its
 # bytes), MID (the first byte after the first LF at or past the middle)
 # and row(AT) (the start of the row around byte AT), and sets B.

@@ -99,3 +99,33 @@ evidence_table() {
 		return 1
 	fi
 }
+
+# same_paths NAME FILE [OPTION...]: prof-ingest's direct output of a
+# lone FILE against its stored path (PROF_INGEST_DIRECT=0), with -m 12M
+# and -m 1M (runs merged two at a time), and OPTIONs: stdout, stderr
+# and the exit status must agree byte for byte.  Counts in $n, sets
+# $failed on a difference; needs $tmp.
+same_paths() {
+	_sp_name=$1 _sp_f=$2
+	shift 2
+	for _sp_m in 12M 1M; do
+		PROF_INGEST_MERGE_FAN=2 prof-ingest -q -m $_sp_m "$@" \
+		    "$_sp_f" >"$tmp/d.out" 2>"$tmp/d.err"
+		echo $? >>"$tmp/d.err"
+		PROF_INGEST_DIRECT=0 PROF_INGEST_MERGE_FAN=2 prof-ingest -q \
+		    -m $_sp_m "$@" "$_sp_f" >"$tmp/s.out" 2>"$tmp/s.err"
+		echo $? >>"$tmp/s.err"
+		n=$((n + 1))
+		if cmp -s "$tmp/d.out" "$tmp/s.out" &&
+		    cmp -s "$tmp/d.err" "$tmp/s.err"; then
+			echo "same: $_sp_name -m $_sp_m" \
+			    "($(grep -vc '^#' "$tmp/d.out") lines," \
+			    "exit $(tail -n 1 "$tmp/d.err"))"
+		else
+			echo "DIFFERS: $_sp_name -m $_sp_m"
+			diff "$tmp/s.err" "$tmp/d.err" | head -n 5
+			cmp "$tmp/s.out" "$tmp/d.out" | head -n 2
+			failed=1
+		fi
+	done
+}

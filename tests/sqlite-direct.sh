@@ -24,26 +24,7 @@ corpus_test sqlite3
 failed=0 n=0
 
 # same NAME DB: both paths, both budgets; every output must agree.
-same() {
-	for m in 12M 1M; do
-		PROF_INGEST_MERGE_FAN=2 prof-ingest -q -m $m "$2" \
-		    >"$tmp/d.out" 2>"$tmp/d.err"
-		echo $? >>"$tmp/d.err"
-		PROF_INGEST_DIRECT=0 PROF_INGEST_MERGE_FAN=2 prof-ingest -q \
-		    -m $m "$2" >"$tmp/s.out" 2>"$tmp/s.err"
-		echo $? >>"$tmp/s.err"
-		n=$((n + 1))
-		if cmp -s "$tmp/d.out" "$tmp/s.out" &&
-		    cmp -s "$tmp/d.err" "$tmp/s.err"; then
-			echo "same: $1 -m $m ($(grep -vc '^#' "$tmp/d.out")" \
-			    "lines, exit $(tail -n 1 "$tmp/d.err"))"
-		else
-			echo "DIFFERS: $1 -m $m"
-			diff "$tmp/s.err" "$tmp/d.err" | head -n 5
-			failed=1
-		fi
-	done
-}
+same() { same_paths "$@"; }
 
 for db in "$corpus"/ascend_torch_npu/*/*/rank*_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_*.db \
     "$corpus"/ascend_msprof_db/*/msprof_*.db; do
